@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * fdr.h - the ABI of /dev/fdr, the flight data recorder device.
+ *
+ * Shared unchanged by the kernel module (kmod/), libfdr, fdrd and fdrctl.
+ * Documentation/abi.md is the prose version of this file; keep both true.
+ *
+ * The device owns one *region* per INIT: a control area followed by
+ * nr_buffers trace buffers.  A process maps the region with one mmap()
+ * (MAP_SHARED, offset 0, length map_size) or parts of it at page-aligned
+ * offsets:
+ *
+ *   offset 0                   struct fdr_control      (256 bytes)
+ *   control.rings_offset       struct fdr_cpu_ring     [nr_cpus]
+ *   control.descs_offset       struct fdr_buffer_desc  [nr_buffers]
+ *   control.control_size       (page aligned) end of the control area
+ *   desc[i].offset             buffer i: buffer_size bytes, page aligned;
+ *                              = control_size + i * buffer_size
+ *
+ * Buffer i belongs to the pool of CPU i / buffers_per_cpu and its pages
+ * come from that CPU's NUMA node (desc[i].node).
+ *
+ * Every struct has explicit padding; reserved fields must be zero.
+ * Structs passed to ioctl carry their own size (first field) and are read
+ * with copy_struct_from_user(): a larger struct with zero tail is accepted,
+ * a non-zero unknown tail fails with E2BIG.
+ */
+#ifndef _UAPI_LINUX_FDR_H
+#define _UAPI_LINUX_FDR_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define FDR_DEVICE_NAME		"fdr"
+#define FDR_ABI_VERSION		1
+#define FDR_CONTROL_MAGIC	0x46445231u	/* "FDR1" */
+
+/* Log-mode states: the values of XRay's XRayLogInitStatus. */
+enum fdr_state {
+	FDR_STATE_UNINITIALIZED	= 0,
+	FDR_STATE_INITIALIZING	= 1,
+	FDR_STATE_INITIALIZED	= 2,
+	FDR_STATE_FINALIZING	= 3,
+	FDR_STATE_FINALIZED	= 4,
+};
+
+/* Flush states: the values of XRay's XRayLogFlushStatus. */
+enum fdr_flush_state {
+	FDR_FLUSH_NOT_FLUSHING	= 0,
+	FDR_FLUSH_FLUSHING	= 1,
+	FDR_FLUSH_FLUSHED	= 2,
+};
+
+/* Why the region was finalized (fdr_control.finalize_reason). */
+enum fdr_finalize_reason {
+	FDR_FINALIZE_NONE	= 0,	/* not finalized */
+	FDR_FINALIZE_IOCTL	= 1,	/* FDR_IOC_FINALIZE */
+	FDR_FINALIZE_CRASH	= 2,	/* a writer died from a fatal signal */
+};
+
+/* Buffer descriptor states (fdr_buffer_desc.state). */
+enum fdr_buffer_state {
+	FDR_BUF_FREE		= 0,	/* never used in this generation */
+	FDR_BUF_HELD		= 1,	/* a thread writes into it */
+	FDR_BUF_RELEASED	= 2,	/* holds data; may be recycled */
+};
+
+/*
+ * Control area, cache line 0: the geometry.  Written by the kernel at
+ * INIT, never changed afterwards.
+ */
+#define FDR_CTL_CONSTANT_TSC	(1u << 0)	/* X86_FEATURE_CONSTANT_TSC */
+#define FDR_CTL_NONSTOP_TSC	(1u << 1)	/* X86_FEATURE_NONSTOP_TSC */
+#define FDR_CTL_EMBEDDED	(1u << 2)	/* shm region, no kernel */
+#define FDR_CTL_CRASH_FINALIZE	(1u << 3)	/* a crash finalizes */
+
+struct fdr_control {
+	/* line 0: geometry, immutable after INIT */
+	__u32 magic;		/* FDR_CONTROL_MAGIC */
+	__u16 abi_version;	/* FDR_ABI_VERSION */
+	__u16 header_size;	/* sizeof(struct fdr_control) */
+	__u32 generation;	/* bumped by every INIT, never 0 */
+	__u32 flags;		/* FDR_CTL_* */
+	__u64 tsc_hz;		/* tsc_khz * 1000, 0 if unknown */
+	__u64 buffer_size;	/* bytes per buffer, page multiple */
+	__u32 nr_cpus;		/* pools: one per possible CPU id */
+	__u32 buffers_per_cpu;
+	__u32 nr_buffers;	/* nr_cpus * buffers_per_cpu */
+	__u32 rings_offset;	/* struct fdr_cpu_ring[nr_cpus] */
+	__u32 descs_offset;	/* struct fdr_buffer_desc[nr_buffers] */
+	__u32 reserved0;
+	__u64 control_size;	/* page aligned; buffer 0 starts here */
+
+	/* line 1: the state, written by the kernel (or the embedded owner) */
+	__u32 state;		/* enum fdr_state */
+	__u32 flush_state;	/* enum fdr_flush_state */
+	__u32 finalize_reason;	/* enum fdr_finalize_reason */
+	__u32 finalize_signal;	/* fatal signal, for FDR_FINALIZE_CRASH */
+	__s32 finalize_pid;	/* process that caused the finalize */
+	__u32 reserved1;
+	__u64 finalize_time_ns;	/* CLOCK_MONOTONIC of the finalize */
+	__u64 reserved2[4];
+
+	/* line 2: acquisition order, bumped by writers once per buffer */
+	__u64 next_seq;		/* atomic; desc.seq = fetch_add(next_seq, 1) */
+	__u64 reserved3[7];
+
+	/* line 3: counters */
+	__u64 buffers_acquired;	/* writers: once per buffer taken */
+	__u64 buffers_recycled;	/* writers: a RELEASED buffer with data reused */
+	__u64 records_dropped;	/* writers: no buffer free, or event too big */
+	__u64 buffers_reclaimed; /* kernel: HELD buffers of dead owners */
+	__u64 reserved4[4];
+};
+
+/* Per-CPU ring cursor: the next slot of that CPU's pool to try. */
+struct fdr_cpu_ring {
+	__u64 next;		/* atomic; slot = next % buffers_per_cpu */
+	__u64 reserved[7];
+};
+
+/*
+ * Buffer descriptor, the "extents header": one cache line per buffer.
+ *
+ * Acquire (writer, no syscall): pos = fetch_add(ring[cpu].next, 1); try
+ * slots in ring order; CAS state FREE->HELD or RELEASED->HELD; then set
+ * owner_tid, owner_pid, generation, seq, and store extents = 0.
+ * Record: write the bytes into the buffer, then store-release the new
+ * extents.  Release: store-release state = RELEASED.
+ * The flusher writes, in seq order, every buffer of the current generation
+ * with extents > 0: exactly `extents` bytes from the start of the buffer.
+ */
+struct fdr_buffer_desc {
+	__u64 extents;		/* committed bytes, release-stored by the owner */
+	__u32 state;		/* enum fdr_buffer_state */
+	__u32 cpu;		/* pool this buffer belongs to (kernel) */
+	__u32 node;		/* NUMA node of its pages (kernel) */
+	__s32 owner_tid;	/* last writer thread */
+	__s32 owner_pid;	/* last writer process (tgid) */
+	__u32 generation;	/* generation it was acquired in */
+	__u64 seq;		/* acquisition order */
+	__u64 offset;		/* mmap offset of the buffer (kernel) */
+	__u64 reserved[2];
+};
+
+/* FDR_IOC_INIT argument. */
+#define FDR_INIT_NO_CRASH_FINALIZE	(1u << 0)	/* a crash does not finalize */
+#define FDR_INIT_FLAGS_ALL		FDR_INIT_NO_CRASH_FINALIZE
+
+struct fdr_init {
+	__u32 size;		/* sizeof(struct fdr_init) as the caller knows it */
+	__u32 flags;		/* FDR_INIT_* */
+	__u64 buffer_size;	/* bytes, a non-zero multiple of the page size */
+	__u32 buffers_per_cpu;	/* non-zero */
+	__u32 reserved;		/* zero */
+};
+#define FDR_INIT_SIZE_VER0	24
+
+/* FDR_IOC_STATUS argument: the caller sets size; the kernel fills the rest. */
+struct fdr_status {
+	__u32 size;		/* in: sizeof(struct fdr_status) */
+	__u32 state;		/* enum fdr_state */
+	__u32 flush_state;	/* enum fdr_flush_state */
+	__u32 flags;		/* FDR_CTL_* of the current region */
+	__u32 generation;
+	__u32 buffers_per_cpu;
+	__u64 buffer_size;
+	__u32 nr_cpus;
+	__u32 nr_buffers;
+	__u64 control_size;
+	__u64 map_size;		/* control_size + nr_buffers * buffer_size */
+	__u64 tsc_hz;
+	__u64 default_buffer_size;	/* module parameters */
+	__u32 default_buffers_per_cpu;
+	__u32 buffers_in_use;	/* descriptors in state HELD */
+	__u64 buffers_acquired;
+	__u64 buffers_recycled;
+	__u64 buffers_reclaimed;
+	__u64 records_dropped;
+	__u32 finalize_reason;	/* enum fdr_finalize_reason */
+	__u32 finalize_signal;
+	__s32 finalize_pid;
+	__u32 reserved0;
+	__u64 reserved[4];
+};
+#define FDR_STATUS_SIZE_VER0	160
+
+#define FDR_IOC_MAGIC		0xF7
+
+/*
+ * Transitions; every one that is illegal in the current state fails with
+ * EBUSY and changes nothing (Documentation/abi.md has the table).
+ *
+ * INIT         UNINITIALIZED -> INITIALIZED (allocates a new region)
+ * FINALIZE     INITIALIZED -> FINALIZED (writers stop; poll wakes)
+ * FLUSH_BEGIN  FINALIZED, NOT_FLUSHING or FLUSHED -> FLUSHING
+ * FLUSH_DONE   FLUSHING -> FLUSHED
+ * FLUSH_ABORT  FLUSHING -> NOT_FLUSHING (the flush failed; data untouched)
+ * RESET        FINALIZED and not FLUSHING -> UNINITIALIZED (the region is
+ *              freed once the last mapping goes)
+ */
+#define FDR_IOC_INIT		_IOW(FDR_IOC_MAGIC, 1, struct fdr_init)
+#define FDR_IOC_FINALIZE	_IO(FDR_IOC_MAGIC, 2)
+#define FDR_IOC_FLUSH_BEGIN	_IO(FDR_IOC_MAGIC, 3)
+#define FDR_IOC_FLUSH_DONE	_IO(FDR_IOC_MAGIC, 4)
+#define FDR_IOC_FLUSH_ABORT	_IO(FDR_IOC_MAGIC, 5)
+#define FDR_IOC_RESET		_IO(FDR_IOC_MAGIC, 6)
+#define FDR_IOC_STATUS		_IOWR(FDR_IOC_MAGIC, 7, struct fdr_status)
+
+#define FDR_CONTROL_HEADER_SIZE	256
+#define FDR_CPU_RING_SIZE	64
+#define FDR_BUFFER_DESC_SIZE	64
+
+#if defined(__KERNEL__)
+static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE);
+static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE);
+static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE);
+static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0);
+static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER0);
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE, "control header");
+_Static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE, "cpu ring");
+_Static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE, "buffer desc");
+_Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0, "fdr_init");
+_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER0, "fdr_status");
+#endif
+
+#endif /* _UAPI_LINUX_FDR_H */

@@ -1,0 +1,30 @@
+# Shared settings for every userspace Makefile.  Include it first:
+#   include ../common.mk        (from userspace/<dir>/)
+# Outputs go to $(BUILD)/<dir>/, never into the source tree.
+#   make SAN=1   ASan+UBSan build in build-san/ (clang)
+#   make TSAN=1  TSan build in build-tsan/ (clang)
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+
+ifeq ($(SAN),1)
+CC := clang
+BUILD ?= $(TOP)/build-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else ifeq ($(TSAN),1)
+CC := clang
+BUILD ?= $(TOP)/build-tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
+else
+BUILD ?= $(TOP)/build
+SANFLAGS :=
+endif
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) \
+	  -I$(TOP)/uapi -I$(TOP)/userspace/include -MMD -MP
+LDFLAGS += $(SANFLAGS)
+
+# Public outputs every component can link against.
+LIBFDR_A := $(BUILD)/lib/libfdr.a
+LIBFDRREAD_A := $(BUILD)/reader/libfdrread.a
+BINDIR := $(BUILD)/bin

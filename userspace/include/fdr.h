@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fdr.h - libfdr, the public interface.
+ *
+ * Two halves:
+ *  - recording: threads append XRay FDR records to buffers mapped from
+ *    /dev/fdr (or an embedded shared-memory region), no syscall per record;
+ *  - control: what fdrctl and fdrd use to drive the state machine of a
+ *    region, the same calls for the kernel device and the embedded backend.
+ *
+ * Targets name a region: NULL means $FDR_TARGET, else "/dev/fdr";
+ * "embedded:NAME" is the shared-memory region /dev/shm/fdr-NAME; any other
+ * string is a path to a device node.
+ *
+ * Functions returning int return 0 on success or a negative errno.
+ */
+#ifndef FDR_H
+#define FDR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/fdr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FDR_DEFAULT_DEVICE	"/dev/fdr"
+#define FDR_EMBEDDED_PREFIX	"embedded:"
+
+/* ---- control ---------------------------------------------------------- */
+
+struct fdr_ctl;
+
+/* Open a target for control.  *out is set on success. */
+int fdr_ctl_open(struct fdr_ctl **out, const char *target);
+void fdr_ctl_close(struct fdr_ctl *ctl);
+
+/* The transitions of uapi/linux/fdr.h; illegal ones return -EBUSY. */
+int fdr_ctl_init(struct fdr_ctl *ctl, const struct fdr_init *cfg);
+int fdr_ctl_finalize(struct fdr_ctl *ctl);
+int fdr_ctl_flush_begin(struct fdr_ctl *ctl);
+int fdr_ctl_flush_done(struct fdr_ctl *ctl);
+int fdr_ctl_flush_abort(struct fdr_ctl *ctl);
+int fdr_ctl_reset(struct fdr_ctl *ctl);
+int fdr_ctl_status(struct fdr_ctl *ctl, struct fdr_status *st);
+
+/*
+ * Wait until the state or flush state differs from (state, flush_state),
+ * or timeout_ms passes (-1: forever).  poll() on the device, a futex on
+ * the state word for the embedded backend.  Returns 0, -ETIMEDOUT or
+ * -EINTR.
+ */
+int fdr_ctl_wait(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
+		 int timeout_ms);
+
+/*
+ * Map the current region read-only (whole map_size).  The pointer stays
+ * valid until fdr_ctl_unmap() or fdr_ctl_close(), even across RESET.
+ */
+int fdr_ctl_map(struct fdr_ctl *ctl, const struct fdr_control **ctl_area,
+		size_t *len);
+void fdr_ctl_unmap(struct fdr_ctl *ctl);
+
+/* Remove an embedded region's shared-memory object. */
+int fdr_ctl_destroy_embedded(const char *target);
+
+/*
+ * A sentence naming the cause of err for operation op ("open", "init",
+ * "finalize", ...), e.g. "/dev/fdr: no such device (is fdr.ko loaded?)".
+ * Returns a pointer to a thread-local buffer.
+ */
+const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
+			     int err);
+
+const char *fdr_state_name(uint32_t state);
+const char *fdr_flush_state_name(uint32_t flush_state);
+
+/* ---- recording -------------------------------------------------------- */
+
+/*
+ * Attach the process to a target (see above).  On failure the reason is
+ * printed once on stderr and every recording call becomes a no-op.
+ * Options come from $FDR_OPTIONS ("func_duration_threshold_us=5").
+ */
+int fdr_attach(const char *target);
+void fdr_detach(void);
+
+void fdr_enter(int32_t fid);
+void fdr_exit(int32_t fid);
+void fdr_tail_exit(int32_t fid);
+void fdr_enter_arg(int32_t fid, uint64_t arg);
+void fdr_custom_event(const void *data, size_t len);
+
+/* Give the calling thread's buffer back (e.g. before a long sleep). */
+void fdr_thread_release(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FDR_H */
