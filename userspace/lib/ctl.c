@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ctl.c - the control API: one handle, two backends (device, embedded).
+ * Every call records its errno in the handle so fdr_ctl_strerror() can
+ * name the cause.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "internal.h"
+
+FDR_NOINSTR static int note(struct fdr_ctl *ctl, int ret)
+{
+	if (ctl)
+		ctl->last_errno = ret < 0 ? -ret : 0;
+	return ret;
+}
+
+FDR_API int fdr_ctl_open(struct fdr_ctl **out, const char *target)
+{
+	struct fdr_ctl *ctl = calloc(1, sizeof(*ctl));
+	int ret;
+
+	*out = NULL;
+	if (!ctl)
+		return -ENOMEM;
+	ctl->fd = -1;
+	ret = fdr__target_parse(&ctl->target, target);
+	if (ret == 0) {
+		ctl->ops = ctl->target.kind == FDR_TARGET_EMBEDDED ?
+				   &fdr__embedded_ops : &fdr__device_ops;
+		ret = ctl->ops->open(ctl);
+	}
+	if (ret < 0) {
+		/* keep the handle's words for fdr_ctl_strerror of the failure */
+		ctl->last_errno = -ret;
+		*out = ctl;
+		ctl->ops = NULL;
+		return ret;
+	}
+	*out = ctl;
+	return 0;
+}
+
+FDR_API void fdr_ctl_close(struct fdr_ctl *ctl)
+{
+	if (!ctl)
+		return;
+	fdr_ctl_unmap(ctl);
+	if (ctl->fd >= 0)
+		close(ctl->fd);
+	free(ctl);
+}
+
+/* A handle whose open failed is kept only for its error message. */
+#define CALL(ctl, op, ...)                                          \
+	((ctl) && (ctl)->ops ? note((ctl), (ctl)->ops->op(__VA_ARGS__)) \
+			     : -EBADF)
+
+FDR_API int fdr_ctl_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
+{
+	if (!cfg)
+		return note(ctl, -EINVAL);
+	return CALL(ctl, init, ctl, cfg);
+}
+
+FDR_API int fdr_ctl_finalize(struct fdr_ctl *ctl)
+{
+	return CALL(ctl, finalize, ctl);
+}
+
+FDR_API int fdr_ctl_flush_begin(struct fdr_ctl *ctl)
+{
+	return CALL(ctl, flush_begin, ctl);
+}
+
+FDR_API int fdr_ctl_flush_done(struct fdr_ctl *ctl)
+{
+	return CALL(ctl, flush_done, ctl);
+}
+
+FDR_API int fdr_ctl_flush_abort(struct fdr_ctl *ctl)
+{
+	return CALL(ctl, flush_abort, ctl);
+}
+
+FDR_API int fdr_ctl_reset(struct fdr_ctl *ctl)
+{
+	return CALL(ctl, reset, ctl);
+}
+
+FDR_API int fdr_ctl_status(struct fdr_ctl *ctl, struct fdr_status *st)
+{
+	if (!st)
+		return note(ctl, -EINVAL);
+	return CALL(ctl, status, ctl, st);
+}
+
+FDR_API int fdr_ctl_wait(struct fdr_ctl *ctl, uint32_t state,
+			 uint32_t flush_state, int timeout_ms)
+{
+	return CALL(ctl, wait, ctl, state, flush_state, timeout_ms);
+}
+
+FDR_API int fdr_ctl_map(struct fdr_ctl *ctl,
+			const struct fdr_control **ctl_area, size_t *len)
+{
+	void *addr;
+	size_t n;
+	int ret;
+
+	if (!ctl || !ctl->ops)
+		return -EBADF;
+	fdr_ctl_unmap(ctl);
+	ret = note(ctl, ctl->ops->map(ctl, PROT_READ, &addr, &n));
+	if (ret < 0)
+		return ret;
+	ctl->map = addr;
+	ctl->map_len = n;
+	*ctl_area = addr;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+FDR_API void fdr_ctl_unmap(struct fdr_ctl *ctl)
+{
+	if (ctl && ctl->map) {
+		munmap(ctl->map, ctl->map_len);
+		ctl->map = NULL;
+		ctl->map_len = 0;
+	}
+}
+
+FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len)
+{
+	if (!ctl || !ctl->ops)
+		return -EBADF;
+	return note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len));
+}
+
+FDR_API int fdr_ctl_destroy_embedded(const char *target)
+{
+	struct fdr_target t;
+	int ret = fdr__target_parse(&t, target);
+
+	if (ret < 0)
+		return ret;
+	if (t.kind != FDR_TARGET_EMBEDDED)
+		return -EINVAL;
+	return shm_unlink(t.shm_name) ? -errno : 0;
+}

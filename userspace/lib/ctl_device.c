@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ctl_device.c - the control backend for /dev/fdr: every transition is an
+ * ioctl, the kernel enforces the rules.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "internal.h"
+
+FDR_NOINSTR static int dev_ioctl(struct fdr_ctl *ctl, unsigned long req,
+				 void *arg)
+{
+	return ioctl(ctl->fd, req, arg) ? -errno : 0;
+}
+
+FDR_NOINSTR static int dev_status(struct fdr_ctl *ctl, struct fdr_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return dev_ioctl(ctl, FDR_IOC_STATUS, st);
+}
+
+FDR_NOINSTR static int dev_open(struct fdr_ctl *ctl)
+{
+	struct fdr_status st;
+	struct stat sb;
+	int ret;
+
+	ctl->fd = open(ctl->target.path, O_RDWR | O_CLOEXEC);
+	if (ctl->fd < 0)
+		return -errno;
+	if (fstat(ctl->fd, &sb) == 0 && !S_ISCHR(sb.st_mode)) {
+		snprintf(ctl->detail, sizeof(ctl->detail),
+			 "not a character device");
+		return -ENOTTY;
+	}
+	/* Prove it speaks our ABI before anyone relies on it. */
+	ret = dev_status(ctl, &st);
+	if (ret == -ENOTTY || ret == -EINVAL)
+		snprintf(ctl->detail, sizeof(ctl->detail),
+			 "does not answer FDR_IOC_STATUS");
+	return ret;
+}
+
+FDR_NOINSTR static int dev_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
+{
+	return dev_ioctl(ctl, FDR_IOC_INIT, (void *)cfg);
+}
+
+FDR_NOINSTR static int dev_finalize(struct fdr_ctl *ctl)
+{
+	return dev_ioctl(ctl, FDR_IOC_FINALIZE, NULL);
+}
+
+FDR_NOINSTR static int dev_flush_begin(struct fdr_ctl *ctl)
+{
+	return dev_ioctl(ctl, FDR_IOC_FLUSH_BEGIN, NULL);
+}
+
+FDR_NOINSTR static int dev_flush_done(struct fdr_ctl *ctl)
+{
+	return dev_ioctl(ctl, FDR_IOC_FLUSH_DONE, NULL);
+}
+
+FDR_NOINSTR static int dev_flush_abort(struct fdr_ctl *ctl)
+{
+	return dev_ioctl(ctl, FDR_IOC_FLUSH_ABORT, NULL);
+}
+
+FDR_NOINSTR static int dev_reset(struct fdr_ctl *ctl)
+{
+	return dev_ioctl(ctl, FDR_IOC_RESET, NULL);
+}
+
+FDR_NOINSTR static int64_t remaining_ms(uint64_t deadline_ns)
+{
+	uint64_t now = fdr__monotonic_ns();
+
+	return now >= deadline_ns ? 0 : (int64_t)((deadline_ns - now) / 1000000);
+}
+
+/*
+ * poll() may report readiness for as long as a state holds (e.g. while
+ * FINALIZED), so a wakeup is only a hint: STATUS decides, and a hint that
+ * changed nothing is followed by a short nap instead of a busy loop.
+ */
+FDR_NOINSTR static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
+				uint32_t flush_state, int timeout_ms)
+{
+	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
+			    fdr__monotonic_ns() + (uint64_t)timeout_ms * 1000000;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = ctl->fd, .events = POLLIN | POLLPRI };
+		struct fdr_status st;
+		int slice = 1000, ret = dev_status(ctl, &st);
+
+		if (ret < 0)
+			return ret;
+		if (st.state != state || st.flush_state != flush_state)
+			return 0;
+		if (timeout_ms >= 0) {
+			int64_t left = remaining_ms(deadline);
+
+			if (left == 0)
+				return -ETIMEDOUT;
+			if (left < slice)
+				slice = (int)left;
+		}
+		ret = poll(&pfd, 1, slice);
+		if (ret < 0 && errno == EINTR)
+			return -EINTR;
+		if (ret > 0) {
+			struct timespec nap = { 0, 10 * 1000 * 1000 };
+
+			if (nanosleep(&nap, NULL) && errno == EINTR)
+				return -EINTR;
+		}
+	}
+}
+
+FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
+			       size_t *len)
+{
+	for (int attempt = 0; attempt < 3; attempt++) {
+		struct fdr_status st;
+		void *p;
+		int ret = dev_status(ctl, &st);
+
+		if (ret < 0)
+			return ret;
+		if (st.state == FDR_STATE_UNINITIALIZED || st.map_size == 0)
+			return -ENODATA;
+		p = mmap(NULL, st.map_size, prot, MAP_SHARED | MAP_POPULATE,
+			 ctl->fd, 0);
+		if (p == MAP_FAILED)
+			return -errno;
+		/* A RESET + INIT between STATUS and mmap changes the size. */
+		ret = fdr__control_validate(p, st.map_size);
+		if (ret == 0) {
+			*addr = p;
+			*len = st.map_size;
+			return 0;
+		}
+		munmap(p, st.map_size);
+		if (ret != -EBADMSG)
+			return ret;
+	}
+	return -EBADMSG;
+}
+
+const struct fdr_ctl_ops fdr__device_ops = {
+	.open = dev_open,
+	.init = dev_init,
+	.finalize = dev_finalize,
+	.flush_begin = dev_flush_begin,
+	.flush_done = dev_flush_done,
+	.flush_abort = dev_flush_abort,
+	.reset = dev_reset,
+	.status = dev_status,
+	.wait = dev_wait,
+	.map = dev_map,
+};

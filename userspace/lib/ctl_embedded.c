@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ctl_embedded.c - the control backend for an embedded region.  There is
+ * no kernel, so the controller applies the device's transition rules
+ * itself, under flock() on the object so that concurrent controllers are
+ * serialized, and wakes waiters with a futex on the state word.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define WAIT_SLICE_MS	20
+
+FDR_NOINSTR static uint32_t load_u32(const uint32_t *p)
+{
+	return atomic_load_explicit((_Atomic uint32_t *)p, memory_order_acquire);
+}
+
+FDR_NOINSTR static void set_u32(uint32_t *p, uint32_t v)
+{
+	atomic_store_explicit((_Atomic uint32_t *)p, v, memory_order_release);
+}
+
+FDR_NOINSTR static int emb_open(struct fdr_ctl *ctl)
+{
+	int ret = fdr__embedded_refresh(ctl);
+
+	/* A region that does not exist yet is what INIT creates. */
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/*
+ * Lock the object that currently has the name.  If another controller
+ * replaced it while we waited for the lock, follow the name and retry.
+ * -ENOENT when there is no object.
+ */
+FDR_NOINSTR static int lock_region(struct fdr_ctl *ctl)
+{
+	for (;;) {
+		ino_t ino;
+		int ret = fdr__embedded_refresh(ctl);
+
+		if (ret < 0)
+			return ret;
+		ino = ctl->shm_ino;
+		if (flock(ctl->fd, LOCK_EX) < 0)
+			return -errno;
+		ret = fdr__embedded_refresh(ctl);
+		if (ret == 0 && ctl->shm_ino == ino)
+			return 0;
+		if (ctl->fd >= 0)
+			flock(ctl->fd, LOCK_UN);
+		if (ret < 0)
+			return ret;
+	}
+}
+
+FDR_NOINSTR static void unlock_region(struct fdr_ctl *ctl)
+{
+	if (ctl->fd >= 0)
+		flock(ctl->fd, LOCK_UN);
+}
+
+FDR_NOINSTR static void set_state(struct fdr_control *c, uint32_t state)
+{
+	set_u32(&c->state, state);
+	fdr__futex_wake_all(&c->state);
+}
+
+FDR_NOINSTR static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
+{
+	struct fdr_geometry g;
+	struct fdr_control *c;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	int ret = fdr__init_cfg_check(cfg);
+
+	if (ret < 0)
+		return ret;
+	ret = fdr__geometry_compute(&g, cfg->buffer_size, cfg->buffers_per_cpu,
+				    ncpu > 0 ? (uint32_t)ncpu : 1);
+	if (ret < 0)
+		return ret;
+	ret = lock_region(ctl);
+	if (ret == -ENOENT)
+		return fdr__embedded_create(ctl, &g, 1, cfg->flags);
+	if (ret < 0)
+		return ret;
+	c = ctl->ectl;
+	if (load_u32(&c->state) != FDR_STATE_UNINITIALIZED) {
+		ret = -EBUSY;
+	} else if (c->buffer_size == g.buffer_size && c->nr_cpus == g.nr_cpus &&
+		   c->buffers_per_cpu == g.buffers_per_cpu &&
+		   ctl->shm_size == g.map_size) {
+		set_state(c, FDR_STATE_INITIALIZING);
+		ret = fdr__embedded_reinit(ctl, cfg->flags);
+	} else {
+		/*
+		 * Another geometry: a new object replaces this one.  Its
+		 * writers see it stay UNINITIALIZED and re-attach by name.
+		 * Closing the old object (in the refresh) drops our lock.
+		 */
+		return fdr__embedded_create(ctl, &g, c->generation + 1,
+					    cfg->flags);
+	}
+	unlock_region(ctl);
+	return ret;
+}
+
+FDR_NOINSTR static void stamp_finalize(struct fdr_control *c)
+{
+	c->finalize_reason = FDR_FINALIZE_IOCTL;
+	c->finalize_signal = 0;
+	c->finalize_pid = getpid();
+	c->finalize_time_ns = fdr__monotonic_ns();
+}
+
+FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
+{
+	int ret = lock_region(ctl);
+	struct fdr_control *c = ctl->ectl;
+
+	if (ret < 0)
+		return ret;
+	if (load_u32(&c->state) != FDR_STATE_INITIALIZED) {
+		ret = -EBUSY;
+	} else {
+		set_state(c, FDR_STATE_FINALIZING);
+		stamp_finalize(c);
+		fdr__reclaim_dead_writers(c);
+		set_state(c, FDR_STATE_FINALIZED);
+	}
+	unlock_region(ctl);
+	return ret;
+}
+
+/* A flush-state change: legal only in FINALIZED, from one of `from`. */
+FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, uint32_t from_a,
+					uint32_t from_b, uint32_t to)
+{
+	int ret = lock_region(ctl);
+	struct fdr_control *c = ctl->ectl;
+	uint32_t fs;
+
+	if (ret < 0)
+		return ret;
+	fs = load_u32(&c->flush_state);
+	if (load_u32(&c->state) != FDR_STATE_FINALIZED ||
+	    (fs != from_a && fs != from_b)) {
+		ret = -EBUSY;
+	} else {
+		set_u32(&c->flush_state, to);
+		/* Waiters sleep on the state word; wake them to re-check. */
+		fdr__futex_wake_all(&c->state);
+	}
+	unlock_region(ctl);
+	return ret;
+}
+
+FDR_NOINSTR static int emb_flush_begin(struct fdr_ctl *ctl)
+{
+	return flush_transition(ctl, FDR_FLUSH_NOT_FLUSHING, FDR_FLUSH_FLUSHED,
+				FDR_FLUSH_FLUSHING);
+}
+
+FDR_NOINSTR static int emb_flush_done(struct fdr_ctl *ctl)
+{
+	return flush_transition(ctl, FDR_FLUSH_FLUSHING, FDR_FLUSH_FLUSHING,
+				FDR_FLUSH_FLUSHED);
+}
+
+FDR_NOINSTR static int emb_flush_abort(struct fdr_ctl *ctl)
+{
+	return flush_transition(ctl, FDR_FLUSH_FLUSHING, FDR_FLUSH_FLUSHING,
+				FDR_FLUSH_NOT_FLUSHING);
+}
+
+FDR_NOINSTR static int emb_reset(struct fdr_ctl *ctl)
+{
+	int ret = lock_region(ctl);
+	struct fdr_control *c = ctl->ectl;
+
+	if (ret < 0)
+		return ret;
+	if (load_u32(&c->state) != FDR_STATE_FINALIZED ||
+	    load_u32(&c->flush_state) == FDR_FLUSH_FLUSHING) {
+		ret = -EBUSY;
+	} else {
+		set_u32(&c->flush_state, FDR_FLUSH_NOT_FLUSHING);
+		c->finalize_reason = FDR_FINALIZE_NONE;
+		set_state(c, FDR_STATE_UNINITIALIZED);
+	}
+	unlock_region(ctl);
+	return ret;
+}
+
+FDR_NOINSTR static int emb_status(struct fdr_ctl *ctl, struct fdr_status *st)
+{
+	int ret = lock_region(ctl);
+
+	if (ret < 0)
+		return ret;
+	fdr__reclaim_dead_writers(ctl->ectl);
+	fdr__status_from_control(ctl->ectl, st);
+	st->map_size = ctl->shm_size;
+	unlock_region(ctl);
+	return 0;
+}
+
+/*
+ * Sleep on the state word in short slices: flush-state changes and a
+ * replaced object are noticed within one slice even without a wakeup.
+ */
+FDR_NOINSTR static int emb_wait(struct fdr_ctl *ctl, uint32_t state,
+				uint32_t flush_state, int timeout_ms)
+{
+	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
+			    fdr__monotonic_ns() + (uint64_t)timeout_ms * 1000000;
+
+	for (;;) {
+		int ret = fdr__embedded_refresh(ctl);
+		uint64_t now = fdr__monotonic_ns();
+		int slice = WAIT_SLICE_MS;
+		uint32_t s;
+
+		if (ret < 0)
+			return ret;
+		s = load_u32(&ctl->ectl->state);
+		if (s != state || load_u32(&ctl->ectl->flush_state) != flush_state)
+			return 0;
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		if (deadline - now < (uint64_t)slice * 1000000)
+			slice = (int)((deadline - now) / 1000000) + 1;
+		ret = fdr__futex_wait(&ctl->ectl->state, s, slice);
+		if (ret == -EINTR)
+			return ret;
+	}
+}
+
+FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
+			       size_t *len)
+{
+	int ret = fdr__embedded_refresh(ctl);
+	void *p;
+
+	if (ret < 0)
+		return ret;
+	if (load_u32(&ctl->ectl->state) == FDR_STATE_UNINITIALIZED)
+		return -ENODATA;
+	p = mmap(NULL, ctl->shm_size, prot, MAP_SHARED | MAP_POPULATE, ctl->fd,
+		 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	ret = fdr__control_validate(p, ctl->shm_size);
+	if (ret < 0) {
+		munmap(p, ctl->shm_size);
+		return ret;
+	}
+	*addr = p;
+	*len = ctl->shm_size;
+	return 0;
+}
+
+const struct fdr_ctl_ops fdr__embedded_ops = {
+	.open = emb_open,
+	.init = emb_init,
+	.finalize = emb_finalize,
+	.flush_begin = emb_flush_begin,
+	.flush_done = emb_flush_done,
+	.flush_abort = emb_flush_abort,
+	.reset = emb_reset,
+	.status = emb_status,
+	.wait = emb_wait,
+	.map = emb_map,
+};

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ctl_strerror.c - turn (operation, errno) into a sentence that names the
+ * cause: which target, what state it is in, what to do about it.
+ */
+#include <errno.h>
+#include <grp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "internal.h"
+
+static __thread char msg[1024];
+
+FDR_API const char *fdr_state_name(uint32_t state)
+{
+	static const char *const names[] = {
+		"UNINITIALIZED", "INITIALIZING", "INITIALIZED", "FINALIZING",
+		"FINALIZED",
+	};
+
+	return state < sizeof(names) / sizeof(names[0]) ? names[state] : "UNKNOWN";
+}
+
+FDR_API const char *fdr_flush_state_name(uint32_t flush_state)
+{
+	static const char *const names[] = {
+		"NOT_FLUSHING", "FLUSHING", "FLUSHED",
+	};
+
+	return flush_state < sizeof(names) / sizeof(names[0]) ?
+		       names[flush_state] : "UNKNOWN";
+}
+
+/* "mode 0660, group fdr" of the node, to say what access is needed. */
+FDR_NOINSTR static void describe_access(const char *path, char *out,
+					size_t len)
+{
+	struct stat sb;
+	struct group *gr;
+
+	if (stat(path, &sb) < 0) {
+		snprintf(out, len, "run as root");
+		return;
+	}
+	gr = getgrgid(sb.st_gid);
+	snprintf(out, len,
+		 "it is mode %04o, group %s: run as root or as a member of group %s",
+		 (unsigned)(sb.st_mode & 07777), gr ? gr->gr_name : "?",
+		 gr ? gr->gr_name : "?");
+}
+
+FDR_NOINSTR static void open_error(const struct fdr_ctl *ctl, int err,
+				   const char *what)
+{
+	const struct fdr_target *t = &ctl->target;
+	char access[320];
+	bool emb = t->kind == FDR_TARGET_EMBEDDED;
+
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case ENXIO:
+		if (emb)
+			snprintf(msg, sizeof(msg),
+				 "%s: no such region (%s does not exist; create it with 'fdrctl init --embedded %s')",
+				 t->spec, t->path,
+				 t->spec + strlen(FDR_EMBEDDED_PREFIX));
+		else
+			snprintf(msg, sizeof(msg),
+				 "%s: no such device (is fdr.ko loaded? modprobe fdr)",
+				 t->path);
+		return;
+	case EACCES:
+	case EPERM:
+		describe_access(t->path, access, sizeof(access));
+		snprintf(msg, sizeof(msg), "%s: permission denied (%s)", t->path,
+			 access);
+		return;
+	case ENOTTY:
+		snprintf(msg, sizeof(msg), "%s: not an fdr device (%s)", t->path,
+			 ctl->detail[0] ? ctl->detail : "wrong ioctl answer");
+		return;
+	case EINVAL:
+		if (emb) {
+			snprintf(msg, sizeof(msg),
+				 "%s: invalid region name (use letters, digits, '-', '_' and '.')",
+				 t->spec);
+			return;
+		}
+		break;
+	case EBADMSG:
+		snprintf(msg, sizeof(msg), "%s: %s", t->spec,
+			 ctl->detail[0] ? ctl->detail : "corrupt control area");
+		return;
+	case EPROTO:
+		snprintf(msg, sizeof(msg),
+			 "%s: ABI mismatch (the region is not fdr ABI version %d)",
+			 t->spec, FDR_ABI_VERSION);
+		return;
+	case ENAMETOOLONG:
+		snprintf(msg, sizeof(msg), "%s: target name too long", t->spec);
+		return;
+	}
+	snprintf(msg, sizeof(msg), "%s: cannot %s: %s", t->spec, what,
+		 strerror(err));
+}
+
+/* EBUSY: say which state made the transition illegal. */
+FDR_NOINSTR static void state_error(const struct fdr_ctl *ctl, const char *op)
+{
+	struct fdr_status st;
+	const char *hint = "";
+
+	if (!ctl->ops || ctl->ops->status((struct fdr_ctl *)ctl, &st) < 0) {
+		snprintf(msg, sizeof(msg), "%s: cannot %s: not allowed in the current state",
+			 ctl->target.spec, op);
+		return;
+	}
+	if (st.flush_state == FDR_FLUSH_FLUSHING && st.state == FDR_STATE_FINALIZED)
+		hint = " and a flush is in progress (FLUSHING)";
+	else if (!strcmp(op, "init") && st.state == FDR_STATE_INITIALIZED)
+		hint = " (finalize and reset it first)";
+	else if (!strcmp(op, "init") && st.state == FDR_STATE_FINALIZED)
+		hint = " (reset it first)";
+	else if (!strcmp(op, "reset") && st.state == FDR_STATE_INITIALIZED)
+		hint = " (finalize it first)";
+	else if (!strncmp(op, "flush", 5) && st.state == FDR_STATE_FINALIZED)
+		hint = st.flush_state == FDR_FLUSH_FLUSHED ?
+			       " and already FLUSHED" : " and not FLUSHING";
+	snprintf(msg, sizeof(msg), "%s: cannot %s: the recorder is %s%s",
+		 ctl->target.spec, op, fdr_state_name(st.state), hint);
+}
+
+FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
+				     int err)
+{
+	if (err < 0)
+		err = -err;
+	if (!op)
+		op = "open";
+	if (!ctl) {
+		snprintf(msg, sizeof(msg), "cannot %s: %s", op, strerror(err));
+		return msg;
+	}
+	if (!strcmp(op, "open") || !ctl->ops) {
+		open_error(ctl, err, op);
+		return msg;
+	}
+	switch (err) {
+	case EBUSY:
+		state_error(ctl, op);
+		break;
+	case ENOENT:
+	case ENODEV:
+	case EACCES:
+	case EPERM:
+	case EBADMSG:
+	case EPROTO:
+		open_error(ctl, err, op);
+		break;
+	case EINVAL:
+		if (!strcmp(op, "init")) {
+			snprintf(msg, sizeof(msg),
+				 "%s: cannot init: bad sizes (the buffer size must be a non-zero multiple of the page size, %zu bytes, at most 1G; buffers per CPU must be non-zero)",
+				 ctl->target.spec, fdr__page_size());
+			break;
+		}
+		snprintf(msg, sizeof(msg), "%s: cannot %s: invalid argument",
+			 ctl->target.spec, op);
+		break;
+	case ENOMEM:
+	case ENOSPC:
+		snprintf(msg, sizeof(msg),
+			 "%s: cannot %s: not enough memory for the region%s%s (use a smaller --buffer-size or --buffers-per-cpu)",
+			 ctl->target.spec, op, ctl->detail[0] ? ": " : "",
+			 ctl->detail);
+		break;
+	case ENODATA:
+		snprintf(msg, sizeof(msg),
+			 "%s: cannot %s: the recorder is UNINITIALIZED (no region; run 'fdrctl init')",
+			 ctl->target.spec, op);
+		break;
+	default:
+		snprintf(msg, sizeof(msg), "%s: cannot %s: %s", ctl->target.spec,
+			 op, strerror(err));
+	}
+	return msg;
+}

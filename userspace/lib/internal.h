@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - what the files of libfdr share and nobody else sees.
+ */
+#ifndef FDR_INTERNAL_H
+#define FDR_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/fdr.h>
+#include "fdr.h"
+
+/* Exported from libfdr.so; everything else is hidden (-fvisibility=hidden). */
+#define FDR_API __attribute__((visibility("default"), no_instrument_function))
+/* The library is never instrumented: adapters call it from trace hooks. */
+#define FDR_NOINSTR __attribute__((no_instrument_function))
+
+#define FDR_EMBEDDED_SHM_PREFIX	"/fdr-"
+#define FDR_SHM_DIR		"/dev/shm"
+#define FDR_EMBEDDED_DEFAULT_BUFFER_SIZE	(64u * 1024)
+#define FDR_EMBEDDED_DEFAULT_BUFFERS_PER_CPU	8u
+#define FDR_NAME_MAX		200
+
+/* ---- targets (target.c) ---- */
+
+enum fdr_target_kind { FDR_TARGET_DEVICE, FDR_TARGET_EMBEDDED };
+
+struct fdr_target {
+	enum fdr_target_kind kind;
+	char spec[FDR_NAME_MAX + 16];	/* as given, for messages */
+	char path[FDR_NAME_MAX + 16];	/* device node or /dev/shm/fdr-NAME */
+	char shm_name[FDR_NAME_MAX + 8];/* "/fdr-NAME" for shm_open */
+};
+
+int fdr__target_parse(struct fdr_target *t, const char *spec);
+
+/* ---- region geometry (layout.c) ---- */
+
+struct fdr_geometry {
+	uint64_t buffer_size;
+	uint32_t nr_cpus;
+	uint32_t buffers_per_cpu;
+	uint32_t nr_buffers;
+	uint32_t rings_offset;
+	uint32_t descs_offset;
+	uint64_t control_size;
+	uint64_t map_size;
+};
+
+size_t fdr__page_size(void);
+int fdr__geometry_compute(struct fdr_geometry *g, uint64_t buffer_size,
+			  uint32_t buffers_per_cpu, uint32_t nr_cpus);
+int fdr__control_validate(const struct fdr_control *c, size_t map_len);
+int fdr__init_cfg_check(const struct fdr_init *cfg);
+
+static inline struct fdr_cpu_ring *fdr__rings(const struct fdr_control *c)
+{
+	return (struct fdr_cpu_ring *)((char *)c + c->rings_offset);
+}
+
+static inline struct fdr_buffer_desc *fdr__descs(const struct fdr_control *c)
+{
+	return (struct fdr_buffer_desc *)((char *)c + c->descs_offset);
+}
+
+/* ---- TSC frequency for the embedded backend (tsc_hz.c) ---- */
+
+uint64_t fdr__tsc_hz(void);
+uint32_t fdr__tsc_flags(void);
+
+/* ---- control handle (ctl*.c) ---- */
+
+struct fdr_ctl_ops;
+
+struct fdr_ctl {
+	struct fdr_target target;
+	const struct fdr_ctl_ops *ops;
+	int fd;			/* device, or the shm object; -1 if none */
+	dev_t shm_dev;		/* identity of the open shm object */
+	ino_t shm_ino;
+	struct fdr_control *ectl; /* embedded: writable control area */
+	size_t ectl_len;
+	uint64_t shm_size;	/* embedded: size of the open object */
+	void *map;		/* fdr_ctl_map() mapping */
+	size_t map_len;
+	int last_errno;		/* context for fdr_ctl_strerror() */
+	char detail[320];	/* extra words about the last error */
+};
+
+struct fdr_ctl_ops {
+	int (*open)(struct fdr_ctl *ctl);
+	int (*init)(struct fdr_ctl *ctl, const struct fdr_init *cfg);
+	int (*finalize)(struct fdr_ctl *ctl);
+	int (*flush_begin)(struct fdr_ctl *ctl);
+	int (*flush_done)(struct fdr_ctl *ctl);
+	int (*flush_abort)(struct fdr_ctl *ctl);
+	int (*reset)(struct fdr_ctl *ctl);
+	int (*status)(struct fdr_ctl *ctl, struct fdr_status *st);
+	int (*wait)(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
+		    int timeout_ms);
+	/* map the whole current region; prot is PROT_READ or PROT_READ|WRITE */
+	int (*map)(struct fdr_ctl *ctl, int prot, void **addr, size_t *len);
+};
+
+extern const struct fdr_ctl_ops fdr__device_ops;
+extern const struct fdr_ctl_ops fdr__embedded_ops;
+
+/* Map the current region writable, for recording (attach.c). */
+int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len);
+
+/* ---- embedded regions (embedded_region.c, reclaim.c) ---- */
+
+int fdr__embedded_refresh(struct fdr_ctl *ctl);
+void fdr__embedded_forget(struct fdr_ctl *ctl);
+int fdr__embedded_create(struct fdr_ctl *ctl, const struct fdr_geometry *g,
+			 uint32_t generation, uint32_t init_flags);
+int fdr__embedded_reinit(struct fdr_ctl *ctl, uint32_t init_flags);
+void fdr__futex_wake_all(uint32_t *word);
+int fdr__futex_wait(uint32_t *word, uint32_t val, int timeout_ms);
+uint64_t fdr__reclaim_dead_writers(struct fdr_control *c);
+void fdr__status_from_control(const struct fdr_control *c,
+			      struct fdr_status *st);
+
+/* ---- small helpers ---- */
+
+uint64_t fdr__monotonic_ns(void);
+
+#endif /* FDR_INTERNAL_H */

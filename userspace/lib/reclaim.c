@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reclaim.c - what the kernel does for the device and the controller must
+ * do for an embedded region: give back buffers held by processes that no
+ * longer exist, and summarize the control area as a struct fdr_status.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include "internal.h"
+
+FDR_NOINSTR static bool process_gone(pid_t pid)
+{
+	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
+}
+
+/*
+ * HELD by a dead process -> RELEASED, keeping its committed extents so the
+ * flusher still writes what it recorded.  The CAS loses harmlessly to a
+ * live writer that took the buffer meanwhile.
+ */
+FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c)
+{
+	struct fdr_buffer_desc *d = fdr__descs(c);
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < c->nr_buffers; i++) {
+		_Atomic uint32_t *state = (_Atomic uint32_t *)&d[i].state;
+		uint32_t held = FDR_BUF_HELD;
+
+		if (atomic_load_explicit(state, memory_order_acquire) != held ||
+		    !process_gone(d[i].owner_pid))
+			continue;
+		if (atomic_compare_exchange_strong(state, &held,
+						   FDR_BUF_RELEASED))
+			n++;
+	}
+	if (n)
+		atomic_fetch_add((_Atomic uint64_t *)&c->buffers_reclaimed, n);
+	return n;
+}
+
+FDR_NOINSTR static uint32_t buffers_held(const struct fdr_control *c)
+{
+	const struct fdr_buffer_desc *d = fdr__descs(c);
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < c->nr_buffers; i++)
+		n += atomic_load_explicit((_Atomic uint32_t *)&d[i].state,
+					  memory_order_relaxed) == FDR_BUF_HELD;
+	return n;
+}
+
+FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
+					  struct fdr_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	st->state = atomic_load((_Atomic uint32_t *)&c->state);
+	st->flush_state = atomic_load((_Atomic uint32_t *)&c->flush_state);
+	st->flags = c->flags;
+	st->generation = c->generation;
+	st->buffers_per_cpu = c->buffers_per_cpu;
+	st->buffer_size = c->buffer_size;
+	st->nr_cpus = c->nr_cpus;
+	st->nr_buffers = c->nr_buffers;
+	st->control_size = c->control_size;
+	st->map_size = c->control_size + (uint64_t)c->nr_buffers * c->buffer_size;
+	st->tsc_hz = c->tsc_hz;
+	st->default_buffer_size = FDR_EMBEDDED_DEFAULT_BUFFER_SIZE;
+	st->default_buffers_per_cpu = FDR_EMBEDDED_DEFAULT_BUFFERS_PER_CPU;
+	st->buffers_in_use = buffers_held(c);
+	st->buffers_acquired = c->buffers_acquired;
+	st->buffers_recycled = c->buffers_recycled;
+	st->buffers_reclaimed = c->buffers_reclaimed;
+	st->records_dropped = c->records_dropped;
+	st->finalize_reason = c->finalize_reason;
+	st->finalize_signal = c->finalize_signal;
+	st->finalize_pid = c->finalize_pid;
+}

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdrctl - drive the fdr recorder's state machine: /dev/fdr or an
+ * embedded shared-memory region.  See fdrctl(8).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "fdrctl.h"
+
+static const char usage[] =
+	"usage: fdrctl [--target T | --embedded NAME] COMMAND [ARGS]\n"
+	"\n"
+	"Control the fdr flight data recorder.\n"
+	"\n"
+	"commands:\n"
+	"  init [--buffer-size N] [--buffers-per-cpu N] [--no-crash-finalize]\n"
+	"                   allocate the buffers and start recording\n"
+	"  finalize         stop recording; fdrd then writes the log\n"
+	"  status [--json]  state, geometry and counters\n"
+	"  reset            drop the recorded data (after finalize)\n"
+	"  wait STATE [--timeout MS]  wait until the recorder is in STATE\n"
+	"  destroy          remove an embedded region's shared-memory object\n"
+	"\n"
+	"targets: /dev/fdr (default, or $FDR_TARGET), a device path, or\n"
+	"embedded:NAME (/dev/shm/fdr-NAME); --embedded NAME is short for\n"
+	"--target embedded:NAME.  'fdrctl COMMAND --help' describes a command.\n"
+	"\n"
+	"exit status: 0 ok, 1 refused (wrong state, bad size, no memory),\n"
+	"2 usage error, 3 target unavailable (module not loaded, no region,\n"
+	"permission denied, ABI mismatch).\n";
+
+struct command {
+	const char *name;
+	int (*run)(struct fdrctl_opts *o, int argc, char **argv);
+};
+
+static const struct command commands[] = {
+	{ "init", cmd_init },	  { "finalize", cmd_finalize },
+	{ "status", cmd_status }, { "reset", cmd_reset },
+	{ "wait", cmd_wait },	  { "destroy", cmd_destroy },
+};
+
+int fdrctl_set_embedded(struct fdrctl_opts *o, const char *name)
+{
+	int n = snprintf(o->target_buf, sizeof(o->target_buf), "%s%s",
+			 FDR_EMBEDDED_PREFIX, name);
+
+	if (n < 0 || (size_t)n >= sizeof(o->target_buf)) {
+		fprintf(stderr, "fdrctl: embedded region name too long\n");
+		return EXIT_USAGE;
+	}
+	o->target = o->target_buf;
+	return 0;
+}
+
+int fdrctl_wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return 1;
+	return 0;
+}
+
+int fdrctl_open(const struct fdrctl_opts *o, struct fdr_ctl **ctl)
+{
+	int ret = fdr_ctl_open(ctl, o->target);
+
+	if (ret < 0) {
+		fdrctl_fail(*ctl, "open", ret);
+		fdr_ctl_close(*ctl);
+		*ctl = NULL;
+		return EXIT_UNAVAILABLE;
+	}
+	return 0;
+}
+
+/* Print the cause and map it to the documented exit code. */
+int fdrctl_fail(struct fdr_ctl *ctl, const char *op, int err)
+{
+	fprintf(stderr, "fdrctl: %s\n", fdr_ctl_strerror(ctl, op, err));
+	switch (-err) {
+	case ENOENT: case ENODEV: case ENXIO: case EACCES: case EPERM:
+	case ENOTTY: case EPROTO: case EBADMSG:
+		return EXIT_UNAVAILABLE;
+	default:
+		return EXIT_REFUSED;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "target", required_argument, NULL, 't' },
+		{ "embedded", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fdrctl_opts o = { 0 };
+	int c;
+
+	/* '+': stop at the command; its options are its own. */
+	while ((c = getopt_long(argc, argv, "+t:e:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			o.target = optarg;
+			break;
+		case 'e':
+			if (fdrctl_set_embedded(&o, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return EXIT_OK;
+		default:
+			fputs(usage, stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "fdrctl: no command given\n%s", usage);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[optind], commands[i].name)) {
+			argv += optind;
+			argc -= optind;
+			optind = 0;	/* reinitialize getopt for the command's argv */
+			return commands[i].run(&o, argc, argv);
+		}
+	}
+	fprintf(stderr, "fdrctl: unknown command '%s'\n%s", argv[optind], usage);
+	return EXIT_USAGE;
+}

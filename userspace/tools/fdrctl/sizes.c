@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+/* sizes.c - "64K", "1M", "4096": sizes and counts on the command line. */
+#include <errno.h>
+#include <stdlib.h>
+#include "fdrctl.h"
+
+/* Binary suffixes K, M, G (also k, m, g); no suffix means bytes. */
+int fdrctl_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return -EINVAL;
+	switch (*end) {
+	case 'k': case 'K': shift = 10; end++; break;
+	case 'm': case 'M': shift = 20; end++; break;
+	case 'g': case 'G': shift = 30; end++; break;
+	}
+	if (*end == 'i' || *end == 'B')	/* tolerate KiB / KB spellings */
+		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -EINVAL;
+	*out = (uint64_t)v << shift;
+	return 0;
+}

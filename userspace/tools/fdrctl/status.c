@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/* status.c - 'fdrctl status [--json]' and 'fdrctl wait STATE'. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fdrctl.h"
+
+static const char status_usage[] =
+	"usage: fdrctl [--target T] status [--json]\n\n"
+	"Print the state, flush state, geometry, TSC frequency and counters of\n"
+	"the recorder.  --json prints one JSON object on one line.\n";
+
+static const char *finalize_reason_name(uint32_t r)
+{
+	switch (r) {
+	case FDR_FINALIZE_NONE: return "none";
+	case FDR_FINALIZE_IOCTL: return "ioctl";
+	case FDR_FINALIZE_CRASH: return "crash";
+	default: return "unknown";
+	}
+}
+
+static void print_json(const char *target, const struct fdr_status *s)
+{
+	printf("{\"target\":\"%s\",\"state\":\"%s\",\"flush_state\":\"%s\","
+	       "\"generation\":%u,\"embedded\":%s,\"constant_tsc\":%s,"
+	       "\"nonstop_tsc\":%s,\"crash_finalize\":%s,\"tsc_hz\":%llu,"
+	       "\"buffer_size\":%llu,\"buffers_per_cpu\":%u,\"nr_cpus\":%u,"
+	       "\"nr_buffers\":%u,\"control_size\":%llu,\"map_size\":%llu,"
+	       "\"buffers_in_use\":%u,\"buffers_acquired\":%llu,"
+	       "\"buffers_recycled\":%llu,\"buffers_reclaimed\":%llu,"
+	       "\"records_dropped\":%llu,\"finalize_reason\":\"%s\","
+	       "\"finalize_signal\":%u,\"finalize_pid\":%d,"
+	       "\"default_buffer_size\":%llu,\"default_buffers_per_cpu\":%u}\n",
+	       target, fdr_state_name(s->state),
+	       fdr_flush_state_name(s->flush_state), s->generation,
+	       s->flags & FDR_CTL_EMBEDDED ? "true" : "false",
+	       s->flags & FDR_CTL_CONSTANT_TSC ? "true" : "false",
+	       s->flags & FDR_CTL_NONSTOP_TSC ? "true" : "false",
+	       s->flags & FDR_CTL_CRASH_FINALIZE ? "true" : "false",
+	       (unsigned long long)s->tsc_hz,
+	       (unsigned long long)s->buffer_size, s->buffers_per_cpu,
+	       s->nr_cpus, s->nr_buffers, (unsigned long long)s->control_size,
+	       (unsigned long long)s->map_size, s->buffers_in_use,
+	       (unsigned long long)s->buffers_acquired,
+	       (unsigned long long)s->buffers_recycled,
+	       (unsigned long long)s->buffers_reclaimed,
+	       (unsigned long long)s->records_dropped,
+	       finalize_reason_name(s->finalize_reason), s->finalize_signal,
+	       s->finalize_pid, (unsigned long long)s->default_buffer_size,
+	       s->default_buffers_per_cpu);
+}
+
+static void print_text(const char *target, const struct fdr_status *s)
+{
+	printf("target:            %s (%s)\n", target,
+	       s->flags & FDR_CTL_EMBEDDED ? "embedded" : "device");
+	printf("state:             %s\n", fdr_state_name(s->state));
+	printf("flush state:       %s\n", fdr_flush_state_name(s->flush_state));
+	printf("generation:        %u\n", s->generation);
+	if (s->state != FDR_STATE_UNINITIALIZED) {
+		printf("buffers:           %u CPUs x %u buffers of %llu bytes (%u in use)\n",
+		       s->nr_cpus, s->buffers_per_cpu,
+		       (unsigned long long)s->buffer_size, s->buffers_in_use);
+		printf("map size:          %llu bytes (control area %llu)\n",
+		       (unsigned long long)s->map_size,
+		       (unsigned long long)s->control_size);
+		printf("tsc:               %llu Hz%s%s\n",
+		       (unsigned long long)s->tsc_hz,
+		       s->flags & FDR_CTL_CONSTANT_TSC ? ", constant" : "",
+		       s->flags & FDR_CTL_NONSTOP_TSC ? ", nonstop" : "");
+		printf("crash finalize:    %s\n",
+		       s->flags & FDR_CTL_CRASH_FINALIZE ? "yes" : "no");
+	}
+	printf("buffers acquired:  %llu\n", (unsigned long long)s->buffers_acquired);
+	printf("buffers recycled:  %llu\n", (unsigned long long)s->buffers_recycled);
+	printf("buffers reclaimed: %llu\n", (unsigned long long)s->buffers_reclaimed);
+	printf("records dropped:   %llu\n", (unsigned long long)s->records_dropped);
+	if (s->finalize_reason != FDR_FINALIZE_NONE)
+		printf("finalized by:      %s (pid %d, signal %u)\n",
+		       finalize_reason_name(s->finalize_reason), s->finalize_pid,
+		       s->finalize_signal);
+	printf("defaults:          %u buffers of %llu bytes per CPU\n",
+	       s->default_buffers_per_cpu,
+	       (unsigned long long)s->default_buffer_size);
+}
+
+/* The JSON string carries the target; keep it printable and unquoted. */
+static const char *json_safe(const char *s, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < len; i++)
+		buf[i] = (s[i] == '"' || s[i] == '\\' || (unsigned char)s[i] < 32) ?
+				 '_' : s[i];
+	buf[i] = 0;
+	return buf;
+}
+
+int cmd_status(struct fdrctl_opts *o, int argc, char **argv)
+{
+	struct fdr_status st;
+	struct fdr_ctl *ctl;
+	char name[256];
+	const char *target;
+	int json = 0, ret;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(status_usage, stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else {
+			fprintf(stderr, "fdrctl: unexpected argument '%s'\n%s",
+				argv[i], status_usage);
+			return EXIT_USAGE;
+		}
+	}
+	ret = fdrctl_open(o, &ctl);
+	if (ret)
+		return ret;
+	ret = fdr_ctl_status(ctl, &st);
+	if (ret < 0) {
+		ret = fdrctl_fail(ctl, "status", ret);
+		fdr_ctl_close(ctl);
+		return ret;
+	}
+	target = o->target ? o->target :
+		 getenv("FDR_TARGET") && *getenv("FDR_TARGET") ?
+		 getenv("FDR_TARGET") : FDR_DEFAULT_DEVICE;
+	if (json)
+		print_json(json_safe(target, name, sizeof(name)), &st);
+	else
+		print_text(target, &st);
+	fdr_ctl_close(ctl);
+	return EXIT_OK;
+}
+
+static const char wait_usage[] =
+	"usage: fdrctl [--target T] wait STATE [--timeout MS]\n\n"
+	"Wait until the recorder is in STATE (UNINITIALIZED, INITIALIZED,\n"
+	"FINALIZED, or a flush state: NOT_FLUSHING, FLUSHING, FLUSHED).\n"
+	"Exit status 1 if MS milliseconds pass first.\n";
+
+/* Returns 0 for a log state, 1 for a flush state, -1 if unknown. */
+static int parse_state(const char *s, uint32_t *v)
+{
+	for (uint32_t i = 0; i <= FDR_STATE_FINALIZED; i++)
+		if (!strcasecmp(s, fdr_state_name(i)))
+			return *v = i, 0;
+	for (uint32_t i = 0; i <= FDR_FLUSH_FLUSHED; i++)
+		if (!strcasecmp(s, fdr_flush_state_name(i)))
+			return *v = i, 1;
+	return -1;
+}
+
+static int wait_loop(struct fdr_ctl *ctl, int is_flush, uint32_t want,
+		     long timeout_ms)
+{
+	for (;;) {
+		struct fdr_status st;
+		int ret = fdr_ctl_status(ctl, &st);
+
+		if (ret < 0)
+			return fdrctl_fail(ctl, "wait", ret);
+		if ((is_flush ? st.flush_state : st.state) == want)
+			return EXIT_OK;
+		ret = fdr_ctl_wait(ctl, st.state, st.flush_state,
+				   (int)timeout_ms);
+		if (ret == -ETIMEDOUT) {
+			fprintf(stderr, "fdrctl: timed out waiting for %s (still %s/%s)\n",
+				is_flush ? fdr_flush_state_name(want) :
+					   fdr_state_name(want),
+				fdr_state_name(st.state),
+				fdr_flush_state_name(st.flush_state));
+			return EXIT_REFUSED;
+		}
+		if (ret < 0)
+			return fdrctl_fail(ctl, "wait", ret);
+	}
+}
+
+int cmd_wait(struct fdrctl_opts *o, int argc, char **argv)
+{
+	long timeout_ms = -1;
+	const char *state = NULL;
+	struct fdr_ctl *ctl;
+	uint32_t want;
+	int is_flush, ret;
+
+	if (fdrctl_wants_help(argc, argv)) {
+		fputs(wait_usage, stdout);
+		return EXIT_OK;
+	}
+	for (int i = 1; i < argc; i++) {
+		char *end;
+
+		if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+			timeout_ms = strtol(argv[++i], &end, 10);
+			if (*end || timeout_ms < 0 || timeout_ms > 86400000) {
+				fprintf(stderr, "fdrctl: bad --timeout '%s'\n%s",
+					argv[i], wait_usage);
+				return EXIT_USAGE;
+			}
+		} else if (!state) {
+			state = argv[i];
+		} else {
+			fprintf(stderr, "fdrctl: unexpected argument '%s'\n%s",
+				argv[i], wait_usage);
+			return EXIT_USAGE;
+		}
+	}
+	is_flush = state ? parse_state(state, &want) : -1;
+	if (is_flush < 0) {
+		fprintf(stderr, "fdrctl: %s state '%s'\n%s",
+			state ? "unknown" : "missing", state ? state : "",
+			wait_usage);
+		return EXIT_USAGE;
+	}
+	ret = fdrctl_open(o, &ctl);
+	if (ret)
+		return ret;
+	/* The deadline is per wakeup here; fine for a command-line helper. */
+	ret = wait_loop(ctl, is_flush, want, timeout_ms);
+	fdr_ctl_close(ctl);
+	return ret;
+}
