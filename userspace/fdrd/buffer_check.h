@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * buffer_check.h - is a buffer's committed prefix a well-formed XRay FDR v2
+ * block?  fdrd must never emit a log llvm-xray rejects, and the buffers are
+ * written by (possibly hostile or crashed) userspace, so every buffer is
+ * walked record by record before it goes into a log.
+ */
+#ifndef FDRD_BUFFER_CHECK_H
+#define FDRD_BUFFER_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct buffer_check {
+	size_t valid_len;	/* longest prefix that is a complete block */
+	size_t records;		/* records in that prefix */
+	size_t bad_offset;	/* where the walk stopped (== len if it did not) */
+	const char *problem;	/* NULL if all len bytes are valid */
+};
+
+/*
+ * Walk len bytes of records.  valid_len is the longest prefix that ends
+ * at a record boundary in a state llvm-xray accepts as the end of a block
+ * (after NewCPUId, TSCWrap, an event, a function record or an argument);
+ * 0 if no such prefix exists (the buffer must be dropped).
+ */
+void buffer_check(const uint8_t *buf, size_t len, struct buffer_check *out);
+
+#endif /* FDRD_BUFFER_CHECK_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * log_layout.c - choose the buffers of a log (current generation, extents
+ * > 0, well-formed), order them by acquisition sequence and give every
+ * piece its file offset (FORMAT.md §1, §4.2).
+ *
+ * The control area is shared with writers we do not trust: every field is
+ * read once into a local and checked against the mapping's length before
+ * it is used as an offset.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "buffer_check.h"
+#include "log_layout.h"
+
+#define PAGE_BYTES 4096u
+
+/* The immutable geometry, copied out of the shared page once. */
+struct geometry {
+	uint64_t buffer_size;
+	uint64_t control_size;
+	uint32_t nr_buffers;
+	uint32_t descs_offset;
+	uint32_t generation;
+	uint32_t flags;
+	uint64_t tsc_hz;
+};
+
+static const char *read_geometry(const struct fdr_control *ctl, size_t map_len,
+				 struct geometry *g)
+{
+	if (map_len < sizeof(*ctl))
+		return "mapping smaller than the control header";
+	if (ctl->magic != FDR_CONTROL_MAGIC)
+		return "bad control magic";
+	if (ctl->abi_version != FDR_ABI_VERSION)
+		return "unsupported ABI version";
+	g->buffer_size = ctl->buffer_size;
+	g->control_size = ctl->control_size;
+	g->nr_buffers = ctl->nr_buffers;
+	g->descs_offset = ctl->descs_offset;
+	g->generation = ctl->generation;
+	g->flags = ctl->flags;
+	g->tsc_hz = ctl->tsc_hz;
+	if (g->buffer_size == 0 || g->buffer_size % PAGE_BYTES)
+		return "buffer_size is not a page multiple";
+	if (g->control_size % PAGE_BYTES || g->control_size > map_len)
+		return "control_size outside the mapping";
+	if (g->descs_offset < sizeof(*ctl) || g->descs_offset > g->control_size ||
+	    (uint64_t)g->nr_buffers * FDR_BUFFER_DESC_SIZE >
+		    g->control_size - g->descs_offset)
+		return "descriptors outside the control area";
+	if (g->nr_buffers &&
+	    g->buffer_size > (map_len - g->control_size) / g->nr_buffers)
+		return "buffers outside the mapping";
+	return NULL;
+}
+
+static void fill_header(const struct geometry *g, struct fdr_log_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = 2;
+	h->type = FDR_LOG_TYPE_FDR;
+	if (g->flags & FDR_CTL_CONSTANT_TSC)
+		h->flags |= FDR_LOG_FLAG_CONSTANT_TSC;
+	if (g->flags & FDR_CTL_NONSTOP_TSC)
+		h->flags |= FDR_LOG_FLAG_NONSTOP_TSC;
+	h->cycle_frequency = g->tsc_hz;
+	h->buffer_size = g->buffer_size;
+}
+
+static int by_seq(const void *a, const void *b)
+{
+	const struct log_buffer *x = a, *y = b;
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static void note_problem(struct log_layout *l, const struct log_buffer *b,
+			 const struct buffer_check *chk)
+{
+	struct log_problem *p = &l->problems[l->nr_problems++];
+
+	p->index = b->index;
+	p->seq = b->seq;
+	p->extents = b->extents;
+	p->kept = chk->valid_len;
+	p->at = chk->bad_offset;
+	p->what = chk->problem;
+}
+
+/*
+ * Snapshot descriptor i into *b.  Returns 1 if it belongs in the log.
+ * extents is load-acquired so the record bytes it covers are visible.
+ */
+static int take_buffer(struct log_layout *l, const struct geometry *g,
+		       const struct fdr_control *ctl, uint32_t i,
+		       struct log_buffer *b)
+{
+	const struct fdr_buffer_desc *d = (const void *)((const uint8_t *)ctl +
+					   g->descs_offset +
+					   (uint64_t)i * FDR_BUFFER_DESC_SIZE);
+	uint64_t extents = __atomic_load_n(&d->extents, __ATOMIC_ACQUIRE);
+	struct buffer_check chk;
+
+	if (extents == 0) {
+		l->nr_empty++;
+		return 0;
+	}
+	if (d->generation != g->generation) {
+		l->nr_other_generation++;
+		return 0;
+	}
+	if (extents > g->buffer_size) {
+		extents = g->buffer_size;
+		l->nr_clamped++;
+	}
+	memset(b, 0, sizeof(*b));
+	b->index = i;
+	b->owner_tid = d->owner_tid;
+	b->owner_pid = d->owner_pid;
+	b->cpu = d->cpu;
+	b->seq = d->seq;
+	b->extents = extents;
+	b->data = (const uint8_t *)ctl + g->control_size +
+		  (uint64_t)i * g->buffer_size;
+	buffer_check(b->data, extents, &chk);
+	if (chk.problem)
+		note_problem(l, b, &chk);
+	b->len = chk.valid_len;
+	l->records += chk.records;
+	return b->len != 0;
+}
+
+/* Give each kept buffer its extents record and its file offset. */
+static void place_buffers(struct log_layout *l)
+{
+	uint64_t off = FDR_LOG_HEADER_SIZE;
+
+	for (size_t i = 0; i < l->nr_buffers; i++) {
+		struct log_buffer *b = &l->buffers[i];
+
+		memset(&b->extents_record, 0, sizeof(b->extents_record));
+		b->extents_record.type_kind =
+			FDR_MD_FIRST_BYTE(FDR_MD_BUFFER_EXTENTS);
+		memcpy(b->extents_record.data + FDR_MD_BUFFER_EXTENTS_SIZE,
+		       &b->len, sizeof(b->len));
+		b->file_offset = off;
+		off += FDR_METADATA_SIZE + b->len;
+	}
+	l->file_size = l->nr_buffers ? off : 0;
+}
+
+int log_layout_build(const struct fdr_control *ctl, size_t map_len,
+		     struct log_layout *l, const char **why)
+{
+	struct geometry g;
+	const char *bad;
+
+	memset(l, 0, sizeof(*l));
+	*why = NULL;
+	bad = read_geometry(ctl, map_len, &g);
+	if (bad) {
+		*why = bad;
+		return -EINVAL;
+	}
+	fill_header(&g, &l->header);
+	l->generation = g.generation;
+	l->finalize_reason = ctl->finalize_reason;
+	l->finalize_signal = ctl->finalize_signal;
+	l->finalize_pid = ctl->finalize_pid;
+	l->buffers = calloc(g.nr_buffers ? g.nr_buffers : 1, sizeof(*l->buffers));
+	l->problems = calloc(g.nr_buffers ? g.nr_buffers : 1, sizeof(*l->problems));
+	if (!l->buffers || !l->problems) {
+		log_layout_free(l);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < g.nr_buffers; i++)
+		if (take_buffer(l, &g, ctl, i, &l->buffers[l->nr_buffers]))
+			l->nr_buffers++;
+	qsort(l->buffers, l->nr_buffers, sizeof(*l->buffers), by_seq);
+	place_buffers(l);
+	return 0;
+}
+
+void log_layout_free(struct log_layout *l)
+{
+	free(l->buffers);
+	free(l->problems);
+	memset(l, 0, sizeof(*l));
+}
+
+int log_layout_iovecs(const struct log_layout *l, struct iovec **out, size_t *n)
+{
+	struct iovec *iov = calloc(2 * l->nr_buffers + 1, sizeof(*iov));
+
+	if (!iov)
+		return -ENOMEM;
+	iov[0].iov_base = (void *)&l->header;
+	iov[0].iov_len = sizeof(l->header);
+	for (size_t i = 0; i < l->nr_buffers; i++) {
+		const struct log_buffer *b = &l->buffers[i];
+
+		iov[1 + 2 * i].iov_base = (void *)&b->extents_record;
+		iov[1 + 2 * i].iov_len = sizeof(b->extents_record);
+		iov[2 + 2 * i].iov_base = (void *)b->data;
+		iov[2 + 2 * i].iov_len = b->len;
+	}
+	*out = iov;
+	*n = 2 * l->nr_buffers + 1;
+	return 0;
+}

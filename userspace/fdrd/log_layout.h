@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * log_layout.h - what goes into a log, and where: a pure function of the
+ * mapped region (control area + buffers).  No I/O; the writer only copies
+ * the pieces described here to their file offsets.
+ */
+#ifndef FDRD_LOG_LAYOUT_H
+#define FDRD_LOG_LAYOUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/fdr.h>
+#include <linux/fdr_log.h>
+
+/* One buffer as it goes into the log: extents record, then data. */
+struct log_buffer {
+	uint32_t index;		/* descriptor index */
+	int32_t owner_tid;
+	int32_t owner_pid;
+	uint32_t cpu;
+	uint64_t seq;
+	uint64_t extents;	/* as published by the writer (clamped) */
+	uint64_t file_offset;	/* of the extents record */
+	const uint8_t *data;	/* into the mapping */
+	uint64_t len;		/* bytes of data written (<= extents) */
+	struct fdr_metadata_record extents_record;	/* BufferExtents(len) */
+};
+
+/* A buffer that was cut or left out, and why (for the daemon's report). */
+struct log_problem {
+	uint32_t index;
+	uint64_t seq;
+	uint64_t extents;
+	uint64_t kept;		/* bytes kept; 0 if dropped */
+	uint64_t at;		/* offset of the first bad record */
+	const char *what;
+};
+
+struct log_layout {
+	struct fdr_log_header header;
+	uint32_t generation;
+	struct log_buffer *buffers;	/* in seq order */
+	size_t nr_buffers;
+	struct log_problem *problems;
+	size_t nr_problems;
+	size_t nr_empty;		/* extents 0: skipped */
+	size_t nr_other_generation;	/* data of an older generation: skipped */
+	size_t nr_clamped;		/* extents > buffer_size */
+	uint64_t records;		/* records in the log */
+	uint64_t file_size;		/* header + all buffers */
+	/* the finalize trigger, copied for the side table */
+	uint32_t finalize_reason;
+	uint32_t finalize_signal;
+	int32_t finalize_pid;
+};
+
+/*
+ * Build the layout of the log of the region mapped at ctl (map_len bytes).
+ * Returns 0, or -EINVAL with *why naming the inconsistency of the control
+ * area, or -ENOMEM.  layout->nr_buffers == 0 means there is nothing to
+ * write (llvm-xray rejects a header-only log).
+ */
+int log_layout_build(const struct fdr_control *ctl, size_t map_len,
+		     struct log_layout *layout, const char **why);
+void log_layout_free(struct log_layout *layout);
+
+/*
+ * The log as pieces in file order: header, then per buffer its extents
+ * record and its data (pointing into the mapping).  2 * nr_buffers + 1
+ * entries in *iov (malloc'ed); 0 on success or -ENOMEM.
+ */
+struct iovec;
+int log_layout_iovecs(const struct log_layout *layout, struct iovec **iov,
+		      size_t *n);
+
+#endif /* FDRD_LOG_LAYOUT_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * uring_writer.h - write a file of contiguous pieces through io_uring,
+ * atomically: a temporary name in the target directory, batched writes at
+ * precomputed offsets, optional fsync, rename into place.  On any error
+ * the temporary file is removed and nothing is left behind.
+ */
+#ifndef FDRD_URING_WRITER_H
+#define FDRD_URING_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+enum uring_write_mode {
+	URING_WRITE_VECTORED,	/* IORING_OP_WRITEV, many pieces per SQE */
+	URING_WRITE_FIXED,	/* registered buffers + WRITE_FIXED */
+	URING_WRITE_DIRECT,	/* O_DIRECT from aligned bounce buffers */
+};
+
+struct uring_write_opts {
+	enum uring_write_mode mode;
+	bool fsync;		/* fsync the file and its directory */
+	bool preallocate;	/* fallocate the full size first */
+	unsigned int queue_depth;	/* SQEs in flight, default 32 */
+	size_t chunk_bytes;	/* bytes per SQE, default 1 MiB */
+};
+
+struct uring_write_report {
+	enum uring_write_mode mode_used;	/* after fallbacks */
+	const char *fallback;	/* why the asked mode was not used, or NULL */
+	unsigned long sqes;	/* write SQEs submitted (incl. resubmits) */
+	unsigned long short_writes;
+	uint64_t bytes;
+};
+
+/*
+ * Write iov[0..n) back to back into dir/name.  An existing dir/name is
+ * never replaced: -EEXIST.  Returns 0 or a negative errno; on error err
+ * holds a sentence naming the path and the cause.
+ */
+int uring_write_file(const char *dir, const char *name,
+		     const struct iovec *iov, size_t n,
+		     const struct uring_write_opts *opts,
+		     struct uring_write_report *report,
+		     char *err, size_t errlen);
+
+const char *uring_write_mode_name(enum uring_write_mode mode);
+
+#endif /* FDRD_URING_WRITER_H */
