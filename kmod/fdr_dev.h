@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fdr_dev.h - the device object, per-file state and the entry points the
+ * files of fdr.ko call in each other.  Nothing here is ABI.
+ */
+#ifndef FDR_DEV_H
+#define FDR_DEV_H
+
+#include <linux/fs.h>
+#include <linux/mm_types.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <linux/fdr.h>
+
+struct fdr_region;
+
+/*
+ * The one recorder behind /dev/fdr.  The kernel's own copy of the state
+ * lives here and is authoritative; the control area only gets a copy.
+ */
+struct fdr_dev {
+	struct mutex lock;		/* serializes every transition */
+	wait_queue_head_t waitq;	/* poll(): woken on every change */
+	u64 events;			/* bumped on every state change */
+	u32 state;			/* enum fdr_state */
+	u32 flush_state;		/* enum fdr_flush_state */
+	u32 finalize_reason;		/* enum fdr_finalize_reason */
+	u32 finalize_signal;
+	struct pid *finalize_pid;	/* tgid that caused the finalize */
+	u64 finalize_time_ns;
+	u32 generation;			/* of the last INIT, never 0 after it */
+	struct fdr_region *region;	/* the device's reference, or NULL */
+};
+
+/* One open file description of /dev/fdr. */
+struct fdr_file {
+	struct fdr_dev *dev;
+	struct pid *opener;		/* tgid of the process that opened it */
+	pid_t opener_vnr;		/* that tgid as the opener sees it */
+	u64 events_seen;		/* dev->events at this file's last STATUS */
+};
+
+/* Module parameters (params.c), read once per use. */
+u64 fdr_param_buffer_size(void);
+u32 fdr_param_buffers_per_cpu(void);
+bool fdr_param_crash_finalize(void);
+u64 fdr_param_max_total_bytes(void);
+umode_t fdr_param_dev_mode(void);
+kgid_t fdr_param_dev_gid(void);
+
+/* The state machine (state.c).  Each returns 0 or a negative errno. */
+void fdr_dev_setup(struct fdr_dev *dev);
+void fdr_dev_teardown(struct fdr_dev *dev);
+int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg);
+int fdr_state_finalize(struct fdr_dev *dev);
+int fdr_state_flush_begin(struct fdr_dev *dev);
+int fdr_state_flush_done(struct fdr_dev *dev);
+int fdr_state_flush_abort(struct fdr_dev *dev);
+int fdr_state_reset(struct fdr_dev *dev);
+void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
+		      struct fdr_status *st);
+void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
+				     struct fdr_region *region, int sig);
+__poll_t fdr_state_poll_mask(struct fdr_dev *dev, struct fdr_file *ff);
+
+/* The ioctl entry point (ioctl.c). */
+long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+
+/* mmap (mmap.c). */
+int fdr_mmap(struct file *file, struct vm_area_struct *vma);
+
+/* Reclaim of buffers whose owner process is gone (reclaim.c). */
+void fdr_reclaim_on_release(struct fdr_file *ff);
+void fdr_reclaim_on_unmap(struct fdr_region *region,
+			  struct vm_area_struct *vma);
+
+#endif /* FDR_DEV_H */

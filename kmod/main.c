@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - /dev/fdr: the misc device, its file operations and the module.
+ *
+ * fdr.ko owns the memory of a flight data recorder for function-call
+ * traces (LLVM XRay FDR): userspace writers record into buffers mapped
+ * from here, fdrd flushes them.  Documentation/abi.md is the contract.
+ */
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include "fdr_dev.h"
+
+static struct fdr_dev fdr_device;
+
+/*
+ * The trust model (Documentation/abi.md): everyone who may open the
+ * device may drive the state machine and read and write every trace.
+ * Opening takes CAP_SYS_ADMIN or membership of dev_gid, on top of the
+ * node's mode, so a too-permissive node alone does not open the device.
+ */
+static int fdr_check_access(void)
+{
+	kgid_t gid = fdr_param_dev_gid();
+
+	if (capable(CAP_SYS_ADMIN))
+		return 0;
+	if (gid_valid(gid) && in_group_p(gid))
+		return 0;
+	return -EPERM;
+}
+
+static int fdr_open(struct inode *inode, struct file *file)
+{
+	struct fdr_file *ff;
+	int err;
+
+	err = fdr_check_access();
+	if (err)
+		return err;
+	ff = kzalloc(sizeof(*ff), GFP_KERNEL);
+	if (!ff)
+		return -ENOMEM;
+	ff->dev = &fdr_device;
+	ff->opener = get_pid(task_tgid(current));
+	ff->opener_vnr = task_tgid_vnr(current);
+	ff->events_seen = READ_ONCE(fdr_device.events);
+	file->private_data = ff;
+	return nonseekable_open(inode, file);
+}
+
+static int fdr_release(struct inode *inode, struct file *file)
+{
+	struct fdr_file *ff = file->private_data;
+
+	fdr_reclaim_on_release(ff);
+	put_pid(ff->opener);
+	kfree(ff);
+	return 0;
+}
+
+static __poll_t fdr_poll(struct file *file, poll_table *wait)
+{
+	struct fdr_file *ff = file->private_data;
+
+	poll_wait(file, &ff->dev->waitq, wait);
+	return fdr_state_poll_mask(ff->dev, ff);
+}
+
+static const struct file_operations fdr_fops = {
+	.owner = THIS_MODULE,
+	.open = fdr_open,
+	.release = fdr_release,
+	.unlocked_ioctl = fdr_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.mmap = fdr_mmap,
+	.poll = fdr_poll,
+};
+
+static struct miscdevice fdr_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = FDR_DEVICE_NAME,
+	.fops = &fdr_fops,
+};
+
+static int __init fdr_module_init(void)
+{
+	int err;
+
+	fdr_dev_setup(&fdr_device);
+	fdr_miscdev.mode = fdr_param_dev_mode();
+	err = misc_register(&fdr_miscdev);
+	if (err) {
+		pr_err("fdr: cannot register /dev/%s: %d\n", FDR_DEVICE_NAME,
+		       err);
+		fdr_dev_teardown(&fdr_device);
+	}
+	return err;
+}
+
+/* Runs only when no file (hence no mapping) of the device is left. */
+static void __exit fdr_module_exit(void)
+{
+	misc_deregister(&fdr_miscdev);
+	fdr_dev_teardown(&fdr_device);
+}
+
+module_init(fdr_module_init);
+module_exit(fdr_module_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("fdr: kernel-backed flight data recorder for XRay FDR traces");
+MODULE_VERSION("1");

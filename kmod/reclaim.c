@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaim.c - buffers of processes that are gone, and crash finalize.
+ *
+ * A writer holds a buffer (descriptor state HELD, owner_pid = its tgid as
+ * it sees it) and releases it itself.  When the process image goes away
+ * (exit, fatal signal, exec) its HELD buffers become RELEASED, extents
+ * kept, so the flusher still writes what was committed and the ring can
+ * reuse them.  The trigger is the dying task itself, seen either as the
+ * last unmap of a region (exit_mmap) or as the release of a /dev/fdr file
+ * it opened: no exit hooks, nothing runs in the writer's own path.
+ *
+ * Everything read from the descriptors is shared memory: a value is only
+ * compared, and the state word only ever moves HELD -> RELEASED by cmpxchg.
+ */
+#include <linux/atomic.h>
+#include <linux/mm.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include "fdr_dev.h"
+#include "region.h"
+
+/*
+ * Is current the last task of a process image that is going away?  On
+ * exit, signal->live reaches 0 before exit_mm() and exit_files() of the
+ * last thread; on exec, de_thread() has killed every other thread before
+ * the old mm and the close-on-exec files are dropped.
+ */
+static bool fdr_current_image_gone(void)
+{
+	if (current->flags & PF_EXITING)
+		return atomic_read(&current->signal->live) == 0;
+	return current->in_execve;
+}
+
+/*
+ * The signal the current process dies from, 0 for exit() and exec.  A
+ * group exit (exit_group(), a fatal signal to any thread, a core dump)
+ * records the process-wide code in signal->group_exit_code.
+ */
+static int fdr_current_fatal_signal(void)
+{
+	struct signal_struct *sig = current->signal;
+	int code;
+
+	if (!(current->flags & PF_EXITING))
+		return 0;
+	if (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT)
+		code = READ_ONCE(sig->group_exit_code);
+	else
+		code = current->exit_code;
+	return code & 0x7f;
+}
+
+/* HELD -> RELEASED for each descriptor @owner holds; how many moved. */
+static u32 fdr_reclaim_owner(struct fdr_region *r, pid_t owner)
+{
+	u32 i, n = 0;
+
+	lockdep_assert_held(&r->dev->lock);
+	if (owner <= 0)
+		return 0;
+	for (i = 0; i < r->nr_buffers; i++) {
+		struct fdr_buffer_desc *d = fdr_region_desc(r, i);
+
+		if (READ_ONCE(d->owner_pid) != owner)
+			continue;
+		if (cmpxchg(&d->state, FDR_BUF_HELD, FDR_BUF_RELEASED) ==
+		    FDR_BUF_HELD)
+			n++;
+	}
+	if (n) {
+		r->reclaimed += n;
+		WRITE_ONCE(r->ctl->buffers_reclaimed, r->reclaimed);
+	}
+	return n;
+}
+
+/*
+ * Reclaim what the dying current process held in @r, then finalize if
+ * it was a writer (held buffers or mapped @r writable) killed by a
+ * signal.  Reclaim first, so pollers woken by the finalize see it.
+ */
+static void fdr_reclaim_current(struct fdr_region *r, bool was_writer)
+{
+	struct fdr_dev *dev = r->dev;
+	int sig = fdr_current_fatal_signal();
+	u32 n;
+
+	mutex_lock(&dev->lock);
+	n = fdr_reclaim_owner(r, task_tgid_vnr(current));
+	if (sig && (n || was_writer))
+		fdr_state_crash_finalize_locked(dev, r, sig);
+	mutex_unlock(&dev->lock);
+}
+
+/* vm_ops->close: the last unmap of a dying process reclaims. */
+void fdr_reclaim_on_unmap(struct fdr_region *region,
+			  struct vm_area_struct *vma)
+{
+	if (!fdr_current_image_gone())
+		return;
+	fdr_reclaim_current(region, vma->vm_flags & VM_WRITE);
+}
+
+/* Has the process that opened @ff exited (or is it exiting right now)? */
+static bool fdr_opener_gone(const struct fdr_file *ff)
+{
+	struct task_struct *task;
+	bool gone;
+
+	if (task_tgid(current) == ff->opener)
+		return fdr_current_image_gone();
+	rcu_read_lock();
+	task = pid_task(ff->opener, PIDTYPE_TGID);
+	gone = !task || !atomic_read(&task->signal->live);
+	rcu_read_unlock();
+	return gone;
+}
+
+/*
+ * Release of a file: if its opener is gone, its HELD buffers in the
+ * current region are reclaimed.  A live process that merely closed the
+ * fd keeps its buffers: it may still be recording through its mapping.
+ */
+void fdr_reclaim_on_release(struct fdr_file *ff)
+{
+	struct fdr_dev *dev = ff->dev;
+	struct fdr_region *r;
+
+	if (!fdr_opener_gone(ff))
+		return;
+	if (task_tgid(current) == ff->opener) {
+		mutex_lock(&dev->lock);
+		r = dev->region;
+		if (r)
+			fdr_region_get(r);
+		mutex_unlock(&dev->lock);
+		if (r) {
+			fdr_reclaim_current(r, false);
+			fdr_region_put(r);
+		}
+		return;
+	}
+	/* Released by another process (an inherited fd): reclaim only. */
+	mutex_lock(&dev->lock);
+	if (dev->region)
+		fdr_reclaim_owner(dev->region, ff->opener_vnr);
+	mutex_unlock(&dev->lock);
+}

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * region.c - allocation, layout and lifetime of one INIT's region.
+ *
+ * The control area is vmalloc_user() memory (the kernel needs it
+ * contiguous in its own address space); each buffer is a run of order-0
+ * pages from its CPU's NUMA node.  Userspace sees one contiguous range
+ * because mmap inserts the page array in offset order.
+ */
+#include <linux/gfp.h>
+#include <linux/mm.h>
+#include <linux/numa.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "region.h"
+#include "tsc.h"
+
+/* The sizes an INIT asks for, computed once with overflow checks. */
+struct fdr_layout {
+	u32 nr_cpus;
+	u32 nr_buffers;
+	u64 descs_offset;
+	u64 control_size;
+	u64 map_size;
+};
+
+static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
+			      struct fdr_layout *l)
+{
+	u64 descs_end, buffers_bytes;
+
+	if (!cfg->buffer_size || !IS_ALIGNED(cfg->buffer_size, PAGE_SIZE) ||
+	    !cfg->buffers_per_cpu)
+		return -EINVAL;
+
+	/* One pool per possible CPU id, so a CPU id indexes its ring. */
+	l->nr_cpus = nr_cpu_ids;
+	if (check_mul_overflow(l->nr_cpus, cfg->buffers_per_cpu, &l->nr_buffers))
+		return -ENOMEM;
+	l->descs_offset = FDR_CONTROL_HEADER_SIZE +
+			  (u64)l->nr_cpus * FDR_CPU_RING_SIZE;
+	descs_end = l->descs_offset + (u64)l->nr_buffers * FDR_BUFFER_DESC_SIZE;
+	l->control_size = PAGE_ALIGN(descs_end);
+	if (check_mul_overflow((u64)l->nr_buffers, cfg->buffer_size,
+			       &buffers_bytes) ||
+	    check_add_overflow(buffers_bytes, l->control_size, &l->map_size))
+		return -ENOMEM;
+
+	/* Trace buffers are never worth more than half of the machine. */
+	if (l->map_size > max_total ||
+	    (l->map_size >> PAGE_SHIFT) > totalram_pages() / 2)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * fdr_region_check - would INIT with @cfg be accepted?
+ * @cfg: the INIT request
+ * @max_total_bytes: the max_total_mb limit, in bytes
+ *
+ * Return: 0, -EINVAL for a malformed size, -ENOMEM for a region larger
+ * than @max_total_bytes or half of RAM.
+ */
+int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes)
+{
+	struct fdr_layout l;
+
+	return fdr_layout_compute(cfg, max_total_bytes, &l);
+}
+
+/* The node whose memory a buffer of @cpu should use. */
+static int fdr_cpu_node(u32 cpu)
+{
+	int nid = cpu_possible(cpu) ? cpu_to_node(cpu) : NUMA_NO_NODE;
+
+	if (nid != NUMA_NO_NODE && !node_online(nid))
+		nid = NUMA_NO_NODE;
+	return nid;
+}
+
+/*
+ * A zeroed page, from @nid if it has one, else from anywhere: a trace
+ * on remote memory beats no trace.  No OOM kill, no warning: a failed
+ * INIT is an ordinary -ENOMEM for the caller.
+ */
+static struct page *fdr_alloc_buffer_page(int nid)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			  __GFP_RETRY_MAYFAIL;
+	struct page *page = NULL;
+
+	if (nid != NUMA_NO_NODE)
+		page = alloc_pages_node(nid, gfp | __GFP_THISNODE, 0);
+	if (!page)
+		page = alloc_pages_node(nid, gfp, 0);
+	return page;
+}
+
+static int fdr_region_alloc_buffers(struct fdr_region *r)
+{
+	unsigned long per_buffer = r->buffer_size >> PAGE_SHIFT;
+	unsigned long i, p;
+
+	for (i = 0; i < r->nr_buffers; i++) {
+		int nid = fdr_cpu_node(i / r->buffers_per_cpu);
+		unsigned long first = r->nr_ctl_pages + i * per_buffer;
+
+		for (p = first; p < first + per_buffer; p++) {
+			r->pages[p] = fdr_alloc_buffer_page(nid);
+			if (!r->pages[p])
+				return -ENOMEM;
+		}
+		cond_resched();
+	}
+	return 0;
+}
+
+static int fdr_region_alloc_control(struct fdr_region *r)
+{
+	unsigned long i;
+
+	r->ctl = vmalloc_user(r->control_size);
+	if (!r->ctl)
+		return -ENOMEM;
+	for (i = 0; i < r->nr_ctl_pages; i++)
+		r->pages[i] = vmalloc_to_page((char *)r->ctl + i * PAGE_SIZE);
+	return 0;
+}
+
+/* Geometry and descriptors; the state line is the state machine's. */
+static void fdr_region_fill_control(struct fdr_region *r,
+				    const struct fdr_layout *l)
+{
+	struct fdr_control *c = r->ctl;
+	unsigned long per_buffer = r->buffer_size >> PAGE_SHIFT;
+	u32 i;
+
+	c->magic = FDR_CONTROL_MAGIC;
+	c->abi_version = FDR_ABI_VERSION;
+	c->header_size = sizeof(*c);
+	c->generation = r->generation;
+	c->flags = r->flags;
+	c->tsc_hz = fdr_tsc_hz();
+	c->buffer_size = r->buffer_size;
+	c->nr_cpus = r->nr_cpus;
+	c->buffers_per_cpu = r->buffers_per_cpu;
+	c->nr_buffers = r->nr_buffers;
+	c->rings_offset = FDR_CONTROL_HEADER_SIZE;
+	c->descs_offset = l->descs_offset;
+	c->control_size = r->control_size;
+
+	for (i = 0; i < r->nr_buffers; i++) {
+		struct fdr_buffer_desc *d = fdr_region_desc(r, i);
+		struct page *first = r->pages[r->nr_ctl_pages + i * per_buffer];
+
+		d->cpu = i / r->buffers_per_cpu;
+		/* Where the pages really are, even after a fallback. */
+		d->node = page_to_nid(first);
+		d->offset = r->control_size + (u64)i * r->buffer_size;
+	}
+}
+
+static void fdr_region_free(struct fdr_region *r)
+{
+	unsigned long i;
+
+	if (r->pages) {
+		for (i = r->nr_ctl_pages; i < r->nr_pages; i++)
+			if (r->pages[i])
+				__free_page(r->pages[i]);
+		kvfree(r->pages);
+	}
+	vfree(r->ctl);
+	if (r->pid_ns)
+		put_pid_ns(r->pid_ns);
+	kfree(r);
+}
+
+/**
+ * fdr_region_create - allocate and lay out a region for @cfg.
+ * @dev: the device the region belongs to
+ * @cfg: a request fdr_region_check() accepted
+ * @ctl_flags: FDR_CTL_* bits besides the TSC ones
+ * @generation: the generation this INIT starts
+ *
+ * Return: the region with one reference, or an ERR_PTR; on error nothing
+ * stays allocated.
+ */
+struct fdr_region *fdr_region_create(struct fdr_dev *dev,
+				     const struct fdr_init *cfg,
+				     u32 ctl_flags, u32 generation)
+{
+	struct fdr_layout l;
+	struct fdr_region *r;
+	int err;
+
+	err = fdr_layout_compute(cfg, U64_MAX, &l);
+	if (err)
+		return ERR_PTR(err);
+
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&r->ref);
+	r->dev = dev;
+	r->buffer_size = cfg->buffer_size;
+	r->buffers_per_cpu = cfg->buffers_per_cpu;
+	r->nr_cpus = l.nr_cpus;
+	r->nr_buffers = l.nr_buffers;
+	r->control_size = l.control_size;
+	r->map_size = l.map_size;
+	r->nr_pages = l.map_size >> PAGE_SHIFT;
+	r->nr_ctl_pages = l.control_size >> PAGE_SHIFT;
+	r->flags = ctl_flags | fdr_tsc_flags();
+	r->generation = generation;
+	r->pid_ns = get_pid_ns(task_active_pid_ns(current));
+
+	r->pages = kvcalloc(r->nr_pages, sizeof(*r->pages),
+			    GFP_KERNEL | __GFP_NOWARN);
+	if (!r->pages) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	err = fdr_region_alloc_control(r);
+	if (!err)
+		err = fdr_region_alloc_buffers(r);
+	if (err)
+		goto fail;
+	fdr_region_fill_control(r, &l);
+	return r;
+
+fail:
+	fdr_region_free(r);
+	return ERR_PTR(err);
+}
+
+void fdr_region_get(struct fdr_region *region)
+{
+	kref_get(&region->ref);
+}
+
+static void fdr_region_release(struct kref *ref)
+{
+	fdr_region_free(container_of(ref, struct fdr_region, ref));
+}
+
+void fdr_region_put(struct fdr_region *region)
+{
+	kref_put(&region->ref, fdr_region_release);
+}

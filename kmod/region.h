@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * region.h - one INIT's memory: the control area and the trace buffers,
+ * reference counted so that mappings keep it alive across RESET.
+ */
+#ifndef FDR_REGION_H
+#define FDR_REGION_H
+
+#include <linux/kref.h>
+#include <linux/mm_types.h>
+#include <linux/pid_namespace.h>
+#include <linux/types.h>
+#include <linux/fdr.h>
+
+struct fdr_dev;
+
+/*
+ * Geometry fields are the kernel's own copy: the shared control area is
+ * written from them and never read back for a decision.
+ */
+struct fdr_region {
+	struct kref ref;		/* device + one per mapping */
+	struct fdr_dev *dev;
+	struct fdr_control *ctl;	/* vmalloc_user() control area */
+	struct page **pages;		/* every page, in mmap offset order */
+	unsigned long nr_pages;
+	unsigned long nr_ctl_pages;	/* pages[0..nr_ctl_pages) are ctl's */
+	u64 buffer_size;
+	u64 control_size;
+	u64 map_size;
+	u32 nr_cpus;
+	u32 buffers_per_cpu;
+	u32 nr_buffers;
+	u32 flags;			/* FDR_CTL_* */
+	u32 generation;
+	u64 reclaimed;			/* under dev->lock */
+	struct pid_namespace *pid_ns;	/* of the INIT caller */
+};
+
+int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes);
+struct fdr_region *fdr_region_create(struct fdr_dev *dev,
+				     const struct fdr_init *cfg,
+				     u32 ctl_flags, u32 generation);
+void fdr_region_get(struct fdr_region *region);
+void fdr_region_put(struct fdr_region *region);
+
+static inline struct fdr_buffer_desc *
+fdr_region_desc(const struct fdr_region *region, u32 i)
+{
+	return (struct fdr_buffer_desc *)((char *)region->ctl +
+		FDR_CONTROL_HEADER_SIZE +
+		(size_t)region->nr_cpus * FDR_CPU_RING_SIZE) + i;
+}
+
+#endif /* FDR_REGION_H */

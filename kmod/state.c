@@ -1,0 +1,307 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * state.c - the XRay log-mode state machine of /dev/fdr.
+ *
+ * struct fdr_dev holds the authoritative state; every change is copied
+ * into the current region's control area (writers poll that word) and
+ * wakes poll() waiters.  Every transition runs under dev->lock and never
+ * touches user memory there, so the lock nests inside mmap_lock (vma
+ * close and mmap take it) without an inversion.
+ */
+#include <linux/ktime.h>
+#include <linux/lockdep.h>
+#include <linux/poll.h>
+#include <linux/sched.h>
+#include "fdr_dev.h"
+#include "region.h"
+#include "tsc.h"
+
+void fdr_dev_setup(struct fdr_dev *dev)
+{
+	mutex_init(&dev->lock);
+	init_waitqueue_head(&dev->waitq);
+}
+
+void fdr_dev_teardown(struct fdr_dev *dev)
+{
+	if (dev->region)
+		fdr_region_put(dev->region);
+	dev->region = NULL;
+	put_pid(dev->finalize_pid);
+	dev->finalize_pid = NULL;
+	mutex_destroy(&dev->lock);
+}
+
+/* The state line of @r's control area, state word last. */
+static void fdr_publish(struct fdr_dev *dev, struct fdr_region *r)
+{
+	struct fdr_control *c = r->ctl;
+	pid_t pid = dev->finalize_pid ?
+		    pid_nr_ns(dev->finalize_pid, r->pid_ns) : 0;
+
+	WRITE_ONCE(c->finalize_reason, dev->finalize_reason);
+	WRITE_ONCE(c->finalize_signal, dev->finalize_signal);
+	WRITE_ONCE(c->finalize_pid, pid);
+	WRITE_ONCE(c->finalize_time_ns, dev->finalize_time_ns);
+	WRITE_ONCE(c->flush_state, dev->flush_state);
+	/* Pairs with the writers' load-acquire of the state word. */
+	smp_store_release(&c->state, dev->state);
+}
+
+static void fdr_changed(struct fdr_dev *dev)
+{
+	if (dev->region)
+		fdr_publish(dev, dev->region);
+	WRITE_ONCE(dev->events, dev->events + 1);
+	wake_up_interruptible_all(&dev->waitq);
+}
+
+static void fdr_set_state(struct fdr_dev *dev, u32 state)
+{
+	WRITE_ONCE(dev->state, state);
+	fdr_changed(dev);
+}
+
+static void fdr_set_flush_state(struct fdr_dev *dev, u32 flush_state)
+{
+	WRITE_ONCE(dev->flush_state, flush_state);
+	fdr_changed(dev);
+}
+
+static void fdr_clear_finalize(struct fdr_dev *dev)
+{
+	dev->finalize_reason = FDR_FINALIZE_NONE;
+	dev->finalize_signal = 0;
+	put_pid(dev->finalize_pid);
+	dev->finalize_pid = NULL;
+	dev->finalize_time_ns = 0;
+}
+
+static u32 fdr_init_ctl_flags(const struct fdr_init *cfg)
+{
+	if (fdr_param_crash_finalize() &&
+	    !(cfg->flags & FDR_INIT_NO_CRASH_FINALIZE))
+		return FDR_CTL_CRASH_FINALIZE;
+	return 0;
+}
+
+/*
+ * UNINITIALIZED -> INITIALIZING -> INITIALIZED.  The allocation runs
+ * without the lock: INITIALIZING is a state no other transition starts
+ * from, so nobody can change the state meanwhile, and STATUS/poll stay
+ * responsive during a large INIT.
+ */
+int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
+{
+	struct fdr_region *r;
+	u32 generation;
+	int err;
+
+	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved)
+		return -EINVAL;
+	err = fdr_region_check(cfg, fdr_param_max_total_bytes());
+	if (err)
+		return err;
+
+	mutex_lock(&dev->lock);
+	if (dev->state != FDR_STATE_UNINITIALIZED) {
+		mutex_unlock(&dev->lock);
+		return -EBUSY;
+	}
+	generation = dev->generation + 1 ?: 1;
+	fdr_set_state(dev, FDR_STATE_INITIALIZING);
+	mutex_unlock(&dev->lock);
+
+	r = fdr_region_create(dev, cfg, fdr_init_ctl_flags(cfg), generation);
+
+	mutex_lock(&dev->lock);
+	if (IS_ERR(r)) {
+		fdr_set_state(dev, FDR_STATE_UNINITIALIZED);
+		mutex_unlock(&dev->lock);
+		return PTR_ERR(r);
+	}
+	dev->generation = generation;
+	dev->region = r;
+	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
+	fdr_clear_finalize(dev);
+	fdr_set_state(dev, FDR_STATE_INITIALIZED);
+	mutex_unlock(&dev->lock);
+	return 0;
+}
+
+/* INITIALIZED -> FINALIZING -> FINALIZED, naming the cause. */
+static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig)
+{
+	lockdep_assert_held(&dev->lock);
+	fdr_set_state(dev, FDR_STATE_FINALIZING);
+	dev->finalize_reason = reason;
+	dev->finalize_signal = sig;
+	dev->finalize_pid = get_pid(task_tgid(current));
+	dev->finalize_time_ns = ktime_get_ns();
+	fdr_set_state(dev, FDR_STATE_FINALIZED);
+}
+
+int fdr_state_finalize(struct fdr_dev *dev)
+{
+	int err = -EBUSY;
+
+	mutex_lock(&dev->lock);
+	if (dev->state == FDR_STATE_INITIALIZED) {
+		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0);
+		err = 0;
+	}
+	mutex_unlock(&dev->lock);
+	return err;
+}
+
+/*
+ * The current process is a writer of @region dying from @sig: finalize,
+ * if @region is still the device's and was initialized to allow it.
+ */
+void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
+				     struct fdr_region *region, int sig)
+{
+	lockdep_assert_held(&dev->lock);
+	if (dev->region != region || dev->state != FDR_STATE_INITIALIZED ||
+	    !(region->flags & FDR_CTL_CRASH_FINALIZE))
+		return;
+	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig);
+}
+
+/* Move the flush state from one of @from_mask's states to @to. */
+static int fdr_flush_transition(struct fdr_dev *dev, u32 from_mask, u32 to)
+{
+	int err = -EBUSY;
+
+	mutex_lock(&dev->lock);
+	if (dev->state == FDR_STATE_FINALIZED &&
+	    (from_mask & BIT(dev->flush_state))) {
+		fdr_set_flush_state(dev, to);
+		err = 0;
+	}
+	mutex_unlock(&dev->lock);
+	return err;
+}
+
+int fdr_state_flush_begin(struct fdr_dev *dev)
+{
+	return fdr_flush_transition(dev, BIT(FDR_FLUSH_NOT_FLUSHING) |
+				    BIT(FDR_FLUSH_FLUSHED), FDR_FLUSH_FLUSHING);
+}
+
+int fdr_state_flush_done(struct fdr_dev *dev)
+{
+	return fdr_flush_transition(dev, BIT(FDR_FLUSH_FLUSHING),
+				    FDR_FLUSH_FLUSHED);
+}
+
+int fdr_state_flush_abort(struct fdr_dev *dev)
+{
+	return fdr_flush_transition(dev, BIT(FDR_FLUSH_FLUSHING),
+				    FDR_FLUSH_NOT_FLUSHING);
+}
+
+/*
+ * FINALIZED (not FLUSHING) -> UNINITIALIZED.  The old control area gets
+ * state UNINITIALIZED so writers that still map it stop; its pages live
+ * on until the last mapping goes.
+ */
+int fdr_state_reset(struct fdr_dev *dev)
+{
+	struct fdr_region *old;
+
+	mutex_lock(&dev->lock);
+	if (dev->state != FDR_STATE_FINALIZED ||
+	    dev->flush_state == FDR_FLUSH_FLUSHING) {
+		mutex_unlock(&dev->lock);
+		return -EBUSY;
+	}
+	old = dev->region;
+	dev->region = NULL;
+	smp_store_release(&old->ctl->state, FDR_STATE_UNINITIALIZED);
+	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
+	fdr_clear_finalize(dev);
+	fdr_set_state(dev, FDR_STATE_UNINITIALIZED);
+	mutex_unlock(&dev->lock);
+	fdr_region_put(old);
+	return 0;
+}
+
+/* Descriptors in state HELD; the count is bounded by the kernel's geometry. */
+static u32 fdr_count_held(const struct fdr_region *r)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < r->nr_buffers; i++)
+		if (READ_ONCE(fdr_region_desc(r, i)->state) == FDR_BUF_HELD)
+			n++;
+	return n;
+}
+
+/*
+ * Writer-maintained counters come from shared memory: they are reported,
+ * never used, and recycled is clamped to acquired (a buffer can only be
+ * recycled by acquiring it).
+ */
+static void fdr_status_counters(const struct fdr_region *r,
+				struct fdr_status *st)
+{
+	const struct fdr_control *c = r->ctl;
+
+	st->buffers_acquired = READ_ONCE(c->buffers_acquired);
+	st->buffers_recycled = min(READ_ONCE(c->buffers_recycled),
+				   st->buffers_acquired);
+	st->records_dropped = READ_ONCE(c->records_dropped);
+	st->buffers_reclaimed = r->reclaimed;
+	st->buffers_in_use = fdr_count_held(r);
+}
+
+static void fdr_status_region(const struct fdr_region *r,
+			      struct fdr_status *st)
+{
+	st->flags = r->flags;
+	st->buffers_per_cpu = r->buffers_per_cpu;
+	st->buffer_size = r->buffer_size;
+	st->nr_cpus = r->nr_cpus;
+	st->nr_buffers = r->nr_buffers;
+	st->control_size = r->control_size;
+	st->map_size = r->map_size;
+	fdr_status_counters(r, st);
+}
+
+/* Fill @st (already zeroed) and mark @ff's view of the state as current. */
+void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
+		      struct fdr_status *st)
+{
+	st->tsc_hz = fdr_tsc_hz();
+	st->default_buffer_size = fdr_param_buffer_size();
+	st->default_buffers_per_cpu = fdr_param_buffers_per_cpu();
+
+	mutex_lock(&dev->lock);
+	st->state = dev->state;
+	st->flush_state = dev->flush_state;
+	st->generation = dev->generation;
+	st->finalize_reason = dev->finalize_reason;
+	st->finalize_signal = dev->finalize_signal;
+	st->finalize_pid = dev->finalize_pid ? pid_vnr(dev->finalize_pid) : 0;
+	if (dev->region)
+		fdr_status_region(dev->region, st);
+	WRITE_ONCE(ff->events_seen, dev->events);
+	mutex_unlock(&dev->lock);
+}
+
+/*
+ * EPOLLIN: finalized and nobody is flushing or has flushed, i.e. a flush
+ * is wanted.  EPOLLPRI: the state changed since this file's last STATUS.
+ */
+__poll_t fdr_state_poll_mask(struct fdr_dev *dev, struct fdr_file *ff)
+{
+	__poll_t mask = 0;
+
+	if (READ_ONCE(dev->state) == FDR_STATE_FINALIZED &&
+	    READ_ONCE(dev->flush_state) == FDR_FLUSH_NOT_FLUSHING)
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (READ_ONCE(dev->events) != READ_ONCE(ff->events_seen))
+		mask |= EPOLLPRI;
+	return mask;
+}
