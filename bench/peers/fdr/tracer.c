@@ -6,18 +6,22 @@
  * call is kept, as for every other tracer here.
  */
 #include <stdio.h>
+#include <unistd.h>
 
 #include <fdr.h>
 
 #include "region.h"
 #include "tracer.h"
 
+static char target[64];
+
 int tracer_setup(void)
 {
-	char target[64];
 	int err;
 
-	if (bench_region_create(target, sizeof(target)))
+	snprintf(target, sizeof(target), FDR_EMBEDDED_PREFIX "bench-direct-%d",
+		 (int)getpid());
+	if (bench_region_create(target))
 		return -1;
 	err = fdr_attach(target);
 	if (err) {
@@ -30,5 +34,5 @@ int tracer_setup(void)
 int tracer_teardown(void)
 {
 	fdr_detach();
-	return bench_region_destroy();
+	return bench_region_destroy(target);
 }

@@ -1,0 +1,408 @@
+#!/usr/bin/env python3
+"""report.py - turn run.sh's raw timings into the results table and chart.
+
+    report.py RESULTS_DIR results.md results.svg
+
+RESULTS_DIR holds what run.sh wrote:
+  raw.tsv      "round candidate workload calls events elapsed_ns" lines
+  status.tsv   candidate TAB ok | not built | failed: why
+  meta.tsv     key TAB value (machine, tool versions, evidence)
+  <bench>.out  stdout of bench/<bench>/run.sh, included as is
+
+Definitions (also written into results.md):
+  cost per event = (elapsed - elapsed of the uninstrumented build in the
+                   same round) / events, an event being one entry or exit
+                   record; the median over rounds is reported.
+  floor          = the rdtsc + 8-byte store loop's time per iteration.
+Prints the Markdown to stdout and writes it to results.md; writes the SVG.
+"""
+import os
+import re
+import statistics
+import sys
+from collections import defaultdict
+
+WORKLOADS = ["leaf", "tree", "threads"]
+WORKLOAD_TITLES = {
+    "leaf": "(a) leaf function, N calls",
+    "tree": "(b) call tree of depth 8 (255 calls per root)",
+    "threads": "(c) 2 threads, each N leaf calls (wall time: per-event cost "
+               "is per event of both threads together)",
+}
+
+CANDIDATES = [
+    ("none", "uninstrumented",
+     "clang-19 -O2, no instrumentation (the baseline subtracted from the others)"),
+    ("floor-loop", "floor: rdtsc + store loop",
+     "a loop of `rdtsc` + one 8-byte store into a 64 KiB ring; time per iteration"),
+    ("floor-hooks", "floor hooks in the workload",
+     "rdtsc + 8-byte store as the entry/exit hooks of the same workload"),
+    ("fdr-direct", "**fdr, direct API**",
+     "`fdr_enter`/`fdr_exit` around the body; embedded region (`fdr_ctl_init`: "
+     "64 KiB x 8 buffers per CPU); `FDR_OPTIONS=func_duration_threshold_us=0`"),
+    ("xray-fdr", "**fdr, XRay mode**",
+     "clang-19 `-fxray-instrument -fxray-instruction-threshold=1`, "
+     "libfdr-xray.a + libfdr.a; `XRAY_OPTIONS=\"patch_premain=true xray_mode=fdr\"`, "
+     "`FDR_TARGET=embedded:...` (64 KiB x 8 per CPU), threshold 0"),
+    ("xray-llvm", "compiler-rt XRay FDR",
+     "same XRay build; compiler-rt `xray-fdr` mode selected and initialised with "
+     "`func_duration_threshold_us=0` (default 16 KiB x 100 buffers), patched, "
+     "finalized and flushed after the timed runs"),
+    ("lttng-ust", "LTTng-UST (snapshot)",
+     "tracepoint provider (entry, exit; int32 id), statically linked; snapshot "
+     "session (flight recorder: overwrite, per-UID buffers, 4 x 1 MiB "
+     "sub-buffers per CPU), own session daemon started and stopped by the run"),
+    ("uftrace-pg", "uftrace (-pg)",
+     "workload built with clang-19 `-pg` (mcount), `uftrace record -d TMPDIR` "
+     "with default options"),
+]
+NAMES = {c: n for c, n, _ in CANDIDATES}
+
+OTHER_BENCHES = [
+    ("record", "libfdr direct-API microbenchmark (bench/record/run.sh)"),
+    ("xray", "fdr XRay mode vs compiler-rt XRay FDR (bench/xray/run.sh)"),
+    ("flush", "Flush: fdrd vs plain write(2) (bench/flush/run.sh)"),
+    ("reader", "Reader: fdrlog vs llvm-xray-19 (bench/reader/run.sh)"),
+]
+
+
+def read_tsv(path, ncols):
+    rows = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t", ncols - 1)
+                if len(parts) == ncols:
+                    rows.append(parts)
+    return rows
+
+
+def load_raw(path):
+    """{(cand, workload): {round: (calls, events, ns)}}"""
+    runs = defaultdict(dict)
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if len(p) != 6:
+                continue
+            rnd, cand, wl = int(p[0]), p[1], p[2]
+            runs[(cand, wl)][rnd] = (int(p[3]), int(p[4]), int(p[5]))
+    return runs
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+class Stats:
+    """Per candidate and workload: medians over rounds of each metric."""
+
+    def __init__(self, runs):
+        self.runs = runs
+        self.m = {}
+        base = {wl: runs.get(("none", wl), {}) for wl in WORKLOADS}
+        cands = {c for c, _ in runs}
+        for cand in cands:
+            for wl in WORKLOADS + ["floor"]:
+                r = runs.get((cand, wl))
+                if not r:
+                    continue
+                per_call, over_event, over_call = [], [], []
+                for rnd, (calls, events, ns) in r.items():
+                    per_call.append(ns / calls)
+                    if cand == "floor-loop":
+                        over_event.append(ns / events)
+                        over_call.append(2 * ns / events)
+                    elif rnd in base.get(wl, {}):
+                        b = base[wl][rnd][2]
+                        over_event.append((ns - b) / events)
+                        over_call.append((ns - b) / calls)
+                self.m[(cand, wl)] = {
+                    "per_call": median(per_call),
+                    "event": median(over_event),
+                    "call": median(over_call),
+                    "event_min": min(over_event) if over_event else None,
+                    "event_max": max(over_event) if over_event else None,
+                    "rounds": len(r),
+                }
+
+    def get(self, cand, wl, key):
+        v = self.m.get((cand, wl))
+        return v[key] if v else None
+
+    def floor(self):
+        return self.get("floor-loop", "floor", "event")
+
+    def thread_scaling(self, cand):
+        """Median over rounds of events/s with 2 threads / with 1 (leaf)."""
+        one = self.runs.get((cand, "leaf"), {})
+        two = self.runs.get((cand, "threads"), {})
+        xs = [(two[r][1] / two[r][2]) / (one[r][1] / one[r][2])
+              for r in two if r in one]
+        return median(xs)
+
+
+def fmt(v, digits=1):
+    if v is None:
+        return "—"
+    return "%.*f" % (digits, v)
+
+
+def fmt_ratio(v):
+    return "—" if v is None else "%.2f×" % v
+
+
+def status_note(status, cand):
+    s = status.get(cand)
+    return s if s and s != "ok" else None
+
+
+def workload_table(st, wl, status):
+    fdr_ev = st.get("fdr-direct", wl, "event")
+    out = ["| candidate | ns per call (total) | overhead ns per call | "
+           "**overhead ns per event** | spread (min–max) | × fdr direct |",
+           "|---|---:|---:|---:|---:|---:|"]
+    for cand, name, _ in CANDIDATES:
+        w = "floor" if cand == "floor-loop" else wl
+        if cand == "floor-loop" and wl != "leaf":
+            continue
+        note = status_note(status, cand)
+        if st.get(cand, w, "rounds") is None:
+            out.append("| %s | %s | | | | |" % (name, note or "no data"))
+            continue
+        ev = st.get(cand, w, "event")
+        ratio = ev / fdr_ev if (fdr_ev and ev is not None and cand != "none") else None
+        if cand == "none":
+            row = (name, fmt(st.get(cand, w, "per_call"), 2), "0", "0", "", "")
+        else:
+            row = (name, fmt(st.get(cand, w, "per_call"), 2),
+                   fmt(st.get(cand, w, "call")), fmt(ev),
+                   "%s–%s" % (fmt(st.get(cand, w, "event_min")),
+                              fmt(st.get(cand, w, "event_max"))),
+                   fmt_ratio(ratio))
+        if note:
+            row = (row[0] + " (" + note + ")",) + row[1:]
+        out.append("| %s |" % " | ".join(row))
+    return out
+
+
+def parse_other_ratio(text, words):
+    """A ratio from another bench's output: the first number after one of
+    `words` on a line that has it (e.g. 'ratio 0.93', 'speedup: 14.2x')."""
+    if not text:
+        return None
+    for line in text.splitlines():
+        low = line.lower()
+        for w in words:
+            i = low.find(w)
+            if i < 0:
+                continue
+            m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*[x×]?", line[i + len(w):])
+            if m:
+                return float(m.group(1))
+    return None
+
+
+def target_rows(st, status, others):
+    rows = []
+    floor = st.floor()
+
+    def verdict(vals, ok):
+        vals = [v for v in vals if v[1] is not None]
+        if not vals:
+            return "—", "**not measured**"
+        text = ", ".join("%s %.2f×" % (w, v) for w, v in vals)
+        return text, ("met" if all(ok(v) for _, v in vals) else "**MISSED**")
+
+    def per_wl(num_cand, den, wls, key="event"):
+        vals = []
+        for wl in wls:
+            a = st.get(num_cand, wl, key)
+            b = den(wl)
+            vals.append((wl, a / b if (a is not None and b) else None))
+        return vals
+
+    vals = per_wl("fdr-direct", lambda wl: floor, ["leaf", "tree"])
+    m, v = verdict(vals, lambda x: x <= 1.3)
+    rows.append(("fdr direct API: cost per event vs the rdtsc+store floor "
+                 "(%s ns)" % fmt(floor, 2), "≤ 1.3×", m, v))
+
+    vals = per_wl("xray-fdr", lambda wl: st.get("xray-llvm", wl, "call"),
+                  WORKLOADS, key="call")
+    m, v = verdict(vals, lambda x: x <= 0.35)
+    rows.append(("fdr through XRay vs compiler-rt XRay FDR, cost per call",
+                 "≤ 0.35×", m, v))
+
+    for peer in ("lttng-ust", "uftrace-pg"):
+        vals = []
+        for wl in WORKLOADS:
+            a, b = st.get(peer, wl, "event"), st.get("fdr-direct", wl, "event")
+            vals.append((wl, a / b if (a is not None and b) else None))
+        m, v = verdict(vals, lambda x: x >= 3)
+        rows.append(("%s cost per event ÷ fdr's (fdr ≥ 3× faster)" % NAMES[peer],
+                     "≥ 3×", m, v))
+
+    s_fdr = st.thread_scaling("fdr-direct")
+    s_floor = st.thread_scaling("floor-hooks")
+    m, v = verdict([("fdr", s_fdr)], lambda x: x >= 1.8)
+    if s_floor is not None:
+        m += " (floor hooks on this machine: %.2f×)" % s_floor
+    rows.append(("2 threads on 2 cores: events/s vs 1 thread (fdr direct)",
+                 "≥ 1.8×", m, v))
+
+    flush = parse_other_ratio(others.get("flush"), ["ratio", "relative", "vs write"])
+    rows.append(("flush: fdrd throughput ÷ plain write(2), 256 MiB", "≥ 0.8×",
+                 *(verdict([("", flush)], lambda x: x >= 0.8)
+                   if flush is not None else
+                   ("—", "**not measured** (%s)" % status.get("bench/flush", "no output")))))
+    reader = parse_other_ratio(others.get("reader"), ["speedup", "ratio", "faster"])
+    rows.append(("reader: fdrlog speed ÷ llvm-xray-19 convert -f yaml", "≥ 10×",
+                 *(verdict([("", reader)], lambda x: x >= 10)
+                   if reader is not None else
+                   ("—", "**not measured** (%s)" % status.get("bench/reader", "no output")))))
+    return rows
+
+
+def svg_chart(st, path):
+    """Grouped horizontal bars: overhead ns per event, per workload."""
+    cands = [(c, n.replace("*", "")) for c, n, _ in CANDIDATES
+             if c not in ("none",) and any(
+                 st.get(c, "floor" if c == "floor-loop" else wl, "event") is not None
+                 for wl in WORKLOADS)]
+    colors = {"leaf": "#4e79a7", "tree": "#f28e2b", "threads": "#59a14f"}
+    vals = {}
+    for c, _ in cands:
+        for wl in WORKLOADS:
+            w = "floor" if c == "floor-loop" else wl
+            if c == "floor-loop" and wl != "leaf":
+                continue
+            v = st.get(c, w, "event")
+            if v is not None:
+                vals[(c, wl)] = max(v, 0.0)
+    vmax = max(vals.values()) if vals else 1.0
+    left, width, bar, gap = 230, 560, 12, 14
+    height_per = bar * 3 + gap
+    top = 60
+    h = top + height_per * max(len(cands), 1) + 50
+    scale = width / (vmax * 1.08)
+    o = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
+         'font-family="sans-serif" font-size="12">' % (left + width + 60, h),
+         '<rect width="100%" height="100%" fill="white"/>',
+         '<text x="10" y="22" font-size="15" font-weight="bold">'
+         'Tracing cost per event (ns, median; lower is better)</text>',
+         '<text x="10" y="40" fill="#555">overhead over the uninstrumented '
+         'build, per entry or exit record</text>']
+    for i, wl in enumerate(WORKLOADS):
+        x = left + i * 110
+        o.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/>'
+                 % (x, h - 22, colors[wl]))
+        o.append('<text x="%d" y="%d">%s</text>' % (x + 14, h - 13, wl))
+    floor = st.floor()
+    for i, (c, name) in enumerate(cands):
+        y0 = top + i * height_per
+        o.append('<text x="%d" y="%d" text-anchor="end">%s</text>'
+                 % (left - 8, y0 + bar * 1.5 + 4, name))
+        for j, wl in enumerate(WORKLOADS):
+            v = vals.get((c, wl))
+            if v is None:
+                continue
+            y = y0 + j * bar
+            o.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>'
+                     % (left, y, v * scale, bar - 2, colors[wl]))
+            o.append('<text x="%.1f" y="%d" font-size="10">%.1f</text>'
+                     % (left + v * scale + 3, y + bar - 3, v))
+    if floor:
+        for mult, label in ((1.0, "floor"), (1.3, "1.3× floor")):
+            x = left + floor * mult * scale
+            o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c00" '
+                     'stroke-dasharray="4,3"/>' % (x, top - 6, x, h - 40))
+            o.append('<text x="%.1f" y="%d" fill="#c00" font-size="10" '
+                     'text-anchor="%s">%s</text>'
+                     % (x, top - 9, "end" if mult == 1.0 else "start", label))
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
+
+
+def main():
+    results, md_path, svg_path = sys.argv[1:4]
+    meta = dict(read_tsv(os.path.join(results, "meta.tsv"), 2))
+    status = {}
+    for k, v in read_tsv(os.path.join(results, "status.tsv"), 2):
+        status.setdefault(k, v)
+    runs = load_raw(os.path.join(results, "raw.tsv"))
+    st = Stats(runs)
+    others = {}
+    for b, _ in OTHER_BENCHES:
+        p = os.path.join(results, b + ".out")
+        if os.path.exists(p):
+            with open(p) as f:
+                others[b] = f.read()
+
+    md = ["# fdr benchmark results", "",
+          "Generated by `make bench` (bench/run.sh + bench/report.py) on %s, "
+          "commit %s. Do not edit by hand." % (meta.get("date", "?"), meta.get("commit", "?")),
+          "", "## Machine", "",
+          "| | |", "|---|---|"]
+    for k, label in (("cpu", "CPU"), ("cores", "cores"), ("hypervisor", "hypervisor"),
+                     ("kernel", "kernel"), ("os", "OS"), ("clocksource", "clocksource"),
+                     ("tsc_freq_khz", "tsc_freq_khz (sysfs)"),
+                     ("loadavg_at_start", "load average at start"),
+                     ("clang", "compiler"), ("compiler_rt", "XRay runtime"),
+                     ("llvm_xray", "llvm-xray"), ("lttng_tools", "LTTng tools"),
+                     ("lttng_ust", "LTTng-UST"), ("uftrace", "uftrace")):
+        md.append("| %s | %s |" % (label, meta.get(k, "?")))
+    md.append("| compiler-rt XRay FDR clock | %s |" % meta.get("xray_llvm_clock", "not checked"))
+    md += ["",
+           "Each round runs every candidate once, as a separate process, in an order "
+           "that rotates every round; %s rounds, N = %s calls per workload. "
+           "**Cost per event** = (elapsed − elapsed of the uninstrumented build in the "
+           "same round) ÷ events, an event being one entry or exit record (2 per call); "
+           "medians over the rounds. The floor is the rdtsc+store loop's time per "
+           "iteration." % (meta.get("rounds", "?"), meta.get("calls", "?")), ""]
+
+    trows = target_rows(st, status, others)
+    md += ["## Acceptance targets", "",
+           "| target | required | measured | verdict |", "|---|---|---|---|"]
+    for name, req, measured, verdict in trows:
+        md.append("| %s | %s | %s | %s |" % (name, req, measured, verdict))
+    md.append("")
+
+    for wl in WORKLOADS:
+        md += ["## Workload %s" % WORKLOAD_TITLES[wl], ""]
+        md += workload_table(st, wl, status)
+        md.append("")
+    md += ["![cost per event](results.svg)", "", "## Candidates", ""]
+    for cand, name, desc in CANDIDATES:
+        s = status.get(cand, "not run")
+        md.append("- %s (`%s`): %s. Status: %s." % (name, cand, desc, s))
+    for k in ("fdr-direct.region", "xray-fdr.region"):
+        if meta.get(k):
+            md.append("- Evidence (%s, last round): %s." % (k.split(".")[0], meta[k]))
+    if meta.get("lttng_snapshot_bytes"):
+        md.append("- Evidence (LTTng): a snapshot taken at the end held %s bytes."
+                  % meta["lttng_snapshot_bytes"])
+    ub = [v for k, v in meta.items() if k.startswith("uftrace_data_bytes")]
+    if ub:
+        md.append("- Evidence (uftrace): %s bytes of trace data per run (last round)." % ub[-1])
+    md.append("")
+
+    for b, title in OTHER_BENCHES:
+        md += ["## %s" % title, ""]
+        s = status.get("bench/" + b, "not run")
+        if b in others and others[b].strip():
+            if s != "ok":
+                md += ["Status: %s." % s, ""]
+            md += [others[b].rstrip(), ""]
+        else:
+            md += ["Not measured: %s." % s, ""]
+
+    text = "\n".join(md) + "\n"
+    with open(md_path, "w") as f:
+        f.write(text)
+    svg_chart(st, svg_path)
+    sys.stdout.write(text)
+
+
+if __name__ == "__main__":
+    main()
