@@ -257,3 +257,19 @@ int uring_write_file(const char *dir, const char *name,
 	io_uring_queue_exit(&ring);
 	return ret;
 }
+
+int uring_remove_file(const char *dir, const char *name)
+{
+	struct io_uring ring;
+	char path[4096];
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return -ENAMETOOLONG;
+	ret = io_uring_queue_init(2, &ring, 0);
+	if (ret)
+		return ret;
+	ret = uring_unlink(&ring, path);
+	io_uring_queue_exit(&ring);
+	return ret;
+}

@@ -46,6 +46,9 @@ int uring_write_file(const char *dir, const char *name,
 		     struct uring_write_report *report,
 		     char *err, size_t errlen);
 
+/* Remove dir/name (undoing a file written earlier in the same flush). */
+int uring_remove_file(const char *dir, const char *name);
+
 const char *uring_write_mode_name(enum uring_write_mode mode);
 
 #endif /* FDRD_URING_WRITER_H */

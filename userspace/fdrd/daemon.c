@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/*
+ * daemon.c - fdrd's main loop: wait for FINALIZED (fdr_ctl_wait: poll on
+ * the device, a futex for embedded regions; never a busy loop), sleep the
+ * grace period, flush, optionally reset and re-initialize, repeat.
+ *
+ * Signals only set a flag.  Waits are bounded (1 s) so a signal that
+ * arrives just before a wait starts is still seen promptly; a flush that
+ * has started always runs to its end before fdrd exits.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fdr.h>
+
+#include "flush.h"
+#include "msg.h"
+#include "options.h"
+
+#define WAIT_SLICE_MS 1000
+#define RETRY_MAX_MS 60000
+#define NO_REGION_POLL_MS 200
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;	/* no SA_RESTART: waits return EINTR */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* Sleep ms; a signal cuts it short only if interruptible. */
+static void sleep_ms(unsigned int ms, int interruptible)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+		if (interruptible && stop_signal)
+			return;
+}
+
+/* RESET, then INIT with the geometry and crash policy of the last cycle. */
+static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
+{
+	struct fdr_init cfg = {
+		.size = sizeof(cfg),
+		.flags = st->flags & FDR_CTL_CRASH_FINALIZE ? 0 : FDR_INIT_NO_CRASH_FINALIZE,
+		.buffer_size = st->buffer_size,
+		.buffers_per_cpu = st->buffers_per_cpu,
+	};
+	int ret = fdr_ctl_reset(ctl);
+
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(ctl, "reset", ret));
+		return;
+	}
+	ret = fdr_ctl_init(ctl, &cfg);
+	if (ret)
+		msg_error("%s", fdr_ctl_strerror(ctl, "init", ret));
+	else
+		msg_info("region re-initialized: %u buffers of %llu bytes per CPU",
+			 cfg.buffers_per_cpu, (unsigned long long)cfg.buffer_size);
+}
+
+struct loop {
+	struct fdr_ctl *ctl;
+	const struct fdrd_options *o;
+	struct flusher flusher;
+	unsigned int retry_ms;
+	uint32_t grace_generation;	/* generation whose grace period passed */
+	int done, status;
+};
+
+/* A finalized, unflushed region: grace period (once), flush, next step. */
+static void handle_finalized(struct loop *lp, const struct fdr_status *st)
+{
+	enum flush_outcome out;
+
+	if (lp->grace_generation != st->generation) {
+		sleep_ms(lp->o->grace_ms, 0);
+		lp->grace_generation = st->generation;
+	}
+	out = flush_region(&lp->flusher);
+	if (out == FLUSH_FAILED) {
+		if (lp->o->once) {
+			lp->done = 1;
+			lp->status = 1;
+			return;
+		}
+		msg_info("the buffers are kept; retrying in %u ms", lp->retry_ms);
+		sleep_ms(lp->retry_ms, 1);
+		lp->retry_ms = lp->retry_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS
+							       : lp->retry_ms * 2;
+		return;
+	}
+	if (out == FLUSH_NOT_OURS) {
+		fdr_ctl_wait(lp->ctl, st->state, FDR_FLUSH_NOT_FLUSHING, WAIT_SLICE_MS);
+		return;
+	}
+	lp->retry_ms = lp->o->retry_ms;
+	if (lp->o->auto_reset)
+		reinit(lp->ctl, st);
+	if (lp->o->once)
+		lp->done = 1;
+}
+
+/* One look at the region and one step; returns when something was done. */
+static void step(struct loop *lp)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+	int ret = fdr_ctl_status(lp->ctl, &st);
+
+	if (ret == -ENOENT) {
+		/* an embedded region nobody has created yet */
+		sleep_ms(NO_REGION_POLL_MS, 1);
+		return;
+	}
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(lp->ctl, "status", ret));
+		lp->done = 1;
+		lp->status = 1;
+		return;
+	}
+	if (st.state == FDR_STATE_FINALIZED && st.flush_state == FDR_FLUSH_NOT_FLUSHING) {
+		handle_finalized(lp, &st);
+		return;
+	}
+	if (st.state == FDR_STATE_FINALIZED && st.flush_state == FDR_FLUSH_FLUSHED &&
+	    lp->o->auto_reset) {
+		reinit(lp->ctl, &st);
+		return;
+	}
+	ret = fdr_ctl_wait(lp->ctl, st.state, st.flush_state, WAIT_SLICE_MS);
+	if (ret && ret != -ETIMEDOUT && ret != -EINTR && ret != -ENOENT) {
+		msg_error("%s", fdr_ctl_strerror(lp->ctl, "wait", ret));
+		sleep_ms(NO_REGION_POLL_MS, 1);
+	}
+}
+
+static int serve(struct fdr_ctl *ctl, const struct fdrd_options *o)
+{
+	struct loop lp = {
+		.ctl = ctl, .o = o,
+		.flusher = { .ctl = ctl, .opts = o },
+		.retry_ms = o->retry_ms,
+	};
+
+	while (!lp.done && !stop_signal)
+		step(&lp);
+	if (stop_signal)
+		msg_info("stopping on signal %d", (int)stop_signal);
+	return lp.status;
+}
+
+int main(int argc, char **argv)
+{
+	struct fdrd_options o;
+	struct fdr_ctl *ctl;
+	int ret;
+
+	switch (options_parse(argc, argv, &o)) {
+	case OPTIONS_EXIT_OK: return 0;
+	case OPTIONS_EXIT_USAGE: return 2;
+	case OPTIONS_RUN: break;
+	}
+	msg_use_syslog(o.use_syslog);
+	ret = fdr_ctl_open(&ctl, o.target);
+	if (ret) {
+		/* before daemonizing: the user sees why on the terminal */
+		fprintf(stderr, "fdrd: %s\n", fdr_ctl_strerror(ctl, "open", ret));
+		fdr_ctl_close(ctl);
+		return 1;
+	}
+	if (!o.foreground && daemon(0, 0)) {
+		fprintf(stderr, "fdrd: cannot daemonize: %s\n", strerror(errno));
+		return 1;
+	}
+	install_signals();
+	msg_info("flushing %s into %s", o.target ? o.target : "the default target",
+		 o.output_dir);
+	ret = serve(ctl, &o);
+	fdr_ctl_close(ctl);
+	return ret;
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flush.c - one flush cycle, in the order that keeps the invariants:
+ * the side table is written before the log (a reader that sees a log
+ * finds its table), the log is renamed into place last, and FLUSH_DONE is
+ * reported only after both are complete.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/uio.h>
+
+#include "flush.h"
+#include "log_layout.h"
+#include "log_name.h"
+#include "msg.h"
+#include "side_table.h"
+#include "uring_writer.h"
+
+#define MAX_NAME_TRIES 1000
+
+struct names {
+	char log[256];
+	char threads[256 + 8];
+};
+
+static int exists_in(const char *dir, const char *name)
+{
+	char path[PATH_MAX + 300];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
+		return 1;	/* too long to ever create: treat as taken */
+	return access(path, F_OK) == 0;
+}
+
+/* A log name (and its .threads) not in use yet: <seq> moves on if taken. */
+static int choose_names(struct flusher *f, const struct log_layout *l,
+			struct names *n)
+{
+	struct log_name_vars v = {
+		.when = time(NULL),
+		.generation = l->generation,
+		.finalize_reason = l->finalize_reason,
+		.pid = getpid(),
+	};
+
+	for (int i = 0; i < MAX_NAME_TRIES; i++) {
+		v.seq = f->logs_written + (uint64_t)i;
+		if (log_name_expand(f->opts->pattern, &v, n->log, sizeof(n->log)))
+			return -ENAMETOOLONG;
+		snprintf(n->threads, sizeof(n->threads), "%s.threads", n->log);
+		if (!exists_in(f->opts->output_dir, n->log) &&
+		    !exists_in(f->opts->output_dir, n->threads))
+			return 0;
+	}
+	return -EEXIST;
+}
+
+static void report_problems(const struct log_layout *l)
+{
+	for (size_t i = 0; i < l->nr_problems; i++) {
+		const struct log_problem *p = &l->problems[i];
+
+		msg_warn("buffer %u (seq %llu): %s at byte %llu of %llu; %s %llu bytes",
+			 p->index, (unsigned long long)p->seq, p->what,
+			 (unsigned long long)p->at, (unsigned long long)p->extents,
+			 p->kept ? "kept the first" : "dropped all", 
+			 (unsigned long long)(p->kept ? p->kept : p->extents));
+	}
+	if (l->nr_clamped)
+		msg_warn("%zu buffer(s) claimed more extents than buffer_size; clamped",
+			 l->nr_clamped);
+}
+
+static double ms_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+/* Side table, then log; on failure neither is left. */
+static int write_files(struct flusher *f, const struct log_layout *l,
+		       const struct names *n)
+{
+	const char *dir = f->opts->output_dir;
+	struct uring_write_report rep;
+	struct iovec *iov, table;
+	struct timespec t0;
+	char err[8192];
+	size_t nr_iov;
+	int ret;
+
+	table.iov_base = side_table_render(l, n->log, "/proc", &table.iov_len);
+	if (!table.iov_base || log_layout_iovecs(l, &iov, &nr_iov)) {
+		free(table.iov_base);
+		msg_error("out of memory preparing the log");
+		return -ENOMEM;
+	}
+	ret = uring_write_file(dir, n->threads, &table, 1, &f->opts->write, &rep,
+			       err, sizeof(err));
+	free(table.iov_base);
+	if (ret) {
+		msg_error("%s", err);
+		free(iov);
+		return ret;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = uring_write_file(dir, n->log, iov, nr_iov, &f->opts->write, &rep,
+			       err, sizeof(err));
+	free(iov);
+	if (ret) {
+		msg_error("%s", err);
+		uring_remove_file(dir, n->threads);
+		return ret;
+	}
+	if (rep.fallback)
+		msg_info("%s not used (%s); wrote with %s",
+			 uring_write_mode_name(f->opts->write.mode), rep.fallback,
+			 uring_write_mode_name(rep.mode_used));
+	msg_info("wrote %s/%s: %zu buffers, %llu records, %llu bytes in %.1f ms (%s, %lu writes)",
+		 dir, n->log, l->nr_buffers, (unsigned long long)l->records,
+		 (unsigned long long)l->file_size, ms_since(&t0),
+		 uring_write_mode_name(rep.mode_used), rep.sqes);
+	return 0;
+}
+
+/* Lay out and write; the caller has FLUSH_BEGIN and reports the end. */
+static enum flush_outcome flush_mapped(struct flusher *f,
+				       const struct fdr_control *area, size_t len)
+{
+	struct log_layout l;
+	struct names n;
+	const char *why;
+	int ret;
+
+	ret = log_layout_build(area, len, &l, &why);
+	if (ret) {
+		msg_error("cannot lay out the log: %s", why ? why : strerror(-ret));
+		return FLUSH_FAILED;
+	}
+	report_problems(&l);
+	if (!l.nr_buffers) {
+		msg_info("generation %u holds no records: no log written "
+			 "(llvm-xray rejects a log without buffers)", l.generation);
+		log_layout_free(&l);
+		return FLUSH_NOTHING;
+	}
+	ret = choose_names(f, &l, &n);
+	if (ret)
+		msg_error("no free log name in %s for pattern '%s': %s",
+			  f->opts->output_dir, f->opts->pattern, strerror(-ret));
+	else
+		ret = write_files(f, &l, &n);
+	if (!ret) {
+		f->logs_written++;
+		snprintf(f->last_log, sizeof(f->last_log), "%s/%s",
+			 f->opts->output_dir, n.log);
+	}
+	log_layout_free(&l);
+	return ret ? FLUSH_FAILED : FLUSH_WRITTEN;
+}
+
+enum flush_outcome flush_region(struct flusher *f)
+{
+	const struct fdr_control *area;
+	enum flush_outcome out;
+	size_t len;
+	int ret;
+
+	ret = fdr_ctl_flush_begin(f->ctl);
+	if (ret == -EBUSY)
+		return FLUSH_NOT_OURS;
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(f->ctl, "flush begin", ret));
+		return FLUSH_FAILED;
+	}
+	ret = fdr_ctl_map(f->ctl, &area, &len);
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(f->ctl, "map", ret));
+		out = FLUSH_FAILED;
+	} else {
+		out = flush_mapped(f, area, len);
+		fdr_ctl_unmap(f->ctl);
+	}
+	ret = out == FLUSH_FAILED ? fdr_ctl_flush_abort(f->ctl)
+				  : fdr_ctl_flush_done(f->ctl);
+	/* a log already in place stays WRITTEN: retrying would duplicate it */
+	if (ret)
+		msg_error("%s", fdr_ctl_strerror(f->ctl, out == FLUSH_FAILED ?
+						 "flush abort" : "flush done", ret));
+	return out;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * flush.h - one flush of a finalized region: FLUSH_BEGIN, map, lay out,
+ * write side table and log, FLUSH_DONE; FLUSH_ABORT and no files left on
+ * any failure, so the buffers stay for the next attempt.
+ */
+#ifndef FDRD_FLUSH_H
+#define FDRD_FLUSH_H
+
+#include <limits.h>
+
+#include <fdr.h>
+
+#include "options.h"
+
+enum flush_outcome {
+	FLUSH_WRITTEN,		/* a log and its side table are in place */
+	FLUSH_NOTHING,		/* no records: FLUSHED, no log */
+	FLUSH_FAILED,		/* aborted; the region is still FINALIZED */
+	FLUSH_NOT_OURS,		/* FLUSH_BEGIN refused: someone else flushes */
+};
+
+struct flusher {
+	struct fdr_ctl *ctl;
+	const struct fdrd_options *opts;
+	uint64_t logs_written;	/* the <seq> of the next log */
+	char last_log[PATH_MAX + 300];	/* path of the last log written */
+};
+
+enum flush_outcome flush_region(struct flusher *f);
+
+#endif /* FDRD_FLUSH_H */

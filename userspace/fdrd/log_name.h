@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * log_name.h - a log's file name from the --pattern.  Placeholders:
+ *   <timestamp>   UTC time of the flush, 20261130T051700Z
+ *   <seq>         fdrd's count of logs written since it started, from 0
+ *   <generation>  the region's generation (bumped by every INIT)
+ *   <reason>      why the region was finalized: ioctl, crash, none
+ *   <pid>         fdrd's process id
+ * Anything else is copied as is.
+ */
+#ifndef FDRD_LOG_NAME_H
+#define FDRD_LOG_NAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define LOG_NAME_DEFAULT_PATTERN "fdr-log.<timestamp>.<seq>.xray"
+
+struct log_name_vars {
+	time_t when;
+	uint64_t seq;
+	uint32_t generation;
+	uint32_t finalize_reason;
+	int pid;
+};
+
+/* NULL if the pattern is usable as a file name, else why not. */
+const char *log_name_check_pattern(const char *pattern);
+
+/* Expand pattern into out; -ENAMETOOLONG if it does not fit. */
+int log_name_expand(const char *pattern, const struct log_name_vars *v,
+		    char *out, size_t outlen);
+
+const char *log_name_reason(uint32_t finalize_reason);
+
+#endif /* FDRD_LOG_NAME_H */

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/* options.c - parse and check fdrd's options before anything starts. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log_name.h"
+#include "options.h"
+
+static const char usage[] =
+"Usage: fdrd [OPTION]...\n"
+"Wait for the flight data recorder region to be finalized, write its\n"
+"buffers as an LLVM XRay FDR v2 log (plus a .threads side table), report\n"
+"the flush, and wait for the next cycle.\n"
+"\n"
+"  -t, --target=TARGET     /dev/fdr (default: $FDR_TARGET, else /dev/fdr),\n"
+"                          another device path, or embedded:NAME\n"
+"  -o, --output-dir=DIR    where logs go (default: the current directory)\n"
+"  -p, --pattern=PATTERN   log file name (default " LOG_NAME_DEFAULT_PATTERN ");\n"
+"                          placeholders <timestamp> <seq> <generation> <reason> <pid>\n"
+"  -g, --grace-ms=MS       wait after finalize for writers to finish (default 100)\n"
+"      --retry-ms=MS       first retry delay after a failed flush, doubling up\n"
+"                          to 60 s (default 1000)\n"
+"      --fsync             make each log durable (fsync file and directory)\n"
+"      --auto-reset        after each log, reset and re-initialize the region\n"
+"                          with the same geometry for the next cycle\n"
+"      --once              exit after one log (status 1 if the flush failed)\n"
+"  -f, --foreground        do not daemonize (messages go to stderr)\n"
+"      --syslog            send messages to syslog (default when daemonized)\n"
+"      --io=MODE           writev (default), fixed (registered buffers) or\n"
+"                          direct (O_DIRECT via bounce buffers); falls back to\n"
+"                          writev where the kernel or filesystem refuses\n"
+"      --queue-depth=N     writes in flight (default 32)\n"
+"      --chunk-kib=N       bytes per write request, in KiB (default 1024)\n"
+"      --preallocate       fallocate the log's size before writing\n"
+"  -h, --help              show this help\n"
+"\n"
+"SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n";
+
+enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
+       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC };
+
+static const struct option longopts[] = {
+	{ "target", required_argument, NULL, 't' },
+	{ "output-dir", required_argument, NULL, 'o' },
+	{ "pattern", required_argument, NULL, 'p' },
+	{ "grace-ms", required_argument, NULL, 'g' },
+	{ "retry-ms", required_argument, NULL, OPT_RETRY },
+	{ "fsync", no_argument, NULL, OPT_FSYNC },
+	{ "auto-reset", no_argument, NULL, OPT_AUTO_RESET },
+	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "foreground", no_argument, NULL, 'f' },
+	{ "syslog", no_argument, NULL, OPT_SYSLOG },
+	{ "io", required_argument, NULL, OPT_IO },
+	{ "queue-depth", required_argument, NULL, OPT_DEPTH },
+	{ "chunk-kib", required_argument, NULL, OPT_CHUNK },
+	{ "preallocate", no_argument, NULL, OPT_PREALLOC },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int parse_uint(const char *opt, const char *s, unsigned long max,
+		      unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > max || *s == '-') {
+		fprintf(stderr, "fdrd: --%s: '%s' is not a number from 0 to %lu\n",
+			opt, s, max);
+		return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_io(const char *s, struct uring_write_opts *w)
+{
+	if (!strcmp(s, "writev"))
+		w->mode = URING_WRITE_VECTORED;
+	else if (!strcmp(s, "fixed"))
+		w->mode = URING_WRITE_FIXED;
+	else if (!strcmp(s, "direct"))
+		w->mode = URING_WRITE_DIRECT;
+	else {
+		fprintf(stderr, "fdrd: --io: '%s' is none of writev, fixed, direct\n", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* The output directory must exist now; it is kept as an absolute path. */
+static int check_output_dir(const char *dir, struct fdrd_options *o)
+{
+	struct stat st;
+
+	if (!realpath(dir, o->output_dir) || stat(o->output_dir, &st)) {
+		fprintf(stderr, "fdrd: output directory %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "fdrd: output directory %s: not a directory\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_one(int c, struct fdrd_options *o, const char **dir)
+{
+	unsigned int v;
+
+	switch (c) {
+	case 't': o->target = optarg; return 0;
+	case 'o': *dir = optarg; return 0;
+	case 'p': o->pattern = optarg; return 0;
+	case 'g': return parse_uint("grace-ms", optarg, 600000, &o->grace_ms);
+	case OPT_RETRY: return parse_uint("retry-ms", optarg, 600000, &o->retry_ms);
+	case OPT_FSYNC: o->write.fsync = true; return 0;
+	case OPT_AUTO_RESET: o->auto_reset = true; return 0;
+	case OPT_ONCE: o->once = true; return 0;
+	case 'f': o->foreground = true; return 0;
+	case OPT_SYSLOG: o->use_syslog = true; return 0;
+	case OPT_IO: return parse_io(optarg, &o->write);
+	case OPT_DEPTH:
+		if (parse_uint("queue-depth", optarg, 1024, &v) || !v)
+			return -1;
+		o->write.queue_depth = v;
+		return 0;
+	case OPT_CHUNK:
+		if (parse_uint("chunk-kib", optarg, 1u << 20, &v) || !v)
+			return -1;
+		o->write.chunk_bytes = (size_t)v << 10;
+		return 0;
+	case OPT_PREALLOC: o->write.preallocate = true; return 0;
+	}
+	return -1;
+}
+
+enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
+{
+	const char *dir = ".", *bad;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->pattern = LOG_NAME_DEFAULT_PATTERN;
+	o->grace_ms = 100;
+	o->retry_ms = 1000;
+	while ((c = getopt_long(argc, argv, "t:o:p:g:fh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return OPTIONS_EXIT_OK;
+		}
+		if (c == '?' || parse_one(c, o, &dir)) {
+			fprintf(stderr, "Try 'fdrd --help'.\n");
+			return OPTIONS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "fdrd: unexpected argument '%s'\nTry 'fdrd --help'.\n",
+			argv[optind]);
+		return OPTIONS_EXIT_USAGE;
+	}
+	bad = log_name_check_pattern(o->pattern);
+	if (bad) {
+		fprintf(stderr, "fdrd: --pattern '%s': %s\n", o->pattern, bad);
+		return OPTIONS_EXIT_USAGE;
+	}
+	if (check_output_dir(dir, o))
+		return OPTIONS_EXIT_USAGE;
+	if (!o->foreground)
+		o->use_syslog = true;
+	return OPTIONS_RUN;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* options.h - fdrd's command line. */
+#ifndef FDRD_OPTIONS_H
+#define FDRD_OPTIONS_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#include "uring_writer.h"
+
+struct fdrd_options {
+	const char *target;		/* NULL: $FDR_TARGET or /dev/fdr */
+	char output_dir[PATH_MAX];	/* absolute */
+	const char *pattern;
+	unsigned int grace_ms;
+	unsigned int retry_ms;		/* first retry delay after a failed flush */
+	bool auto_reset, once, foreground, use_syslog;
+	struct uring_write_opts write;
+};
+
+enum options_result { OPTIONS_RUN, OPTIONS_EXIT_OK, OPTIONS_EXIT_USAGE };
+
+/* Parse argv; errors are printed on stderr with what was wrong. */
+enum options_result options_parse(int argc, char **argv, struct fdrd_options *o);
+
+#endif /* FDRD_OPTIONS_H */
