@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cyg_resolve.c - first sight of a function: module, stable id, symbol,
+ * one sym-map line, then the lock-free cache that makes it a hot hit.
+ *
+ * All under one mutex: this runs once per function per process.  A
+ * thread-local flag stops a signal handler that interrupts the slow path
+ * from re-entering it (it would deadlock on the mutex); such calls are
+ * simply not recorded.  fork() takes the mutex around itself, and the
+ * child rewrites the whole table into its own sym-map file.
+ */
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cyg_resolve.h"
+#include "fdr.h"
+#include "fid_assign.h"
+#include "fid_cache.h"
+#include "hook_attrs.h"
+#include "module_lookup.h"
+#include "sym_map.h"
+
+static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread bool in_resolve;
+static bool started;
+static bool said_full;
+
+FDR_HOOK static void write_owner(const struct fdr_fid_owner *o, void *arg)
+{
+	struct fdr_module *m = fdr_module_at(o->module);
+
+	(void)arg;
+	fdr_sym_map_append(o->fid, m ? fdr_module_symbol(m, o->vaddr) : NULL,
+			   m ? m->path : NULL, o->vaddr);
+}
+
+FDR_HOOK static void before_fork(void)
+{
+	pthread_mutex_lock(&resolve_lock);
+}
+
+FDR_HOOK static void after_fork_parent(void)
+{
+	pthread_mutex_unlock(&resolve_lock);
+}
+
+/* The child records under its own pid: give it a complete map now. */
+FDR_HOOK static void after_fork_child(void)
+{
+	fdr_sym_map_forget();
+	fdr_fid_for_each(write_owner, NULL);
+	pthread_mutex_unlock(&resolve_lock);
+}
+
+FDR_HOOK static void start_once(void)
+{
+	if (started)
+		return;
+	started = true;
+	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+	/* $FDR_TARGET or /dev/fdr; on failure recording is a no-op and
+	 * fdr_attach has said why, once */
+	fdr_attach(NULL);
+}
+
+FDR_HOOK static uint32_t assign(uintptr_t fn)
+{
+	struct fdr_module *m = fdr_module_find(fn);
+	uint64_t vaddr = m ? fn - m->bias : fn;
+	uint32_t fid = fdr_fid_claim(m, vaddr);
+
+	if (fid == 0 || fdr_fid_cache_put(fn, fid)) {
+		if (!said_full)
+			fprintf(stderr, "fdr: more than %u instrumented functions; "
+				"calls to the others are not recorded\n",
+				FDR_FID_CACHE_MAX);
+		said_full = true;
+		return 0;
+	}
+	fdr_sym_map_append(fid, m ? fdr_module_symbol(m, vaddr) : NULL,
+			   m ? m->path : NULL, vaddr);
+	return fid;
+}
+
+FDR_HOOK uint32_t fdr_cyg_resolve(uintptr_t fn)
+{
+	uint32_t fid;
+
+	if (in_resolve)
+		return 0;
+	in_resolve = true;
+	pthread_mutex_lock(&resolve_lock);
+	start_once();
+	fid = fdr_fid_cache_get(fn);	/* another thread may have won */
+	if (fid == 0)
+		fid = assign(fn);
+	pthread_mutex_unlock(&resolve_lock);
+	in_resolve = false;
+	return fid;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cyg_resolve.h - the slow path of the -finstrument-functions hooks:
+ * first sight of a function address.
+ */
+#ifndef FDR_CYG_RESOLVE_H
+#define FDR_CYG_RESOLVE_H
+
+#include <stdint.h>
+
+/*
+ * Give fn its stable id, name it in the sym-map, cache it; attaches the
+ * process on the first call.  Returns 0 when the call must not be
+ * recorded (re-entered from a signal handler inside the slow path, or
+ * the tables are full).
+ */
+uint32_t fdr_cyg_resolve(uintptr_t fn);
+
+#endif /* FDR_CYG_RESOLVE_H */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elf_symtab.h - name the function at a link-time address of an ELF file.
+ *
+ * The -finstrument-functions hooks resolve a function once, on first
+ * sight.  dladdr() only knows exported (.dynsym) names and nothing at all
+ * in a static binary, so the file's own .symtab is read instead (falling
+ * back to .dynsym when stripped).  The file is mapped read-only once per
+ * module and never freed: no malloc, nothing that can fail later.
+ */
+#ifndef FDR_ELF_SYMTAB_H
+#define FDR_ELF_SYMTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fdr_elf_func;
+
+struct fdr_elf_symtab {
+	const unsigned char *image;	/* the whole file, mapped */
+	size_t size;
+	const void *syms;		/* Elf64_Sym[nsyms] */
+	size_t nsyms;
+	const char *strtab;
+	size_t strsz;
+	struct fdr_elf_func *funcs;	/* function symbols sorted by address */
+	size_t nfuncs;
+};
+
+/* Map path and find its symbol table.  Returns 0 or a negative errno
+ * (-ENOEXEC: not a 64-bit ELF file, -ENOENT: no symbol table). */
+int fdr_elf_symtab_open(struct fdr_elf_symtab *st, const char *path);
+
+/* The function symbol covering vaddr, or NULL. */
+const char *fdr_elf_symtab_lookup(const struct fdr_elf_symtab *st,
+				  uint64_t vaddr);
+
+#endif /* FDR_ELF_SYMTAB_H */

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fid_cache.c - insertion into the address -> id table (fid_cache.h).
+ */
+#include <errno.h>
+
+#include "fid_cache.h"
+
+struct fdr_fid_slot fdr_cyg__fid_cache[FDR_FID_CACHE_SIZE];
+static uint32_t used;
+
+FDR_HOOK int fdr_fid_cache_put(uintptr_t addr, uint32_t fid)
+{
+	uint32_t i = fdr_fid_cache_hash(addr);
+
+	if (used >= FDR_FID_CACHE_MAX)
+		return -ENOSPC;
+	while (fdr_cyg__fid_cache[i].addr != 0) {
+		if (fdr_cyg__fid_cache[i].addr == addr)
+			return 0;
+		i = (i + 1) & (FDR_FID_CACHE_SIZE - 1);
+	}
+	fdr_cyg__fid_cache[i].fid = fid;
+	__atomic_store_n(&fdr_cyg__fid_cache[i].addr, addr, __ATOMIC_RELEASE);
+	used++;
+	return 0;
+}

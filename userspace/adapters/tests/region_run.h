@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * region_run.h - what the end-to-end adapter tests share: make a region
+ * (embedded on the host, /dev/fdr in the VM), run a traced program
+ * against it, finalize and map it for inspection.
+ */
+#ifndef ADAPTERS_REGION_RUN_H
+#define ADAPTERS_REGION_RUN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include "fdr.h"
+
+struct region {
+	struct fdr_ctl *ctl;
+	char target[96];
+	bool embedded;
+};
+
+/* Create (embedded:NAME) or initialize (a device path) a fresh region.
+ * Prints why on failure and returns a negative errno. */
+int region_start(struct region *r, const char *target);
+/* Finalize and map read-only. */
+int region_stop_and_map(struct region *r, const struct fdr_control **c);
+/* Back to UNINITIALIZED (device) or removed (embedded). */
+void region_end(struct region *r);
+
+/*
+ * Run argv with extra "NAME=value" strings added to the environment
+ * (NULL-terminated), stdout to /dev/null unless keep_stdout.  Returns the
+ * wait status, or -1; *pid gets the child's pid.
+ */
+int run_program(char *const argv[], char *const extra_env[], pid_t *pid,
+		bool keep_stdout);
+
+/* Directory of this test binary, to find the programs built next to it. */
+const char *self_dir(void);
+
+#endif /* ADAPTERS_REGION_RUN_H */

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_traced.c - an ordinary program, built with clang-19
+ * -fxray-instrument and linked with libfdr-xray.a + libfdr.a.  It has no
+ * tracing code of its own: XRAY_OPTIONS="patch_premain=true xray_mode=fdr"
+ * alone makes it record.  The only XRay construct is the custom-event
+ * builtin, which needs a call site.
+ *
+ * The call sequence is fixed; xray_record_test.c expects exactly it.
+ */
+#include <stdio.h>
+
+#define ARG_VALUE	0x1234abcdL
+#define EVENT		"checkpoint"
+
+__attribute__((noinline)) int leaf_add(int a, int b)
+{
+	__asm__ volatile("" : "+r"(a));
+	return a + b;
+}
+
+__attribute__((noinline)) int middle(int x)
+{
+	return leaf_add(x, 1) * leaf_add(x, 2);
+}
+
+/* Compiled to a jump into leaf_add: a TAIL sled. */
+__attribute__((noinline)) int tail_caller(int x)
+{
+	return leaf_add(x, 3);
+}
+
+__attribute__((noinline, xray_log_args(1))) long with_arg(long v)
+{
+	__asm__ volatile("" : "+r"(v));
+	return v + 1;
+}
+
+int main(void)
+{
+	static const char event[] = EVENT;
+	long sum = 0;
+
+	for (int i = 0; i < 3; i++)
+		sum += middle(i);
+	sum += with_arg(ARG_VALUE);
+	sum += tail_caller(4);
+	__xray_customevent(event, sizeof(event) - 1);
+	printf("%ld\n", sum);
+	return 0;
+}

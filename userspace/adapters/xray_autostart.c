@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_autostart.c - register the "fdr" mode, and start it when
+ * XRAY_OPTIONS says xray_mode=fdr, so that an instrumented program records
+ * with no source change.
+ *
+ * Ordering with LLVM 19's runtime: __xray_init runs from .preinit_array,
+ * before any constructor, so the instrumentation map is loaded (and, with
+ * patch_premain=true, the sleds patched) by the time this constructor
+ * runs; handler setters work from then on.  The runtime itself never
+ * selects a mode registered from outside (only its built-in modes look at
+ * xray_mode) and never initializes a selected one, hence both steps here.
+ * Calls into instrumented code before this constructor are not recorded:
+ * no handler is installed yet.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hook_attrs.h"
+#include "xray_abi.h"
+#include "xray_mode.h"
+#include "xray_options.h"
+
+/*
+ * The archive member holding this constructor must be linked even though
+ * nothing in the program refers to it: link with --whole-archive, or
+ * with -Wl,--undefined=fdr_xray_mode_link (Documentation/integrations.md).
+ */
+const char fdr_xray_mode_link[] = FDR_XRAY_MODE_NAME;
+
+FDR_HOOK static int mode_requested(void)
+{
+	const char *current = __xray_log_get_current_mode();
+	char mode[32];
+
+	if (current && strcmp(current, FDR_XRAY_MODE_NAME) == 0)
+		return 1;
+	return fdr_xray_options_mode(getenv("XRAY_OPTIONS"), mode, sizeof(mode)) &&
+	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
+}
+
+FDR_HOOK static void start_mode(void)
+{
+	enum fdr_xray_log_register_status sel;
+	enum fdr_xray_log_init_status st;
+
+	sel = __xray_log_select_mode(FDR_XRAY_MODE_NAME);
+	if (sel != FDR_XRAY_REGISTRATION_OK) {
+		fprintf(stderr, "fdr xray mode: cannot select mode '%s' (XRay status %d)\n",
+			FDR_XRAY_MODE_NAME, (int)sel);
+		return;
+	}
+	/* "" lets $FDR_TARGET and $FDR_OPTIONS decide */
+	st = __xray_log_init_mode(FDR_XRAY_MODE_NAME, "");
+	if (st != FDR_XRAY_LOG_INITIALIZED)
+		fprintf(stderr, "fdr xray mode: not recording (XRay init status %d)\n",
+			(int)st);
+}
+
+__attribute__((constructor)) FDR_HOOK static void fdr_xray_autostart(void)
+{
+	enum fdr_xray_log_register_status reg;
+
+	reg = __xray_log_register_mode(FDR_XRAY_MODE_NAME, fdr_xray_mode_impl);
+	if (reg != FDR_XRAY_REGISTRATION_OK) {
+		fprintf(stderr, "fdr xray mode: cannot register mode '%s': %s\n",
+			FDR_XRAY_MODE_NAME,
+			reg == FDR_XRAY_DUPLICATE_MODE ? "the name is taken"
+						       : "XRay refused the handlers");
+		return;
+	}
+	if (mode_requested())
+		start_mode();
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_mode.c - the "fdr" XRay log mode: XRay's callbacks on libfdr.
+ *
+ * log_init attaches the process to a region and installs the arg1 and
+ * custom-event handlers (select_mode already installed handle_arg0);
+ * log_finalize finalizes the region so that fdrd flushes it; flush_log
+ * has nothing to do in-process.  XRay holds its mode mutex around these
+ * three, so none of them calls __xray_log_* (the handler setters are
+ * plain atomic stores and are fine).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fdr.h"
+#include "hook_attrs.h"
+#include "xray_config.h"
+#include "xray_mode.h"
+#include "xray_threshold.h"
+
+/* The target of the last successful log_init, for log_finalize. */
+static char mode_target[FDR_XRAY_TARGET_MAX];
+
+FDR_HOOK static void handle_arg0(int32_t fid, enum fdr_xray_entry_type type)
+{
+	switch (type) {
+	case FDR_XRAY_ENTRY:
+	case FDR_XRAY_LOG_ARGS_ENTRY:	/* no arg1 handler: a plain entry */
+		fdr_enter(fid);
+		break;
+	case FDR_XRAY_EXIT:
+		fdr_exit(fid);
+		break;
+	case FDR_XRAY_TAIL:
+		fdr_tail_exit(fid);
+		break;
+	default:	/* events arrive through their own handlers */
+		break;
+	}
+}
+
+FDR_HOOK static void handle_arg1(int32_t fid, enum fdr_xray_entry_type type,
+				 uint64_t arg)
+{
+	(void)type;	/* only LOG_ARGS_ENTRY sleds call the arg1 handler */
+	fdr_enter_arg(fid, arg);
+}
+
+FDR_HOOK static void handle_custom_event(void *data, size_t len)
+{
+	fdr_custom_event(data, len);
+}
+
+/* The config as text: init_mode passes a C string with size 0,
+ * init_mode_bin a buffer with its size. */
+FDR_HOOK static size_t config_length(const void *args, size_t args_size)
+{
+	if (!args)
+		return 0;
+	return args_size ? args_size : strlen(args);
+}
+
+FDR_HOOK static enum fdr_xray_log_init_status
+mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
+{
+	struct fdr_xray_config cfg;
+	char err[160];
+	int ret;
+
+	(void)buffer_size;	/* the region's geometry is fixed by its INIT */
+	(void)max_buffers;
+	if (fdr_xray_config_parse(&cfg, args, config_length(args, args_size),
+				  err, sizeof(err))) {
+		fprintf(stderr, "fdr xray mode: bad config: %s\n", err);
+		return FDR_XRAY_LOG_UNINITIALIZED;
+	}
+	if (cfg.has_threshold && fdr_xray_set_threshold(cfg.threshold_us))
+		return FDR_XRAY_LOG_UNINITIALIZED;
+	ret = fdr_attach(cfg.target[0] ? cfg.target : NULL);
+	if (ret)	/* fdr_attach has said why, once */
+		return FDR_XRAY_LOG_UNINITIALIZED;
+	memcpy(mode_target, cfg.target, sizeof(mode_target));
+	__xray_set_handler_arg1(handle_arg1);
+	__xray_set_customevent_handler(handle_custom_event);
+	return FDR_XRAY_LOG_INITIALIZED;
+}
+
+FDR_HOOK static enum fdr_xray_log_init_status mode_finalize(void)
+{
+	const char *target = mode_target[0] ? mode_target : NULL;
+	struct fdr_ctl *ctl;
+	int ret;
+
+	__xray_remove_handler_arg1();
+	__xray_remove_customevent_handler();
+	fdr_thread_release();
+	ret = fdr_ctl_open(&ctl, target);
+	if (ret == 0) {
+		ret = fdr_ctl_finalize(ctl);
+		/* -EBUSY: fdrctl or a crash finalized it first; that is fine */
+		if (ret && ret != -EBUSY)
+			fprintf(stderr, "fdr xray mode: %s\n",
+				fdr_ctl_strerror(ctl, "finalize", ret));
+	} else {
+		fprintf(stderr, "fdr xray mode: %s\n",
+			fdr_ctl_strerror(ctl, "open", ret));
+	}
+	fdr_ctl_close(ctl);	/* also after a failed open (it keeps words) */
+	return FDR_XRAY_LOG_FINALIZED;
+}
+
+/* fdrd writes the log out of process; nothing to do here. */
+FDR_HOOK static enum fdr_xray_log_flush_status mode_flush(void)
+{
+	return FDR_XRAY_LOG_FLUSHED;
+}
+
+const struct fdr_xray_log_impl fdr_xray_mode_impl = {
+	.log_init = mode_init,
+	.log_finalize = mode_finalize,
+	.handle_arg0 = handle_arg0,
+	.flush_log = mode_flush,
+};
