@@ -291,7 +291,8 @@ def svg_chart(st, path):
          '<text x="10" y="22" font-size="15" font-weight="bold">'
          'Tracing cost per event (ns, median; lower is better)</text>',
          '<text x="10" y="40" fill="#555">overhead over the uninstrumented '
-         'build, per entry or exit record</text>']
+         'build, per entry or exit record; threads: wall time per event of '
+         'both threads</text>']
     for i, wl in enumerate(WORKLOADS):
         x = left + i * 110
         o.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/>'
@@ -307,8 +308,9 @@ def svg_chart(st, path):
             if v is None:
                 continue
             y = y0 + j * bar
+            color = "#999" if c == "floor-loop" else colors[wl]
             o.append('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>'
-                     % (left, y, v * scale, bar - 2, colors[wl]))
+                     % (left, y, v * scale, bar - 2, color))
             o.append('<text x="%.1f" y="%d" font-size="10">%.1f</text>'
                      % (left + v * scale + 3, y + bar - 3, v))
     if floor:

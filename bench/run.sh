@@ -9,8 +9,8 @@
 #
 # Environment:
 #   BENCH_CALLS   traced calls per workload (per thread for "threads");
-#                 default 2000000
-#   BENCH_ROUNDS  rounds; default 9
+#                 default 4000000
+#   BENCH_ROUNDS  rounds; default 11
 #   BENCH_SKIP_OTHERS=1  do not run the flush/reader/record/xray scripts
 #
 # Starts its own LTTng session daemon (and stops it), writes traces only
@@ -20,8 +20,8 @@ set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$BENCH_DIR")
 OUT=$TOP/build/bench
-CALLS=${BENCH_CALLS:-2000000}
-ROUNDS=${BENCH_ROUNDS:-9}
+CALLS=${BENCH_CALLS:-4000000}
+ROUNDS=${BENCH_ROUNDS:-11}
 
 # Order matters only for the first round; later rounds rotate it.
 CANDIDATES=(none floor-loop floor-hooks fdr-direct xray-fdr xray-llvm lttng-ust uftrace-pg)
