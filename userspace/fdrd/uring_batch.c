@@ -266,6 +266,18 @@ static int run_requests(struct io_uring *ring, int fd, struct batch *b,
 	return error;
 }
 
+/* Why io_uring_register_buffers said no, in words. */
+static const char *registration_refused(int err)
+{
+	switch (-err) {
+	case E2BIG: return "more than 16384 buffer spans to register";
+	case EFAULT: return "io_uring pins registered buffers writable and the mapping is read-only (EFAULT)";
+	case ENOMEM: return "not enough locked memory to register the buffers (ENOMEM, see RLIMIT_MEMLOCK)";
+	case EOPNOTSUPP: return "this kernel does not register file-backed memory (EOPNOTSUPP)";
+	}
+	return strerror(-err);
+}
+
 static void free_batch(struct batch *b)
 {
 	free(b->segs);
@@ -287,8 +299,7 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 
 		if (reg) {
 			/* e.g. EFAULT for a read-only mapping, ENOMEM (memlock) */
-			rep->fallback = reg == -E2BIG ? "too many buffer spans to register"
-						      : strerror(-reg);
+			rep->fallback = registration_refused(reg);
 			fixed = 0;
 			free_batch(&b);
 			memset(&b, 0, sizeof(b));
