@@ -211,7 +211,7 @@ def target_rows(st, status, others):
         vals = [v for v in vals if v[1] is not None]
         if not vals:
             return "—", "**not measured**"
-        text = ", ".join("%s %.2f×" % (w, v) for w, v in vals)
+        text = ", ".join("%s %.3f×" % (w, v) for w, v in vals).strip()
         return text, ("met" if all(ok(v) for _, v in vals) else "**MISSED**")
 
     def per_wl(num_cand, den, wls, key="event"):
