@@ -30,7 +30,9 @@ __attribute__((noinline)) int tail_caller(int x)
 	return leaf_add(x, 3);
 }
 
-__attribute__((noinline, xray_log_args(1))) long with_arg(long v)
+/* clang honours xray_log_args only on always-instrumented functions. */
+__attribute__((noinline, xray_always_instrument, xray_log_args(1)))
+long with_arg(long v)
 {
 	__asm__ volatile("" : "+r"(v));
 	return v + 1;

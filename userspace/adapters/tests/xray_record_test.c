@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_record_test.c - end to end: an XRay-instrumented program with no
+ * tracing code records through the "fdr" mode into a fresh region; the
+ * region's bytes must hold exactly its calls, under XRay's function ids.
+ *
+ * Host: an embedded region.  VM build (-DVM_TEST): /dev/fdr, SKIP when
+ * absent.  XRay's id table comes from `llvm-xray-19 extract` run at
+ * build time (xray_traced.xray-map), so no LLVM tool is needed at run
+ * time; when fdrd and llvm-xray-19 are present, a log is also written and
+ * `llvm-xray-19 account` must name the functions.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/fdr_log.h>
+
+#include "log_walk.h"
+#include "region_run.h"
+#include "tap.h"
+#include "xray_names.h"
+
+#define TRACED_ARG	"arg:1234abcd"
+#define MIDDLE_CALLS	"E:middle E:leaf_add X:leaf_add E:leaf_add X:leaf_add X:middle "
+/* What xray_traced.c does, in order. */
+static const char expected_calls[] =
+	"E:main " MIDDLE_CALLS MIDDLE_CALLS MIDDLE_CALLS
+	"A:with_arg " TRACED_ARG " X:with_arg "
+	"E:tail_caller T:tail_caller E:leaf_add X:leaf_add "
+	"C:checkpoint X:main";
+
+static struct xray_names names;
+
+static char *tool_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s", self_dir(), name);
+	return buf;
+}
+
+/* Function, argument and event records as one line of text. */
+static void describe(const struct walk *w, char *out, size_t len)
+{
+	size_t used = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < w->n && used < len; i++) {
+		const struct rec *r = &w->recs[i];
+		static const char kinds[] = "EXTA";
+		int n = 0;
+
+		if (r->kind >= REC_FN_BASE)
+			n = snprintf(out + used, len - used, "%s%c:%s",
+				     used ? " " : "", kinds[r->kind - REC_FN_BASE],
+				     xray_name(&names, r->fid));
+		else if (r->kind == FDR_MD_CALL_ARGUMENT)
+			n = snprintf(out + used, len - used, " arg:%llx",
+				     (unsigned long long)r->value);
+		else if (r->kind == FDR_MD_CUSTOM_EVENT)
+			n = snprintf(out + used, len - used, " C:%.*s",
+				     (int)r->payload_len, r->payload);
+		if (n > 0)
+			used += (size_t)n;
+	}
+}
+
+static const char *target_name(char *buf, size_t len, const char *what)
+{
+#ifdef VM_TEST
+	(void)what;
+	snprintf(buf, len, "%s", FDR_DEFAULT_DEVICE);
+#else
+	snprintf(buf, len, "embedded:adapters-xray-%s-%d", what, (int)getpid());
+#endif
+	return buf;
+}
+
+static void check_preamble(const struct walk *w, pid_t child)
+{
+	bool ok = w->n >= 3 && w->recs[0].kind == FDR_MD_NEW_BUFFER &&
+		  w->recs[0].value == (uint64_t)child &&
+		  w->recs[1].kind == FDR_MD_WALLTIME &&
+		  w->recs[2].kind == FDR_MD_NEW_CPU_ID;
+
+	tap_ok(ok, "xray: buffer starts NewBuffer(tid %d), Walltime, NewCPUId",
+	       (int)child);
+}
+
+static void check_ids_known(const struct walk *w)
+{
+	size_t unknown = 0;
+
+	for (size_t i = 0; i < w->n; i++)
+		if (w->recs[i].kind >= REC_FN_BASE &&
+		    !xray_name_known(&names, w->recs[i].fid)) {
+			tap_diag("function id %u is not in XRay's map",
+				 w->recs[i].fid);
+			unknown++;
+		}
+	tap_ok(unknown == 0, "xray: every function id is XRay's (llvm-xray extract)");
+}
+
+static void check_sequence(const struct walk *w)
+{
+	char got[4096];
+
+	describe(w, got, sizeof(got));
+	if (!tap_ok(strcmp(got, expected_calls) == 0,
+		    "xray: records are exactly the program's calls, args and event")) {
+		tap_diag("expected: %s", expected_calls);
+		tap_diag("got:      %s", got);
+	}
+}
+
+static void check_arg_and_event(const struct walk *w)
+{
+	long a = walk_find(w, 0, REC_FN(FDR_FN_ENTER_ARG));
+	long c = walk_find(w, 0, FDR_MD_CUSTOM_EVENT);
+	long t = walk_find(w, 0, REC_FN(FDR_FN_TAIL_EXIT));
+
+	tap_ok(a >= 0 && (size_t)a + 1 < w->n &&
+	       strcmp(xray_name(&names, w->recs[a].fid), "with_arg") == 0 &&
+	       w->recs[a + 1].kind == FDR_MD_CALL_ARGUMENT &&
+	       w->recs[a + 1].value == 0x1234abcd,
+	       "xray: xray_log_args(1) gives EnterArg(with_arg) + CallArgument 0x1234abcd");
+	tap_ok(c >= 0 && w->recs[c].payload_len == 10 &&
+	       memcmp(w->recs[c].payload, "checkpoint", 10) == 0,
+	       "xray: __xray_customevent payload recorded byte for byte");
+	tap_ok(t >= 0 && strcmp(xray_name(&names, w->recs[t].fid), "tail_caller") == 0,
+	       "xray: the tail call leaves tail_caller with a TailExit");
+}
+
+/* fdrd writes the finalized region as a log; llvm-xray accounts it. */
+static void check_llvm_account(struct region *r, const char *traced)
+{
+	char fdrd[PATH_MAX], dir[] = "/tmp/fdr-adapters-XXXXXX", cmd[3 * PATH_MAX];
+	char line[512];
+	int leaf = -1, middle = -1;
+	FILE *p;
+
+	snprintf(fdrd, sizeof(fdrd), "%s/../../bin/fdrd", self_dir());
+	if (access(fdrd, X_OK) || system("command -v llvm-xray-19 >/dev/null 2>&1")) {
+		tap_skip("no build/bin/fdrd or llvm-xray-19",
+			 "xray: llvm-xray account names the functions of fdrd's log");
+		return;
+	}
+	if (!mkdtemp(dir)) {
+		tap_ok(false, "xray: mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "%s --once -f -g 0 --target %s --output-dir %s >&2 && "
+		 "llvm-xray-19 account -instr_map=%s %s/*.xray; rm -rf %s",
+		 fdrd, r->target, dir, traced, dir, dir);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		int id, count;
+		char *fn;
+
+		/* "  1  7 [min, med, 90p, 99p, max]  sum  file:line:col: name" */
+		line[strcspn(line, "\n")] = '\0';
+		fn = strrchr(line, ' ');
+		if (sscanf(line, "%d %d [", &id, &count) != 2 || !fn)
+			continue;
+		if (!strcmp(fn + 1, "leaf_add"))
+			leaf = count;
+		if (!strcmp(fn + 1, "middle"))
+			middle = count;
+	}
+	if (p)
+		pclose(p);
+	if (!tap_ok(leaf == 7 && middle == 3,
+		    "xray: llvm-xray account of fdrd's log: leaf_add x7, middle x3"))
+		tap_diag("leaf_add count %d, middle count %d", leaf, middle);
+}
+
+static void test_autostart(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160];
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char *env[] = { env_xray, env_opts, env_target, NULL };
+	const struct fdr_control *c;
+	struct region r;
+	struct walk w;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "auto"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_program(argv, env, &pid, false);
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	       "xray: instrumented program runs under xray_mode=fdr");
+	if (region_stop_and_map(&r, &c) || walk_region(&w, c)) {
+		tap_ok(false, "xray: region decodes: %s", w.error);
+		region_end(&r);
+		return;
+	}
+	tap_ok(w.nbuffers == 1 && w.owner_pid[0] == pid,
+	       "xray: one buffer with data, owned by the program (pid %d)", (int)pid);
+	check_preamble(&w, pid);
+	check_ids_known(&w);
+	check_sequence(&w);
+	check_arg_and_event(&w);
+	walk_free(&w);
+	check_llvm_account(&r, traced);
+	region_end(&r);
+}
+
+/* Without xray_mode=fdr the mode is registered but never started. */
+static void test_not_selected(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160];
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true";
+	char *env[] = { env_xray, env_target, NULL };
+	const struct fdr_control *c;
+	struct region r;
+	struct walk w;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "off"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_program(argv, env, &pid, false);
+	if (region_stop_and_map(&r, &c) || walk_region(&w, c))
+		w.nbuffers = -1;
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && w.nbuffers == 0,
+	       "xray: without xray_mode=fdr nothing is recorded");
+	walk_free(&w);
+	region_end(&r);
+}
+
+/* Run xray_explicit with a config string; returns its exit code and
+ * leaves its stderr in err. */
+static int run_explicit(const char *config, char *err, size_t errlen,
+			pid_t *pid)
+{
+	char prog[PATH_MAX], cfg[256], errfile[] = "/tmp/fdr-adapters-err-XXXXXX";
+	char *argv[] = { tool_path(prog, sizeof(prog), "xray_explicit"), cfg, NULL };
+	/* the config must win over the environment */
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char *env[] = { env_opts, NULL };
+	int fd = mkstemp(errfile), saved = dup(STDERR_FILENO), st;
+	ssize_t n;
+
+	snprintf(cfg, sizeof(cfg), "%s", config);
+	dup2(fd, STDERR_FILENO);
+	st = run_program(argv, env, pid, false);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	n = pread(fd, err, errlen - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(errfile);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Calls of work() the explicit program left in a region, or -1. */
+static int explicit_enters(const char *config, int *code, pid_t *finalizer,
+			   char *err, size_t errlen)
+{
+	char target[128], cfg[256];
+	const struct fdr_control *c;
+	struct region r;
+	struct walk w;
+	int enters = -1;
+	pid_t pid;
+
+	target_name(target, sizeof(target), "cfg");
+	if (region_start(&r, target))
+		return -1;
+	snprintf(cfg, sizeof(cfg), "%s:target='%s'", config, target);
+	*code = run_explicit(cfg, err, errlen, &pid);
+	*finalizer = 0;
+	if (region_stop_and_map(&r, &c) == 0 && walk_region(&w, c) == 0) {
+		enters = 0;
+		for (size_t i = 0; i < w.n; i++)
+			enters += w.recs[i].kind == REC_FN(FDR_FN_ENTER);
+		*finalizer = c->finalize_pid == pid ? pid : 0;
+		walk_free(&w);
+	}
+	region_end(&r);
+	return enters;
+}
+
+static void test_explicit(void)
+{
+	char err[1024];
+	pid_t finalizer;
+	int code, enters;
+
+	enters = explicit_enters("func_duration_threshold_us=0", &code,
+				 &finalizer, err, sizeof(err));
+	if (!tap_ok(code == 0 && enters == 4 && finalizer,
+		    "xray: init_mode(\"fdr\", \"func_duration_threshold_us=0:target='...'\") records 4 calls; its finalize finalizes the region"))
+		tap_diag("exit %d, enters %d, finalized by the program: %s, stderr: %s",
+			 code, enters, finalizer ? "yes" : "no", err);
+	/* the config's threshold reaches libfdr: every short call rewound */
+	enters = explicit_enters("func_duration_threshold_us=1000000", &code,
+				 &finalizer, err, sizeof(err));
+	if (!tap_ok(code == 0 && enters == 0,
+		    "xray: the config's func_duration_threshold_us=1000000 beats $FDR_OPTIONS' 0: every short call rewound"))
+		tap_diag("exit %d, enters %d, stderr: %s", code, enters, err);
+
+	code = run_explicit("func_duration_threshold_us=abc", err, sizeof(err),
+			    &finalizer);
+	tap_ok(code == 4 && strstr(err, "func_duration_threshold_us='abc'"),
+	       "xray: a bad threshold fails init and names the value");
+	code = run_explicit("colour=blue", err, sizeof(err), &finalizer);
+	tap_ok(code == 4 && strstr(err, "unknown key 'colour'"),
+	       "xray: an unknown key fails init and names the key");
+}
+
+int main(void)
+{
+	char map[PATH_MAX];
+
+#ifdef VM_TEST
+	if (access(FDR_DEFAULT_DEVICE, F_OK)) {
+		tap_plan(1);
+		tap_skip("no /dev/fdr (fdr.ko not loaded)", "xray adapter tests");
+		return 0;
+	}
+#endif
+	tap_plan(14);
+	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", self_dir());
+	if (xray_names_load(&names, map))
+		tap_diag("cannot read %s: ids will not be named", map);
+	test_autostart();
+	test_not_selected();
+	test_explicit();
+	return tap_done();
+}
