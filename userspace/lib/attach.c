@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attach.c - connect the process to a region and keep following it.
+ *
+ * fdr_attach() opens the target, maps the region writable and publishes
+ * it in fdr__current.  Errors are printed once; recording calls are then
+ * no-ops.  When the region leaves INITIALIZED (finalize, reset) writers
+ * stop; at most every 100 ms a writer that wants to record asks the
+ * target again, and maps the new region once a new INIT happened.
+ *
+ * Regions live in a static table and are never unmapped while the
+ * process runs: a thread preempted between its state check and its write
+ * must still find memory there.  No malloc on these paths either: an
+ * instrumented allocator may be what is recording.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include "recorder.h"
+
+#define MAX_REGIONS		64
+#define RECHECK_INTERVAL_NS	(100ull * 1000 * 1000)
+
+struct fdr_region *fdr__current;
+
+static struct {
+	pthread_mutex_t lock;
+	struct fdr_ctl *ctl;		/* kept open: the device ties our
+					 * buffers to this file for reclaim */
+	struct fdr_options opts;
+	struct fdr_region regions[MAX_REGIONS];
+	unsigned nregions;
+	uint64_t next_check_ns;
+	bool attached;
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+FDR_NOINSTR static uint64_t coarse_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+FDR_NOINSTR static void say(const char *what)
+{
+	fprintf(stderr, "libfdr: %s\n", what);
+}
+
+/* Map the target's current region and make it the one writers use. */
+FDR_NOINSTR static int map_current(void)
+{
+	struct fdr_region *r;
+	void *addr;
+	size_t len;
+	uint64_t hz;
+	int ret;
+
+	if (g.nregions == MAX_REGIONS)
+		return -EMFILE;
+	ret = fdr__ctl_map_rw(g.ctl, &addr, &len);
+	if (ret < 0)
+		return ret;
+	r = &g.regions[g.nregions++];
+	r->ctl = addr;
+	r->base = addr;
+	r->len = len;
+	hz = r->ctl->tsc_hz ? r->ctl->tsc_hz : fdr__tsc_hz();
+	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
+					(double)hz / 1e6);
+	__atomic_store_n(&fdr__current, r, __ATOMIC_RELEASE);
+	return 0;
+}
+
+FDR_NOINSTR static bool region_live(const struct fdr_region *r,
+				    uint32_t generation)
+{
+	return r && __atomic_load_n(&r->ctl->state, __ATOMIC_ACQUIRE) ==
+			    FDR_STATE_INITIALIZED &&
+	       r->ctl->generation == generation;
+}
+
+/* Called with g.lock held: follow the target to its newest region. */
+FDR_NOINSTR static void follow_target(void)
+{
+	struct fdr_region *cur = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE);
+	struct fdr_status st;
+
+	if (!g.ctl || fdr_ctl_status(g.ctl, &st) < 0 ||
+	    st.state != FDR_STATE_INITIALIZED || region_live(cur, st.generation))
+		return;
+	if (map_current() == -EMFILE)
+		say("recording stopped: too many re-initializations in one process");
+}
+
+FDR_NOINSTR struct fdr_region *fdr__region_for_writing(void)
+{
+	struct fdr_region *r = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE);
+	uint64_t now;
+
+	if (r && __atomic_load_n(&r->ctl->state, __ATOMIC_ACQUIRE) ==
+			 FDR_STATE_INITIALIZED)
+		return r;
+	if (!__atomic_load_n(&g.attached, __ATOMIC_RELAXED))
+		return NULL;
+	now = coarse_ns();
+	if (now < __atomic_load_n(&g.next_check_ns, __ATOMIC_RELAXED) ||
+	    pthread_mutex_trylock(&g.lock))
+		return NULL;
+	if (now >= g.next_check_ns) {
+		__atomic_store_n(&g.next_check_ns, now + RECHECK_INTERVAL_NS,
+				 __ATOMIC_RELAXED);
+		follow_target();
+	}
+	pthread_mutex_unlock(&g.lock);
+	r = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE);
+	return r && __atomic_load_n(&r->ctl->state, __ATOMIC_ACQUIRE) ==
+			    FDR_STATE_INITIALIZED ? r : NULL;
+}
+
+/* A forked child must not write into buffers its parent holds. */
+FDR_NOINSTR static void forget_in_child(void)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	pthread_mutex_init(&g.lock, NULL);
+	t->desc = NULL;
+	t->buf = NULL;
+	t->tid = 0;
+	t->key_set = 0;
+	t->busy = 0;
+}
+
+FDR_NOINSTR static void setup_once(void)
+{
+	fdr__cpu_setup();
+	pthread_atfork(NULL, NULL, forget_in_child);
+}
+
+FDR_API int fdr_attach(const char *target)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	struct fdr_ctl *ctl;
+	int ret;
+
+	pthread_once(&once, setup_once);
+	pthread_mutex_lock(&g.lock);
+	if (g.attached) {
+		pthread_mutex_unlock(&g.lock);
+		return 0;
+	}
+	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
+	ret = fdr_ctl_open(&ctl, target);
+	if (ret < 0) {
+		fprintf(stderr, "libfdr: recording disabled: %s\n",
+			fdr_ctl_strerror(ctl, "open", ret));
+		fdr_ctl_close(ctl);
+		pthread_mutex_unlock(&g.lock);
+		return ret;
+	}
+	g.ctl = ctl;
+	ret = map_current();
+	if (ret == -ENODATA) {
+		/* Not an error to wait for: the next INIT starts recording. */
+		fprintf(stderr,
+			"libfdr: %s is not initialized; recording starts at its next init\n",
+			ctl->target.spec);
+		g.attached = true;
+	} else if (ret < 0) {
+		fprintf(stderr, "libfdr: recording disabled: %s\n",
+			fdr_ctl_strerror(ctl, "map", ret));
+		fdr_ctl_close(ctl);
+		g.ctl = NULL;
+	} else {
+		g.attached = true;
+	}
+	pthread_mutex_unlock(&g.lock);
+	return ret;
+}
+
+FDR_API void fdr_detach(void)
+{
+	pthread_mutex_lock(&g.lock);
+	__atomic_store_n(&fdr__current, NULL, __ATOMIC_RELEASE);
+	fdr_thread_release();
+	g.attached = false;
+	/* The mappings stay (other threads may be mid-record); closing the
+	 * device lets the kernel reclaim what our threads still hold. */
+	fdr_ctl_close(g.ctl);
+	g.ctl = NULL;
+	pthread_mutex_unlock(&g.lock);
+}

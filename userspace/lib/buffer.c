@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/*
+ * buffer.c - taking and giving back buffers, once per buffer, without a
+ * syscall: the protocol of uapi/linux/fdr.h.
+ *
+ * A thread takes the next slot of the pool of the CPU it runs on (ring
+ * order: the slot after the one handed out last, so a RELEASED slot
+ * reached again is the pool's oldest data - the flight-recorder
+ * overwrite), falling back to the other CPUs' pools when all of its own
+ * are HELD.  Nothing free anywhere: the record is dropped and counted.
+ */
+#include <time.h>
+#include <unistd.h>
+#include "recorder.h"
+
+FDR_NOINSTR static void count(__u64 *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+FDR_NOINSTR void fdr__count_drop(struct fdr_region *r)
+{
+	if (r)
+		count(&r->ctl->records_dropped);
+}
+
+/* CLOCK_MONOTONIC in µs, strictly increasing per thread (XRay orders a
+ * thread's buffers by it). */
+FDR_NOINSTR static uint64_t walltime_us(struct fdr_thread *t)
+{
+	struct timespec ts;
+	uint64_t us;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+	if (us <= t->last_wall_us)
+		us = t->last_wall_us + 1;
+	t->last_wall_us = us;
+	return us;
+}
+
+/* NewBuffer(tid) + WalltimeMarker: extents start at the preamble size.
+ * NewCPUId follows with the first record (latest_tsc == 0). */
+FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
+{
+	uint64_t us = walltime_us(t);
+	uint64_t sec = us / 1000000u;
+	uint32_t usec = (uint32_t)(us % 1000000u);
+	uint8_t wall[12];
+
+	fdr__put_metadata(t->buf, FDR_MD_NEW_BUFFER, &t->tid, sizeof(t->tid));
+	memcpy(wall, &sec, 8);
+	memcpy(wall + 8, &usec, 4);
+	fdr__put_metadata(t->buf + FDR_METADATA_SIZE, FDR_MD_WALLTIME, wall,
+			  sizeof(wall));
+	t->pos = FDR_BUFFER_PREAMBLE_SIZE;
+	t->latest_tsc = 0;
+	t->last_entry_tsc = 0;
+	t->undo_enters = 0;
+	t->undo_tails = 0;
+	fdr__publish(t);
+}
+
+/* CAS one slot to HELD and make it ours; false if someone was faster. */
+FDR_NOINSTR static bool claim(struct fdr_control *c, struct fdr_buffer_desc *d)
+{
+	uint32_t s = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
+	uint64_t old;
+
+	if (s == FDR_BUF_HELD ||
+	    !__atomic_compare_exchange_n(&d->state, &s, FDR_BUF_HELD, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+		return false;
+	/* Unpublish the old data before overwriting a single byte of it. */
+	old = __atomic_exchange_n(&d->extents, 0, __ATOMIC_ACQ_REL);
+	if (s == FDR_BUF_RELEASED && old)
+		count(&c->buffers_recycled);
+	return true;
+}
+
+FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_control *c,
+							  uint32_t pool)
+{
+	struct fdr_cpu_ring *ring = &fdr__rings(c)[pool];
+	struct fdr_buffer_desc *descs = fdr__descs(c);
+	uint32_t bpc = c->buffers_per_cpu;
+	uint64_t pos = __atomic_fetch_add(&ring->next, 1, __ATOMIC_RELAXED);
+
+	for (uint32_t j = 0; j < bpc; j++) {
+		struct fdr_buffer_desc *d =
+			&descs[(uint64_t)pool * bpc + (pos + j) % bpc];
+
+		if (claim(c, d))
+			return d;
+	}
+	return NULL;
+}
+
+FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
+				    uint32_t cpu)
+{
+	struct fdr_control *c = r->ctl;
+	struct fdr_buffer_desc *d = NULL;
+	uint32_t nr = c->nr_cpus, home = cpu % nr;
+
+	for (uint32_t k = 0; k < nr && !d; k++)
+		d = take_from_pool(c, (home + k) % nr);
+	if (!d)
+		return -1;
+	d->owner_tid = t->tid;
+	d->owner_pid = getpid();
+	d->generation = c->generation;
+	d->seq = __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED);
+	count(&c->buffers_acquired);
+	t->region = r;
+	t->desc = d;
+	t->generation = c->generation;
+	t->buf = r->base + c->control_size +
+		 (uint64_t)(d - fdr__descs(c)) * c->buffer_size;
+	t->size = c->buffer_size;
+	write_preamble(t);
+	return 0;
+}
+
+/*
+ * Give the buffer back (its committed extents stay for the flusher).  A
+ * buffer of an older generation is no longer ours: INIT reset the
+ * descriptors, and a new writer may hold this one.
+ */
+FDR_NOINSTR void fdr__buffer_release(struct fdr_thread *t)
+{
+	struct fdr_buffer_desc *d = t->desc;
+	struct fdr_control *c;
+
+	if (!d)
+		return;
+	c = t->region->ctl;
+	if (c->generation == t->generation && d->generation == t->generation &&
+	    d->owner_tid == t->tid)
+		__atomic_store_n(&d->state, FDR_BUF_RELEASED, __ATOMIC_RELEASE);
+	t->desc = NULL;
+	t->buf = NULL;
+	t->pos = 0;
+}

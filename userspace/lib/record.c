@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record.c - the public record calls: XRay FDR v2 records, written the
+ * way compiler-rt's FDRController writes them (FORMAT.md §3.1, §5.1).
+ *
+ * Per call: a re-entry guard (signal handlers may record too), one state
+ * check, rdtsc, the CPU from rseq, the bytes, then one release store of
+ * the new extents.  No syscall, lock or atomic read-modify-write.
+ */
+#include <limits.h>
+#include "recorder.h"
+
+#ifdef FDR_TEST_HOOKS
+uint64_t (*fdr__test_tsc_hook)(void);
+#endif
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define INLINE		static inline __attribute__((always_inline, no_instrument_function))
+
+INLINE bool enter_guard(struct fdr_thread *t)
+{
+	if (unlikely(t->busy))
+		return false;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return true;
+}
+
+INLINE void leave_guard(struct fdr_thread *t)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+/* Room for `need` bytes (worst case, metadata included) in a buffer we
+ * may write. */
+INLINE bool ready(struct fdr_thread *t, uint64_t need)
+{
+	if (likely(fdr__can_write(t) && t->pos + need <= t->size))
+		return true;
+	return fdr__thread_ready(t, need);
+}
+
+/*
+ * XRay's recordPreamble: NewCPUId for the first record of a buffer or
+ * after a migration, TSCWrap when the TSC went backwards or the delta
+ * does not fit in 31 bits.  Either makes the next delta 0.
+ */
+INLINE bool write_preamble(struct fdr_thread *t, uint64_t tsc, uint32_t cpu)
+{
+	uint8_t p[10];
+
+	if (unlikely(t->cpu != cpu || t->latest_tsc == 0)) {
+		uint16_t c16 = (uint16_t)cpu;
+
+		memcpy(p, &c16, 2);
+		memcpy(p + 2, &tsc, 8);
+		fdr__put_metadata(t->buf + t->pos, FDR_MD_NEW_CPU_ID, p, 10);
+	} else if (unlikely(tsc < t->latest_tsc ||
+			    tsc - t->latest_tsc > (uint64_t)INT32_MAX)) {
+		fdr__put_metadata(t->buf + t->pos, FDR_MD_TSC_WRAP, &tsc, 8);
+	} else {
+		return false;
+	}
+	t->pos += FDR_METADATA_SIZE;
+	t->cpu = cpu;
+	t->latest_tsc = tsc;
+	return true;
+}
+
+INLINE void put_fn(struct fdr_thread *t, uint32_t kind, int32_t fid,
+		   uint64_t tsc)
+{
+	fdr__put_function(t->buf + t->pos, kind, fid,
+			  (uint32_t)(tsc - t->latest_tsc));
+	t->pos += FDR_FUNCTION_SIZE;
+	t->latest_tsc = tsc;
+}
+
+FDR_API void fdr_enter(int32_t fid)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (!enter_guard(t))
+		return;
+	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
+		uint64_t tsc = fdr__tsc();
+
+		if (write_preamble(t, tsc, fdr__cpu())) {
+			t->undo_enters = 1;
+			t->undo_tails = 0;
+		} else {
+			t->undo_enters++;
+		}
+		t->last_entry_tsc = tsc;
+		put_fn(t, FDR_FN_ENTER, fid, tsc);
+		fdr__publish(t);
+	}
+	leave_guard(t);
+}
+
+/* Exit and TailExit: a call shorter than the threshold is erased instead. */
+INLINE void record_exit(uint32_t kind, int32_t fid)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (!enter_guard(t))
+		return;
+	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
+		uint64_t tsc = fdr__tsc();
+		bool meta = write_preamble(t, tsc, fdr__cpu());
+
+		if (!meta && t->undo_enters &&
+		    tsc - t->last_entry_tsc < t->region->threshold_ticks) {
+			fdr__rewind(t, tsc);
+		} else if (kind == FDR_FN_EXIT) {
+			t->undo_enters = 0;
+			t->undo_tails = 0;
+			put_fn(t, kind, fid, tsc);
+		} else {
+			t->undo_tails = t->undo_enters ? t->undo_tails + 1 : 0;
+			t->undo_enters = 0;
+			put_fn(t, kind, fid, tsc);
+		}
+		fdr__publish(t);
+	}
+	leave_guard(t);
+}
+
+FDR_API void fdr_exit(int32_t fid)
+{
+	record_exit(FDR_FN_EXIT, fid);
+}
+
+FDR_API void fdr_tail_exit(int32_t fid)
+{
+	record_exit(FDR_FN_TAIL_EXIT, fid);
+}
+
+/* EnterArg + CallArgument; calls with arguments are never rewound. */
+FDR_API void fdr_enter_arg(int32_t fid, uint64_t arg)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (!enter_guard(t))
+		return;
+	if (ready(t, 2 * FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
+		uint64_t tsc = fdr__tsc();
+
+		write_preamble(t, tsc, fdr__cpu());
+		t->last_entry_tsc = 0;
+		t->undo_enters = 0;
+		t->undo_tails = 0;
+		put_fn(t, FDR_FN_ENTER_ARG, fid, tsc);
+		fdr__put_metadata(t->buf + t->pos, FDR_MD_CALL_ARGUMENT, &arg, 8);
+		t->pos += FDR_METADATA_SIZE;
+		fdr__publish(t);
+	}
+	leave_guard(t);
+}
+
+/*
+ * v2 CustomEventMarker: i32 size, u64 absolute TSC, then the payload.  A
+ * v2 reader does not move its base TSC on a custom event, so neither do
+ * we: the next delta stays relative to the last function record.
+ */
+FDR_API void fdr_custom_event(const void *data, size_t len)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (len == 0 || !data || !enter_guard(t))
+		return;
+	if (len > (size_t)INT32_MAX - 2 * FDR_METADATA_SIZE) {
+		fdr__count_drop(__atomic_load_n(&fdr__current, __ATOMIC_RELAXED));
+	} else if (ready(t, 2 * FDR_METADATA_SIZE + len)) {
+		uint64_t tsc = fdr__tsc();
+		int32_t size = (int32_t)len;
+		uint8_t p[12];
+
+		write_preamble(t, tsc, fdr__cpu());
+		memcpy(p, &size, 4);
+		memcpy(p + 4, &tsc, 8);
+		fdr__put_metadata(t->buf + t->pos, FDR_MD_CUSTOM_EVENT, p, 12);
+		memcpy(t->buf + t->pos + FDR_METADATA_SIZE, data, len);
+		t->pos += FDR_METADATA_SIZE + len;
+		t->undo_enters = 0;
+		t->undo_tails = 0;
+		fdr__publish(t);
+	}
+	leave_guard(t);
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * region_util.h - test helpers: make a private embedded region, and read
+ * back what writers put in its buffers, record by record, checking the
+ * XRay FDR v2 grammar on the way (FORMAT.md §2-§4).
+ */
+#ifndef FDR_REGION_UTIL_H
+#define FDR_REGION_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <fdr.h>
+
+struct test_region {
+	char target[96];
+	struct fdr_ctl *ctl;
+	const struct fdr_control *c;	/* read-only map, after tr_map() */
+	size_t len;
+};
+
+/* A fresh region "embedded:t-TAG-PID", initialized; 0 or -errno. */
+int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
+	      uint32_t buffers_per_cpu);
+int tr_map(struct test_region *tr);
+void tr_destroy(struct test_region *tr);
+
+const struct fdr_buffer_desc *tr_desc(const struct test_region *tr,
+				      uint32_t i);
+const uint8_t *tr_buffer(const struct test_region *tr, uint32_t i);
+
+enum rec_type {
+	REC_FN, REC_NEW_BUFFER, REC_WALLTIME, REC_NEW_CPU, REC_TSC_WRAP,
+	REC_CALL_ARG, REC_CUSTOM,
+};
+
+/* One decoded record; tsc is reconstructed as llvm-xray does (§3.1). */
+struct rec {
+	enum rec_type type;
+	uint32_t fn_kind;	/* FDR_FN_* for REC_FN */
+	uint32_t fid;
+	uint32_t delta;
+	uint64_t tsc;		/* REC_FN: reconstructed; metadata: its TSC */
+	uint16_t cpu;
+	int32_t tid;		/* REC_NEW_BUFFER */
+	uint64_t sec;		/* REC_WALLTIME */
+	uint32_t usec;
+	uint64_t arg;		/* REC_CALL_ARG */
+	int32_t ev_size;	/* REC_CUSTOM */
+	const uint8_t *ev_data;
+	uint64_t offset;	/* in the buffer */
+};
+
+/*
+ * Decode `extents` bytes of a buffer.  Returns the number of records (at
+ * most max) or -1 with a reason in err (grammar or framing error).
+ */
+int parse_buffer(const uint8_t *data, uint64_t extents, struct rec *out,
+		 int max, char *err, size_t errlen);
+
+/* Indexes of the buffers with extents > 0, in seq order; returns count. */
+int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max);
+
+/* Count REC_FN records of one kind in a record array. */
+int count_fn(const struct rec *r, int n, uint32_t kind);
+
+#endif

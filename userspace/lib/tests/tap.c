@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/* tap.c - the TAP printer. */
+#include <stdarg.h>
+#include <stdio.h>
+#include "tap.h"
+
+static int test_no, failures;
+
+void tap_plan(int n)
+{
+	printf("1..%d\n", n);
+	fflush(stdout);
+}
+
+bool tap_ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d ", cond ? "ok" : "not ok", ++test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	failures += !cond;
+	return cond;
+}
+
+void tap_skip(const char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("ok %d ", ++test_no);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # SKIP %s\n", why);
+	fflush(stdout);
+}
+
+void tap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+int tap_done(void)
+{
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+/*
+ * thread_exit.c - give a thread's buffer back when it exits.
+ *
+ * A pthread key whose destructor only stores a descriptor state: no
+ * allocation, no lock.  The key is created once, early, so its slot is in
+ * glibc's static array and pthread_setspecific() never allocates either.
+ * The main thread never runs key destructors; a library destructor covers
+ * it, and the kernel (or the embedded controller) reclaims what a process
+ * that died still held.
+ */
+#include <pthread.h>
+#include "recorder.h"
+
+__thread struct fdr_thread fdr__thread __attribute__((tls_model("initial-exec")));
+
+static pthread_key_t exit_key;
+static int key_state;	/* 0 none, 1 created, -1 failed */
+
+FDR_NOINSTR static void on_thread_exit(void *unused)
+{
+	(void)unused;
+	fdr_thread_release();
+	fdr__thread.key_set = 0;
+}
+
+FDR_NOINSTR static void create_key(void)
+{
+	key_state = pthread_key_create(&exit_key, on_thread_exit) ? -1 : 1;
+}
+
+FDR_NOINSTR void fdr__arm_thread_exit(struct fdr_thread *t)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, create_key);
+	if (key_state > 0 && pthread_setspecific(exit_key, (void *)1) == 0)
+		t->key_set = 1;
+}
+
+FDR_API void fdr_thread_release(void)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (t->busy)
+		return;
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	fdr__buffer_release(t);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
+
+/* exit() does not run key destructors for the main thread. */
+__attribute__((destructor, no_instrument_function)) static void at_exit(void)
+{
+	fdr_thread_release();
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * writer.c - the slow path of a record: the thread has no buffer, its
+ * buffer is full, or the region stopped recording.
+ */
+#include <unistd.h>
+#include <sys/syscall.h>
+#include "recorder.h"
+
+/* Stop writing into the held buffer; give it back if it is still ours. */
+FDR_NOINSTR void fdr__thread_drop_buffer(struct fdr_thread *t)
+{
+	fdr__buffer_release(t);
+}
+
+FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r)
+{
+	if (!t->tid)
+		t->tid = (int32_t)syscall(SYS_gettid);
+	if (fdr__buffer_acquire(t, r, fdr__cpu()) < 0)
+		return false;
+	if (!t->key_set)
+		fdr__arm_thread_exit(t);
+	return true;
+}
+
+FDR_NOINSTR bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
+{
+	struct fdr_region *r;
+
+	if (t->desc && !fdr__can_write(t))
+		fdr__thread_drop_buffer(t);
+	if (t->desc && t->pos + need <= t->size)
+		return true;
+	r = t->desc ? t->region : fdr__region_for_writing();
+	if (!r)
+		return false;
+	/* Even an empty buffer cannot take it: drop, do not tear. */
+	if (FDR_BUFFER_PREAMBLE_SIZE + need > r->ctl->buffer_size) {
+		fdr__count_drop(r);
+		return false;
+	}
+	if (t->desc)
+		fdr__buffer_release(t);	/* full: take the next one */
+	if (!take_buffer(t, r)) {
+		fdr__count_drop(r);
+		return false;
+	}
+	return true;
+}
