@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fdr_reader.h - libfdrread: read, verify and expand XRay FDR logs.
+ *
+ * Reads FDR logs of versions 1 to 5 (uapi/linux/fdr_log.h has the record
+ * layouts; Documentation/reader.md says what is checked).  No global state:
+ * every call works on a struct fdr_log opened from a file (mmap'd) or from
+ * a caller-provided buffer, which must outlive the log.
+ *
+ * Three ways to look at a log:
+ *  - fdr_log_for_each_record(): every record in file order, as decoded
+ *    (what `fdrlog dump` prints);
+ *  - fdr_log_verify(): the structural check; the first error found;
+ *  - fdr_trace_build(): the expanded events (absolute TSC, cpu, thread,
+ *    process, args, payloads) exactly as LLVM 19's llvm-xray expands them,
+ *    optionally stable-sorted by TSC.
+ *
+ * Functions returning int return 0 on success and -1 on error, with
+ * *err filled in (err may be NULL).
+ */
+#ifndef FDR_READER_H
+#define FDR_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/fdr_log.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The first problem found, and where. */
+struct fdr_reader_error {
+	uint64_t offset;	/* byte offset in the log of the record at fault */
+	char record[24];	/* its kind ("Function", "NewBuffer", ...) or "" */
+	char message[200];	/* "offset N: <record>: what was expected, what was found" */
+};
+
+struct fdr_log;
+
+int fdr_log_open_file(struct fdr_log **out, const char *path,
+		      struct fdr_reader_error *err);
+int fdr_log_open_memory(struct fdr_log **out, const void *data, size_t size,
+			struct fdr_reader_error *err);
+void fdr_log_close(struct fdr_log *log);
+
+/* The 32-byte file header, copied out (aligned). */
+const struct fdr_log_header *fdr_log_get_header(const struct fdr_log *log);
+
+/* ---- raw records --------------------------------------------------------- */
+
+/* One decoded record.  Which fields are meaningful depends on kind. */
+struct fdr_record {
+	uint64_t offset;	/* of its first byte */
+	uint32_t length;	/* bytes, including an event's payload */
+	uint8_t is_metadata;
+	uint8_t kind;		/* enum fdr_metadata_kind or enum fdr_function_kind */
+	uint16_t cpu;		/* NewCPUId; custom event (v4) */
+	uint32_t func_id;	/* function record */
+	uint32_t delta;		/* function record: unsigned TSC delta */
+	int32_t id;		/* NewBuffer: tid; Pid: pid */
+	int32_t event_size;	/* custom / typed event payload size */
+	int32_t event_delta;	/* v5 custom event, typed event: signed TSC delta */
+	uint16_t event_type;	/* typed event */
+	uint32_t usec;		/* WalltimeMarker */
+	uint64_t value;		/* NewCPUId/TSCWrap/custom(v1-4) TSC, Walltime seconds,
+				   CallArgument, BufferExtents size */
+	const uint8_t *payload;	/* custom / typed event bytes (event_size of them) */
+};
+
+/* Return non-zero from the callback to stop early (that value is returned). */
+typedef int (*fdr_record_fn)(const struct fdr_record *rec, void *ctx);
+
+/*
+ * Decode every record in file order, following the version's framing
+ * (extents, v1 padding).  Stops at the first decoding error (returns -1);
+ * does not run the block state machine: fdr_log_verify() does.
+ */
+int fdr_log_for_each_record(const struct fdr_log *log, fdr_record_fn fn,
+			    void *ctx, struct fdr_reader_error *err);
+
+/* Name of a record kind: "Function Enter", "NewBuffer", ... */
+const char *fdr_record_kind_name(int is_metadata, unsigned kind);
+
+/* The whole structural check; 0 if valid. */
+int fdr_log_verify(const struct fdr_log *log, struct fdr_reader_error *err);
+
+/* ---- expanded events ----------------------------------------------------- */
+
+/* XRay's RecordTypes, as llvm-xray prints them in "kind:". */
+enum fdr_event_kind {
+	FDR_EVENT_ENTER		= 0,
+	FDR_EVENT_EXIT		= 1,
+	FDR_EVENT_TAIL_EXIT	= 2,
+	FDR_EVENT_ENTER_ARG	= 3,
+	FDR_EVENT_CUSTOM	= 4,
+	FDR_EVENT_TYPED		= 5,
+};
+
+struct fdr_event {
+	uint64_t tsc;		/* absolute */
+	uint64_t aux;		/* internal: first argument index or payload offset */
+	uint32_t tid;
+	uint32_t pid;
+	int32_t func_id;	/* as LLVM: events keep the last function's id */
+	uint32_t count;		/* internal: argument count or payload size */
+	uint16_t cpu;
+	uint16_t record_type;	/* XRay "type:" (typed event type, sticky as in LLVM) */
+	uint8_t kind;		/* enum fdr_event_kind */
+};
+
+struct fdr_trace {
+	struct fdr_event *events;	/* in expansion order */
+	size_t count;
+	uint32_t *order;		/* sorted view (NULL if not sorted) */
+	uint64_t *args;			/* all call arguments */
+	size_t nargs;
+	const struct fdr_log *log;
+};
+
+#define FDR_TRACE_SORT_BY_TSC	1u
+
+/* Expand a log; fails (like llvm-xray) if the log does not verify. */
+int fdr_trace_build(struct fdr_trace *trace, const struct fdr_log *log,
+		    unsigned flags, struct fdr_reader_error *err);
+void fdr_trace_free(struct fdr_trace *trace);
+
+/* The i-th event in sorted order if sorted, else in expansion order. */
+static inline const struct fdr_event *fdr_trace_at(const struct fdr_trace *t, size_t i)
+{
+	return &t->events[t->order ? t->order[i] : i];
+}
+
+/* Call arguments of an event (count in *n; NULL if none). */
+const uint64_t *fdr_event_args(const struct fdr_trace *t, const struct fdr_event *ev,
+			       uint32_t *n);
+/* Payload of a custom or typed event (size in *n; NULL if none). */
+const uint8_t *fdr_event_payload(const struct fdr_trace *t, const struct fdr_event *ev,
+				 uint32_t *n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FDR_READER_H */

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - libfdrread internals shared between its files.
+ *
+ * The pipeline mirrors LLVM 19's loader (FORMAT.md §4.4): a producer
+ * decodes records, an indexer cuts them into blocks (one per NewBuffer)
+ * and runs the block state machine on each, the blocks of each (pid, tid)
+ * are ordered by wall time, and an expander turns them into events.
+ */
+#ifndef FDR_READER_INTERNAL_H
+#define FDR_READER_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <fdr_reader.h>
+
+struct fdr_log {
+	const uint8_t *data;
+	size_t size;
+	struct fdr_log_header header;
+	void *mapping;		/* non-NULL when we mmap'd the file */
+	size_t mapping_size;
+};
+
+static inline uint16_t get_u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint32_t get_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t get_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+
+/* printf-style error with offset and record kind; always returns -1. */
+int reader_fail(struct fdr_reader_error *err, uint64_t offset, const char *record,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- producer (record_producer.c) ---------------------------------------- */
+
+/* Where the producer is; copying it saves a restart point. */
+struct producer {
+	const struct fdr_log *log;
+	uint64_t off;
+	uint64_t remaining;	/* v2+: bytes left in the current buffer */
+	uint64_t buffer_start;	/* v1: offset of the last NewBuffer, or UINT64_MAX */
+};
+
+void producer_init(struct producer *p, const struct fdr_log *log);
+/* 1: a record in *rec; 0: end of log; -1: error in *err. */
+int producer_next(struct producer *p, struct fdr_record *rec, struct fdr_reader_error *err);
+
+/* ---- block state machine (block_verifier.c) ------------------------------- */
+
+enum verifier_state {
+	VS_UNKNOWN, VS_BUFFER_EXTENTS, VS_NEW_BUFFER, VS_WALLCLOCK, VS_PID,
+	VS_NEW_CPU_ID, VS_TSC_WRAP, VS_CUSTOM_EVENT, VS_TYPED_EVENT,
+	VS_FUNCTION, VS_CALL_ARG, VS_END_OF_BUFFER, VS_NR
+};
+
+enum verifier_state verifier_state_of(const struct fdr_record *rec);
+int verifier_step(enum verifier_state *state, const struct fdr_record *rec,
+		  struct fdr_reader_error *err);
+int verifier_finish(enum verifier_state state, uint64_t offset,
+		    struct fdr_reader_error *err);
+
+/* ---- blocks (block_index.c) ----------------------------------------------- */
+
+struct block {
+	struct producer start;	/* restart point: producing from here replays it */
+	uint64_t nrecords;	/* records produced, BufferExtents included */
+	uint64_t pid;
+	int32_t tid;
+	uint32_t wall_usec;
+	uint64_t wall_sec;
+	uint32_t group;		/* index of its (pid, tid) in first-seen order */
+};
+
+struct block_index {
+	struct block *blocks;	/* in file order */
+	size_t nblocks;
+	uint32_t *group_order;	/* groups in LLVM's DenseMap iteration order */
+	size_t ngroups;
+	size_t nevents_max;	/* upper bound on expanded events */
+	size_t nargs_max;	/* upper bound on call arguments */
+};
+
+int block_index_build(struct block_index *ix, const struct fdr_log *log,
+		      struct fdr_reader_error *err);
+void block_index_free(struct block_index *ix);
+
+/* ---- LLVM DenseMap<pair<u64,i32>> iteration order (dense_map_order.c) ----- */
+
+struct group_key { uint64_t pid; int32_t tid; };
+struct dense_map;
+struct dense_map *dense_map_new(void);
+void dense_map_free(struct dense_map *m);
+/* Group id (first-seen order) of key, inserting it if new; -1 on ENOMEM. */
+int64_t dense_map_insert(struct dense_map *m, struct group_key key);
+/* Fill order[] with group ids in bucket order; returns how many. */
+size_t dense_map_iteration_order(const struct dense_map *m, uint32_t *order);
+
+/* ---- libstdc++ std::sort of one thread's blocks (block_sort.c) ----------- */
+
+void block_sort_by_walltime(struct block **v, size_t n);
+
+/* ---- stable sort by TSC (tsc_sort.c) -------------------------------------- */
+
+int tsc_sort(const struct fdr_event *events, size_t n, uint32_t *order);
+
+#endif

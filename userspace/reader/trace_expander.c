@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+/*
+ * trace_expander.c - turn blocks into events, as LLVM 19's TraceExpander.
+ *
+ * Threads are visited in llvm-xray's map order and each thread's blocks
+ * in its wall-time order; one expander state per thread carries BaseTSC,
+ * CPU, pid and tid across that thread's blocks.  LLVM reuses a single
+ * "current record" per thread, so an event inherits fields a previous
+ * record set and nothing reset: custom events keep the last function id,
+ * every record after a typed event keeps its event type.  We reproduce
+ * that, since it is what llvm-xray prints.
+ */
+#include <stdlib.h>
+#include "internal.h"
+
+struct expander {
+	struct fdr_trace *t;
+	unsigned version;
+	uint64_t base_tsc;
+	uint16_t cpu;
+	int32_t pid, tid;
+	bool ignoring;		/* after EndOfBuffer until NewBuffer */
+	bool building;		/* the last event may still take arguments */
+	int32_t func_id;	/* sticky fields of LLVM's current record */
+	uint16_t record_type;
+};
+
+static void expander_reset(struct expander *x)
+{
+	struct fdr_trace *t = x->t;
+	unsigned version = x->version;
+
+	memset(x, 0, sizeof(*x));
+	x->t = t;
+	x->version = version;
+}
+
+static struct fdr_event *begin_event(struct expander *x, uint8_t kind, uint64_t tsc,
+				     uint16_t cpu)
+{
+	struct fdr_event *ev = &x->t->events[x->t->count++];
+
+	ev->tsc = tsc;
+	ev->aux = x->t->nargs;
+	ev->count = 0;
+	ev->tid = (uint32_t)x->tid;
+	ev->pid = (uint32_t)x->pid;
+	ev->func_id = x->func_id;
+	ev->cpu = cpu;
+	ev->record_type = x->record_type;
+	ev->kind = kind;
+	x->building = true;
+	return ev;
+}
+
+static void expand_event(struct expander *x, const struct fdr_record *rec)
+{
+	struct fdr_event *ev;
+	uint64_t tsc;
+	uint16_t cpu = x->cpu;
+
+	if (rec->kind == FDR_MD_TYPED_EVENT || x->version >= 5) {
+		x->base_tsc += (uint64_t)(int64_t)rec->event_delta;
+		tsc = x->base_tsc;
+	} else {
+		tsc = rec->value;	/* absolute; BaseTSC untouched */
+		cpu = rec->cpu;		/* 0 before v4, as LLVM reads it */
+	}
+	if (rec->kind == FDR_MD_TYPED_EVENT)
+		x->record_type = rec->event_type;
+	ev = begin_event(x, rec->kind == FDR_MD_TYPED_EVENT ? FDR_EVENT_TYPED
+							 : FDR_EVENT_CUSTOM, tsc, cpu);
+	ev->aux = (uint64_t)(rec->payload - x->t->log->data);
+	ev->count = (uint32_t)rec->event_size;
+}
+
+static void expand_metadata(struct expander *x, const struct fdr_record *rec)
+{
+	switch (rec->kind) {
+	case FDR_MD_NEW_BUFFER:
+		x->ignoring = false;
+		x->tid = rec->id;
+		if (x->version == 2)
+			x->pid = rec->id;	/* LLVM 19's v2 quirk */
+		break;
+	case FDR_MD_END_OF_BUFFER:
+		x->ignoring = true;
+		x->building = false;
+		break;
+	case FDR_MD_NEW_CPU_ID:
+		x->cpu = rec->cpu;
+		x->base_tsc = rec->value;
+		break;
+	case FDR_MD_TSC_WRAP:
+		x->base_tsc = rec->value;
+		break;
+	case FDR_MD_PID:
+		x->pid = rec->id;
+		break;
+	case FDR_MD_CALL_ARGUMENT:
+		if (x->building) {
+			struct fdr_event *ev = &x->t->events[x->t->count - 1];
+
+			ev->kind = FDR_EVENT_ENTER_ARG;
+			ev->count++;
+			x->t->args[x->t->nargs++] = rec->value;
+		}
+		break;
+	case FDR_MD_CUSTOM_EVENT:
+	case FDR_MD_TYPED_EVENT:
+		x->building = false;
+		if (!x->ignoring)
+			expand_event(x, rec);
+		break;
+	default:	/* WalltimeMarker, BufferExtents: no effect */
+		break;
+	}
+}
+
+static void expand_record(struct expander *x, const struct fdr_record *rec)
+{
+	if (rec->is_metadata) {
+		expand_metadata(x, rec);
+		return;
+	}
+	x->building = false;
+	if (x->ignoring)
+		return;
+	x->base_tsc += rec->delta;
+	x->func_id = (int32_t)rec->func_id;
+	begin_event(x, rec->kind, x->base_tsc, x->cpu);
+}
+
+static int expand_block(struct expander *x, const struct block *b,
+			struct fdr_reader_error *err)
+{
+	struct producer p = b->start;
+	struct fdr_record rec;
+
+	for (uint64_t i = 0; i < b->nrecords; i++) {
+		if (producer_next(&p, &rec, err) != 1)
+			return -1;	/* cannot happen: indexing read it all */
+		expand_record(x, &rec);
+	}
+	return 0;
+}
+
+/* Blocks grouped by thread (file order inside a group), groups in map order. */
+static struct block **blocks_by_group(const struct block_index *ix, size_t *start)
+{
+	struct block **v = malloc(sizeof(*v) * (ix->nblocks + 1));
+
+	if (!v)
+		return NULL;
+	memset(start, 0, sizeof(*start) * (ix->ngroups + 1));
+	for (size_t i = 0; i < ix->nblocks; i++)
+		start[ix->blocks[i].group + 1]++;
+	for (size_t g = 0; g < ix->ngroups; g++)
+		start[g + 1] += start[g];
+	for (size_t i = 0; i < ix->nblocks; i++)
+		v[start[ix->blocks[i].group]++] = &ix->blocks[i];
+	/* start[g] now holds the end of group g; shift back. */
+	memmove(start + 1, start, sizeof(*start) * ix->ngroups);
+	start[0] = 0;
+	return v;
+}
+
+static int expand_all(struct fdr_trace *t, const struct block_index *ix,
+		      struct fdr_reader_error *err)
+{
+	size_t *start = malloc(sizeof(*start) * (ix->ngroups + 1));
+	struct block **v = start ? blocks_by_group(ix, start) : NULL;
+	struct expander x = { .t = t, .version = t->log->header.version };
+	int ret = 0;
+
+	if (!v) {
+		free(start);
+		return reader_fail(err, 0, "", "out of memory");
+	}
+	for (size_t k = 0; k < ix->ngroups && !ret; k++) {
+		uint32_t g = ix->group_order[k];
+		struct block **first = v + start[g];
+		size_t n = start[g + 1] - start[g];
+
+		block_sort_by_walltime(first, n);
+		expander_reset(&x);
+		for (size_t i = 0; i < n && !ret; i++)
+			ret = expand_block(&x, first[i], err);
+	}
+	free(v);
+	free(start);
+	return ret;
+}
+
+int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned flags,
+		    struct fdr_reader_error *err)
+{
+	struct block_index ix;
+
+	memset(t, 0, sizeof(*t));
+	t->log = log;
+	if (block_index_build(&ix, log, err))
+		return -1;
+	t->events = malloc(sizeof(*t->events) * (ix.nevents_max + 1));
+	t->args = malloc(sizeof(*t->args) * (ix.nargs_max + 1));
+	if (!t->events || !t->args) {
+		reader_fail(err, 0, "", "out of memory for %zu events", ix.nevents_max);
+		goto fail;
+	}
+	if (expand_all(t, &ix, err))
+		goto fail;
+	block_index_free(&ix);
+	if (flags & FDR_TRACE_SORT_BY_TSC) {
+		t->order = malloc(sizeof(*t->order) * (t->count + 1));
+		if (!t->order || tsc_sort(t->events, t->count, t->order)) {
+			reader_fail(err, 0, "", "out of memory sorting %zu events", t->count);
+			fdr_trace_free(t);
+			return -1;
+		}
+	}
+	return 0;
+fail:
+	block_index_free(&ix);
+	fdr_trace_free(t);
+	return -1;
+}
+
+void fdr_trace_free(struct fdr_trace *t)
+{
+	free(t->events);
+	free(t->args);
+	free(t->order);
+	memset(t, 0, sizeof(*t));
+}
+
+const uint64_t *fdr_event_args(const struct fdr_trace *t, const struct fdr_event *ev,
+			       uint32_t *n)
+{
+	bool has = ev->kind <= FDR_EVENT_ENTER_ARG && ev->count;
+
+	*n = has ? ev->count : 0;
+	return has ? t->args + ev->aux : NULL;
+}
+
+const uint8_t *fdr_event_payload(const struct fdr_trace *t, const struct fdr_event *ev,
+				 uint32_t *n)
+{
+	bool has = ev->kind >= FDR_EVENT_CUSTOM;
+
+	*n = has ? ev->count : 0;
+	return has ? t->log->data + ev->aux : NULL;
+}

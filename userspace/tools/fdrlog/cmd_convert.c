@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+/* cmd_convert.c - `fdrlog convert --format yaml|chrome FILE`. */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "commands.h"
+#include "convert.h"
+
+static const char help[] =
+	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
+	"                      [--no-sort] [-o OUT] FILE\n"
+	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
+	"TSCs) and print it:\n"
+	"  yaml    the text of `llvm-xray convert -f yaml`, records stable-sorted\n"
+	"          by TSC (--no-sort: expansion order, like --sort=false)\n"
+	"  chrome  Chrome trace-event JSON (Perfetto, chrome://tracing): B/E events\n"
+	"          per thread, timestamps in microseconds from CycleFrequency\n"
+	"--instr-map BINARY  name functions from the xray_instr_map of an\n"
+	"                    -fxray-instrument binary (like llvm-xray -m BINARY -y)\n"
+	"--sym-map FILE      name functions from the -finstrument-functions\n"
+	"                    adapter's id table (fid<TAB>symbol<TAB>module<TAB>offset)\n"
+	"-o OUT              write to OUT (atomically: all or nothing)\n";
+
+struct convert_opts {
+	const char *format, *instr_map, *sym_map, *out, *in;
+	int no_sort;
+};
+
+static int parse(int argc, char **argv, struct convert_opts *co)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, 0, 'h' }, { "format", required_argument, 0, 'f' },
+		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
+		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, 'n' },
+		{ 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "hf:m:s:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h': fputs(help, stdout); return 0;
+		case 'f': co->format = optarg; break;
+		case 'm': co->instr_map = optarg; break;
+		case 's': co->sym_map = optarg; break;
+		case 'o': co->out = optarg; break;
+		case 'n': co->no_sort = 1; break;
+		default: fputs(help, stderr); return 2;
+		}
+	}
+	if (!co->format || (strcmp(co->format, "yaml") && strcmp(co->format, "chrome"))) {
+		fprintf(stderr, "fdrlog convert: --format %s: expected yaml or chrome\n",
+			co->format ? co->format : "missing");
+		return 2;
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "fdrlog convert: expected one FILE\n%s", help);
+		return 2;
+	}
+	co->in = argv[optind];
+	return -1;
+}
+
+/* Open the destination: stdout, or a temporary next to OUT. */
+static int open_output(const struct convert_opts *co, char *tmp, size_t size)
+{
+	int fd;
+
+	if (!co->out)
+		return STDOUT_FILENO;
+	snprintf(tmp, size, "%s.tmpXXXXXX", co->out);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		fprintf(stderr, "fdrlog convert: cannot create %s: %s\n", tmp, strerror(errno));
+	return fd;
+}
+
+static int finish_output(const struct convert_opts *co, const char *tmp, int fd, int err)
+{
+	if (!co->out)
+		return err;
+	if (!err && fchmod(fd, 0644) == 0 && close(fd) == 0 && rename(tmp, co->out) == 0)
+		return 0;
+	if (!err)
+		fprintf(stderr, "fdrlog convert: cannot write %s: %s\n", co->out, strerror(errno));
+	unlink(tmp);
+	return 1;
+}
+
+static int convert(const struct convert_opts *co, const struct fdr_trace *t,
+		   const struct symbols *syms)
+{
+	static struct out_buffer o;
+	char tmp[4096];
+	int fd = open_output(co, tmp, sizeof(tmp));
+
+	if (fd < 0)
+		return 1;
+	out_init(&o, fd);
+	if (!strcmp(co->format, "yaml"))
+		write_yaml(&o, t, syms);
+	else
+		write_chrome(&o, t, syms);
+	out_flush(&o);
+	if (o.error)
+		fprintf(stderr, "fdrlog convert: writing %s: %s\n",
+			co->out ? co->out : "standard output", strerror(o.error));
+	return finish_output(co, tmp, fd, o.error ? 1 : 0);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_opts co = { 0 };
+	struct fdr_reader_error err;
+	struct fdr_trace trace;
+	struct symbols *syms;
+	struct fdr_log *log;
+	int r = parse(argc, argv, &co);
+
+	if (r >= 0)
+		return r;
+	log = open_log_or_report("convert", co.in);
+	if (!log)
+		return 1;
+	if (load_symbols("convert", co.instr_map, co.sym_map, &syms)) {
+		fdr_log_close(log);
+		return 1;
+	}
+	r = fdr_trace_build(&trace, log, co.no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
+	if (r) {
+		report_log_error("convert", co.in, &err);
+		r = 1;
+	} else {
+		r = convert(&co, &trace, syms);
+		fdr_trace_free(&trace);
+	}
+	symbols_free(syms);
+	fdr_log_close(log);
+	return r;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/* convert.h - the output formats of `fdrlog convert` and `fdrlog account`. */
+#ifndef FDRLOG_CONVERT_H
+#define FDRLOG_CONVERT_H
+
+#include <fdr_reader.h>
+#include "out_buffer.h"
+#include "symbols.h"
+
+/* llvm-xray convert -f yaml's text (symbolized like -y when syms != NULL). */
+void write_yaml(struct out_buffer *o, const struct fdr_trace *t,
+		const struct symbols *syms);
+/* Chrome trace-event JSON. */
+void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
+		  const struct symbols *syms);
+
+enum account_sort { SORT_FUNC, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99,
+		    SORT_MAX, SORT_SUM };
+struct account_options {
+	enum account_sort sort;
+	int descending;
+	size_t top;		/* 0: all */
+};
+/* Per-function latency table; -1 on out of memory. */
+int write_account(struct out_buffer *o, const struct fdr_trace *t,
+		  const struct symbols *syms, const struct account_options *opt);
+
+#endif

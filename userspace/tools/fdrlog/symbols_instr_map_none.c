@@ -1,0 +1,12 @@
+// SPDX-License-Identifier: MIT
+/* symbols_instr_map_none.c - the static (VM) fdrlog has no ELF reader. */
+#include <stdio.h>
+#include "symbols_internal.h"
+
+int symbols_from_instr_map(struct symbols **out, const char *path, char *msg, size_t msg_size)
+{
+	*out = NULL;
+	snprintf(msg, msg_size, "%s: --instr-map is not available in this static build "
+		 "of fdrlog (no libdw); use the host's fdrlog", path);
+	return -1;
+}
