@@ -1,0 +1,281 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# daemon_test.sh - fdrd end to end on the embedded backend (no kernel):
+# record -> finalize -> log, cycles, a full ring, ENOSPC, a vanished
+# output directory, SIGTERM during a flush, hostile buffers.  Every log
+# is checked with llvm-xray-19 (fdr-dump --verify, convert -f yaml) and,
+# when it exists, build/bin/fdrlog verify.  TAP on stdout.
+#
+#   daemon_test.sh BUILD_DIR
+set -u
+BUILD=${1:?usage: daemon_test.sh BUILD_DIR}
+FDRD=$BUILD/bin/fdrd
+FDRCTL=$BUILD/bin/fdrctl
+FDRLOG=$BUILD/bin/fdrlog
+RECORDER=$BUILD/fdrd/tests/recorder
+FILL=$BUILD/fdrd/tests/fill_region
+XRAY=${LLVM_XRAY:-llvm-xray-19}
+export FDR_OPTIONS=func_duration_threshold_us=0
+
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+diag() { sed 's/^/# /'; }
+
+WORK=$(mktemp -d /tmp/fdrd-daemon-test.XXXXXX)
+NAME=fdrdtest$$
+TARGET=embedded:$NAME
+DPID=
+MNT=
+cleanup() {
+	[ -n "$DPID" ] && kill "$DPID" 2>/dev/null && wait "$DPID" 2>/dev/null
+	[ -n "$MNT" ] && umount "$MNT" 2>/dev/null
+	"$FDRCTL" --target "$TARGET" destroy >/dev/null 2>&1
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+ctl() { "$FDRCTL" --target "$TARGET" "$@"; }
+status_field() { ctl status --json | sed -n "s/.*\"$1\":\"\{0,1\}\([^,\"}]*\).*/\1/p"; }
+fresh_region() { # BUFFER_SIZE BUFFERS_PER_CPU
+	ctl destroy >/dev/null 2>&1
+	ctl init --buffer-size "$1" --buffers-per-cpu "$2" >/dev/null
+}
+start_fdrd() { # OUTDIR [OPTIONS...]
+	local out=$1; shift
+	"$FDRD" --foreground --target "$TARGET" --output-dir "$out" "$@" 2>"$WORK/fdrd.err" &
+	DPID=$!
+}
+stop_fdrd() {
+	[ -n "$DPID" ] || return 0
+	kill -TERM "$DPID" 2>/dev/null
+	wait "$DPID"
+	local rc=$?
+	DPID=
+	return $rc
+}
+logs_in() { ls "$1"/*.xray 2>/dev/null; }
+wait_logs() { # DIR COUNT TIMEOUT_S
+	local i
+	for ((i = 0; i < $3 * 20; i++)); do
+		[ "$(logs_in "$1" | wc -l)" -ge "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+# The yaml of a log: one line per record "kind fid thread".
+records_of() {
+	"$XRAY" convert -f yaml "$1" 2>/dev/null |
+		sed -n 's/.*func-id: \([0-9]*\),.*thread: \([0-9]*\),.*kind: \([a-z-]*\),.*/\3 \1 \2/p'
+}
+valid_log() { # LOG: llvm-xray and our reader accept it
+	"$XRAY" fdr-dump --verify "$1" >/dev/null 2>"$WORK/verify.err" || return 1
+	"$XRAY" convert -f yaml "$1" >/dev/null 2>>"$WORK/verify.err" || return 1
+	if [ -x "$FDRLOG" ]; then "$FDRLOG" verify "$1" >/dev/null 2>>"$WORK/verify.err" || return 1; fi
+	return 0
+}
+no_temp_files() { ! ls -A "$1" | grep -q '^\..*\.tmp$'; }
+
+# 1. record -> finalize -> log within grace + 1 s, with the recorded calls
+test_record() {
+	local out=$WORK/rec; mkdir -p "$out"
+	fresh_region 65536 8
+	start_fdrd "$out" --grace-ms 100
+	"$RECORDER" "$TARGET" 4 1000 >"$WORK/threads" || not_ok "recorder ran"
+	local t0=$(date +%s%N)
+	ctl finalize >/dev/null
+	if wait_logs "$out" 1 3; then
+		local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+		check "log appears ${ms} ms after finalize (limit 1100 ms)" [ "$ms" -le 1100 ]
+	else
+		not_ok "log appears after finalize"; cat "$WORK/fdrd.err" | diag
+		stop_fdrd; return
+	fi
+	local log; log=$(logs_in "$out")
+	check "log passes llvm-xray fdr-dump --verify and convert$([ -x "$FDRLOG" ] && echo ' and fdrlog verify')" valid_log "$log"
+	records_of "$log" >"$WORK/recs"
+	check "4000 enters and 4000 exits in the log" \
+		[ "$(grep -c '^function-enter ' "$WORK/recs")" = 4000 -a "$(grep -c '^function-exit ' "$WORK/recs")" = 4000 ]
+	local good=1 tid fid calls
+	while read -r tid fid calls; do
+		[ "$(grep -c "^function-enter $fid $tid\$" "$WORK/recs")" = "$calls" ] || good=0
+		grep -q "^thread	$tid	pid	" "$log.threads" || good=0
+	done <"$WORK/threads"
+	check "each thread's calls under its own tid and function id; tids in .threads" [ $good = 1 ]
+	check "side table names the ioctl finalize" grep -q '^finalize	ioctl	' "$log.threads"
+	check "region reported FLUSHED" [ "$(status_field flush_state)" = FLUSHED ]
+	check "no temporary file left" no_temp_files "$out"
+	stop_fdrd; check "SIGTERM while idle: exit 0" [ $? = 0 ]
+}
+
+# 2. three cycles with --auto-reset give three valid logs
+test_cycles() {
+	local out=$WORK/cycles; mkdir -p "$out"
+	fresh_region 65536 4
+	start_fdrd "$out" --grace-ms 20 --auto-reset
+	local c good=1
+	for c in 1 2 3; do
+		ctl wait INITIALIZED --timeout 3000 >/dev/null || good=0
+		"$RECORDER" "$TARGET" 2 $((c * 100)) >/dev/null || good=0
+		ctl finalize >/dev/null || good=0
+		wait_logs "$out" $c 3 || good=0
+	done
+	check "three finalizes with --auto-reset: three logs" [ $good = 1 -a "$(logs_in "$out" | wc -l)" = 3 ]
+	good=1
+	c=0
+	for log in $(ls -tr "$out"/*.xray); do
+		c=$((c + 1))
+		valid_log "$log" || good=0
+		[ "$(records_of "$log" | grep -c '^function-enter')" = $((c * 200)) ] || good=0
+	done
+	check "each cycle's log is valid and holds only that cycle's calls" [ $good = 1 ]
+	check "the region is ready for a fourth cycle" [ "$(status_field state)" = INITIALIZED ]
+	stop_fdrd
+}
+
+# 3. a full ring keeps the newest buffers, in acquisition order
+test_full_ring() {
+	local out=$WORK/ring; mkdir -p "$out"
+	fresh_region 4096 2		# 2 CPUs x 2 = 4 buffers here (nr_cpus may differ)
+	local nr; nr=$(status_field nr_buffers)
+	"$FILL" "$NAME" $((nr + 6)) 3 >/dev/null
+	ctl finalize >/dev/null
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" 2>"$WORK/fdrd.err"
+	local log; log=$(logs_in "$out")
+	check "full ring: log valid" valid_log "$log"
+	local want; want=$(seq 7 $((nr + 6)) | tr '\n' ' ')
+	local got; got=$(records_of "$log" | awk '$1 == "function-enter" {print $2}' | uniq | tr '\n' ' ')
+	check "full ring of $nr buffers: only the newest $nr (fids $want) in seq order (got $got)" [ "$got" = "$want" ]
+	# the same through libfdr's own ring: many calls from one thread
+	rm -f "$out"/*
+	fresh_region 4096 2
+	"$RECORDER" "$TARGET" 1 20000 >/dev/null
+	ctl finalize >/dev/null
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" 2>"$WORK/fdrd.err"
+	log=$(logs_in "$out")
+	check "libfdr ring overwritten (recycled $(status_field buffers_recycled)): log valid" valid_log "$log"
+}
+
+# 4. ENOSPC: no partial file, flush aborted, data kept, the retry succeeds
+test_enospc() {
+	MNT=$WORK/tiny; mkdir -p "$MNT"
+	if ! mount -t tmpfs -o size=64k fdrd-test "$MNT" 2>/dev/null; then
+		MNT=; skip "ENOSPC on a tiny tmpfs" "cannot mount tmpfs (not root?)"; return
+	fi
+	fresh_region 65536 8
+	"$FILL" "$NAME" 16 100000 >/dev/null	# ~1 MiB
+	ctl finalize >/dev/null
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$MNT" 2>"$WORK/fdrd.err"
+	check "--once on a full filesystem exits 1" [ $? = 1 ]
+	check "the message names the path and the cause" grep -q "$MNT/.*No space left on device" "$WORK/fdrd.err"
+	grep error "$WORK/fdrd.err" | diag
+	check "nothing left in the directory" [ -z "$(ls -A "$MNT")" ]
+	check "flush aborted: FINALIZED, NOT_FLUSHING" [ "$(status_field state)" = FINALIZED -a "$(status_field flush_state)" = NOT_FLUSHING ]
+	start_fdrd "$MNT" --grace-ms 0 --retry-ms 200
+	sleep 0.5
+	check "the running daemon keeps failing cleanly" [ -z "$(ls -A "$MNT")" ]
+	mount -o remount,size=8m "$MNT"
+	wait_logs "$MNT" 1 5
+	local log; log=$(logs_in "$MNT")
+	check "after freeing space the retry writes a valid log" valid_log "$log"
+	check "with all 16 buffers" [ "$(records_of "$log" | grep -c '^function-enter')" = $((16 * (65536 - 48) / 16)) ]
+	grep -q "retrying in" "$WORK/fdrd.err"; check "the retry was announced" [ $? = 0 ]
+	stop_fdrd
+	umount "$MNT"; MNT=
+}
+
+# 5. the output directory vanishes, then comes back
+test_vanished_dir() {
+	local out=$WORK/gone; mkdir -p "$out"
+	fresh_region 4096 2
+	start_fdrd "$out" --grace-ms 0 --retry-ms 200
+	rmdir "$out"
+	"$FILL" "$NAME" 2 10 >/dev/null
+	ctl finalize >/dev/null
+	sleep 0.4
+	check "vanished output directory named in the error" grep -q "$out/.*output directory is gone" "$WORK/fdrd.err"
+	check "flush aborted, region still FINALIZED" [ "$(status_field flush_state)" = NOT_FLUSHING ]
+	mkdir "$out"
+	wait_logs "$out" 1 5
+	check "directory back: the retry writes a valid log" valid_log "$(logs_in "$out")"
+	stop_fdrd
+}
+
+# 6. EACCES: fdrd as an unprivileged user cannot write the directory
+test_eacces() {
+	local out=$WORK/locked; mkdir -p "$out"; chmod 755 "$out"
+	chmod 755 "$WORK"
+	fresh_region 4096 2
+	"$FILL" "$NAME" 2 10 >/dev/null
+	ctl finalize >/dev/null
+	chmod 666 "/dev/shm/fdr-$NAME"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+		"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" 2>"$WORK/fdrd.err"
+	check "EACCES: --once exits 1" [ $? = 1 ]
+	check "EACCES: message names the path and the cause" grep -q "$out/.*Permission denied" "$WORK/fdrd.err"
+	check "EACCES: nothing written, data kept" [ -z "$(ls -A "$out")" -a "$(status_field flush_state)" = NOT_FLUSHING ]
+}
+
+# 7. nothing recorded: no log, said so, FLUSHED
+test_empty() {
+	local out=$WORK/empty; mkdir -p "$out"
+	fresh_region 4096 2
+	ctl finalize >/dev/null
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" 2>"$WORK/fdrd.err"
+	check "no records: exit 0, no file" [ $? = 0 -a -z "$(ls -A "$out")" ]
+	check "no records: the message says no log was written" grep -q "no log written" "$WORK/fdrd.err"
+	check "no records: FLUSHED" [ "$(status_field flush_state)" = FLUSHED ]
+}
+
+# 8. hostile buffers: a bad record cuts the buffer, the log stays valid
+test_hostile() {
+	local out=$WORK/hostile; mkdir -p "$out"
+	fresh_region 4096 2
+	"$FILL" "$NAME" 3 10 >/dev/null
+	local cs bs; cs=$(status_field control_size); bs=$(status_field buffer_size)
+	# buffer 1: a metadata kind 10 after the preamble + 2 records
+	printf '\x15' | dd of="/dev/shm/fdr-$NAME" bs=1 seek=$((cs + bs + 64)) conv=notrunc 2>/dev/null
+	ctl finalize >/dev/null
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" 2>"$WORK/fdrd.err"
+	local log; log=$(logs_in "$out")
+	check "hostile buffer: the log is still valid" valid_log "$log"
+	check "hostile buffer: warning names the buffer and offset" grep -q "buffer 1 (seq 1): unknown metadata record kind at byte 64" "$WORK/fdrd.err"
+	check "hostile buffer: cut to its 2 good records" [ "$(records_of "$log" | wc -l)" = $((20 + 2 + 20)) ]
+	check "hostile buffer: counted as cut in .threads" grep -q "^buffers	3	dropped	0	cut	1	" "$log.threads"
+}
+
+# 9. SIGTERM during a flush: a complete log or none, exit 0
+test_sigterm() {
+	local out=$WORK/term d good=1 logs=0
+	for d in 0 0.002 0.01 0.03 0.06; do
+		rm -rf "$out"; mkdir -p "$out"
+		fresh_region 65536 128
+		"$FILL" "$NAME" 256 100000 >/dev/null	# 16 MiB
+		start_fdrd "$out" --grace-ms 0
+		sleep 0.05
+		ctl finalize >/dev/null
+		sleep "$d"
+		stop_fdrd || good=0
+		no_temp_files "$out" || good=0
+		for log in $(logs_in "$out"); do
+			logs=$((logs + 1))
+			valid_log "$log" || good=0
+			[ "$(stat -c %s "$log")" = $((32 + 256 * 65552)) ] || good=0
+		done
+	done
+	check "SIGTERM 0-60 ms after finalize: exit 0, each log complete ($logs of 5 written), no temp file" [ $good = 1 ]
+}
+
+test_record
+test_cycles
+test_full_ring
+test_enospc
+test_vanished_dir
+test_eacces
+test_empty
+test_hostile
+test_sigterm
+echo "1..$n"
+[ $failed = 0 ]

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+/*
+ * recorder.c - test program: attach to a target through libfdr and record
+ * known calls from several threads with fdr_enter/fdr_exit.
+ *
+ *   recorder TARGET THREADS CALLS
+ *
+ * Thread t (0-based) makes CALLS calls of function t+1, each a matching
+ * Enter/Exit pair.  Run it with FDR_OPTIONS=func_duration_threshold_us=0
+ * so no call is rewound.  Prints "tid fid calls" per thread on stdout.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <fdr.h>
+
+static long calls;
+
+static void *run(void *arg)
+{
+	int32_t fid = (int32_t)(long)arg;
+
+	for (long i = 0; i < calls; i++) {
+		fdr_enter(fid);
+		fdr_exit(fid);
+	}
+	fdr_thread_release();
+	printf("%ld %d %ld\n", (long)syscall(SYS_gettid), fid, calls);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[64];
+	long n;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: recorder TARGET THREADS CALLS\n");
+		return 2;
+	}
+	n = atol(argv[2]);
+	calls = atol(argv[3]);
+	if (n < 1 || n > 64 || fdr_attach(argv[1]))
+		return 1;
+	for (long t = 0; t < n; t++)
+		pthread_create(&th[t], NULL, run, (void *)(t + 1));
+	for (long t = 0; t < n; t++)
+		pthread_join(th[t], NULL);
+	fdr_detach();
+	return 0;
+}
