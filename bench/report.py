@@ -363,6 +363,12 @@ def main():
            "medians over the rounds. The floor is the rdtsc+store loop's time per "
            "iteration." % (meta.get("rounds", "?"), meta.get("calls", "?")), ""]
 
+    busy = [int(v) for k, v in meta.items() if k.startswith("busy_before_round.")]
+    if busy:
+        md += ["Other load: in the half second before each round the CPUs were "
+               "%d%% busy (median; max %d%%); run.sh waits up to 10 s for them "
+               "to go under 15%% before a round." % (statistics.median(busy), max(busy)), ""]
+
     trows = target_rows(st, status, others)
     md += ["## Acceptance targets", "",
            "| target | required | measured | verdict |", "|---|---|---|---|"]

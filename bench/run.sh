@@ -165,6 +165,34 @@ run_candidate() {
 
 return_if_failed() { [ "$1" -eq 0 ]; }
 
+# Percent of all CPUs' time spent busy over the next half second.
+busy_percent() {
+	local a b
+	a=($(sed -n 's/^cpu  //p' /proc/stat))
+	sleep 0.5
+	b=($(sed -n 's/^cpu  //p' /proc/stat))
+	local total=0 idle i
+	for i in "${!a[@]}"; do total=$((total + b[i] - a[i])); done
+	idle=$((b[3] - a[3] + b[4] - a[4]))
+	[ "$total" -gt 0 ] || { echo 0; return; }
+	echo $(((total - idle) * 100 / total))
+}
+
+# Other work on this 2-core machine (builds, tests) skews a round, most of
+# all the two-thread workload: before each round wait up to QUIET_WAIT_S
+# for the CPUs to be under QUIET_BUSY_PCT busy, and record what it was.
+QUIET_BUSY_PCT=${BENCH_QUIET_BUSY_PCT:-15}
+QUIET_WAIT_S=${BENCH_QUIET_WAIT_S:-10}
+wait_quiet() {
+	local round=$1 busy tries=$((QUIET_WAIT_S * 2))
+	busy=$(busy_percent)
+	while [ "$busy" -ge "$QUIET_BUSY_PCT" ] && [ "$tries" -gt 0 ]; do
+		busy=$(busy_percent)
+		tries=$((tries - 1))
+	done
+	meta "busy_before_round.$round" "$busy"
+}
+
 # Which clock compiler-rt's FDR mode used: its header's CycleFrequency is
 # 1e9 and its "TSC" values are wall-clock nanoseconds when it fell back to
 # clock_gettime(CLOCK_REALTIME).
@@ -208,7 +236,8 @@ fi
 declare -A failed=()
 n=${#available[@]}
 for ((round = 1; round <= ROUNDS; round++)); do
-	log "round $round/$ROUNDS"
+	wait_quiet "$round"
+	log "round $round/$ROUNDS (CPUs $(sed -n "s/^busy_before_round.$round\t//p" "$META")% busy before it)"
 	for ((i = 0; i < n; i++)); do
 		c=${available[$(((i + round - 1) % n))]}
 		[ -n "$c" ] || continue
