@@ -88,9 +88,10 @@ FDR_NOINSTR static int64_t remaining_ms(uint64_t deadline_ns)
 }
 
 /*
- * poll() may report readiness for as long as a state holds (e.g. while
- * FINALIZED), so a wakeup is only a hint: STATUS decides, and a hint that
- * changed nothing is followed by a short nap instead of a busy loop.
+ * POLLPRI means "changed since this file's last STATUS" (POLLIN stays
+ * ready while a flush is wanted, so it is not asked for).  A wakeup is
+ * only a hint: STATUS decides, and a hint that changed nothing is
+ * followed by a short nap instead of a busy loop.
  */
 FDR_NOINSTR static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
 				uint32_t flush_state, int timeout_ms)
@@ -99,7 +100,7 @@ FDR_NOINSTR static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
 			    fdr__monotonic_ns() + (uint64_t)timeout_ms * 1000000;
 
 	for (;;) {
-		struct pollfd pfd = { .fd = ctl->fd, .events = POLLIN | POLLPRI };
+		struct pollfd pfd = { .fd = ctl->fd, .events = POLLPRI };
 		struct fdr_status st;
 		int slice = 1000, ret = dev_status(ctl, &st);
 

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ctl_test.c - the control API on an embedded region: every transition,
+ * legal and illegal, with the device's errnos; bad configs; generations;
+ * status; futex wakeups; the layout of the region; error messages.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "tap.h"
+#include "region_util.h"
+
+static struct test_region tr;
+
+static uint32_t state(void)
+{
+	struct fdr_status st;
+
+	return fdr_ctl_status(tr.ctl, &st) == 0 ? st.state : 99;
+}
+
+static bool test_transitions(void)
+{
+	struct fdr_ctl *c;
+	struct fdr_status st;
+
+	CHECK(tr_create(&tr, "ctl", 65536, 2) == 0, "create");
+	c = tr.ctl;
+	CHECK(state() == FDR_STATE_INITIALIZED, "INITIALIZED after init");
+	CHECK(fdr_ctl_init(c, &(struct fdr_init){ .size = 24, .buffer_size = 4096,
+			   .buffers_per_cpu = 1 }) == -EBUSY, "init twice");
+	CHECK(fdr_ctl_reset(c) == -EBUSY, "reset while INITIALIZED");
+	CHECK(fdr_ctl_flush_begin(c) == -EBUSY, "flush_begin while INITIALIZED");
+	CHECK(fdr_ctl_flush_done(c) == -EBUSY, "flush_done while INITIALIZED");
+	CHECK(fdr_ctl_flush_abort(c) == -EBUSY, "flush_abort while INITIALIZED");
+	CHECK(state() == FDR_STATE_INITIALIZED, "refusals changed nothing");
+	CHECK(fdr_ctl_finalize(c) == 0, "finalize");
+	CHECK(fdr_ctl_status(c, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
+	      st.finalize_reason == FDR_FINALIZE_IOCTL &&
+	      st.finalize_pid == getpid(), "FINALIZED by ioctl, our pid");
+	CHECK(fdr_ctl_finalize(c) == -EBUSY, "finalize twice");
+	CHECK(fdr_ctl_flush_done(c) == -EBUSY, "flush_done before begin");
+	CHECK(fdr_ctl_flush_begin(c) == 0, "flush_begin");
+	CHECK(fdr_ctl_flush_begin(c) == -EBUSY, "flush_begin twice");
+	CHECK(fdr_ctl_reset(c) == -EBUSY, "reset while FLUSHING");
+	CHECK(fdr_ctl_flush_abort(c) == 0, "flush_abort");
+	CHECK(fdr_ctl_status(c, &st) == 0 &&
+	      st.flush_state == FDR_FLUSH_NOT_FLUSHING, "NOT_FLUSHING again");
+	CHECK(fdr_ctl_flush_begin(c) == 0 && fdr_ctl_flush_done(c) == 0,
+	      "flush begin + done");
+	CHECK(fdr_ctl_status(c, &st) == 0 && st.flush_state == FDR_FLUSH_FLUSHED,
+	      "FLUSHED");
+	CHECK(fdr_ctl_flush_begin(c) == 0 && fdr_ctl_flush_done(c) == 0,
+	      "a second flush after FLUSHED");
+	CHECK(fdr_ctl_reset(c) == 0, "reset");
+	CHECK(fdr_ctl_status(c, &st) == 0 && st.state == FDR_STATE_UNINITIALIZED &&
+	      st.flush_state == FDR_FLUSH_NOT_FLUSHING &&
+	      st.finalize_reason == FDR_FINALIZE_NONE, "UNINITIALIZED, clean");
+	CHECK(fdr_ctl_finalize(c) == -EBUSY, "finalize while UNINITIALIZED");
+	CHECK(fdr_ctl_reset(c) == -EBUSY, "reset while UNINITIALIZED");
+	CHECK(fdr_ctl_flush_begin(c) == -EBUSY, "flush while UNINITIALIZED");
+	CHECK(strstr(fdr_ctl_strerror(c, "finalize", -EBUSY),
+		     "cannot finalize: the recorder is UNINITIALIZED"),
+	      "message: %s", fdr_ctl_strerror(c, "finalize", -EBUSY));
+	tr_destroy(&tr);
+	return true;
+}
+
+static bool test_bad_configs(void)
+{
+	struct fdr_init ok = { .size = sizeof(ok), .buffer_size = 8192,
+			       .buffers_per_cpu = 2 };
+	struct { struct fdr_init i; uint64_t tail; } big = { ok, 0 };
+	struct fdr_init bad;
+	struct fdr_ctl *c;
+
+	CHECK(tr_create(&tr, "cfg", 4096, 1) == 0, "create");
+	c = tr.ctl;
+	CHECK(fdr_ctl_finalize(c) == 0 && fdr_ctl_reset(c) == 0, "to UNINITIALIZED");
+	bad = ok; bad.buffer_size = 0;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "size 0");
+	bad = ok; bad.buffer_size = 5000;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "not a page multiple");
+	bad = ok; bad.buffers_per_cpu = 0;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "0 buffers");
+	bad = ok; bad.flags = 1u << 7;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "unknown flag");
+	bad = ok; bad.reserved = 1;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "reserved set");
+	bad = ok; bad.size = 8;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "struct too small");
+	bad = ok; bad.buffer_size = 1ull << 40;
+	CHECK(fdr_ctl_init(c, &bad) == -EINVAL, "absurd buffer size");
+	bad = ok; bad.buffer_size = 1ull << 30; bad.buffers_per_cpu = 1u << 20;
+	CHECK(fdr_ctl_init(c, &bad) == -ENOMEM, "absurd total");
+	big.tail = 1;
+	big.i.size = sizeof(big);
+	CHECK(fdr_ctl_init(c, &big.i) == -E2BIG, "non-zero unknown tail");
+	CHECK(state() == FDR_STATE_UNINITIALIZED, "failed inits changed nothing");
+	big.tail = 0;
+	CHECK(fdr_ctl_init(c, &big.i) == 0, "larger struct with zero tail");
+	CHECK(strstr(fdr_ctl_strerror(c, "init", -EINVAL), "bad sizes"),
+	      "bad sizes message");
+	tr_destroy(&tr);
+	return true;
+}
+
+/* Geometry of an embedded region: the device's layout exactly. */
+static bool test_layout(void)
+{
+	const struct fdr_control *c;
+	struct stat sb;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	char path[128];
+
+	CHECK(tr_create(&tr, "layout", 16384, 3) == 0 && tr_map(&tr) == 0,
+	      "create + map");
+	c = tr.c;
+	CHECK(c->magic == FDR_CONTROL_MAGIC && c->abi_version == FDR_ABI_VERSION &&
+	      c->header_size == FDR_CONTROL_HEADER_SIZE, "header");
+	CHECK(c->flags & FDR_CTL_EMBEDDED, "EMBEDDED flag");
+	CHECK(c->flags & FDR_CTL_CRASH_FINALIZE, "crash finalize by default");
+	CHECK(c->nr_cpus == (uint32_t)ncpu && c->buffers_per_cpu == 3 &&
+	      c->nr_buffers == 3 * c->nr_cpus, "pools: %u cpus", c->nr_cpus);
+	CHECK(c->tsc_hz > 100000000ull, "tsc_hz %llu", (unsigned long long)c->tsc_hz);
+	CHECK(c->generation == 1, "generation 1");
+	CHECK(c->rings_offset == 256 && c->descs_offset % 64 == 0 &&
+	      c->descs_offset >= 256 + 64 * c->nr_cpus, "offsets");
+	CHECK(c->control_size % 4096 == 0 &&
+	      c->control_size >= c->descs_offset + 64ull * c->nr_buffers,
+	      "control size");
+	for (uint32_t i = 0; i < c->nr_buffers; i++) {
+		const struct fdr_buffer_desc *d = tr_desc(&tr, i);
+
+		CHECK((uintptr_t)d % 64 == 0, "desc %u aligned", i);
+		CHECK(d->offset == c->control_size + (uint64_t)i * 16384 &&
+		      d->offset % 4096 == 0, "buffer %u offset", i);
+		CHECK(d->cpu == i / 3 && d->state == FDR_BUF_FREE &&
+		      d->extents == 0, "desc %u fresh", i);
+	}
+	snprintf(path, sizeof(path), "/dev/shm/fdr-t-layout-%d", getpid());
+	CHECK(stat(path, &sb) == 0 &&
+	      (uint64_t)sb.st_size == c->control_size + c->nr_buffers * 16384ull,
+	      "object size = map size");
+	tr_destroy(&tr);
+	return true;
+}
+
+static bool test_generations(void)
+{
+	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 4096,
+				.buffers_per_cpu = 1 };
+	struct fdr_status st;
+
+	CHECK(tr_create(&tr, "gen", 4096, 1) == 0, "create");
+	for (uint32_t g = 2; g <= 4; g++) {
+		CHECK(fdr_ctl_finalize(tr.ctl) == 0 && fdr_ctl_reset(tr.ctl) == 0,
+		      "finalize + reset");
+		cfg.buffers_per_cpu = g % 2 + 1;	/* alternate geometry */
+		CHECK(fdr_ctl_init(tr.ctl, &cfg) == 0, "init");
+		CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.generation == g &&
+		      st.buffers_per_cpu == cfg.buffers_per_cpu,
+		      "generation %u, want %u", st.generation, g);
+	}
+	tr_destroy(&tr);
+	return true;
+}
+
+static void *finalize_later(void *arg)
+{
+	struct timespec ms = { 0, 50 * 1000 * 1000 };
+	struct fdr_ctl *c;
+
+	nanosleep(&ms, NULL);
+	if (fdr_ctl_open(&c, arg) == 0)
+		fdr_ctl_finalize(c);
+	fdr_ctl_close(c);
+	return NULL;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static bool test_wait(void)
+{
+	pthread_t th;
+	uint64_t t0;
+	int ret;
+
+	CHECK(tr_create(&tr, "wait", 4096, 1) == 0, "create");
+	t0 = now_ms();
+	ret = fdr_ctl_wait(tr.ctl, FDR_STATE_INITIALIZED, FDR_FLUSH_NOT_FLUSHING, 60);
+	CHECK(ret == -ETIMEDOUT && now_ms() - t0 >= 59, "timeout: %d", ret);
+	CHECK(fdr_ctl_wait(tr.ctl, FDR_STATE_UNINITIALIZED, 0, 1000) == 0,
+	      "different state returns at once");
+	pthread_create(&th, NULL, finalize_later, tr.target);
+	t0 = now_ms();
+	ret = fdr_ctl_wait(tr.ctl, FDR_STATE_INITIALIZED, FDR_FLUSH_NOT_FLUSHING,
+			   5000);
+	pthread_join(th, NULL);
+	CHECK(ret == 0 && state() == FDR_STATE_FINALIZED, "woken by finalize");
+	CHECK(now_ms() - t0 < 1000, "promptly: %llu ms",
+	      (unsigned long long)(now_ms() - t0));
+	tr_destroy(&tr);
+	return true;
+}
+
+static bool test_errors(void)
+{
+	struct fdr_ctl *c;
+	const char *m;
+	int ret;
+
+	ret = fdr_ctl_open(&c, "/nonexistent/fdr");
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -ENOENT && strstr(m, "/nonexistent/fdr") &&
+	      strstr(m, "is fdr.ko loaded"), "no device: %s", m);
+	fdr_ctl_close(c);
+	ret = fdr_ctl_open(&c, "/dev/null");
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -ENOTTY && strstr(m, "not an fdr device"), "not fdr: %s", m);
+	fdr_ctl_close(c);
+	ret = fdr_ctl_open(&c, "embedded:bad/name");
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -EINVAL && strstr(m, "invalid region name"), "name: %s", m);
+	fdr_ctl_close(c);
+	CHECK(fdr_ctl_open(&c, "embedded:t-absent") == 0, "absent region opens");
+	ret = fdr_ctl_finalize(c);
+	m = fdr_ctl_strerror(c, "finalize", ret);
+	CHECK(ret == -ENOENT && strstr(m, "fdrctl init --embedded t-absent"),
+	      "absent: %s", m);
+	fdr_ctl_close(c);
+	setenv("FDR_TARGET", "embedded:t-from-env", 1);
+	CHECK(fdr_ctl_open(&c, NULL) == 0 &&
+	      strstr(fdr_ctl_strerror(c, "status", -ENOENT), "t-from-env"),
+	      "$FDR_TARGET is the default");
+	fdr_ctl_close(c);
+	unsetenv("FDR_TARGET");
+	return true;
+}
+
+int main(void)
+{
+	tap_plan(6);
+	tap_ok(test_transitions(), "every transition, legal and illegal");
+	tap_ok(test_bad_configs(), "bad configs are refused and change nothing");
+	tap_ok(test_layout(), "embedded region has the device's layout");
+	tap_ok(test_generations(), "generations count across reset and re-init");
+	tap_ok(test_wait(), "wait: timeout and futex wakeup");
+	tap_ok(test_errors(), "error messages name the cause");
+	return tap_done();
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# cli.sh - fdrctl against an embedded region: commands, output, messages
+# and exit codes (fdrctl(8)).  TAP on stdout.
+set -u
+F=${FDRCTL:?set FDRCTL to the fdrctl binary}
+N=cli-$$
+T=embedded:$N
+OUT=$(mktemp) ERR=$(mktemp)
+trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
+n=0 fails=0
+echo "1..16"
+
+# run EXPECTED_RC ARGS...: output in $OUT/$ERR
+run() {
+	want=$1; shift
+	"$F" "$@" >"$OUT" 2>"$ERR"; rc=$?
+	[ "$rc" -eq "$want" ] || { echo "# exit $rc, want $want: fdrctl $*"; sed 's/^/#   /' "$ERR"; return 1; }
+}
+has() { grep -q -- "$1" "$2" || { echo "# no '$1' in:"; sed 's/^/#   /' "$2"; return 1; }; }
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n $2"; else echo "not ok $n $2"; fails=$((fails + 1)); fi
+}
+
+run 3 --target "$T" status && has "no such region" "$ERR" && has "fdrctl init --embedded $N" "$ERR"; ok $? "status of a missing region: exit 3, says how to create it"
+run 0 init --embedded "$N" --buffer-size 16K --buffers-per-cpu 3; ok $? "init --embedded NAME with K suffix"
+run 0 --target "$T" status && has "state: *INITIALIZED" "$OUT" && has "3 buffers of 16384 bytes" "$OUT"; ok $? "status shows state and geometry"
+run 0 --target "$T" status --json && [ "$(wc -l <"$OUT")" -eq 1 ] && has '"state":"INITIALIZED"' "$OUT" && has '"buffer_size":16384' "$OUT" && has '"buffers_per_cpu":3' "$OUT" && has '"generation":1' "$OUT"
+ok $? "status --json is one object with the fields"
+if command -v python3 >/dev/null; then
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["embedded"] is True and d["nr_buffers"]==3*d["nr_cpus"]' "$OUT"; ok $? "status --json parses as JSON"
+else
+	n=$((n + 1)); echo "ok $n status --json parses as JSON # SKIP no python3"
+fi
+run 1 --target "$T" init && has "cannot init: the recorder is INITIALIZED" "$ERR"; ok $? "init twice: exit 1, names the state"
+run 1 --target "$T" reset && has "cannot reset: the recorder is INITIALIZED" "$ERR"; ok $? "reset while recording: exit 1"
+run 0 --target "$T" finalize && run 0 --target "$T" status && has "state: *FINALIZED" "$OUT" && has "finalized by: *ioctl" "$OUT"; ok $? "finalize"
+run 1 --target "$T" finalize && has "cannot finalize: the recorder is FINALIZED" "$ERR"; ok $? "finalize twice: exit 1"
+run 0 --target "$T" wait FINALIZED --timeout 100; ok $? "wait for the current state returns at once"
+run 1 --target "$T" wait INITIALIZED --timeout 100 && has "timed out" "$ERR"; ok $? "wait times out with exit 1"
+run 0 --target "$T" reset && run 0 --target "$T" status --json && has '"state":"UNINITIALIZED"' "$OUT"; ok $? "reset"
+run 1 --target "$T" init --buffer-size 5000 && has "bad sizes" "$ERR"; ok $? "a size that is not a page multiple is refused"
+run 2 --target "$T" init --buffer-size 12Q && has "bad --buffer-size '12Q'" "$ERR"; ok $? "unparsable size: exit 2"
+run 0 --target "$T" init --buffers-per-cpu 1 && run 0 --target "$T" status --json && has '"generation":2' "$OUT" && has '"buffer_size":65536' "$OUT"; ok $? "re-init: default 64K, generation 2"
+r=0
+for c in init finalize status reset wait destroy; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
+run 2 frobnicate && has "unknown command" "$ERR" || r=1
+run 3 --target /nonexistent/fdr status && has "is fdr.ko loaded" "$ERR" || r=1
+ok $r "--help for every command; unknown command; missing device"
+[ "$fails" -eq 0 ]
