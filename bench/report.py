@@ -23,6 +23,9 @@ import sys
 from collections import defaultdict
 
 WORKLOADS = ["leaf", "tree", "threads"]
+CLOCKS = ["rdtsc", "rdtscp", "clock_gettime"]
+# Candidates whose lines are pure cost: nothing to subtract.
+ABSOLUTE = ("floor-loop", "clock-costs")
 WORKLOAD_TITLES = {
     "leaf": "(a) leaf function, N calls",
     "tree": "(b) call tree of depth 8 (255 calls per root)",
@@ -35,6 +38,8 @@ CANDIDATES = [
      "clang-19 -O2, no instrumentation (the baseline subtracted from the others)"),
     ("floor-loop", "floor: rdtsc + store loop",
      "a loop of `rdtsc` + one 8-byte store into a 64 KiB ring; time per iteration"),
+    ("clock-costs", "timestamp reads alone",
+     "loops of rdtsc, rdtscp and clock_gettime(CLOCK_REALTIME), for reference"),
     ("floor-hooks", "floor hooks in the workload",
      "rdtsc + 8-byte store as the entry/exit hooks of the same workload"),
     ("fdr-direct", "**fdr, direct API**",
@@ -103,14 +108,14 @@ class Stats:
         base = {wl: runs.get(("none", wl), {}) for wl in WORKLOADS}
         cands = {c for c, _ in runs}
         for cand in cands:
-            for wl in WORKLOADS + ["floor"]:
+            for wl in WORKLOADS + ["floor"] + CLOCKS:
                 r = runs.get((cand, wl))
                 if not r:
                     continue
                 per_call, over_event, over_call = [], [], []
                 for rnd, (calls, events, ns) in r.items():
                     per_call.append(ns / calls)
-                    if cand == "floor-loop":
+                    if cand in ABSOLUTE:
                         over_event.append(ns / events)
                         over_call.append(2 * ns / events)
                     elif rnd in base.get(wl, {}):
@@ -163,6 +168,8 @@ def workload_table(st, wl, status):
            "**overhead ns per event** | spread (min–max) | × fdr direct |",
            "|---|---:|---:|---:|---:|---:|"]
     for cand, name, _ in CANDIDATES:
+        if cand == "clock-costs":
+            continue
         w = "floor" if cand == "floor-loop" else wl
         if cand == "floor-loop" and wl != "leaf":
             continue
@@ -266,7 +273,7 @@ def target_rows(st, status, others):
 def svg_chart(st, path):
     """Grouped horizontal bars: overhead ns per event, per workload."""
     cands = [(c, n.replace("*", "")) for c, n, _ in CANDIDATES
-             if c not in ("none",) and any(
+             if c not in ("none", "clock-costs") and any(
                  st.get(c, "floor" if c == "floor-loop" else wl, "event") is not None
                  for wl in WORKLOADS)]
     colors = {"leaf": "#4e79a7", "tree": "#f28e2b", "threads": "#59a14f"}
@@ -380,7 +387,14 @@ def main():
         md += ["## Workload %s" % WORKLOAD_TITLES[wl], ""]
         md += workload_table(st, wl, status)
         md.append("")
-    md += ["![cost per event](results.svg)", "", "## Candidates", ""]
+    md += ["![cost per event](results.svg)", "",
+           "## What a timestamp costs here", "",
+           "`clock-costs`: a loop of each read alone, ns per read, median of the "
+           "rounds (fdr and the floor use rdtsc; compiler-rt's XRay uses rdtscp, or "
+           "clock_gettime(CLOCK_REALTIME) when it finds no TSC frequency).", "",
+           "| rdtsc | rdtscp | clock_gettime(CLOCK_REALTIME) |", "|---:|---:|---:|",
+           "| %s |" % " | ".join(fmt(st.get("clock-costs", c, "event"), 2) for c in CLOCKS),
+           "", "## Candidates", ""]
     for cand, name, desc in CANDIDATES:
         s = status.get(cand, "not run")
         md.append("- %s (`%s`): %s. Status: %s." % (name, cand, desc, s))

@@ -24,7 +24,7 @@ CALLS=${BENCH_CALLS:-4000000}
 ROUNDS=${BENCH_ROUNDS:-11}
 
 # Order matters only for the first round; later rounds rotate it.
-CANDIDATES=(none floor-loop floor-hooks fdr-direct xray-fdr xray-llvm lttng-ust uftrace-pg)
+CANDIDATES=(none floor-loop clock-costs floor-hooks fdr-direct xray-fdr xray-llvm lttng-ust uftrace-pg)
 # Scripts of the other benchmarks, each owned by its directory.
 OTHER_BENCHES=(record xray flush reader)
 
@@ -132,7 +132,7 @@ run_candidate() {
 	case $cand in
 	none | floor-hooks)
 		"$bin" "$CALLS" >"$out" 2>"$err" ;;
-	floor-loop)
+	floor-loop | clock-costs)
 		"$bin" "$CALLS" >"$out" 2>"$err" ;;
 	fdr-direct)
 		FDR_OPTIONS=func_duration_threshold_us=0 "$bin" "$CALLS" >"$out" 2>"$err" ;;
