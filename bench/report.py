@@ -193,20 +193,16 @@ def workload_table(st, wl, status):
     return out
 
 
-def parse_other_ratio(text, words):
-    """A ratio from another bench's output: the first number after one of
-    `words` on a line that has it (e.g. 'ratio 0.93', 'speedup: 14.2x')."""
+def parse_other_ratio(text):
+    """The headline figure of another bench: its line that starts with
+    'ratio' or 'speedup' (e.g. 'ratio 0.93 (...)', 'speedup: 14.2x')."""
     if not text:
         return None
     for line in text.splitlines():
-        low = line.lower()
-        for w in words:
-            i = low.find(w)
-            if i < 0:
-                continue
-            m = re.search(r"([0-9]+(?:\.[0-9]+)?)\s*[x×]?", line[i + len(w):])
-            if m:
-                return float(m.group(1))
+        m = re.match(r"\s*\**(?:ratio|speedup)\b\**\s*:?\s*([0-9]+(?:\.[0-9]+)?)",
+                     line, re.IGNORECASE)
+        if m:
+            return float(m.group(1))
     return None
 
 
@@ -257,12 +253,12 @@ def target_rows(st, status, others):
     rows.append(("2 threads on 2 cores: events/s vs 1 thread (fdr direct)",
                  "≥ 1.8×", m, v))
 
-    flush = parse_other_ratio(others.get("flush"), ["ratio", "relative", "vs write"])
+    flush = parse_other_ratio(others.get("flush"))
     rows.append(("flush: fdrd throughput ÷ plain write(2), 256 MiB", "≥ 0.8×",
                  *(verdict([("", flush)], lambda x: x >= 0.8)
                    if flush is not None else
                    ("—", "**not measured** (%s)" % status.get("bench/flush", "no output")))))
-    reader = parse_other_ratio(others.get("reader"), ["speedup", "ratio", "faster"])
+    reader = parse_other_ratio(others.get("reader"))
     rows.append(("reader: fdrlog speed ÷ llvm-xray-19 convert -f yaml", "≥ 10×",
                  *(verdict([("", reader)], lambda x: x >= 10)
                    if reader is not None else
@@ -415,7 +411,9 @@ def main():
         if b in others and others[b].strip():
             if s != "ok":
                 md += ["Status: %s." % s, ""]
-            md += [others[b].rstrip(), ""]
+            # Their headings one level down, under ours.
+            md += [("#" + l if l.startswith("#") else l)
+                   for l in others[b].rstrip().splitlines()] + [""]
         else:
             md += ["Not measured: %s." % s, ""]
 
