@@ -26,24 +26,17 @@ struct dense_map {
 	uint32_t nentries;
 };
 
-/* llvm::detail::combineHashValue */
-static uint32_t combine_hash(uint32_t a, uint32_t b)
+/* densemap::detail::mix (LLVM 19): splitmix64's multiplier, one xor-shift. */
+static uint64_t mix(uint64_t x)
 {
-	uint64_t key = (uint64_t)a << 32 | b;
-
-	key += ~(key << 32);
-	key ^= (key >> 22);
-	key += ~(key << 13);
-	key ^= (key >> 8);
-	key += (key << 3);
-	key ^= (key >> 15);
-	key += ~(key << 27);
-	key ^= (key >> 31);
-	return (uint32_t)key;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 31;
+	return x;
 }
 
-/* DenseMapInfo<unsigned long> (64-bit) and DenseMapInfo<int>. */
-static uint32_t hash_u64(uint64_t v) { return combine_hash((uint32_t)(v >> 32), (uint32_t)v); }
+/* detail::combineHashValue, DenseMapInfo<unsigned long>, DenseMapInfo<int>. */
+static uint32_t combine_hash(uint32_t a, uint32_t b) { return (uint32_t)mix((uint64_t)a << 32 | b); }
+static uint32_t hash_u64(uint64_t v) { return (uint32_t)mix(v); }
 static uint32_t hash_i32(int32_t v) { return (uint32_t)v * 37u; }
 
 static uint32_t hash_key(struct group_key k)

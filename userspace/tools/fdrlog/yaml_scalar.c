@@ -142,10 +142,6 @@ enum yaml_quoting yaml_needs_quotes(const unsigned char *s, size_t n)
 
 		if (is_alnum(c) || (c && strchr("_-^., \t", c)))
 			continue;
-		if (c == '\n' || c == '\r') {
-			q = YAML_SINGLE;
-			continue;
-		}
 		if (c == 0x7F || c <= 0x1F || (c & 0x80))
 			return YAML_DOUBLE;
 		q = YAML_SINGLE;
