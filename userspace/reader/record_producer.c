@@ -189,8 +189,9 @@ static int next_buffer(struct producer *p, struct fdr_record *rec,
 		return -1;
 	if (!is_extents(rec))
 		return reader_fail(err, p->off, fdr_record_kind_name(rec->is_metadata, rec->kind),
-				   "expected BufferExtents (every v%u buffer starts "
-				   "with one), found %s", log->header.version,
+				   "expected BufferExtents (%s), found %s",
+				   p->off == FDR_LOG_HEADER_SIZE ? "every v2 buffer starts with one"
+				   : "the previous buffer's extents end here",
 				   fdr_record_kind_name(rec->is_metadata, rec->kind));
 	p->remaining = rec->value;
 	p->off += rec->length;

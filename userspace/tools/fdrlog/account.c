@@ -297,7 +297,8 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	/* func_of's index is stale after sorting; nothing looks up after this. */
 	sort_key = opt->sort;
 	sort_desc = opt->descending;
-	qsort(a.funcs, a.nfuncs, sizeof(*a.funcs), cmp_funcs);
+	if (a.nfuncs)
+		qsort(a.funcs, a.nfuncs, sizeof(*a.funcs), cmp_funcs);
 	print_table(o, &a, syms, opt);
 	ret = 0;
 out:

@@ -35,7 +35,8 @@ static int cmp_fid(const void *x, const void *y)
 
 int32_t symbols_seal(struct symbols *s)
 {
-	qsort(s->v, s->n, sizeof(*s->v), cmp_fid);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), cmp_fid);
 	for (size_t i = 1; i < s->n; i++)
 		if (s->v[i].fid == s->v[i - 1].fid)
 			return s->v[i].fid;

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fuzz_reader.c - libFuzzer target: any byte string is a candidate log.
+ * Runs the record walk, verify, expansion (sorted and not) and every
+ * output writer of fdrlog, and checks that verify and expansion agree on
+ * whether the log is valid.  Built with -fsanitize=fuzzer,address,undefined.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <fdr_reader.h>
+#include "../../tools/fdrlog/convert.h"
+
+static int touch_record(const struct fdr_record *rec, void *ctx)
+{
+	unsigned *sum = ctx;
+
+	*sum += rec->kind + rec->length;
+	if (rec->payload && rec->event_size > 0)
+		*sum += rec->payload[rec->event_size - 1];
+	return 0;
+}
+
+static struct out_buffer out;
+
+static void write_everything(const struct fdr_trace *t)
+{
+	struct account_options ao = { SORT_SUM, 1, 0 };
+
+	write_yaml(&out, t, NULL);
+	write_chrome(&out, t, NULL);
+	if (write_account(&out, t, NULL, &ao))
+		abort();
+	out.len = 0;	/* discard: only the code paths matter */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fdr_reader_error err;
+	struct fdr_trace sorted, unsorted;
+	struct fdr_log *log;
+	unsigned sum = 0;
+	int valid;
+
+	if (!out.fd)
+		out_init(&out, open("/dev/null", O_WRONLY));
+	if (fdr_log_open_memory(&log, data, size, &err))
+		return 0;
+	fdr_log_for_each_record(log, touch_record, &sum, &err);
+	valid = fdr_log_verify(log, &err) == 0;
+	if ((fdr_trace_build(&sorted, log, FDR_TRACE_SORT_BY_TSC, &err) == 0) != valid)
+		abort();	/* verify and expansion must agree */
+	if (valid) {
+		if (fdr_trace_build(&unsorted, log, 0, &err) || unsorted.count != sorted.count)
+			abort();
+		for (size_t i = 1; i < sorted.count; i++)
+			if (fdr_trace_at(&sorted, i - 1)->tsc > fdr_trace_at(&sorted, i)->tsc)
+				abort();
+		write_everything(&sorted);
+		fdr_trace_free(&sorted);
+		fdr_trace_free(&unsorted);
+	}
+	fdr_log_close(log);
+	return 0;
+}

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_reader_api.c - libfdrread's public API on byte tables built here:
+ * the decoded fields of every record, expanded events (absolute TSC, cpu,
+ * tid, pid, args, payload), v1 padding skip, the stable TSC order, error
+ * offsets and record names, and the file-opening errors.  TAP on stdout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fdr_reader.h>
+
+static int n_tests, n_failed;
+
+static void check(int cond, const char *what)
+{
+	n_tests++;
+	if (!cond)
+		n_failed++;
+	printf("%sok %d %s\n", cond ? "" : "not ", n_tests, what);
+}
+
+/* A growing log image. */
+struct img { uint8_t b[16384]; size_t n; };
+
+static void put(struct img *m, const void *p, size_t n) { memcpy(m->b + m->n, p, n); m->n += n; }
+
+static void header(struct img *m, uint16_t version, uint64_t bufsize)
+{
+	struct fdr_log_header h = { version, FDR_LOG_TYPE_FDR, 3, 1000000000ull, bufsize, { 0 } };
+
+	m->n = 0;
+	put(m, &h, sizeof(h));
+}
+
+static void md(struct img *m, unsigned kind, const void *payload, size_t n)
+{
+	uint8_t r[16] = { FDR_MD_FIRST_BYTE(kind) };
+
+	memcpy(r + 1, payload, n);
+	put(m, r, 16);
+}
+
+static void md_u64(struct img *m, unsigned kind, uint64_t v) { md(m, kind, &v, 8); }
+static void md_i32(struct img *m, unsigned kind, int32_t v) { md(m, kind, &v, 4); }
+
+static void cpu(struct img *m, uint16_t c, uint64_t tsc)
+{
+	uint8_t p[10];
+
+	memcpy(p, &c, 2);
+	memcpy(p + 2, &tsc, 8);
+	md(m, FDR_MD_NEW_CPU_ID, p, 10);
+}
+
+static void wall(struct img *m, uint64_t sec, uint32_t usec)
+{
+	uint8_t p[12];
+
+	memcpy(p, &sec, 8);
+	memcpy(p + 8, &usec, 4);
+	md(m, FDR_MD_WALLTIME, p, 12);
+}
+
+static void fn(struct img *m, unsigned kind, uint32_t fid, uint32_t delta)
+{
+	struct fdr_function_record r = { FDR_FN_WORD0(kind, fid), delta };
+
+	put(m, &r, 8);
+}
+
+static void custom_v5(struct img *m, const char *data, int32_t delta)
+{
+	int32_t p[2] = { (int32_t)strlen(data), delta };
+
+	md(m, FDR_MD_CUSTOM_EVENT, p, 8);
+	put(m, data, strlen(data));
+}
+
+/* FORMAT.md §8, plus an EnterArg with one argument. */
+static void build_v2(struct img *m)
+{
+	size_t ext;
+
+	header(m, 2, 16384);
+	ext = m->n;
+	md_u64(m, FDR_MD_BUFFER_EXTENTS, 0);
+	md_i32(m, FDR_MD_NEW_BUFFER, 1234);
+	wall(m, 1700000000, 250000);
+	cpu(m, 3, 0x1000);
+	fn(m, FDR_FN_ENTER, 1, 0);
+	fn(m, FDR_FN_ENTER_ARG, 2, 7);
+	md_u64(m, FDR_MD_CALL_ARGUMENT, 0xdeadbeefcafeull);
+	fn(m, FDR_FN_EXIT, 2, 3);
+	fn(m, FDR_FN_EXIT, 1, 100);
+	{
+		uint64_t n = m->n - ext - 16;
+
+		memcpy(m->b + ext + 1, &n, 8);
+	}
+}
+
+struct seen { int n; struct fdr_record r[16]; };
+
+static int collect(const struct fdr_record *rec, void *ctx)
+{
+	struct seen *s = ctx;
+
+	if (s->n < 16)
+		s->r[s->n] = *rec;
+	s->n++;
+	return 0;
+}
+
+static void test_records(void)
+{
+	struct img m;
+	struct seen s = { 0 };
+	struct fdr_reader_error err;
+	struct fdr_log *log;
+
+	build_v2(&m);
+	check(fdr_log_open_memory(&log, m.b, m.n, &err) == 0, "open_memory accepts a v2 log");
+	check(fdr_log_get_header(log)->version == 2 &&
+	      fdr_log_get_header(log)->cycle_frequency == 1000000000ull &&
+	      fdr_log_get_header(log)->buffer_size == 16384, "header fields decoded");
+	check(fdr_log_for_each_record(log, collect, &s, &err) == 0 && s.n == 9,
+	      "record walk yields the 9 records");
+	check(s.r[0].is_metadata && s.r[0].kind == FDR_MD_BUFFER_EXTENTS &&
+	      s.r[0].value == 96 && s.r[0].offset == 32, "BufferExtents: size 96 at offset 32");
+	check(s.r[1].kind == FDR_MD_NEW_BUFFER && s.r[1].id == 1234, "NewBuffer tid 1234");
+	check(s.r[2].kind == FDR_MD_WALLTIME && s.r[2].value == 1700000000 &&
+	      s.r[2].usec == 250000, "Walltime seconds and micros");
+	check(s.r[3].kind == FDR_MD_NEW_CPU_ID && s.r[3].cpu == 3 && s.r[3].value == 0x1000,
+	      "NewCPUId cpu and unaligned tsc");
+	check(!s.r[5].is_metadata && s.r[5].kind == FDR_FN_ENTER_ARG && s.r[5].func_id == 2 &&
+	      s.r[5].delta == 7 && s.r[5].offset == 104 && s.r[5].length == 8,
+	      "EnterArg fid 2 delta 7 at offset 104");
+	check(s.r[6].kind == FDR_MD_CALL_ARGUMENT && s.r[6].value == 0xdeadbeefcafeull,
+	      "CallArgument value");
+	check(fdr_log_verify(log, &err) == 0, "verify accepts it");
+	fdr_log_close(log);
+}
+
+static void test_trace(void)
+{
+	struct img m;
+	struct fdr_reader_error err;
+	struct fdr_trace t;
+	struct fdr_log *log;
+	const struct fdr_event *e;
+	const uint64_t *args;
+	uint32_t n;
+
+	build_v2(&m);
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_trace_build(&t, log, FDR_TRACE_SORT_BY_TSC, &err) == 0 && t.count == 4,
+	      "trace has 4 events");
+	e = fdr_trace_at(&t, 0);
+	check(e->tsc == 0x1000 && e->cpu == 3 && e->tid == 1234 && e->pid == 1234 &&
+	      e->kind == FDR_EVENT_ENTER && e->func_id == 1,
+	      "first event: Enter f1 at 0x1000, cpu 3, tid 1234, pid = tid (v2)");
+	e = fdr_trace_at(&t, 1);
+	args = fdr_event_args(&t, e, &n);
+	check(e->kind == FDR_EVENT_ENTER_ARG && e->tsc == 0x1007 && n == 1 &&
+	      args[0] == 0xdeadbeefcafeull, "EnterArg at 0x1007 with its argument");
+	e = fdr_trace_at(&t, 3);
+	check(e->kind == FDR_EVENT_EXIT && e->tsc == 0x1000 + 7 + 3 + 100,
+	      "deltas accumulate: last Exit at 0x106e");
+	fdr_trace_free(&t);
+	fdr_log_close(log);
+}
+
+/* v5: a negative custom-event delta moves BaseTSC back; Pid sets pid. */
+static void test_v5_events(void)
+{
+	struct img m;
+	struct fdr_reader_error err;
+	struct fdr_trace t;
+	struct fdr_log *log;
+	const struct fdr_event *e;
+	const uint8_t *p;
+	size_t ext;
+	uint32_t n;
+	uint64_t len;
+
+	header(&m, 5, 0);
+	ext = m.n;
+	md_u64(&m, FDR_MD_BUFFER_EXTENTS, 0);
+	md_i32(&m, FDR_MD_NEW_BUFFER, 9);
+	wall(&m, 1, 1);
+	md_i32(&m, FDR_MD_PID, 4242);
+	cpu(&m, 1, 1000);
+	fn(&m, FDR_FN_ENTER, 5, 10);
+	custom_v5(&m, "abc", -4);
+	fn(&m, FDR_FN_EXIT, 5, 1);
+	len = m.n - ext - 16;
+	memcpy(m.b + ext + 1, &len, 8);
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_trace_build(&t, log, 0, &err) == 0 && t.count == 3, "v5 trace has 3 events");
+	e = &t.events[1];
+	p = fdr_event_payload(&t, e, &n);
+	check(e->kind == FDR_EVENT_CUSTOM && e->tsc == 1006 && n == 3 && !memcmp(p, "abc", 3) &&
+	      e->func_id == 5 && e->pid == 4242 && e->tid == 9,
+	      "custom event: tsc 1010-4, payload, keeps the last fid (as LLVM)");
+	check(t.events[2].tsc == 1007, "function delta counts from the event's TSC");
+	fdr_trace_free(&t);
+	fdr_log_close(log);
+}
+
+/* v1: the bytes after EndOfBuffer up to ThreadBufferSize are skipped. */
+static void test_v1_padding(void)
+{
+	struct img m;
+	struct fdr_reader_error err;
+	struct seen s = { 0 };
+	struct fdr_log *log;
+
+	header(&m, 1, 256);
+	md_i32(&m, FDR_MD_NEW_BUFFER, 1);
+	wall(&m, 1, 1);
+	cpu(&m, 0, 50);
+	fn(&m, FDR_FN_ENTER, 1, 0);
+	md(&m, FDR_MD_END_OF_BUFFER, NULL, 0);
+	memset(m.b + m.n, 0xAB, 256 - 72);	/* garbage padding: must never be parsed */
+	m.n += 256 - 72;
+	md_i32(&m, FDR_MD_NEW_BUFFER, 2);
+	wall(&m, 1, 2);
+	cpu(&m, 0, 60);
+	fn(&m, FDR_FN_EXIT, 1, 0);
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_log_for_each_record(log, collect, &s, &err) == 0 && s.n == 9 &&
+	      s.r[5].offset == 32 + 256 && s.r[5].id == 2,
+	      "v1: second NewBuffer read at 32 + ThreadBufferSize, padding skipped");
+	check(fdr_log_verify(log, &err) == 0, "v1 log with garbage padding verifies");
+	fdr_log_close(log);
+}
+
+static void test_errors(void)
+{
+	struct img m;
+	struct fdr_reader_error err;
+	struct fdr_log *log;
+
+	build_v2(&m);
+	fdr_log_open_memory(&log, m.b, m.n - 4, &err);
+	check(fdr_log_verify(log, &err) == -1 && err.offset == 136 &&
+	      !strcmp(err.record, "Function") && strstr(err.message, "truncated"),
+	      "cut log: error at offset 136, Function, truncated");
+	fdr_log_close(log);
+
+	/* Extents one record short: the last Exit lies past them. */
+	build_v2(&m);
+	m.b[33] -= 8;
+	m.n -= 8;
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_log_verify(log, &err) == 0, "extents shortened with the file: still valid");
+	fdr_log_close(log);
+	build_v2(&m);
+	m.b[33] -= 8;
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_log_verify(log, &err) == -1 && err.offset == 136 &&
+	      !strcmp(err.record, "Function Exit") &&
+	      strstr(err.message, "expected BufferExtents"),
+	      "record after the extents end: offset 136, Function Exit, expected BufferExtents");
+	fdr_log_close(log);
+
+	build_v2(&m);
+	m.b[0] = 9;
+	check(fdr_log_open_memory(&log, m.b, m.n, &err) == -1 &&
+	      strstr(err.message, "unsupported FDR version 9"), "version 9 is unsupported");
+	check(fdr_log_open_memory(&log, m.b, 31, &err) == -1 &&
+	      strstr(err.message, "found 31 bytes"), "31-byte file: truncated header");
+	check(fdr_log_open_file(&log, "/nonexistent/x.log", &err) == -1 &&
+	      strstr(err.message, "/nonexistent/x.log") &&
+	      strstr(err.message, "No such file"), "missing file: message names path and cause");
+}
+
+int main(void)
+{
+	test_records();
+	test_trace();
+	test_v5_events();
+	test_v1_padding();
+	test_errors();
+	printf("1..%d\n", n_tests);
+	return n_failed ? 1 : 0;
+}
