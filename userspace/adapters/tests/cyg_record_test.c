@@ -45,6 +45,9 @@ struct run {
 	struct walk walk;
 	bool walked;
 	char err[1024];
+	char map_path[PATH_MAX];
+	bool want_account;	/* also flush with fdrd, account with fdrlog */
+	int account;		/* -1: tools missing; else functions matched */
 };
 
 static const char *target_name(char *buf, size_t len, const char *what)
@@ -66,6 +69,47 @@ static const char *traced_path(void)
 	return path;
 }
 
+/* The finalized region as a log (fdrd), accounted by fdrlog with the
+ * sym-map: how many of the expected (function, count) pairs it prints. */
+static int account_with_fdrlog(const struct region *reg, const char *map)
+{
+	static const struct { const char *fn; int count; } want[] = {
+		{ "middle", 3 }, { "leaf_add", 3 }, { "local_helper", 3 },
+		{ "main", 1 },
+	};
+	char bin[PATH_MAX], cmd[4 * PATH_MAX], line[512];
+	int found = 0;
+	FILE *p;
+
+	snprintf(bin, sizeof(bin), "%s/../../bin", self_dir());
+	snprintf(cmd, sizeof(cmd), "%s/fdrd", bin);
+	if (access(cmd, X_OK))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "%s/fdrlog", bin);
+	if (access(cmd, X_OK))
+		return -1;
+	snprintf(cmd, sizeof(cmd),
+		 "d=$(mktemp -d) && %s/fdrd --once -f -g 0 --target %s --output-dir $d >&2 && "
+		 "%s/fdrlog account --sym-map %s $d/*.xray; rm -rf $d",
+		 bin, reg->target, bin, map);
+	p = popen(cmd, "r");
+	while (p && fgets(line, sizeof(line), p)) {
+		char name[128];
+		unsigned fid;
+		int count;
+
+		/* "<fid> <count> <min> <med> <90p> <99p> <max> <sum> <function>" */
+		if (sscanf(line, "%u %d %*s %*s %*s %*s %*s %*s %127s", &fid, &count,
+			   name) != 3)
+			continue;
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			found += !strcmp(name, want[i].fn) && count == want[i].count;
+	}
+	if (p)
+		pclose(p);
+	return found;
+}
+
 /* Run cyg_traced [arg] against a fresh region; keep map, records, stderr. */
 static int run_traced(struct run *r, const char *arg, const char *dir)
 {
@@ -79,7 +123,10 @@ static int run_traced(struct run *r, const char *arg, const char *dir)
 	int fd, saved;
 	ssize_t n;
 
+	bool want_account = r->want_account;
+
 	memset(r, 0, sizeof(*r));
+	r->want_account = want_account;
 	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
 		 target_name(target, sizeof(target), arg ? arg : "plain"));
 	snprintf(env_dir, sizeof(env_dir), "FDR_SYMDIR=%s", dir);
@@ -96,9 +143,12 @@ static int run_traced(struct run *r, const char *arg, const char *dir)
 	close(fd);
 	unlink(errfile);
 	snprintf(map, sizeof(map), "%s/fdr-syms.%d.map", dir, (int)r->pid);
+	snprintf(r->map_path, sizeof(r->map_path), "%s", map);
 	sym_map_read(&r->map, map);
 	if (region_stop_and_map(&reg, &c) == 0)
 		r->walked = walk_region(&r->walk, c) == 0;
+	if (r->want_account)
+		r->account = account_with_fdrlog(&reg, map);
 	region_end(&reg);
 	return 0;
 }
@@ -197,7 +247,7 @@ static void check_lib_entry(const struct sym_list *map)
 
 static void test_plain(void)
 {
-	struct run r1, r2;
+	struct run r1 = { .want_account = true }, r2 = { .want_account = false };
 	int same = 0;
 
 	if (run_traced(&r1, NULL, symdir)) {
@@ -220,6 +270,12 @@ static void test_plain(void)
 	       r1.walk.recs[2].kind == FDR_MD_NEW_CPU_ID,
 	       "cyg: one buffer of the program, NewBuffer(tid)/Walltime/NewCPUId first");
 	check_calls(&r1, 0, expected_calls, "records are exactly the program's calls");
+	if (r1.account < 0)
+		tap_skip("no build/bin/fdrd or build/bin/fdrlog",
+			 "cyg: fdrlog account --sym-map names fdrd's log");
+	else
+		tap_ok(r1.account == 4,
+		       "cyg: fdrlog account --sym-map names fdrd's log (middle, leaf_add, local_helper x3, main x1)");
 
 	run_traced(&r2, NULL, symdir);
 	for (int i = 0; i < r1.map.n; i++) {
@@ -235,7 +291,7 @@ static void test_plain(void)
 
 static void test_fork(void)
 {
-	struct run r;
+	struct run r = { .want_account = false };
 	char path[PATH_MAX];
 	struct sym_list child_map;
 	int child_buf = -1;
@@ -267,7 +323,7 @@ static void test_fork(void)
 /* No writable map directory: still records, and says where it tried. */
 static void test_bad_symdir(void)
 {
-	struct run r;
+	struct run r = { .want_account = false };
 	int enters = 0;
 
 	if (run_traced(&r, NULL, "/nonexistent/fdr-syms")) {
@@ -295,7 +351,7 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(13);
+	tap_plan(14);
 	if (!mkdtemp(symdir)) {
 		perror("mkdtemp");
 		return 1;
