@@ -41,7 +41,7 @@ __attribute__((noinline)) int tail_caller(int x)
 	return middle(x + 1);	/* a tail call at -O2 */
 }
 
-__attribute__((noinline, xray_log_args(1))) int with_arg(int x)
+__attribute__((noinline, xray_always_instrument, xray_log_args(1))) int with_arg(int x)
 {
 	return leaf(x) + 1;
 }

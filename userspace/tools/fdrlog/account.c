@@ -238,8 +238,10 @@ static void print_table(struct out_buffer *o, struct accounting *a,
 	size_t shown = 0, orphans = 0, open = 0, unwound = 0;
 	char tmp[64];
 
-	out_str(o, "funcid      count  min            med            90p            "
-		   "99p            max            sum            function\n");
+	out_str(o, syms ? "funcid      count  min            med            90p            "
+		   "99p            max            sum            function\n"
+		   : "funcid      count  min            med            90p            "
+		   "99p            max            sum\n");
 	for (size_t i = 0; i < a->nfuncs; i++) {
 		struct func_stats *f = &a->funcs[i];
 
@@ -249,9 +251,11 @@ static void print_table(struct out_buffer *o, struct accounting *a,
 		if (!f->n || (opt->top && shown >= opt->top))
 			continue;
 		shown++;
-		out_printf(o, "%-10d %6zu  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %s\n",
-			   f->fid, f->n, f->min, f->med, f->p90, f->p99, f->max, f->sum,
-			   syms ? symbols_name(syms, f->fid, tmp, sizeof(tmp)) : "");
+		out_printf(o, "%-10d %6zu  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %.9f",
+			   f->fid, f->n, f->min, f->med, f->p90, f->p99, f->max, f->sum);
+		if (syms)
+			out_printf(o, "    %s", symbols_name(syms, f->fid, tmp, sizeof(tmp)));
+		out_char(o, '\n');
 	}
 	out_printf(o, "functions with latencies: %zu\n", shown);
 	out_printf(o, "exits without entry: %zu\ncalls open at the end: %zu\n"

@@ -1,0 +1,101 @@
+#!/bin/sh
+# run_cli.sh - TAP tests of fdrlog's command line: help, errors that name
+# the file and the cause, no partial output, dump and account text,
+# --sym-map names, verify on several files.
+# usage: run_cli.sh FDRLOG HEX2BIN WORKDIR
+set -u
+FDRLOG=$1 HEX2BIN=$2 WORK=$3
+HERE=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$WORK"
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+# expect STATUS PATTERN DESCRIPTION -- command...: exit status and stderr text
+expect() {
+	want_status=$1 pattern=$2 what=$3
+	shift 4
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	status=$?
+	if [ $status = "$want_status" ] && grep -q -- "$pattern" "$WORK/err"; then
+		ok "$what"
+	else
+		not_ok "$what (status $status, stderr: $(head -c 200 "$WORK/err"))"
+	fi
+}
+
+for c in example:v2_example leftovers:v2_account_leftovers kinds:v2_all_kinds \
+	 cut:truncated_function eob:v2_end_of_buffer; do
+	"$HEX2BIN" "$HERE/cases/${c#*:}.hex" "$WORK/${c%%:*}.log"
+done
+
+"$FDRLOG" --help >"$WORK/out"; [ $? = 0 ] && grep -q "convert" "$WORK/out"
+check $? "fdrlog --help lists the commands"
+for cmd in dump verify convert account; do
+	"$FDRLOG" $cmd --help >"$WORK/out"
+	[ $? = 0 ] && grep -q "^usage: fdrlog $cmd" "$WORK/out"
+	check $? "fdrlog $cmd --help prints its usage"
+done
+expect 2 "unknown command 'frob'" "unknown command is named" -- "$FDRLOG" frob x
+expect 1 "$WORK/missing.log: offset 0: cannot open $WORK/missing.log: No such file" \
+	"missing file: path and cause" -- "$FDRLOG" verify "$WORK/missing.log"
+expect 1 "is not a regular file" "a directory is refused" -- "$FDRLOG" verify "$WORK"
+expect 2 "format xml: expected yaml or chrome" "bad --format is named" -- \
+	"$FDRLOG" convert --format xml "$WORK/example.log"
+
+rm -f "$WORK/out.yaml" "$WORK"/out.yaml.tmp*
+expect 1 "offset 104: EndOfBuffer" "convert of an invalid log reports the first error" -- \
+	"$FDRLOG" convert --format yaml -o "$WORK/out.yaml" "$WORK/eob.log"
+[ ! -e "$WORK/out.yaml" ] && [ -z "$(ls "$WORK" | grep 'out.yaml.tmp')" ]
+check $? "failed convert -o leaves no output and no temporary file"
+expect 1 "cannot create $WORK/nodir/x.yaml.tmp" "unwritable -o path is named" -- \
+	"$FDRLOG" convert --format yaml -o "$WORK/nodir/x.yaml" "$WORK/example.log"
+"$FDRLOG" convert --format yaml -o "$WORK/out.yaml" "$WORK/example.log" &&
+	"$FDRLOG" convert --format yaml "$WORK/example.log" | cmp -s - "$WORK/out.yaml"
+check $? "convert -o writes the same bytes as stdout"
+
+"$FDRLOG" dump "$WORK/example.log" >"$WORK/dump.txt"
+[ $? = 0 ] && cmp -s "$WORK/dump.txt" "$HERE/cases/v2_example.dump"
+check $? "dump of the FORMAT.md example equals cases/v2_example.dump"
+expect 1 "offset 88: Function: truncated" "dump stops at a cut record with its offset" -- \
+	"$FDRLOG" dump "$WORK/cut.log"
+[ "$(wc -l <"$WORK/out")" = 5 ]
+check $? "dump printed the header and the 4 whole records before the cut"
+
+"$FDRLOG" account "$WORK/leftovers.log" >"$WORK/account.txt"
+[ $? = 0 ] && cmp -s "$WORK/account.txt" "$HERE/cases/v2_account_leftovers.account"
+check $? "account counts orphan exits and open calls (cases/v2_account_leftovers.account)"
+"$FDRLOG" account --sort count --top 1 "$WORK/leftovers.log" >"$WORK/out"
+[ "$(sed -n 2p "$WORK/out" | awk '{print $1, $2}')" = "2 1" ] && [ "$(grep -c '^[0-9]' "$WORK/out")" = 1 ]
+check $? "account --sort count --top 1 shows only the least-called function"
+"$FDRLOG" account --sort sum --desc "$WORK/leftovers.log" >"$WORK/out"
+[ "$(sed -n 2p "$WORK/out" | awk '{print $1}')" = 1 ]
+check $? "account --sort sum --desc puts the largest total first"
+expect 2 "sort foo: expected func" "bad --sort is named" -- "$FDRLOG" account --sort foo "$WORK/leftovers.log"
+
+"$FDRLOG" convert --format yaml --sym-map "$HERE/cases/v2_all_kinds.symmap" "$WORK/kinds.log" >"$WORK/sym.yaml"
+grep -q "func-id: 1, function: main, " "$WORK/sym.yaml" &&
+	grep -q "func-id: 2, function: parse_args, " "$WORK/sym.yaml" &&
+	grep -q "func-id: 3, function: '@(libx.so.1+0x2f0)', " "$WORK/sym.yaml" &&
+	grep -q "func-id: 4, function: 'null', " "$WORK/sym.yaml" &&
+	grep -q "func-id: 5, function: worker thread, " "$WORK/sym.yaml" &&
+	grep -q "func-id: 6, function: '#6', " "$WORK/sym.yaml"
+check $? "--sym-map names functions (unknown '?' as @(module+offset), missing as #id)"
+printf '1\tmain\n' >"$WORK/bad.symmap"
+expect 1 "bad.symmap:1: expected 4 tab-separated fields" "malformed sym map: file and line" -- \
+	"$FDRLOG" convert --format yaml --sym-map "$WORK/bad.symmap" "$WORK/kinds.log"
+printf '1\tmain\tm\t10\n1\tother\tm\t20\n' >"$WORK/dup.symmap"
+expect 1 "function id 1 is listed twice" "duplicate id in sym map is refused" -- \
+	"$FDRLOG" account --sym-map "$WORK/dup.symmap" "$WORK/kinds.log"
+expect 1 "cannot open instrumentation map $WORK/none: No such file" "missing --instr-map is named" -- \
+	"$FDRLOG" convert --format yaml --instr-map "$WORK/none" "$WORK/kinds.log"
+expect 1 "no xray_instr_map section" "--instr-map of a plain binary is refused" -- \
+	"$FDRLOG" convert --format yaml --instr-map "$FDRLOG" "$WORK/kinds.log"
+
+"$FDRLOG" verify "$WORK/example.log" "$WORK/eob.log" "$WORK/kinds.log" >"$WORK/out" 2>"$WORK/err"
+[ $? = 1 ] && [ "$(grep -c ': ok' "$WORK/out")" = 2 ] && grep -q "eob.log: offset 104" "$WORK/err"
+check $? "verify of several files: each reported, status 1 if any is invalid"
+
+echo "1..$n"
+[ $failed = 0 ]
