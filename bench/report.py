@@ -65,7 +65,7 @@ NAMES = {c: n for c, n, _ in CANDIDATES}
 
 OTHER_BENCHES = [
     ("record", "libfdr direct-API microbenchmark (bench/record/run.sh)"),
-    ("xray", "fdr XRay mode vs compiler-rt XRay FDR (bench/xray/run.sh)"),
+    ("xray", "fdr XRay mode vs compiler-rt XRay FDR (make -C bench/xray)"),
     ("flush", "Flush: fdrd vs plain write(2) (bench/flush/run.sh)"),
     ("reader", "Reader: fdrlog vs llvm-xray-19 (bench/reader/run.sh)"),
 ]
@@ -369,7 +369,7 @@ def main():
     busy = [int(v) for k, v in meta.items() if k.startswith("busy_before_round.")]
     if busy:
         md += ["Other load: in the half second before each round the CPUs were "
-               "%d%% busy (median; max %d%%); run.sh waits up to 10 s for them "
+               "%d%% busy (median; max %d%%); run.sh waits up to 20 s for them "
                "to go under 15%% before a round." % (statistics.median(busy), max(busy)), ""]
 
     trows = target_rows(st, status, others)
