@@ -187,6 +187,12 @@ def workload_table(st, wl, status):
                    "%s–%s" % (fmt(st.get(cand, w, "event_min")),
                               fmt(st.get(cand, w, "event_max"))),
                    fmt_ratio(ratio))
+        # A tracer cheaper than a bare timestamp did not record every event.
+        floor = st.floor()
+        if (cand not in ("none", "floor-loop") and floor and ev is not None and
+                ev < floor * (0.25 if wl == "threads" else 0.5)):
+            note = (note + "; " if note else "") + \
+                "SUSPECT: cheaper than the floor, did it record?"
         if note:
             row = (row[0] + " (" + note + ")",) + row[1:]
         out.append("| %s |" % " | ".join(row))
