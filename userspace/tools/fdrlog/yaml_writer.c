@@ -8,11 +8,6 @@
 #include "convert.h"
 #include "yaml_scalar.h"
 
-static const char *const kind_names[] = {
-	"function-enter", "function-exit", "function-tail-exit",
-	"function-enter-arg", "custom-event", "typed-event",
-};
-
 static void write_header(struct out_buffer *o, const struct fdr_log_header *h)
 {
 	out_str(o, "---\nheader:\n  version:         ");
@@ -28,86 +23,169 @@ static void write_header(struct out_buffer *o, const struct fdr_log_header *h)
 	out_char(o, '\n');
 }
 
-static void write_function_name(struct out_buffer *o, const struct symbols *syms,
-				int32_t fid)
-{
-	char tmp[64];
-	const char *name;
+/*
+ * The hot path: one record line formatted straight into the output
+ * buffer.  Integers are converted two digits at a time; the
+ * ", thread: T, process: P" part is cached per thread.
+ */
+#define LINE_MAX_FIXED 256	/* a line without args, payload or symbol */
+#define PUT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
 
-	if (!syms) {
-		/* to_string(id) is always numeric, hence single-quoted. */
-		out_char(o, '\'');
-		out_i64(o, fid);
-		out_char(o, '\'');
-		return;
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20], *end = tmp + sizeof(tmp), *q = end;
+
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
 	}
-	name = symbols_name(syms, fid, tmp, sizeof(tmp));
-	yaml_scalar(o, name, strlen(name));
+	if (v >= 10) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * v, 2);
+	} else {
+		*--q = (char)('0' + v);
+	}
+	memcpy(p, q, 20);	/* fixed size: cheaper than a variable copy */
+	return p + (end - q);
 }
 
-static void write_args(struct out_buffer *o, const struct fdr_trace *t,
-		       const struct fdr_event *ev)
+static char *put_i64(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_u64(p, -(uint64_t)v);
+	}
+	return put_u64(p, (uint64_t)v);
+}
+
+struct thread_text {
+	uint32_t tid, pid;
+	uint8_t len, valid;
+	char text[46];	/* ", thread: 4294967295, process: 4294967295" */
+};
+
+static char *put_thread(char *p, struct thread_text *cache, const struct fdr_event *ev)
+{
+	struct thread_text *c = &cache[(ev->tid ^ ev->pid) & 63];
+
+	if (!c->valid || c->tid != ev->tid || c->pid != ev->pid) {
+		char *q = c->text;
+
+		if (ev->tid) {
+			q = PUT(q, ", thread: ");
+			q = put_u64(q, ev->tid);
+		}
+		if (ev->pid) {
+			q = PUT(q, ", process: ");
+			q = put_u64(q, ev->pid);
+		}
+		c->tid = ev->tid;
+		c->pid = ev->pid;
+		c->len = (uint8_t)(q - c->text);
+		c->valid = 1;
+	}
+	memcpy(p, c->text, sizeof(c->text));
+	return p + c->len;
+}
+
+static const struct { char text[40]; size_t len; } kind_text[] = {
+#define KIND(s) { ", kind: " s ", tsc: ", sizeof(", kind: " s ", tsc: ") - 1 }
+	KIND("function-enter"), KIND("function-exit"), KIND("function-tail-exit"),
+	KIND("function-enter-arg"), KIND("custom-event"), KIND("typed-event"),
+#undef KIND
+};
+
+/* From "function: " on, when a symbol or arguments make the length open. */
+static void write_slow_middle(struct out_buffer *o, const struct fdr_trace *t,
+			      const struct fdr_event *ev, const struct symbols *syms)
 {
 	uint32_t n;
 	const uint64_t *args = fdr_event_args(t, ev, &n);
+	char tmp[64];
+	const char *name;
 
-	if (!n)
-		return;
-	out_str(o, "args: [ ");
-	for (uint32_t i = 0; i < n; i++) {
-		if (i)
-			out_str(o, ", ");
-		out_u64(o, args[i]);
+	if (syms) {
+		name = symbols_name(syms, ev->func_id, tmp, sizeof(tmp));
+		yaml_scalar(o, name, strlen(name));
+	} else {
+		out_char(o, '\'');
+		out_i64(o, ev->func_id);
+		out_char(o, '\'');
 	}
-	out_str(o, " ], ");
+	out_str(o, ", ");
+	if (n) {
+		out_str(o, "args: [ ");
+		for (uint32_t i = 0; i < n; i++) {
+			if (i)
+				out_str(o, ", ");
+			out_u64(o, args[i]);
+		}
+		out_str(o, " ], ");
+	}
 }
 
 static void write_record(struct out_buffer *o, const struct fdr_trace *t,
-			 const struct fdr_event *ev, const struct symbols *syms)
+			 const struct fdr_event *ev, const struct symbols *syms,
+			 struct thread_text *cache)
 {
-	uint32_t size;
+	char *p = out_reserve(o, LINE_MAX_FIXED), *fid, *fid_end;
+	uint32_t size, nargs;
 	const uint8_t *data;
 
-	out_str(o, "  - { type: ");
-	out_u64(o, ev->record_type);
-	out_str(o, ", func-id: ");
-	out_i64(o, ev->func_id);
-	out_str(o, ", function: ");
-	write_function_name(o, syms, ev->func_id);
-	out_str(o, ", ");
-	write_args(o, t, ev);
-	out_str(o, "cpu: ");
-	out_u64(o, ev->cpu);
-	if (ev->tid) {
-		out_str(o, ", thread: ");
-		out_u64(o, ev->tid);
+	p = PUT(p, "  - { type: ");
+	p = put_u64(p, ev->record_type);
+	p = PUT(p, ", func-id: ");
+	fid = p;
+	p = fid_end = put_i64(p, ev->func_id);
+	p = PUT(p, ", function: ");
+	fdr_event_args(t, ev, &nargs);
+	if (syms || nargs) {
+		o->len = (size_t)(p - o->buf);
+		write_slow_middle(o, t, ev, syms);
+		p = out_reserve(o, LINE_MAX_FIXED);
+	} else {
+		/* to_string(id) is always numeric, hence single-quoted. */
+		*p++ = '\'';
+		memmove(p, fid, 12);
+		p += fid_end - fid;
+		p = PUT(p, "', ");
 	}
-	if (ev->pid) {
-		out_str(o, ", process: ");
-		out_u64(o, ev->pid);
-	}
-	out_str(o, ", kind: ");
-	out_str(o, kind_names[ev->kind]);
-	out_str(o, ", tsc: ");
-	out_u64(o, ev->tsc);
-	out_str(o, ", data: ");
+	p = PUT(p, "cpu: ");
+	p = put_u64(p, ev->cpu);
+	p = put_thread(p, cache, ev);
+	memcpy(p, kind_text[ev->kind].text, sizeof(kind_text[0].text));
+	p += kind_text[ev->kind].len;
+	p = put_u64(p, ev->tsc);
 	data = fdr_event_payload(t, ev, &size);
-	if (size)
-		yaml_scalar(o, data, size);
-	else
-		out_str(o, "''");
+	if (!size) {
+		p = PUT(p, ", data: '' }\n");
+		o->len = (size_t)(p - o->buf);
+		return;
+	}
+	p = PUT(p, ", data: ");
+	o->len = (size_t)(p - o->buf);
+	yaml_scalar(o, data, size);
 	out_str(o, " }\n");
 }
 
 void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
 {
+	struct thread_text cache[64];
+
 	write_header(o, fdr_log_get_header(t->log));
 	if (t->count == 0) {
 		out_str(o, "records:         []\n...\n");
 		return;
 	}
 	out_str(o, "records:\n");
+	memset(cache, 0, sizeof(cache));
 	for (size_t i = 0; i < t->count; i++)
-		write_record(o, t, fdr_trace_at(t, i), syms);
+		write_record(o, t, fdr_trace_at(t, i), syms, cache);
 	out_str(o, "...\n");
 }
