@@ -116,6 +116,21 @@ static const char *step_function(const uint8_t *rec, size_t avail,
 	return NULL;
 }
 
+/*
+ * Function records are almost all of a buffer: skip a run of valid ones
+ * in a tight loop.  A byte with bit 0 clear (function) and bit 3 clear
+ * (kind 0..3) starts a valid function record.  Returns the new offset.
+ */
+static size_t skip_functions(const uint8_t *buf, size_t off, size_t len)
+{
+	while (off + 4 * FDR_FUNCTION_SIZE <= len &&
+	       !((buf[off] | buf[off + 8] | buf[off + 16] | buf[off + 24]) & 0x09))
+		off += 4 * FDR_FUNCTION_SIZE;
+	while (off + FDR_FUNCTION_SIZE <= len && !(buf[off] & 0x09))
+		off += FDR_FUNCTION_SIZE;
+	return off;
+}
+
 void buffer_check(const uint8_t *buf, size_t len, struct buffer_check *out)
 {
 	enum block_state state = AT_START;
@@ -126,6 +141,18 @@ void buffer_check(const uint8_t *buf, size_t len, struct buffer_check *out)
 		size_t size = FDR_FUNCTION_SIZE;
 		const char *problem;
 
+		if ((state == IN_BODY || state == AFTER_FUNCTION) && !(buf[off] & 0x09)) {
+			size_t end = skip_functions(buf, off, len);
+
+			if (end > off) {
+				records += (end - off) / FDR_FUNCTION_SIZE;
+				off = end;
+				state = AFTER_FUNCTION;
+				out->valid_len = off;
+				out->records = records;
+				continue;
+			}
+		}
 		if (buf[off] & 1)
 			problem = step_metadata(buf + off, len - off, &state, &size);
 		else

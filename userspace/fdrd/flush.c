@@ -6,6 +6,7 @@
  * reported only after both are complete.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@
 #include "log_layout.h"
 #include "log_name.h"
 #include "msg.h"
-#include "side_table.h"
+#include "log_writer.h"
 #include "uring_writer.h"
 
 #define MAX_NAME_TRIES 1000
@@ -85,86 +86,80 @@ static double ms_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Side table, then log; on failure neither is left. */
-static int write_files(struct flusher *f, const struct log_layout *l,
+/* Log (and side table); on failure neither is left.  1: nothing to write. */
+static int write_files(struct flusher *f, struct log_layout *l,
 		       const struct names *n)
 {
-	const char *dir = f->opts->output_dir;
 	struct uring_write_report rep;
-	struct iovec *iov, table;
 	struct timespec t0;
 	char err[8192];
-	size_t nr_iov;
 	int ret;
 
-	table.iov_base = side_table_render(l, n->log, "/proc", &table.iov_len);
-	if (!table.iov_base || log_layout_iovecs(l, &iov, &nr_iov)) {
-		free(table.iov_base);
-		msg_error("out of memory preparing the log");
-		return -ENOMEM;
-	}
-	ret = uring_write_file(dir, n->threads, &table, 1, &f->opts->write, &rep,
-			       err, sizeof(err));
-	free(table.iov_base);
-	if (ret) {
-		msg_error("%s", err);
-		free(iov);
-		return ret;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = uring_write_file(dir, n->log, iov, nr_iov, &f->opts->write, &rep,
-			       err, sizeof(err));
-	free(iov);
-	if (ret) {
+	ret = log_write(l, f->opts->output_dir, n->log, n->threads, &f->opts->write,
+			&rep, err, sizeof(err));
+	if (ret < 0)
 		msg_error("%s", err);
-		uring_remove_file(dir, n->threads);
+	if (ret)
 		return ret;
-	}
 	if (rep.fallback)
 		msg_info("%s not used (%s); wrote with %s",
 			 uring_write_mode_name(f->opts->write.mode), rep.fallback,
 			 uring_write_mode_name(rep.mode_used));
 	msg_info("wrote %s/%s: %zu buffers, %llu records, %llu bytes in %.1f ms (%s, %lu writes)",
-		 dir, n->log, l->nr_buffers, (unsigned long long)l->records,
+		 f->opts->output_dir, n->log, l->nr_buffers, (unsigned long long)l->records,
 		 (unsigned long long)l->file_size, ms_since(&t0),
 		 uring_write_mode_name(rep.mode_used), rep.sqes);
 	return 0;
+}
+
+static enum flush_outcome nothing_to_write(const struct log_layout *l)
+{
+	msg_info("generation %u holds no records: no log written "
+		 "(llvm-xray rejects a log without buffers)", l->generation);
+	return FLUSH_NOTHING;
 }
 
 /* Lay out and write; the caller has FLUSH_BEGIN and reports the end. */
 static enum flush_outcome flush_mapped(struct flusher *f,
 				       const struct fdr_control *area, size_t len)
 {
+	enum flush_outcome out = FLUSH_WRITTEN;
 	struct log_layout l;
 	struct names n;
 	const char *why;
 	int ret;
 
-	ret = log_layout_build(area, len, &l, &why);
+	ret = log_layout_select(area, len, &l, &why);
 	if (ret) {
 		msg_error("cannot lay out the log: %s", why ? why : strerror(-ret));
 		return FLUSH_FAILED;
 	}
-	report_problems(&l);
 	if (!l.nr_buffers) {
-		msg_info("generation %u holds no records: no log written "
-			 "(llvm-xray rejects a log without buffers)", l.generation);
-		log_layout_free(&l);
-		return FLUSH_NOTHING;
+		out = nothing_to_write(&l);
+		goto done;
 	}
 	ret = choose_names(f, &l, &n);
-	if (ret)
+	if (ret) {
 		msg_error("no free log name in %s for pattern '%s': %s",
 			  f->opts->output_dir, f->opts->pattern, strerror(-ret));
-	else
-		ret = write_files(f, &l, &n);
-	if (!ret) {
+		out = FLUSH_FAILED;
+		goto done;
+	}
+	ret = write_files(f, &l, &n);
+	report_problems(&l);
+	if (ret == 1) {
+		out = nothing_to_write(&l);
+	} else if (ret) {
+		out = FLUSH_FAILED;
+	} else {
 		f->logs_written++;
 		snprintf(f->last_log, sizeof(f->last_log), "%s/%s",
 			 f->opts->output_dir, n.log);
 	}
+done:
 	log_layout_free(&l);
-	return ret ? FLUSH_FAILED : FLUSH_WRITTEN;
+	return out;
 }
 
 enum flush_outcome flush_region(struct flusher *f)

@@ -97,6 +97,7 @@ static void note_problem(struct log_layout *l, const struct log_buffer *b,
 /*
  * Snapshot descriptor i into *b.  Returns 1 if it belongs in the log.
  * extents is load-acquired so the record bytes it covers are visible.
+ * The records are not looked at here (log_layout_validate_step does).
  */
 static int take_buffer(struct log_layout *l, const struct geometry *g,
 		       const struct fdr_control *ctl, uint32_t i,
@@ -106,7 +107,6 @@ static int take_buffer(struct log_layout *l, const struct geometry *g,
 					   g->descs_offset +
 					   (uint64_t)i * FDR_BUFFER_DESC_SIZE);
 	uint64_t extents = __atomic_load_n(&d->extents, __ATOMIC_ACQUIRE);
-	struct buffer_check chk;
 
 	if (extents == 0) {
 		l->nr_empty++;
@@ -127,14 +127,40 @@ static int take_buffer(struct log_layout *l, const struct geometry *g,
 	b->cpu = d->cpu;
 	b->seq = d->seq;
 	b->extents = extents;
+	b->len = extents;	/* optimistic until validated */
 	b->data = (const uint8_t *)ctl + g->control_size +
 		  (uint64_t)i * g->buffer_size;
-	buffer_check(b->data, extents, &chk);
+	return 1;
+}
+
+bool log_layout_validate_step(struct log_layout *l)
+{
+	struct log_buffer *b;
+	struct buffer_check chk;
+
+	if (l->nr_validated == l->nr_buffers)
+		return false;
+	b = &l->buffers[l->nr_validated++];
+	buffer_check(b->data, b->extents, &chk);
 	if (chk.problem)
 		note_problem(l, b, &chk);
+	if (chk.valid_len != b->len)
+		l->changed = true;
 	b->len = chk.valid_len;
 	l->records += chk.records;
-	return b->len != 0;
+	return l->nr_validated < l->nr_buffers;
+}
+
+/* Remove the buffers validation dropped entirely. */
+static void compact(struct log_layout *l)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->nr_buffers; i++)
+		if (l->buffers[i].len)
+			l->buffers[kept++] = l->buffers[i];
+	l->nr_buffers = kept;
+	l->nr_validated = kept;
 }
 
 /* Give each kept buffer its extents record and its file offset. */
@@ -156,8 +182,8 @@ static void place_buffers(struct log_layout *l)
 	l->file_size = l->nr_buffers ? off : 0;
 }
 
-int log_layout_build(const struct fdr_control *ctl, size_t map_len,
-		     struct log_layout *l, const char **why)
+int log_layout_select(const struct fdr_control *ctl, size_t map_len,
+		      struct log_layout *l, const char **why)
 {
 	struct geometry g;
 	const char *bad;
@@ -186,6 +212,27 @@ int log_layout_build(const struct fdr_control *ctl, size_t map_len,
 	qsort(l->buffers, l->nr_buffers, sizeof(*l->buffers), by_seq);
 	place_buffers(l);
 	return 0;
+}
+
+void log_layout_finish(struct log_layout *l)
+{
+	while (log_layout_validate_step(l))
+		;
+	if (l->changed) {
+		compact(l);
+		place_buffers(l);
+		l->changed = false;
+	}
+}
+
+int log_layout_build(const struct fdr_control *ctl, size_t map_len,
+		     struct log_layout *l, const char **why)
+{
+	int ret = log_layout_select(ctl, map_len, l, why);
+
+	if (!ret)
+		log_layout_finish(l);
+	return ret;
 }
 
 void log_layout_free(struct log_layout *l)

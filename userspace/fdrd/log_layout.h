@@ -7,6 +7,7 @@
 #ifndef FDRD_LOG_LAYOUT_H
 #define FDRD_LOG_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -47,7 +48,9 @@ struct log_layout {
 	size_t nr_empty;		/* extents 0: skipped */
 	size_t nr_other_generation;	/* data of an older generation: skipped */
 	size_t nr_clamped;		/* extents > buffer_size */
-	uint64_t records;		/* records in the log */
+	uint64_t records;		/* records in the validated buffers */
+	size_t nr_validated;		/* buffers[0..nr_validated) checked */
+	bool changed;			/* validation cut or dropped a buffer */
 	uint64_t file_size;		/* header + all buffers */
 	/* the finalize trigger, copied for the side table */
 	uint32_t finalize_reason;
@@ -56,7 +59,23 @@ struct log_layout {
 };
 
 /*
- * Build the layout of the log of the region mapped at ctl (map_len bytes).
+ * Two steps, so that validation can run while the writes are in flight:
+ *
+ * log_layout_select: the buffers of the current generation with extents,
+ * in seq order, placed as if every one were valid (len = extents).
+ * log_layout_validate_step: check the next buffer's records; false when
+ * all are checked.  If one was cut or dropped, `changed` is set and the
+ * placement is stale.  log_layout_finish: validate what is left and, if
+ * anything changed, drop the empty buffers and place again.
+ */
+int log_layout_select(const struct fdr_control *ctl, size_t map_len,
+		      struct log_layout *layout, const char **why);
+bool log_layout_validate_step(struct log_layout *layout);
+void log_layout_finish(struct log_layout *layout);
+
+/*
+ * Build the layout of the log of the region mapped at ctl (map_len bytes):
+ * select + finish.
  * Returns 0, or -EINVAL with *why naming the inconsistency of the control
  * area, or -ENOMEM.  layout->nr_buffers == 0 means there is nothing to
  * write (llvm-xray rejects a header-only log).

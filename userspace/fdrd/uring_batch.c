@@ -219,10 +219,14 @@ static void advance_req(struct write_req *r, size_t done)
 /*
  * Keep up to depth requests in flight until all are done or one fails.
  * After a failure nothing new is submitted; the ones in flight drain.
+ * While the queue is full, the idle hook (if any) runs instead of a
+ * blocking wait, until it has no work left.
  */
 static int run_requests(struct io_uring *ring, int fd, struct batch *b,
-			unsigned int depth, struct uring_write_report *rep)
+			unsigned int depth, const struct uring_write_hooks *hooks,
+			struct uring_write_report *rep)
 {
+	bool idle_work = hooks && hooks->idle;
 	size_t next = 0, inflight = 0;
 	int error = 0;
 
@@ -237,7 +241,12 @@ static int run_requests(struct io_uring *ring, int fd, struct batch *b,
 			inflight++;
 			rep->sqes++;
 		}
-		ret = io_uring_submit_and_wait(ring, 1);
+		if (idle_work) {
+			ret = io_uring_submit(ring);
+			idle_work = hooks->idle(hooks->ctx);
+		} else {
+			ret = io_uring_submit_and_wait(ring, 1);
+		}
 		if (ret < 0 && ret != -EINTR)
 			return error ? error : ret;	/* the ring is unusable */
 		while (io_uring_peek_cqe(ring, &cqe) == 0) {
@@ -287,6 +296,7 @@ static void free_batch(struct batch *b)
 
 int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 		       size_t n, const struct uring_write_opts *opts,
+		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *rep)
 {
 	int fixed = opts->mode == URING_WRITE_FIXED;
@@ -308,7 +318,7 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 	}
 	rep->mode_used = fixed ? URING_WRITE_FIXED : URING_WRITE_VECTORED;
 	if (!ret)
-		ret = run_requests(ring, fd, &b, opts->queue_depth, rep);
+		ret = run_requests(ring, fd, &b, opts->queue_depth, hooks, rep);
 	if (fixed)
 		io_uring_unregister_buffers(ring);
 	free_batch(&b);

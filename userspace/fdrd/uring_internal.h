@@ -19,6 +19,7 @@ int uring_complete_one(struct io_uring *ring);
  */
 int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 		       size_t n, const struct uring_write_opts *opts,
+		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *report);
 
 /* The same through aligned bounce buffers on an O_DIRECT fd. */

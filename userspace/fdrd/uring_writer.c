@@ -156,6 +156,7 @@ static uint64_t total_bytes(const struct iovec *iov, size_t n)
 static int fill_file(struct io_uring *ring, struct out_file *f,
 		     const struct iovec *iov, size_t n,
 		     const struct uring_write_opts *o,
+		     const struct uring_write_hooks *hooks,
 		     struct uring_write_report *rep, const char **step)
 {
 	uint64_t total = total_bytes(iov, n);
@@ -173,7 +174,7 @@ static int fill_file(struct io_uring *ring, struct out_file *f,
 	if (o->mode == URING_WRITE_DIRECT)
 		ret = uring_write_direct(ring, f->fd, iov, n, total, o, rep);
 	else
-		ret = uring_write_pieces(ring, f->fd, iov, n, o, rep);
+		ret = uring_write_pieces(ring, f->fd, iov, n, o, hooks, rep);
 	if (ret)
 		return ret;
 	if (o->fsync) {
@@ -191,6 +192,7 @@ static int fill_file(struct io_uring *ring, struct out_file *f,
 static int write_atomically(struct io_uring *ring, const char *dir,
 			    struct out_file *f, const struct iovec *iov,
 			    size_t n, struct uring_write_opts *o,
+			    const struct uring_write_hooks *hooks,
 			    struct uring_write_report *rep, char *err, size_t errlen)
 {
 	const char *step = "create";
@@ -206,7 +208,14 @@ static int write_atomically(struct io_uring *ring, const char *dir,
 			 ret == -ENOENT ? " (the output directory is gone)" : "");
 		return ret;
 	}
-	ret = fill_file(ring, f, iov, n, o, rep, &step);
+	ret = fill_file(ring, f, iov, n, o, hooks, rep, &step);
+	if (!ret && hooks && hooks->before_rename) {
+		ret = hooks->before_rename(hooks->ctx, err, errlen);
+		if (ret) {
+			uring_unlink(ring, f->tmp);
+			return ret;	/* the hook said why */
+		}
+	}
 	if (!ret) {
 		step = "rename";
 		ret = uring_rename_noreplace(ring, f->tmp, f->final);
@@ -233,6 +242,16 @@ int uring_write_file(const char *dir, const char *name,
 		     struct uring_write_report *rep,
 		     char *err, size_t errlen)
 {
+	return uring_write_file_hooked(dir, name, iov, n, opts, NULL, rep, err, errlen);
+}
+
+int uring_write_file_hooked(const char *dir, const char *name,
+			    const struct iovec *iov, size_t n,
+			    const struct uring_write_opts *opts,
+			    const struct uring_write_hooks *hooks,
+			    struct uring_write_report *rep,
+			    char *err, size_t errlen)
+{
 	struct uring_write_opts o = *opts;
 	struct out_file f = { .fd = -1 };
 	struct io_uring ring;
@@ -253,7 +272,7 @@ int uring_write_file(const char *dir, const char *name,
 		snprintf(err, errlen, "cannot set up io_uring: %s", strerror(-ret));
 		return ret;
 	}
-	ret = write_atomically(&ring, dir, &f, iov, n, &o, rep, err, errlen);
+	ret = write_atomically(&ring, dir, &f, iov, n, &o, hooks, rep, err, errlen);
 	io_uring_queue_exit(&ring);
 	return ret;
 }

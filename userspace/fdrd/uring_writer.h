@@ -36,6 +36,21 @@ struct uring_write_report {
 };
 
 /*
+ * Optional work done around the writes:
+ * idle: called while writes are in flight and nothing else can be
+ * queued; does a small piece of work, returns false when it has none left
+ * (fdrd validates buffers here, overlapping that with the I/O).
+ * before_rename: called when the temporary file is complete; a non-zero
+ * return (a negative errno, with a sentence in err) removes the file
+ * instead of renaming it, and is returned.
+ */
+struct uring_write_hooks {
+	bool (*idle)(void *ctx);
+	int (*before_rename)(void *ctx, char *err, size_t errlen);
+	void *ctx;
+};
+
+/*
  * Write iov[0..n) back to back into dir/name.  An existing dir/name is
  * never replaced: -EEXIST.  Returns 0 or a negative errno; on error err
  * holds a sentence naming the path and the cause.
@@ -45,6 +60,12 @@ int uring_write_file(const char *dir, const char *name,
 		     const struct uring_write_opts *opts,
 		     struct uring_write_report *report,
 		     char *err, size_t errlen);
+int uring_write_file_hooked(const char *dir, const char *name,
+			    const struct iovec *iov, size_t n,
+			    const struct uring_write_opts *opts,
+			    const struct uring_write_hooks *hooks,
+			    struct uring_write_report *report,
+			    char *err, size_t errlen);
 
 /* Remove dir/name (undoing a file written earlier in the same flush). */
 int uring_remove_file(const char *dir, const char *name);

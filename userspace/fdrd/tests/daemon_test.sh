@@ -20,7 +20,7 @@ export FDR_OPTIONS=func_duration_threshold_us=0
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; return 1; fi; }
 skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
 diag() { sed 's/^/# /'; }
 
@@ -47,6 +47,11 @@ start_fdrd() { # OUTDIR [OPTIONS...]
 	local out=$1; shift
 	"$FDRD" --foreground --target "$TARGET" --output-dir "$out" "$@" 2>"$WORK/fdrd.err" &
 	DPID=$!
+	local i	# started: it has checked its options and opened the target
+	for ((i = 0; i < 100; i++)); do
+		grep -q "flushing .* into" "$WORK/fdrd.err" && return 0
+		sleep 0.02
+	done
 }
 stop_fdrd() {
 	[ -n "$DPID" ] || return 0
@@ -195,7 +200,8 @@ test_vanished_dir() {
 	"$FILL" "$NAME" 2 10 >/dev/null
 	ctl finalize >/dev/null
 	sleep 0.4
-	check "vanished output directory named in the error" grep -q "$out/.*output directory is gone" "$WORK/fdrd.err"
+	check "vanished output directory named in the error" grep -q "$out/.*output directory is gone" "$WORK/fdrd.err" ||
+		diag <"$WORK/fdrd.err"
 	check "flush aborted, region still FINALIZED" [ "$(status_field flush_state)" = NOT_FLUSHING ]
 	mkdir "$out"
 	wait_logs "$out" 1 5

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flush_bench.c - fdrd's log writer against plain write(2) of the same
+ * bytes to the same filesystem, interleaved rounds, medians.
+ *
+ *   flush_bench TARGET DIR ROUNDS
+ *
+ * TARGET is a finalized region (e.g. embedded:NAME filled by
+ * fill_region).  Every variant writes the whole log to DIR and the file is
+ * removed before the next.  The fdrd variants include everything fdrd does
+ * per flush (log_write, the code fdrd runs): select the buffers, temp
+ * file, io_uring writes with validation overlapped, side table, rename.  The baseline writes a ready contiguous copy of the log with
+ * 1 MiB write(2) calls (the most favourable plain write).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+
+#include <fdr.h>
+
+#include "log_layout.h"
+#include "log_writer.h"
+#include "uring_writer.h"
+
+#define MAX_ROUNDS 64
+#define WRITE_CHUNK (1u << 20)
+
+struct bench {
+	const char *dir;
+	const struct fdr_control *ro;	/* fdr_ctl_map: what fdrd gets */
+	const struct fdr_control *rw;	/* the same pages, writable (fixed) */
+	size_t len;
+	char *flat;			/* the log as one contiguous copy */
+	uint64_t size;
+};
+
+struct variant {
+	const char *name;
+	int kind;		/* 0 write(2) copy, 1 write(2) pieces, 2 fdrd */
+	struct uring_write_opts o;
+	int use_rw;
+	double ms[MAX_ROUNDS];
+	const char *used;
+};
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "flush_bench: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+static int open_out(const char *path, int fsync_it)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+
+	(void)fsync_it;
+	if (fd < 0)
+		die(path, errno);
+	return fd;
+}
+
+static void full_write(int fd, const char *p, size_t len, const char *path)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0)
+			die(path, errno);
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Baseline: the ready log bytes, 1 MiB write(2) calls. */
+static void plain_copy(struct bench *b, const char *path, int do_fsync)
+{
+	int fd = open_out(path, do_fsync);
+
+	for (uint64_t off = 0; off < b->size; off += WRITE_CHUNK) {
+		size_t n = b->size - off < WRITE_CHUNK ? b->size - off : WRITE_CHUNK;
+
+		full_write(fd, b->flat + off, n, path);
+	}
+	if (do_fsync && fsync(fd))
+		die(path, errno);
+	close(fd);
+}
+
+/* write(2) straight from the mapping: one call per piece, after layout. */
+static void plain_pieces(struct bench *b, const char *path)
+{
+	struct log_layout l;
+	struct iovec *iov;
+	const char *why;
+	size_t n;
+	int fd;
+
+	if (log_layout_build(b->ro, b->len, &l, &why) || log_layout_iovecs(&l, &iov, &n))
+		die("layout", EINVAL);
+	fd = open_out(path, 0);
+	for (size_t i = 0; i < n; i++)
+		full_write(fd, iov[i].iov_base, iov[i].iov_len, path);
+	close(fd);
+	free(iov);
+	log_layout_free(&l);
+}
+
+static const char *fdrd_write(struct bench *b, struct variant *v, const char *name)
+{
+	struct uring_write_report rep;
+	struct log_layout l;
+	const char *why;
+	char err[1024], table[512];
+
+
+	snprintf(table, sizeof(table), "%s.threads", name);
+	if (log_layout_select(v->use_rw ? b->rw : b->ro, b->len, &l, &why))
+		die("layout", EINVAL);
+	if (log_write(&l, b->dir, name, table, &v->o, &rep, err, sizeof(err))) {
+		fprintf(stderr, "flush_bench: %s\n", err);
+		exit(1);
+	}
+	log_layout_free(&l);
+	return uring_write_mode_name(rep.mode_used);
+}
+
+static void run_variant(struct bench *b, struct variant *v, int round)
+{
+	char path[4096];
+	double t0;
+
+	snprintf(path, sizeof(path), "%s/bench.xray", b->dir);
+	t0 = now_ms();
+	if (v->kind == 0)
+		plain_copy(b, path, v->o.fsync);
+	else if (v->kind == 1)
+		plain_pieces(b, path);
+	else
+		v->used = fdrd_write(b, v, "bench.xray");
+	v->ms[round] = now_ms() - t0;
+	unlink(path);
+	strcat(path, ".threads");
+	unlink(path);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(const double *v, int n)
+{
+	double s[MAX_ROUNDS];
+
+	memcpy(s, v, sizeof(double) * (size_t)n);
+	qsort(s, (size_t)n, sizeof(double), cmp_double);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+static void map_region(struct bench *b, struct fdr_ctl *ctl, const char *target)
+{
+	char shm[512];
+	int fd, ret = fdr_ctl_map(ctl, &b->ro, &b->len);
+
+	if (ret)
+		die(fdr_ctl_strerror(ctl, "map", ret), -ret);
+	/* the registered-buffer variant needs writable pages: map the shm again */
+	snprintf(shm, sizeof(shm), "/dev/shm/fdr-%s", target + strlen(FDR_EMBEDDED_PREFIX));
+	fd = open(shm, O_RDWR);
+	b->rw = fd < 0 ? NULL : mmap(NULL, b->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (b->rw == MAP_FAILED)
+		b->rw = NULL;
+	if (fd >= 0)
+		close(fd);
+}
+
+static void flatten(struct bench *b)
+{
+	struct log_layout l;
+	struct iovec *iov;
+	const char *why;
+	uint64_t off = 0;
+	size_t n;
+
+	if (log_layout_build(b->ro, b->len, &l, &why) || log_layout_iovecs(&l, &iov, &n))
+		die("layout", EINVAL);
+	b->size = l.file_size;
+	b->flat = malloc(b->size);
+	if (!b->flat)
+		die("malloc", ENOMEM);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(b->flat + off, iov[i].iov_base, iov[i].iov_len);
+		off += iov[i].iov_len;
+	}
+	printf("log: %zu buffers, %llu bytes (%.1f MiB), %llu records\n", l.nr_buffers,
+	       (unsigned long long)b->size, (double)b->size / (1 << 20),
+	       (unsigned long long)l.records);
+	free(iov);
+	log_layout_free(&l);
+}
+
+/* Layout and validation alone: how much of fdrd's time is CPU, not I/O. */
+static double layout_ms(struct bench *b)
+{
+	double best = 1e9;
+
+	for (int i = 0; i < 3; i++) {
+		struct log_layout l;
+		const char *why;
+		double t0 = now_ms();
+
+		log_layout_build(b->ro, b->len, &l, &why);
+		if (now_ms() - t0 < best)
+			best = now_ms() - t0;
+		log_layout_free(&l);
+	}
+	return best;
+}
+
+int main(int argc, char **argv)
+{
+	struct variant v[] = {
+		{ .name = "write(2), 1 MiB calls from a contiguous copy", .kind = 0 },
+		{ .name = "fdrd: io_uring writev, depth 32, 1 MiB requests (default)", .kind = 2 },
+		{ .name = "write(2), one call per piece from the mapping", .kind = 1 },
+		{ .name = "fdrd: writev, depth 4", .kind = 2, .o = { .queue_depth = 4 } },
+		{ .name = "fdrd: writev, depth 128, 4 MiB requests", .kind = 2,
+		  .o = { .queue_depth = 128, .chunk_bytes = 4 << 20 } },
+		{ .name = "fdrd: writev + fallocate first", .kind = 2, .o = { .preallocate = true } },
+		{ .name = "fdrd: registered buffers (read-only map, as fdrd has)", .kind = 2,
+		  .o = { .mode = URING_WRITE_FIXED } },
+		{ .name = "fdrd: registered buffers (writable map, for comparison)", .kind = 2,
+		  .o = { .mode = URING_WRITE_FIXED }, .use_rw = 1 },
+		{ .name = "fdrd: O_DIRECT via registered bounce buffers", .kind = 2,
+		  .o = { .mode = URING_WRITE_DIRECT } },
+		{ .name = "write(2) copy + fsync", .kind = 0, .o = { .fsync = true } },
+		{ .name = "fdrd: writev + --fsync", .kind = 2, .o = { .fsync = true } },
+	};
+	int nv = (int)(sizeof(v) / sizeof(v[0])), rounds;
+	struct bench b = { 0 };
+	struct fdr_ctl *ctl;
+	double base;
+	int ret;
+
+	if (argc != 4)
+		return fprintf(stderr, "usage: flush_bench TARGET DIR ROUNDS\n"), 2;
+	b.dir = argv[2];
+	rounds = atoi(argv[3]);
+	if (rounds < 1 || rounds > MAX_ROUNDS)
+		return fprintf(stderr, "flush_bench: ROUNDS 1..%d\n", MAX_ROUNDS), 2;
+	ret = fdr_ctl_open(&ctl, argv[1]);
+	if (ret)
+		die(fdr_ctl_strerror(ctl, "open", ret), -ret);
+	map_region(&b, ctl, argv[1]);
+	if (!b.rw)
+		nv--;	/* no writable view: skip that variant */
+	flatten(&b);
+	printf("layout + validation alone: %.1f ms\n\n", layout_ms(&b));
+	for (int r = 0; r < rounds; r++)	/* interleaved, order rotated each round */
+		for (int k = 0; k < nv; k++)
+			run_variant(&b, &v[(k + r) % nv], r);
+	base = median(v[0].ms, rounds);
+	printf("| variant | median ms | MiB/s | vs write(2) | mode used |\n|---|---:|---:|---:|---|\n");
+	for (int k = 0; k < nv; k++) {
+		double m = median(v[k].ms, rounds);
+		double ref = v[k].o.fsync ? median(v[nv - 2].ms, rounds) : base;
+
+		printf("| %s | %.1f | %.0f | %.2f× | %s |\n", v[k].name, m,
+		       (double)b.size / (1 << 20) / (m / 1e3), ref / m, v[k].used ? v[k].used : "-");
+	}
+	printf("\nratio %.2f (fdrd default ÷ plain write(2) throughput, medians of %d interleaved rounds); "
+	       "fdrd flushes %.1f MiB in %.0f ms (target: ratio >= 0.8, < 1000 ms)\n",
+	       base / median(v[1].ms, rounds), rounds, (double)b.size / (1 << 20),
+	       median(v[1].ms, rounds));
+	free(b.flat);
+	fdr_ctl_close(ctl);
+	return 0;
+}

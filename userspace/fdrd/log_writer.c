@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+/*
+ * log_writer.c - a region's log and side table on disk.
+ *
+ * The log is written optimistically, placed as if every buffer were
+ * valid, and the buffers are validated while the writes are in flight
+ * (the idle hook).  Just before the rename, the rest is validated: if a
+ * buffer had to be cut or dropped, the file is discarded and written
+ * again with the corrected placement (rare: only corrupt buffers pay).
+ * The side table is written then, before the log's rename, so a reader
+ * that sees a log finds its table.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/uio.h>
+
+#include "log_writer.h"
+#include "side_table.h"
+
+struct write_ctx {
+	struct log_layout *l;
+	const char *dir, *log_name, *table_name;
+	const struct uring_write_opts *opts;
+	bool relayout;		/* validation changed the placement */
+	bool table_written;
+};
+
+static bool validate_some(void *arg)
+{
+	struct write_ctx *w = arg;
+
+	return log_layout_validate_step(w->l);
+}
+
+static int write_table(struct write_ctx *w, char *err, size_t errlen)
+{
+	struct uring_write_report rep;
+	struct iovec table;
+	int ret;
+
+	if (!w->table_name)
+		return 0;
+	table.iov_base = side_table_render(w->l, w->log_name, "/proc", &table.iov_len);
+	if (!table.iov_base) {
+		snprintf(err, errlen, "out of memory rendering %s", w->table_name);
+		return -ENOMEM;
+	}
+	ret = uring_write_file(w->dir, w->table_name, &table, 1, w->opts, &rep,
+			       err, errlen);
+	free(table.iov_base);
+	w->table_written = ret == 0;
+	return ret;
+}
+
+static int before_rename(void *arg, char *err, size_t errlen)
+{
+	struct write_ctx *w = arg;
+
+	while (log_layout_validate_step(w->l))
+		;
+	if (w->l->changed) {
+		w->relayout = true;
+		snprintf(err, errlen, "malformed buffers: writing the log again without them");
+		return -ECANCELED;
+	}
+	return write_table(w, err, errlen);
+}
+
+static int write_log(struct write_ctx *w, const struct uring_write_hooks *hooks,
+		     struct uring_write_report *rep, char *err, size_t errlen)
+{
+	struct iovec *iov;
+	size_t nr_iov;
+	int ret;
+
+	if (log_layout_iovecs(w->l, &iov, &nr_iov)) {
+		snprintf(err, errlen, "out of memory preparing the log");
+		return -ENOMEM;
+	}
+	ret = uring_write_file_hooked(w->dir, w->log_name, iov, nr_iov, w->opts,
+				      hooks, rep, err, errlen);
+	free(iov);
+	return ret;
+}
+
+int log_write(struct log_layout *l, const char *dir, const char *log_name,
+	      const char *table_name, const struct uring_write_opts *opts,
+	      struct uring_write_report *rep, char *err, size_t errlen)
+{
+	struct write_ctx w = { .l = l, .dir = dir, .log_name = log_name,
+			       .table_name = table_name, .opts = opts };
+	struct uring_write_hooks hooks = { validate_some, before_rename, &w };
+	int ret;
+
+	ret = write_log(&w, &hooks, rep, err, errlen);
+	if (ret && w.relayout) {
+		log_layout_finish(l);
+		if (!l->nr_buffers)
+			return 1;
+		hooks.idle = NULL;
+		ret = write_log(&w, &hooks, rep, err, errlen);
+	}
+	if (ret && w.table_written)
+		uring_remove_file(dir, table_name);
+	return ret;
+}
