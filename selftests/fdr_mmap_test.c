@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fdr_mmap_test.c - mapping the region: control area contents, geometry
+ * and NUMA placement, bad arguments, sharing between processes, lifetime
+ * across RESET, and the VMA being a normal-page mapping.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "kselftest_harness.h"
+#include "fdr_fixture.h"
+
+static long page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+TEST_F(dev, control_area_header)
+{
+	struct fdr_status st;
+	struct fdr_control *c;
+	size_t len;
+	uint32_t tsc_flags = 0;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	c = fdrt_map(self->fd, PROT_READ, &len);
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(FDR_CONTROL_MAGIC, c->magic);
+	ASSERT_EQ(FDR_ABI_VERSION, c->abi_version);
+	ASSERT_EQ(sizeof(struct fdr_control), c->header_size);
+	ASSERT_EQ(st.generation, c->generation);
+	ASSERT_NE(0, c->generation);
+	ASSERT_EQ(st.flags, c->flags);
+	ASSERT_EQ(st.tsc_hz, c->tsc_hz);
+	ASSERT_EQ(FDR_STATE_INITIALIZED, c->state);
+	ASSERT_EQ(FDR_FLUSH_NOT_FLUSHING, c->flush_state);
+	ASSERT_EQ(FDR_FINALIZE_NONE, c->finalize_reason);
+	ASSERT_EQ(0, c->next_seq);
+	ASSERT_EQ(0, c->buffers_acquired | c->buffers_recycled |
+		     c->records_dropped | c->buffers_reclaimed);
+	ASSERT_EQ(0, c->reserved0 | c->reserved1);
+	/* The TSC facts agree with what the kernel tells /proc/cpuinfo. */
+	if (fdrt_cpuinfo_has("tsc"))
+		ASSERT_NE(0, c->tsc_hz);
+	if (fdrt_cpuinfo_has("constant_tsc"))
+		tsc_flags |= FDR_CTL_CONSTANT_TSC;
+	if (fdrt_cpuinfo_has("nonstop_tsc"))
+		tsc_flags |= FDR_CTL_NONSTOP_TSC;
+	ASSERT_EQ(tsc_flags, c->flags & (FDR_CTL_CONSTANT_TSC |
+					 FDR_CTL_NONSTOP_TSC));
+	ASSERT_EQ(0, c->flags & FDR_CTL_EMBEDDED);
+	ASSERT_EQ(FDR_CTL_CRASH_FINALIZE * !!fdrt_param("crash_finalize"),
+		  c->flags & FDR_CTL_CRASH_FINALIZE);
+	/* FINALIZE shows up in the mapped state line. */
+	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
+	ASSERT_EQ(FDR_STATE_FINALIZED, c->state);
+	ASSERT_EQ(FDR_FINALIZE_IOCTL, c->finalize_reason);
+	ASSERT_EQ(getpid(), c->finalize_pid);
+	ASSERT_NE(0, c->finalize_time_ns);
+	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FLUSH_BEGIN));
+	ASSERT_EQ(FDR_FLUSH_FLUSHING, c->flush_state);
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+/* Every offset as documented, descriptors on cache lines, pages per node. */
+TEST_F(dev, geometry_and_numa)
+{
+	const long page = page_size();
+	struct fdr_status st;
+	struct fdr_control *c;
+	size_t len;
+	uint32_t i;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init(self->fd, 2 * page, 3, 0));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	c = fdrt_map(self->fd, PROT_READ, &len);
+	ASSERT_NE(NULL, c);
+
+	ASSERT_EQ(fdrt_nr_possible_cpus(), (int)c->nr_cpus);
+	ASSERT_EQ(st.nr_cpus, c->nr_cpus);
+	ASSERT_EQ(3, c->buffers_per_cpu);
+	ASSERT_EQ(c->nr_cpus * 3, c->nr_buffers);
+	ASSERT_EQ(2 * page, c->buffer_size);
+	ASSERT_EQ(FDR_CONTROL_HEADER_SIZE, c->rings_offset);
+	ASSERT_EQ(c->rings_offset + c->nr_cpus * FDR_CPU_RING_SIZE,
+		  c->descs_offset);
+	ASSERT_EQ(0, c->descs_offset % 64);
+	ASSERT_EQ(0, c->control_size % page);
+	ASSERT_GE(c->control_size,
+		  c->descs_offset + (uint64_t)c->nr_buffers * FDR_BUFFER_DESC_SIZE);
+	ASSERT_LT(c->control_size - page,
+		  c->descs_offset + (uint64_t)c->nr_buffers * FDR_BUFFER_DESC_SIZE);
+	ASSERT_EQ(st.control_size, c->control_size);
+	ASSERT_EQ(c->control_size + (uint64_t)c->nr_buffers * c->buffer_size,
+		  st.map_size);
+	ASSERT_EQ(st.map_size, len);
+
+	for (i = 0; i < c->nr_cpus; i++)
+		ASSERT_EQ(0, fdrt_ring(c, i)->next);
+	for (i = 0; i < c->nr_buffers; i++) {
+		struct fdr_buffer_desc *d = fdrt_desc(c, i);
+		int node = fdrt_cpu_node(d->cpu);
+
+		ASSERT_EQ(0, (uintptr_t)d % 64);
+		ASSERT_EQ(i / 3, d->cpu);
+		ASSERT_EQ(c->control_size + (uint64_t)i * c->buffer_size,
+			  d->offset);
+		ASSERT_EQ(0, d->offset % page);
+		ASSERT_EQ(0, ((uintptr_t)c + d->offset) % page);
+		ASSERT_EQ(FDR_BUF_FREE, d->state);
+		ASSERT_EQ(0, d->extents | d->seq | d->generation);
+		ASSERT_EQ(0, d->owner_pid | d->owner_tid);
+		/* No node in sysfs: a non-NUMA kernel, everything is node 0. */
+		ASSERT_EQ(node < 0 ? 0 : node, (int)d->node)
+			TH_LOG("buffer %u of cpu %u", i, d->cpu);
+	}
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+TEST_F(dev, buffers_zeroed_and_writable)
+{
+	struct fdr_control *c;
+	size_t len, off;
+	uint32_t i;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ | PROT_WRITE, &len);
+	ASSERT_NE(NULL, c);
+	for (off = c->control_size; off < len; off += sizeof(uint64_t))
+		ASSERT_EQ(0, *(uint64_t *)((char *)c + off));
+	for (i = 0; i < c->nr_buffers; i++) {
+		char *b = (char *)c + fdrt_desc(c, i)->offset;
+
+		b[0] = (char)i;
+		b[c->buffer_size - 1] = (char)~i;
+	}
+	for (i = 0; i < c->nr_buffers; i++) {
+		char *b = (char *)c + fdrt_desc(c, i)->offset;
+
+		ASSERT_EQ((char)i, b[0]);
+		ASSERT_EQ((char)~i, b[c->buffer_size - 1]);
+	}
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+TEST_F(dev, bad_mmap_args)
+{
+	const long page = page_size();
+	struct fdr_status st;
+	void *p;
+
+	REQUIRE_DEV();
+	/* No region yet. */
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(ENODEV, errno);
+
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE, self->fd, 0);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EINVAL, errno);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, st.map_size);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EINVAL, errno);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
+		 st.map_size + 16 * page);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EINVAL, errno);
+	p = mmap(NULL, st.map_size + page, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EINVAL, errno);
+	p = mmap(NULL, st.map_size, PROT_READ, MAP_SHARED, self->fd, page);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EINVAL, errno);
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, 100);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EINVAL, errno);
+	/* Still INITIALIZED and mappable. */
+	p = mmap(NULL, st.map_size, PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, munmap(p, st.map_size));
+}
+
+/* One buffer mapped alone at its offset is the same memory. */
+TEST_F(dev, map_one_buffer_at_offset)
+{
+	struct fdr_control *c;
+	struct fdr_buffer_desc *d;
+	char *b;
+	size_t len;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ, &len);
+	ASSERT_NE(NULL, c);
+	d = fdrt_desc(c, c->nr_buffers - 1);
+	b = mmap(NULL, c->buffer_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, d->offset);
+	ASSERT_NE(MAP_FAILED, b);
+	memcpy(b + 100, "flight", 6);
+	ASSERT_EQ(0, memcmp((char *)c + d->offset + 100, "flight", 6));
+	ASSERT_EQ(0, munmap(b, c->buffer_size));
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+/* A second process writes through its own open and mapping. */
+static int writer_child(void *arg)
+{
+	size_t len;
+	int fd = fdrt_open();
+	struct fdr_control *c;
+	char *b;
+
+	(void)arg;
+	if (fd < 0)
+		return 10;
+	c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
+	if (!c)
+		return 11;
+	b = (char *)c + fdrt_desc(c, 1)->offset;
+	if (memcmp(b, "parent", 6))
+		return 12;
+	memcpy(b + 64, "child", 5);
+	__atomic_store_n(&fdrt_desc(c, 1)->extents, 69, __ATOMIC_RELEASE);
+	return 0;
+}
+
+TEST_F(dev, write_visible_across_processes)
+{
+	struct fdr_control *c;
+	size_t len;
+	char *b;
+	pid_t pid;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ | PROT_WRITE, &len);
+	ASSERT_NE(NULL, c);
+	b = (char *)c + fdrt_desc(c, 1)->offset;
+	memcpy(b, "parent", 6);
+	pid = fdrt_spawn(writer_child, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, fdrt_wait(pid));
+	ASSERT_EQ(69, __atomic_load_n(&fdrt_desc(c, 1)->extents,
+				      __ATOMIC_ACQUIRE));
+	ASSERT_EQ(0, memcmp(b + 64, "child", 5));
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+/* A mapping keeps its pages after RESET; the next INIT gets new ones. */
+TEST_F(dev, memory_alive_across_reset)
+{
+	struct fdr_control *old, *new;
+	size_t old_len, new_len, i;
+	uint32_t gen;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	old = fdrt_map(self->fd, PROT_READ | PROT_WRITE, &old_len);
+	ASSERT_NE(NULL, old);
+	gen = old->generation;
+	for (i = old->control_size; i < old_len; i += 512)
+		((char *)old)[i] = (char)(i / 512);
+	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
+	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_RESET));
+	/* Writers of the old region are told to stop. */
+	ASSERT_EQ(FDR_STATE_UNINITIALIZED, old->state);
+	ASSERT_EQ(FDR_CONTROL_MAGIC, old->magic);
+
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	new = fdrt_map(self->fd, PROT_READ, &new_len);
+	ASSERT_NE(NULL, new);
+	ASSERT_EQ(gen + 1, new->generation);
+	ASSERT_EQ(FDR_STATE_INITIALIZED, new->state);
+	for (i = new->control_size; i < new_len; i += 512)
+		ASSERT_EQ(0, ((char *)new)[i]);
+	for (i = old->control_size; i < old_len; i += 512)
+		ASSERT_EQ((char)(i / 512), ((char *)old)[i]);
+	ASSERT_EQ(FDR_STATE_UNINITIALIZED, old->state);
+	ASSERT_EQ(0, munmap(old, old_len));
+	ASSERT_EQ(0, munmap(new, new_len));
+}
+
+/* madvise(MADV_DONTNEED) drops PTEs, never the recorder's data. */
+TEST_F(dev, dontneed_keeps_data)
+{
+	struct fdr_control *c;
+	size_t len;
+	char *b;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ | PROT_WRITE, &len);
+	ASSERT_NE(NULL, c);
+	b = (char *)c + fdrt_desc(c, 0)->offset;
+	memcpy(b, "survives", 8);
+	ASSERT_EQ(0, madvise(c, len, MADV_DONTNEED));
+	ASSERT_EQ(0, memcmp(b, "survives", 8));
+	ASSERT_EQ(FDR_CONTROL_MAGIC, c->magic);
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+/* A read-only open maps read-only and cannot upgrade. */
+TEST_F(dev, readonly_open_maps_readonly)
+{
+	struct fdr_status st;
+	int rofd;
+	void *p;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	rofd = open(FDRT_DEV, O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, rofd);
+	p = mmap(NULL, st.map_size, PROT_READ | PROT_WRITE, MAP_SHARED, rofd, 0);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EACCES, errno);
+	p = mmap(NULL, st.map_size, PROT_READ, MAP_SHARED, rofd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(FDR_CONTROL_MAGIC, ((struct fdr_control *)p)->magic);
+	ASSERT_EQ(-1, mprotect(p, st.map_size, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(EACCES, errno);
+	ASSERT_EQ(0, munmap(p, st.map_size));
+	close(rofd);
+}
+
+TEST_F(dev, mremap_cannot_grow)
+{
+	const long page = page_size();
+	struct fdr_control *c;
+	size_t len;
+	void *p;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ, &len);
+	ASSERT_NE(NULL, c);
+	p = mremap(c, len, len + page, MREMAP_MAYMOVE);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EFAULT, errno);
+	ASSERT_EQ(FDR_CONTROL_MAGIC, c->magic);
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+/* Does /proc/self/smaps show @flag ("io", "dd", ...) for the VMA at @addr? */
+static int vma_has_flag(void *addr, const char *flag)
+{
+	char line[512], want[8];
+	unsigned long start, end;
+	int in_vma = 0, found = -1;
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (!f)
+		return -1;
+	snprintf(want, sizeof(want), " %s", flag);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2 &&
+		    strchr(line, '-') < strchr(line, ' ')) {
+			in_vma = (uintptr_t)addr >= start && (uintptr_t)addr < end;
+			continue;
+		}
+		if (in_vma && !strncmp(line, "VmFlags:", 8)) {
+			char *p = strstr(line, want);
+
+			found = p && (p[strlen(want)] == ' ' ||
+				      p[strlen(want)] == '\n');
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * A debugger reads the pages through /proc/PID/mem, which refuses
+ * VM_IO/VM_PFNMAP mappings; the VMA must be a normal-page mapping.
+ */
+TEST_F(dev, normal_pages_readable_by_debugger)
+{
+	struct fdr_control *c;
+	struct fdr_control copy;
+	size_t len;
+	int memfd;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ, &len);
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(0, vma_has_flag(c, "io"));
+	ASSERT_EQ(0, vma_has_flag(c, "pf"));
+	ASSERT_EQ(1, vma_has_flag(c, "de"));
+	ASSERT_EQ(1, vma_has_flag(c, "dd"));
+	ASSERT_EQ(1, vma_has_flag(c, "sh"));
+	memfd = open("/proc/self/mem", O_RDONLY | O_CLOEXEC);
+	ASSERT_LE(0, memfd);
+	ASSERT_EQ(sizeof(copy), pread(memfd, &copy, sizeof(copy), (uintptr_t)c));
+	ASSERT_EQ(0, memcmp(&copy, c, sizeof(copy)));
+	close(memfd);
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+/* A forked child shares the mapping (no copy-on-write). */
+TEST_F(dev, fork_shares_mapping)
+{
+	struct fdr_control *c;
+	size_t len;
+	char *b;
+	pid_t pid;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	c = fdrt_map(self->fd, PROT_READ | PROT_WRITE, &len);
+	ASSERT_NE(NULL, c);
+	b = (char *)c + fdrt_desc(c, 0)->offset;
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		memcpy(b, "forked", 6);
+		_exit(0);
+	}
+	ASSERT_EQ(0, fdrt_wait(pid));
+	ASSERT_EQ(0, memcmp(b, "forked", 6));
+	ASSERT_EQ(0, munmap(c, len));
+}
+
+TEST_HARNESS_MAIN
