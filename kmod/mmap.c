@@ -56,7 +56,9 @@ static struct fdr_region *fdr_current_region(struct fdr_dev *dev)
 
 /*
  * MAP_SHARED only (a private copy would not be the recorder); offset and
- * length within the region; ENODEV while there is no region.
+ * length within the region; ENODEV while there is no region.  VM_MAYSHARE
+ * is the MAP_SHARED bit: do_mmap() clears VM_SHARED for a read-only
+ * shared mapping of an O_RDONLY file, which is how fdrd maps.
  */
 int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -66,7 +68,7 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long left;
 	int err;
 
-	if (!(vma->vm_flags & VM_SHARED))
+	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
 	region = fdr_current_region(ff->dev);
 	if (!region)
