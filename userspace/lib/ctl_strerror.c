@@ -4,8 +4,8 @@
  * cause: which target, what state it is in, what to do about it.
  */
 #include <errno.h>
-#include <grp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -33,22 +33,45 @@ FDR_API const char *fdr_flush_state_name(uint32_t flush_state)
 		       names[flush_state] : "UNKNOWN";
 }
 
+/*
+ * The group's name from /etc/group, else its number.  Read by hand: NSS
+ * (getgrgid) does not work in the static binaries the VM runs.
+ */
+FDR_NOINSTR static void group_name(gid_t gid, char *out, size_t len)
+{
+	FILE *f = fopen("/etc/group", "re");
+	char line[512];
+
+	snprintf(out, len, "%u", (unsigned)gid);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *name = strtok(line, ":");
+		char *pw = name ? strtok(NULL, ":") : NULL;
+		char *id = pw ? strtok(NULL, ":") : NULL;
+
+		if (id && (gid_t)strtoul(id, NULL, 10) == gid) {
+			snprintf(out, len, "%s", name);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 /* "mode 0660, group fdr" of the node, to say what access is needed. */
 FDR_NOINSTR static void describe_access(const char *path, char *out,
 					size_t len)
 {
 	struct stat sb;
-	struct group *gr;
+	char group[64];
 
 	if (stat(path, &sb) < 0) {
 		snprintf(out, len, "run as root");
 		return;
 	}
-	gr = getgrgid(sb.st_gid);
+	group_name(sb.st_gid, group, sizeof(group));
 	snprintf(out, len,
 		 "it is mode %04o, group %s: run as root or as a member of group %s",
-		 (unsigned)(sb.st_mode & 07777), gr ? gr->gr_name : "?",
-		 gr ? gr->gr_name : "?");
+		 (unsigned)(sb.st_mode & 07777), group, group);
 }
 
 FDR_NOINSTR static void open_error(const struct fdr_ctl *ctl, int err,

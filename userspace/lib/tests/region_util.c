@@ -29,6 +29,43 @@ int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
 	return ret;
 }
 
+int tr_to_uninitialized(struct fdr_ctl *ctl)
+{
+	struct fdr_status st;
+	int ret = fdr_ctl_status(ctl, &st);
+
+	if (ret < 0)
+		return ret;
+	if (st.state == FDR_STATE_INITIALIZED)
+		fdr_ctl_finalize(ctl);
+	if (st.flush_state == FDR_FLUSH_FLUSHING)
+		fdr_ctl_flush_abort(ctl);
+	if (fdr_ctl_status(ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED)
+		fdr_ctl_reset(ctl);
+	ret = fdr_ctl_status(ctl, &st);
+	return ret < 0 ? ret : st.state == FDR_STATE_UNINITIALIZED ? 0 : -EBUSY;
+}
+
+int tr_open_device(struct test_region *tr, uint64_t buffer_size,
+		   uint32_t buffers_per_cpu)
+{
+	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = buffer_size,
+				.buffers_per_cpu = buffers_per_cpu };
+	int ret;
+
+	memset(tr, 0, sizeof(*tr));
+	snprintf(tr->target, sizeof(tr->target), "%s", FDR_DEFAULT_DEVICE);
+	ret = fdr_ctl_open(&tr->ctl, tr->target);
+	if (ret == 0)
+		ret = tr_to_uninitialized(tr->ctl);
+	if (ret == 0)
+		ret = fdr_ctl_init(tr->ctl, &cfg);
+	if (ret < 0)
+		fprintf(stderr, "tr_open_device: %s\n",
+			fdr_ctl_strerror(tr->ctl, "init", ret));
+	return ret;
+}
+
 int tr_map(struct test_region *tr)
 {
 	return fdr_ctl_map(tr->ctl, &tr->c, &tr->len);
@@ -36,8 +73,11 @@ int tr_map(struct test_region *tr)
 
 void tr_destroy(struct test_region *tr)
 {
+	if (strncmp(tr->target, FDR_EMBEDDED_PREFIX, strlen(FDR_EMBEDDED_PREFIX)))
+		tr_to_uninitialized(tr->ctl);
+	else
+		fdr_ctl_destroy_embedded(tr->target);
 	fdr_ctl_close(tr->ctl);
-	fdr_ctl_destroy_embedded(tr->target);
 	memset(tr, 0, sizeof(*tr));
 }
 

@@ -8,7 +8,7 @@ static int test_no, failures;
 
 void tap_plan(int n)
 {
-	printf("1..%d\n", n);
+	printf("KTAP version 1\n1..%d\n", n);
 	fflush(stdout);
 }
 
