@@ -15,6 +15,7 @@
  */
 #include <linux/atomic.h>
 #include <linux/mm.h>
+#include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -104,10 +105,15 @@ void fdr_reclaim_on_unmap(struct fdr_region *region,
 	fdr_reclaim_current(region, vma->vm_flags & VM_WRITE);
 }
 
-/* Has the process that opened @ff exited (or is it exiting right now)? */
+/*
+ * Has the process that opened @ff exited (or is it exiting right now)?
+ * A number that already names a new process does not count as gone: its
+ * buffers are the new process's.
+ */
 static bool fdr_opener_gone(const struct fdr_file *ff)
 {
 	struct task_struct *task;
+	struct pid *now;
 	bool gone;
 
 	if (task_tgid(current) == ff->opener)
@@ -115,6 +121,9 @@ static bool fdr_opener_gone(const struct fdr_file *ff)
 	rcu_read_lock();
 	task = pid_task(ff->opener, PIDTYPE_TGID);
 	gone = !task || !atomic_read(&task->signal->live);
+	now = find_pid_ns(ff->opener_vnr, ns_of_pid(ff->opener));
+	if (now && now != ff->opener)
+		gone = false;
 	rcu_read_unlock();
 	return gone;
 }

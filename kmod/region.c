@@ -12,6 +12,7 @@
 #include <linux/numa.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "region.h"
@@ -112,6 +113,9 @@ static int fdr_region_alloc_buffers(struct fdr_region *r)
 			if (!r->pages[p])
 				return -ENOMEM;
 		}
+		/* A large INIT must not outlive a kill of its caller. */
+		if (fatal_signal_pending(current))
+			return -EINTR;
 		cond_resched();
 	}
 	return 0;

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fdr_stress_test.c - concurrent callers: threads drive random
+ * transitions, map and unmap, and children take buffers and get killed,
+ * all at once.  Every call must answer 0 or its documented errno, STATUS
+ * must always describe a possible state, and the kernel must not warn
+ * (the VM runner fails the run on any WARNING/BUG).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "kselftest_harness.h"
+#include "fdr_fixture.h"
+
+#define RUN_MS 3000
+
+struct shared {
+	volatile int stop;
+	int bad_errno;		/* first unexpected errno, 0 if none */
+	int bad_status;		/* first impossible STATUS, 0 if none */
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+static void note(int *slot, int value)
+{
+	int zero = 0;
+
+	__atomic_compare_exchange_n(slot, &zero, value, 0, __ATOMIC_SEQ_CST,
+				    __ATOMIC_SEQ_CST);
+}
+
+/* A STATUS no sequence of transitions can produce; 0 if fine. */
+static int impossible(const struct fdr_status *st)
+{
+	int has_region = st->map_size != 0;
+
+	if (st->state > FDR_STATE_FINALIZED || st->state == FDR_STATE_FINALIZING)
+		return 1;
+	if (st->flush_state > FDR_FLUSH_FLUSHED)
+		return 2;
+	if (st->flush_state != FDR_FLUSH_NOT_FLUSHING &&
+	    st->state != FDR_STATE_FINALIZED)
+		return 3;
+	if (has_region != (st->state >= FDR_STATE_INITIALIZED))
+		return 4;
+	if (has_region && st->nr_buffers != st->nr_cpus * st->buffers_per_cpu)
+		return 5;
+	if (st->buffers_in_use > st->nr_buffers)
+		return 6;
+	if ((st->finalize_reason != FDR_FINALIZE_NONE) !=
+	    (st->state == FDR_STATE_FINALIZED))
+		return 7;
+	return 0;
+}
+
+static void *driver(void *p)
+{
+	static const unsigned long cmds[] = {
+		FDR_IOC_FINALIZE, FDR_IOC_FLUSH_BEGIN, FDR_IOC_FLUSH_DONE,
+		FDR_IOC_FLUSH_ABORT, FDR_IOC_RESET,
+	};
+	struct shared *sh = p;
+	unsigned int seed = (unsigned int)(uintptr_t)&seed;
+	int fd = fdrt_open();
+
+	while (fd >= 0 && !sh->stop) {
+		unsigned int pick = rand_r(&seed) % 7;
+		struct fdr_status st;
+		int err;
+
+		if (pick == 5) {
+			err = fdrt_init(fd, 4096 * (1 + rand_r(&seed) % 4),
+					1 + rand_r(&seed) % 4, 0);
+		} else if (pick == 6) {
+			err = fdrt_status(fd, &st);
+			if (!err && impossible(&st))
+				note(&sh->bad_status, impossible(&st));
+		} else {
+			err = fdrt_ioctl(fd, cmds[pick]);
+		}
+		if (err && err != -EBUSY)
+			note(&sh->bad_errno, -err);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* Map whatever region exists, take a buffer, scribble, unmap. */
+static void *mapper(void *p)
+{
+	struct shared *sh = p;
+	int fd = fdrt_open();
+
+	while (fd >= 0 && !sh->stop) {
+		struct fdr_control *c;
+		size_t len;
+
+		c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
+		if (!c) {
+			if (errno != ENODEV && errno != EINVAL)
+				note(&sh->bad_errno, errno);
+			continue;
+		}
+		/* The kernel's geometry: STATUS, not the (writable) page. */
+		if (len > FDR_CONTROL_HEADER_SIZE) {
+			struct fdr_buffer_desc *d = fdrt_desc(c, 0);
+
+			if ((char *)(d + 1) <= (char *)c + len) {
+				d->owner_pid = getpid();
+				__atomic_store_n(&d->state, FDR_BUF_HELD,
+						 __ATOMIC_RELEASE);
+			}
+		}
+		munmap(c, len);
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+/* A child that holds a buffer until killed. */
+static int holder(void *arg)
+{
+	struct fdr_control *c;
+	size_t len;
+	int fd = fdrt_open();
+
+	(void)arg;
+	if (fd < 0)
+		return 1;
+	c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
+	if (c && len >= 2 * 4096) {
+		struct fdr_buffer_desc *d = fdrt_desc(c, 0);
+
+		if ((char *)(d + 1) <= (char *)c + len) {
+			d->owner_pid = getpid();
+			__atomic_store_n(&d->state, FDR_BUF_HELD,
+					 __ATOMIC_RELEASE);
+		}
+	}
+	for (;;)
+		pause();
+}
+
+TEST_F_TIMEOUT(dev, concurrent_everything, 120)
+{
+	struct shared sh = { 0 };
+	pthread_t threads[5];
+	struct fdr_status st;
+	uint64_t end;
+	int i, kills = 0;
+
+	REQUIRE_DEV();
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, pthread_create(&threads[i], NULL, driver, &sh));
+	ASSERT_EQ(0, pthread_create(&threads[4], NULL, mapper, &sh));
+	end = now_ms() + RUN_MS;
+	while (now_ms() < end) {
+		pid_t pid = fdrt_spawn(holder, NULL);
+
+		ASSERT_LT(0, pid);
+		usleep(1000 * (rand() % 20));
+		kill(pid, (kills & 1) ? SIGKILL : SIGSEGV);
+		fdrt_wait(pid);
+		kills++;
+	}
+	sh.stop = 1;
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(0, pthread_join(threads[i], NULL));
+	TH_LOG("%d holders killed", kills);
+	ASSERT_EQ(0, sh.bad_errno);
+	ASSERT_EQ(0, sh.bad_status);
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(0, impossible(&st));
+	ASSERT_EQ(0, fdrt_to_uninitialized(self->fd));
+}
+
+TEST_HARNESS_MAIN
