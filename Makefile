@@ -1,0 +1,62 @@
+# Top-level build of fdr.  (Kbuild, next to this file, is what the kernel's
+# build system reads for the module; this Makefile drives everything.)
+#
+#   make / make all     fdr.ko (module) and all of userspace
+#   make module         fdr.ko against $(KDIR), W=1, warnings are errors
+#   make module-6.12    build check against Debian's 6.12 headers, in
+#                       build/kmod-6.12/ (kmod/fdr.ko is left alone)
+#   make userspace      every userspace component and the selftests
+#   make check          host tests of every component (TAP)
+#   make test           deps, build, host tests, VM selftests, one summary
+#   make demo           boot the VM, load fdr.ko, drive it with fdrctl
+#   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
+#   make clean          remove build outputs (keeps build/kselftest)
+#   make distclean      remove all of build/, build-san/, build-tsan/
+#
+# Documentation/building.md and Documentation/testing.md explain more.
+
+# The kernel the module is built for: the running one if its build tree is
+# installed, else Debian's default kernel (scripts/default-kver).
+KVER ?= $(shell scripts/default-kver)
+KDIR ?= /lib/modules/$(KVER)/build
+
+# Components, in build order: libraries before what links against them.
+COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
+	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests
+# Only those that exist yet (parts land independently).
+DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
+
+.PHONY: all module module-6.12 userspace check test demo vm clean distclean
+
+all: module userspace
+
+module:
+	scripts/build-module.sh "$(KDIR)"
+
+module-6.12:
+	scripts/build-module-other.sh 6.12
+
+userspace:
+	@set -e; for d in $(DIRS); do $(MAKE) -C $$d; done
+
+check: userspace
+	@set -e; for d in $(DIRS); do $(MAKE) -C $$d check; done
+
+test:
+	scripts/run-tests.sh
+
+demo:
+	scripts/demo.sh
+
+vm: module
+	@test -n "$(CMD)" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }
+	scripts/vm/run --ko kmod/fdr.ko -- '$(subst ','\'',$(CMD))'
+
+clean:
+	@for d in $(DIRS); do $(MAKE) -C $$d clean || exit 1; done
+	-@test ! -f Kbuild || test ! -f "$(KDIR)/Makefile" || $(MAKE) -C "$(KDIR)" M=$(CURDIR) clean >/dev/null
+	find build -mindepth 1 -maxdepth 1 ! -name kselftest -exec rm -rf {} + 2>/dev/null || true
+	rm -rf build-san build-tsan
+
+distclean: clean
+	rm -rf build

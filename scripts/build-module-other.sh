@@ -1,0 +1,39 @@
+#!/bin/bash
+# Build-check fdr.ko against another kernel's headers without touching the
+# checkout's kmod/fdr.ko: the sources (Kbuild, kmod/, uapi/) are copied to
+# build/kmod-<series>/ and built there, warnings being errors.
+#
+# usage: scripts/build-module-other.sh SERIES      e.g. 6.12
+# Uses the newest installed /usr/src/linux-headers-SERIES.*-amd64, or
+# $KDIR_OTHER if set.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -eq 1 ] || { echo "usage: $0 SERIES" >&2; exit 2; }
+series=$1
+
+kdir=${KDIR_OTHER:-}
+if [ -z "$kdir" ]; then
+	kdir=$(ls -d /usr/src/linux-headers-"$series".*-amd64 2>/dev/null | sort -V | tail -n 1)
+fi
+[ -n "$kdir" ] && [ -f "$kdir/Makefile" ] || {
+	echo "build-module-other: no linux-headers-$series.*-amd64 in /usr/src (run scripts/deps.sh, or set KDIR_OTHER=)" >&2
+	exit 1
+}
+[ -f "$top/Kbuild" ] || {
+	echo "build-module-other: $top/Kbuild does not exist yet (the kernel module part has not landed)" >&2
+	exit 1
+}
+
+dest=$top/build/kmod-$series
+rm -rf "$dest"
+mkdir -p "$dest"
+cp "$top/Kbuild" "$dest/"
+# Sources only: objects of the checkout's own build must not leak in.
+tar -C "$top" -c \
+	--exclude='*.o' --exclude='*.ko' --exclude='*.mod' --exclude='*.mod.c' \
+	--exclude='.*.cmd' --exclude='modules.order' --exclude='Module.symvers' \
+	--exclude='*.d' \
+	kmod uapi | tar -C "$dest" -x
+echo "build-module-other: building against $kdir in $dest"
+"$top/scripts/build-module.sh" "$kdir" "$dest"
