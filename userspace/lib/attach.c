@@ -128,6 +128,7 @@ FDR_NOINSTR static void forget_in_child(void)
 
 	pthread_mutex_init(&g.lock, NULL);
 	t->desc = NULL;
+	t->ctl = NULL;
 	t->buf = NULL;
 	t->tid = 0;
 	t->key_set = 0;

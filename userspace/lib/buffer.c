@@ -113,6 +113,8 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	d->seq = __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED);
 	count(&c->buffers_acquired);
 	t->region = r;
+	t->ctl = c;
+	t->threshold = r->threshold_ticks;
 	t->desc = d;
 	t->generation = c->generation;
 	t->buf = r->base + c->control_size +
@@ -139,6 +141,7 @@ FDR_NOINSTR void fdr__buffer_release(struct fdr_thread *t)
 	    d->owner_tid == t->tid)
 		__atomic_store_n(&d->state, FDR_BUF_RELEASED, __ATOMIC_RELEASE);
 	t->desc = NULL;
+	t->ctl = NULL;
 	t->buf = NULL;
 	t->pos = 0;
 }

@@ -8,7 +8,7 @@
  * the new extents.  No syscall, lock or atomic read-modify-write.
  */
 #include <limits.h>
-#include "recorder.h"
+#include "fdr_fast.h"
 
 #ifdef FDR_TEST_HOOKS
 uint64_t (*fdr__test_tsc_hook)(void);
@@ -37,10 +37,12 @@ INLINE void leave_guard(struct fdr_thread *t)
  * may write. */
 INLINE bool ready(struct fdr_thread *t, uint64_t need)
 {
-	if (likely(fdr__can_write(t) && t->pos + need <= t->size))
+	if (likely(fdr__can_write(t, need)))
 		return true;
 	return fdr__thread_ready(t, need);
 }
+
+#define NOINLINE static __attribute__((noinline, no_instrument_function))
 
 /*
  * XRay's recordPreamble: NewCPUId for the first record of a buffer or
@@ -78,12 +80,10 @@ INLINE void put_fn(struct fdr_thread *t, uint32_t kind, int32_t fid,
 	t->latest_tsc = tsc;
 }
 
-FDR_API void fdr_enter(int32_t fid)
+/* The general paths: any buffer state, any preamble, rewinding.  Called
+ * inside the re-entry guard. */
+NOINLINE void enter_slow(struct fdr_thread *t, int32_t fid)
 {
-	struct fdr_thread *t = &fdr__thread;
-
-	if (!enter_guard(t))
-		return;
 	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
 		uint64_t tsc = fdr__tsc();
 
@@ -97,22 +97,17 @@ FDR_API void fdr_enter(int32_t fid)
 		put_fn(t, FDR_FN_ENTER, fid, tsc);
 		fdr__publish(t);
 	}
-	leave_guard(t);
 }
 
 /* Exit and TailExit: a call shorter than the threshold is erased instead. */
-INLINE void record_exit(uint32_t kind, int32_t fid)
+NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
 {
-	struct fdr_thread *t = &fdr__thread;
-
-	if (!enter_guard(t))
-		return;
 	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
 		uint64_t tsc = fdr__tsc();
 		bool meta = write_preamble(t, tsc, fdr__cpu());
 
 		if (!meta && t->undo_enters &&
-		    tsc - t->last_entry_tsc < t->region->threshold_ticks) {
+		    tsc - t->last_entry_tsc < t->threshold) {
 			fdr__rewind(t, tsc);
 		} else if (kind == FDR_FN_EXIT) {
 			t->undo_enters = 0;
@@ -125,6 +120,29 @@ INLINE void record_exit(uint32_t kind, int32_t fid)
 		}
 		fdr__publish(t);
 	}
+}
+
+/*
+ * The public calls: the inline fast path of fdr_fast.h, else the general
+ * path inside the re-entry guard.
+ */
+FDR_API void fdr_enter(int32_t fid)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (fdr__fast_fn(FDR_FN_ENTER, fid) || !enter_guard(t))
+		return;
+	enter_slow(t, fid);
+	leave_guard(t);
+}
+
+INLINE void record_exit(uint32_t kind, int32_t fid)
+{
+	struct fdr_thread *t = &fdr__thread;
+
+	if (fdr__fast_fn(kind, fid) || !enter_guard(t))
+		return;
+	exit_slow(t, kind, fid);
 	leave_guard(t);
 }
 

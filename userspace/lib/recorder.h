@@ -25,6 +25,7 @@ struct fdr_region {
 
 /* A thread's writer: XRay's FDRController state plus the held buffer. */
 struct fdr_thread {
+	struct fdr_control *ctl;	/* NULL: no buffer (else region->ctl) */
 	struct fdr_region *region;	/* region of the held buffer */
 	struct fdr_buffer_desc *desc;	/* NULL: no buffer */
 	uint8_t *buf;
@@ -33,6 +34,7 @@ struct fdr_thread {
 	uint64_t latest_tsc;		/* TSC of the last record kept */
 	uint64_t last_entry_tsc;	/* TSC of the last undoable Enter */
 	uint64_t last_wall_us;		/* Walltime of the last preamble */
+	uint64_t threshold;		/* region->threshold_ticks */
 	uint32_t generation;		/* generation of the held buffer */
 	uint32_t cpu;			/* CPU of the last NewCPUId */
 	uint32_t undo_enters;		/* XRay's UndoableFunctionEnters */
@@ -42,14 +44,16 @@ struct fdr_thread {
 	uint8_t key_set;		/* thread-exit destructor armed */
 };
 
-extern __thread struct fdr_thread fdr__thread
+/* Exported (not API): fdr_fast.h inlines the fast path into callers. */
+#define FDR_FAST_SYM __attribute__((visibility("default")))
+extern FDR_FAST_SYM __thread struct fdr_thread fdr__thread
 	__attribute__((tls_model("initial-exec")));
-extern struct fdr_region *fdr__current;	/* NULL: not recording */
+extern FDR_FAST_SYM struct fdr_region *fdr__current; /* NULL: not recording */
 
 /* ---- time and CPU ---- */
 
 #ifdef FDR_TEST_HOOKS
-extern uint64_t (*fdr__test_tsc_hook)(void);
+extern FDR_FAST_SYM uint64_t (*fdr__test_tsc_hook)(void);
 #endif
 
 static inline __attribute__((always_inline, no_instrument_function))
@@ -63,8 +67,8 @@ uint64_t fdr__tsc(void)
 }
 
 /* rseq's cpu_id through %fs when glibc registered rseq; see cpu.c. */
-extern long fdr__rseq_cpu_offset;	/* 0: not available */
-uint32_t fdr__cpu_slow(void);
+extern FDR_FAST_SYM long fdr__rseq_cpu_offset;	/* 0: not available */
+FDR_FAST_SYM uint32_t fdr__cpu_slow(void);
 
 static inline __attribute__((always_inline, no_instrument_function))
 uint32_t fdr__cpu(void)
@@ -110,16 +114,20 @@ void fdr__publish(struct fdr_thread *t)
 	__atomic_store_n(&t->desc->extents, t->pos, __ATOMIC_RELEASE);
 }
 
-/* Is the held buffer still ours to write?  One acquire load per record. */
+/*
+ * Is the held buffer still ours to write, with room for `need` bytes?
+ * One acquire load of the state word per record; everything else is in
+ * the thread's own cache lines or read-mostly.
+ */
 static inline __attribute__((always_inline, no_instrument_function))
-bool fdr__can_write(const struct fdr_thread *t)
+bool fdr__can_write(const struct fdr_thread *t, uint64_t need)
 {
-	const struct fdr_region *r = t->region;
+	const struct fdr_control *c = t->ctl;
 
-	return t->desc && r == __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) &&
-	       __atomic_load_n(&r->ctl->state, __ATOMIC_ACQUIRE) ==
+	return c && t->region == __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) &&
+	       __atomic_load_n(&c->state, __ATOMIC_ACQUIRE) ==
 		       FDR_STATE_INITIALIZED &&
-	       r->ctl->generation == t->generation;
+	       c->generation == t->generation && t->pos + need <= t->size;
 }
 
 /* ---- slow paths (buffer.c, attach.c, rewind.c, thread_exit.c) ---- */

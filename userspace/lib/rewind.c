@@ -39,7 +39,7 @@ __attribute__((no_instrument_function)) static bool is_fn(struct fn_rec f,
 
 FDR_NOINSTR bool fdr__rewind(struct fdr_thread *t, uint64_t tsc)
 {
-	uint64_t threshold = t->region->threshold_ticks;
+	uint64_t threshold = t->threshold;
 	struct fn_rec enter;
 
 	t->pos -= FDR_FUNCTION_SIZE;

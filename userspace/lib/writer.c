@@ -28,9 +28,9 @@ FDR_NOINSTR bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
 {
 	struct fdr_region *r;
 
-	if (t->desc && !fdr__can_write(t))
+	if (t->desc && !fdr__can_write(t, 0))
 		fdr__thread_drop_buffer(t);
-	if (t->desc && t->pos + need <= t->size)
+	if (t->desc && fdr__can_write(t, need))
 		return true;
 	r = t->desc ? t->region : fdr__region_for_writing();
 	if (!r)
