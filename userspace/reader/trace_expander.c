@@ -201,8 +201,8 @@ int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned fla
 	t->log = log;
 	if (block_index_build(&ix, log, err))
 		return -1;
-	t->events = malloc(sizeof(*t->events) * (ix.nevents_max + 1));
-	t->args = malloc(sizeof(*t->args) * (ix.nargs_max + 1));
+	t->events = big_alloc(sizeof(*t->events) * (ix.nevents_max + 1));
+	t->args = big_alloc(sizeof(*t->args) * (ix.nargs_max + 1));
 	if (!t->events || !t->args) {
 		reader_fail(err, 0, "", "out of memory for %zu events", ix.nevents_max);
 		goto fail;
@@ -211,7 +211,7 @@ int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned fla
 		goto fail;
 	block_index_free(&ix);
 	if (flags & FDR_TRACE_SORT_BY_TSC) {
-		t->order = malloc(sizeof(*t->order) * (t->count + 1));
+		t->order = big_alloc(sizeof(*t->order) * (t->count + 1));
 		if (!t->order || tsc_sort(t->events, t->count, t->order)) {
 			reader_fail(err, 0, "", "out of memory sorting %zu events", t->count);
 			fdr_trace_free(t);
@@ -227,9 +227,9 @@ fail:
 
 void fdr_trace_free(struct fdr_trace *t)
 {
-	free(t->events);
-	free(t->args);
-	free(t->order);
+	big_free(t->events);
+	big_free(t->args);
+	big_free(t->order);
 	memset(t, 0, sizeof(*t));
 }
 

@@ -43,8 +43,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned sum = 0;
 	int valid;
 
-	if (!out.fd)
-		out_init(&out, open("/dev/null", O_WRONLY));
+	if (!out.buf && out_init(&out, open("/dev/null", O_WRONLY)))
+		abort();
 	if (fdr_log_open_memory(&log, data, size, &err))
 		return 0;
 	fdr_log_for_each_record(log, touch_record, &sum, &err);

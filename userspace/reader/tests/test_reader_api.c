@@ -21,7 +21,7 @@ static void check(int cond, const char *what)
 }
 
 /* A growing log image. */
-struct img { uint8_t b[16384]; size_t n; };
+struct img { uint8_t b[262144]; size_t n; };
 
 static void put(struct img *m, const void *p, size_t n) { memcpy(m->b + m->n, p, n); m->n += n; }
 
@@ -276,6 +276,52 @@ static void test_errors(void)
 	      strstr(err.message, "No such file"), "missing file: message names path and cause");
 }
 
+/*
+ * The TSC sort against a reference stable sort, on a log of n function
+ * records whose TSCs jump around by TSCWrap: few runs take the merge path,
+ * many runs (> 4096) the radix path.
+ */
+static void check_sorted_stable(unsigned n, unsigned period, const char *what)
+{
+	static struct img m;
+	struct fdr_reader_error err;
+	struct fdr_trace t;
+	struct fdr_log *log;
+	uint32_t *ref;
+	int good = 1;
+
+	header(&m, 1, 0);
+	md_i32(&m, FDR_MD_NEW_BUFFER, 1);
+	wall(&m, 1, 1);
+	cpu(&m, 0, 0);
+	for (unsigned i = 0; i < n && m.n + 24 < sizeof(m.b); i++) {
+		/* TSC pattern: (i % period) * 7 % 13, so equal keys recur often. */
+		md_u64(&m, FDR_MD_TSC_WRAP, (uint64_t)((i % period) * 7 % 13) << 33);
+		fn(&m, FDR_FN_ENTER, i + 1, 0);
+	}
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	if (fdr_trace_build(&t, log, FDR_TRACE_SORT_BY_TSC, &err)) {
+		check(0, what);
+		return;
+	}
+	ref = malloc(sizeof(*ref) * t.count);
+	for (size_t i = 0; i < t.count; i++) {	/* insertion sort: stable */
+		size_t j = i;
+
+		while (j > 0 && t.events[ref[j - 1]].tsc > t.events[i].tsc) {
+			ref[j] = ref[j - 1];
+			j--;
+		}
+		ref[j] = (uint32_t)i;
+	}
+	for (size_t i = 0; i < t.count; i++)
+		good &= t.order[i] == ref[i];
+	check(good && t.count > 0, what);
+	free(ref);
+	fdr_trace_free(&t);
+	fdr_log_close(log);
+}
+
 int main(void)
 {
 	test_records();
@@ -283,6 +329,9 @@ int main(void)
 	test_v5_events();
 	test_v1_padding();
 	test_errors();
+	check_sorted_stable(600, 300, "TSC sort, 2 ascending runs (merge): equals a stable sort");
+	check_sorted_stable(600, 13, "TSC sort, 46 runs with equal keys (merge): equals a stable sort");
+	check_sorted_stable(10000, 2, "TSC sort, 5000 runs (radix): equals a stable sort");
 	printf("1..%d\n", n_tests);
 	return n_failed ? 1 : 0;
 }

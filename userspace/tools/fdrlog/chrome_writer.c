@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include "convert.h"
+#include "parallel_format.h"
 
 static void json_hex_escape(struct out_buffer *o, unsigned c)
 {
@@ -161,14 +162,27 @@ static void write_event(struct out_buffer *o, const struct fdr_trace *t,
 	out_char(o, '}');
 }
 
+struct chrome_job {
+	const struct fdr_trace *t;
+	const struct symbols *syms;
+	uint64_t freq;
+};
+
+static void write_events(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
+{
+	const struct chrome_job *job = ctx;
+
+	for (size_t i = lo; i < hi; i++) {
+		out_str(o, i ? ",\n" : "\n");
+		write_event(o, job->t, fdr_trace_at(job->t, i), job->syms, job->freq);
+	}
+}
+
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
 {
-	uint64_t freq = fdr_log_get_header(t->log)->cycle_frequency;
+	struct chrome_job job = { t, syms, fdr_log_get_header(t->log)->cycle_frequency };
 
 	out_str(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
-	for (size_t i = 0; i < t->count; i++) {
-		out_str(o, i ? ",\n" : "\n");
-		write_event(o, t, fdr_trace_at(t, i), syms, freq);
-	}
+	format_in_parallel(o, t->count, write_events, &job);
 	out_str(o, "\n]}\n");
 }

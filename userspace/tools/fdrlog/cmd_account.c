@@ -45,7 +45,7 @@ int cmd_account(int argc, char **argv)
 	};
 	struct account_options ao = { SORT_FUNC, 0, 0 };
 	const char *instr_map = NULL, *sym_map = NULL;
-	static struct out_buffer o;
+	struct out_buffer o;
 	struct fdr_reader_error err;
 	struct fdr_trace trace;
 	struct symbols *syms;
@@ -85,11 +85,13 @@ int cmd_account(int argc, char **argv)
 	if (r) {
 		report_log_error("account", argv[optind], &err);
 	} else {
-		out_init(&o, STDOUT_FILENO);
-		r = write_account(&o, &trace, syms, &ao);
-		if (r)
-			fprintf(stderr, "fdrlog account: %s: out of memory\n", argv[optind]);
+		r = out_init(&o, STDOUT_FILENO) ? -1 : write_account(&o, &trace, syms, &ao);
 		out_flush(&o);
+		if (r || o.error)
+			fprintf(stderr, "fdrlog account: %s: %s\n", argv[optind],
+				r ? "out of memory" : strerror(o.error));
+		r = r || o.error;
+		out_release(&o);
 		fdr_trace_free(&trace);
 	}
 	symbols_free(syms);

@@ -94,22 +94,27 @@ static int finish_output(const struct convert_opts *co, const char *tmp, int fd,
 static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 		   const struct symbols *syms)
 {
-	static struct out_buffer o;
+	struct out_buffer o;
 	char tmp[4096];
 	int fd = open_output(co, tmp, sizeof(tmp));
 
 	if (fd < 0)
 		return 1;
-	out_init(&o, fd);
-	if (!strcmp(co->format, "yaml"))
-		write_yaml(&o, t, syms);
-	else
-		write_chrome(&o, t, syms);
-	out_flush(&o);
+	int r;
+
+	if (out_init(&o, fd) == 0) {
+		if (!strcmp(co->format, "yaml"))
+			write_yaml(&o, t, syms);
+		else
+			write_chrome(&o, t, syms);
+		out_flush(&o);
+	}
 	if (o.error)
 		fprintf(stderr, "fdrlog convert: writing %s: %s\n",
 			co->out ? co->out : "standard output", strerror(o.error));
-	return finish_output(co, tmp, fd, o.error ? 1 : 0);
+	r = finish_output(co, tmp, fd, o.error ? 1 : 0);
+	out_release(&o);
+	return r;
 }
 
 int cmd_convert(int argc, char **argv)

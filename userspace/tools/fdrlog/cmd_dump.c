@@ -71,7 +71,7 @@ static int dump_record(const struct fdr_record *r, void *ctx)
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = { { "help", no_argument, 0, 'h' }, { 0 } };
-	static struct out_buffer o;
+	struct out_buffer o;
 	struct fdr_reader_error err;
 	const struct fdr_log_header *h;
 	struct fdr_log *log;
@@ -93,7 +93,11 @@ int cmd_dump(int argc, char **argv)
 	if (!log)
 		return 1;
 	h = fdr_log_get_header(log);
-	out_init(&o, STDOUT_FILENO);
+	if (out_init(&o, STDOUT_FILENO)) {
+		fprintf(stderr, "fdrlog dump: out of memory\n");
+		fdr_log_close(log);
+		return 1;
+	}
 	out_printf(&o, "header: version=%u type=%u constant-tsc=%u nonstop-tsc=%u "
 		   "cycle-frequency=%llu buffer-size=%llu\n", h->version, h->type,
 		   h->flags & 1, (h->flags >> 1) & 1,
@@ -102,6 +106,10 @@ int cmd_dump(int argc, char **argv)
 	out_flush(&o);
 	if (r)
 		report_log_error("dump", argv[optind], &err);
+	else if (o.error)
+		fprintf(stderr, "fdrlog dump: writing standard output: %s\n", strerror(o.error));
+	r = r || o.error;
+	out_release(&o);
 	fdr_log_close(log);
 	return r ? 1 : 0;
 }

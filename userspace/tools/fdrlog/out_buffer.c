@@ -1,22 +1,41 @@
 // SPDX-License-Identifier: MIT
 /* out_buffer.c - see out_buffer.h. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "out_buffer.h"
 
-void out_init(struct out_buffer *o, int fd)
+int out_init(struct out_buffer *o, int fd)
 {
 	o->fd = fd;
 	o->error = 0;
 	o->len = 0;
+	o->cap = OUT_BUFFER_SIZE;
+	o->buf = malloc(o->cap);
+	if (!o->buf) {
+		o->error = ENOMEM;
+		o->cap = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void out_release(struct out_buffer *o)
+{
+	free(o->buf);
+	o->buf = NULL;
+	o->cap = o->len = 0;
 }
 
 void out_flush(struct out_buffer *o)
 {
 	size_t done = 0;
 
+	if (o->fd < 0)
+		return;
 	while (done < o->len && !o->error) {
 		ssize_t w = write(o->fd, o->buf + done, o->len - done);
 
@@ -30,18 +49,51 @@ void out_flush(struct out_buffer *o)
 	o->len = 0;
 }
 
+/* Memory mode: at least len + n bytes; false (ENOMEM) if impossible. */
+static bool grow(struct out_buffer *o, size_t n)
+{
+	size_t cap = o->cap * 2;
+	char *b;
+
+	while (cap < o->len + n)
+		cap *= 2;
+	b = realloc(o->buf, cap);
+	if (!b) {
+		o->error = ENOMEM;
+		return false;
+	}
+	o->buf = b;
+	o->cap = cap;
+	return true;
+}
+
+void out_make_room(struct out_buffer *o, size_t n)
+{
+	if (o->fd >= 0)
+		out_flush(o);
+	else if (!grow(o, n))
+		o->len = 0;	/* the output is lost; keep writing in bounds */
+}
+
 void out_bytes_slow(struct out_buffer *o, const void *p, size_t n)
 {
 	const char *s = p;
 
+	if (o->fd < 0) {
+		if (o->len + n <= o->cap || grow(o, n)) {
+			memcpy(o->buf + o->len, s, n);
+			o->len += n;
+		}
+		return;
+	}
 	while (n) {
-		size_t room = OUT_BUFFER_SIZE - o->len, k = n < room ? n : room;
+		size_t room = o->cap - o->len, k = n < room ? n : room;
 
 		memcpy(o->buf + o->len, s, k);
 		o->len += k;
 		s += k;
 		n -= k;
-		if (o->len == OUT_BUFFER_SIZE)
+		if (o->len == o->cap)
 			out_flush(o);
 	}
 }

@@ -6,6 +6,7 @@
  * non-zero, "data" always.
  */
 #include "convert.h"
+#include "parallel_format.h"
 #include "yaml_scalar.h"
 
 static void write_header(struct out_buffer *o, const struct fdr_log_header *h)
@@ -174,9 +175,24 @@ static void write_record(struct out_buffer *o, const struct fdr_trace *t,
 	out_str(o, " }\n");
 }
 
+struct yaml_job {
+	const struct fdr_trace *t;
+	const struct symbols *syms;
+};
+
+static void write_records(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
+{
+	const struct yaml_job *job = ctx;
+	struct thread_text cache[64];
+
+	memset(cache, 0, sizeof(cache));
+	for (size_t i = lo; i < hi; i++)
+		write_record(o, job->t, fdr_trace_at(job->t, i), job->syms, cache);
+}
+
 void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
 {
-	struct thread_text cache[64];
+	struct yaml_job job = { t, syms };
 
 	write_header(o, fdr_log_get_header(t->log));
 	if (t->count == 0) {
@@ -184,8 +200,6 @@ void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct sy
 		return;
 	}
 	out_str(o, "records:\n");
-	memset(cache, 0, sizeof(cache));
-	for (size_t i = 0; i < t->count; i++)
-		write_record(o, t, fdr_trace_at(t, i), syms, cache);
+	format_in_parallel(o, t->count, write_records, &job);
 	out_str(o, "...\n");
 }
