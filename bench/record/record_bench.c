@@ -40,6 +40,18 @@ __attribute__((noinline)) static void floor_loop(uint64_t n)
 	}
 }
 
+/* Each thread its own floor buffer, as each fdr thread has its own. */
+__attribute__((noinline)) static void floor_loop_mt(uint64_t n)
+{
+	static __thread uint64_t own[FLOOR_WORDS / 16];
+	uint64_t *p = own;
+
+	for (uint64_t i = 0; i < n; i++) {
+		p[i % (FLOOR_WORDS / 16)] = __rdtsc();
+		__asm__ volatile("" : : "r"(p) : "memory");
+	}
+}
+
 __attribute__((noinline)) static void fdr_loop(uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i += 2) {
@@ -87,6 +99,7 @@ static double median(double *v, int n)
 }
 
 struct worker {
+	void (*loop)(uint64_t);
 	int cpu;
 	uint64_t events;
 	pthread_barrier_t *start;
@@ -98,10 +111,10 @@ static void *run_worker(void *arg)
 	struct worker *w = arg;
 
 	pin(w->cpu);
-	fdr_loop(2048);		/* take a buffer outside the timed part */
+	w->loop(2048);		/* take a buffer outside the timed part */
 	pthread_barrier_wait(w->start);
 	w->t0 = now_s();
-	fdr_loop(w->events);
+	w->loop(w->events);
 	w->t1 = now_s();
 	fdr_thread_release();
 	return NULL;
@@ -109,7 +122,8 @@ static void *run_worker(void *arg)
 
 /* events/s of nthreads threads, each on its own CPU, from the common
  * start to the last end. */
-static double threads_rate(int nthreads, uint64_t events)
+static double threads_rate(void (*loop)(uint64_t), int nthreads,
+			   uint64_t events)
 {
 	struct worker w[2];
 	pthread_t th[2];
@@ -118,7 +132,8 @@ static double threads_rate(int nthreads, uint64_t events)
 
 	pthread_barrier_init(&start, NULL, (unsigned)nthreads);
 	for (int i = 0; i < nthreads; i++) {
-		w[i] = (struct worker){ .cpu = i, .events = events, .start = &start };
+		w[i] = (struct worker){ .loop = loop, .cpu = i, .events = events,
+					.start = &start };
 		pthread_create(&th[i], NULL, run_worker, &w[i]);
 	}
 	for (int i = 0; i < nthreads; i++) {
@@ -170,7 +185,7 @@ int main(int argc, char **argv)
 	uint64_t events = argc > 1 ? strtoull(argv[1], NULL, 10) : 4000000;
 	int rounds = argc > 2 ? atoi(argv[2]) : 11;
 	double floor_ns[64], fdr_ns[64], fast_ns[64], one[64], two[64];
-	double ratio[64], fast_ratio[64];
+	double ratio[64], fast_ratio[64], fone[64], ftwo[64];
 	char target[64];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -209,13 +224,19 @@ int main(int argc, char **argv)
 		fast_ratio[r] = fast_ns[r] / floor_ns[r];
 	}
 	fdr_thread_release();
+	/* Scaling, and the same for the floor loop: what this machine gives
+	 * two threads at the time of the run (other load shows up there). */
 	for (int r = 0; ncpu >= 2 && r < rounds; r++) {
 		if (r % 2 == 0) {
-			one[r] = threads_rate(1, events);
-			two[r] = threads_rate(2, events);
+			one[r] = threads_rate(fast_loop, 1, events);
+			two[r] = threads_rate(fast_loop, 2, events);
+			fone[r] = threads_rate(floor_loop_mt, 1, events);
+			ftwo[r] = threads_rate(floor_loop_mt, 2, events);
 		} else {
-			two[r] = threads_rate(2, events);
-			one[r] = threads_rate(1, events);
+			ftwo[r] = threads_rate(floor_loop_mt, 2, events);
+			fone[r] = threads_rate(floor_loop_mt, 1, events);
+			two[r] = threads_rate(fast_loop, 2, events);
+			one[r] = threads_rate(fast_loop, 1, events);
 		}
 	}
 	printf("## bench/record: libfdr record path\n\n");
@@ -234,15 +255,19 @@ int main(int argc, char **argv)
 	printf("| ratio inline / floor (median of per-round ratios) | %.3f | <= 1.3 |\n",
 	       median(fast_ratio, rounds));
 	if (ncpu >= 2) {
-		double s[64];
+		double s[64], fs[64];
 
-		for (int r = 0; r < rounds; r++)
+		for (int r = 0; r < rounds; r++) {
 			s[r] = two[r] / one[r];
-		printf("| 1 thread | %.1f M events/s | |\n", median(one, rounds) / 1e6);
-		printf("| 2 threads on 2 CPUs | %.1f M events/s | |\n",
+			fs[r] = ftwo[r] / fone[r];
+		}
+		printf("| fdr, 1 thread | %.1f M events/s | |\n", median(one, rounds) / 1e6);
+		printf("| fdr, 2 threads on 2 CPUs | %.1f M events/s | |\n",
 		       median(two, rounds) / 1e6);
-		printf("| scaling 2 threads / 1 (median of per-round ratios) | %.3f | >= 1.8 |\n",
+		printf("| fdr scaling 2 threads / 1 (median of per-round ratios) | %.3f | >= 1.8 |\n",
 		       median(s, rounds));
+		printf("| floor scaling 2 threads / 1, same run (what the machine gave) | %.3f | |\n",
+		       median(fs, rounds));
 	} else {
 		printf("| scaling | skipped: one CPU | >= 1.8 |\n");
 	}
