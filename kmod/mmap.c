@@ -70,6 +70,9 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
+	/* Trace data is never code: refuse it, as a noexec mount does. */
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
 	region = fdr_current_region(ff->dev);
 	if (!region)
 		return -ENODEV;
@@ -80,10 +83,11 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 		goto out_put;
 
 	/*
-	 * No mremap growth; no core-dump copy of a machine-wide trace that
+	 * No mremap growth, no later mprotect(PROT_EXEC); no core-dump copy of a machine-wide trace that
 	 * other processes write (a live debugger still reads it).
 	 */
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vm_flags_clear(vma, VM_MAYEXEC);
 	left = npages;
 	err = vm_insert_pages(vma, vma->vm_start,
 			      region->pages + vma->vm_pgoff, &left);

@@ -185,6 +185,9 @@ TEST_F(dev, bad_mmap_args)
 	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, 100);
 	ASSERT_EQ(MAP_FAILED, p);
 	ASSERT_EQ(EINVAL, errno);
+	p = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_SHARED, self->fd, 0);
+	ASSERT_EQ(MAP_FAILED, p);
+	ASSERT_EQ(EPERM, errno);
 	/* Still INITIALIZED and mappable. */
 	p = mmap(NULL, st.map_size, PROT_READ, MAP_SHARED, self->fd, 0);
 	ASSERT_NE(MAP_FAILED, p);
@@ -330,6 +333,12 @@ TEST_F(dev, readonly_open_maps_readonly)
 	ASSERT_EQ(FDR_CONTROL_MAGIC, ((struct fdr_control *)p)->magic);
 	ASSERT_EQ(-1, mprotect(p, st.map_size, PROT_READ | PROT_WRITE));
 	ASSERT_EQ(EACCES, errno);
+	ASSERT_EQ(-1, mprotect(p, st.map_size, PROT_READ | PROT_EXEC));
+	ASSERT_EQ(EACCES, errno);
+	/* Dropping to PROT_NONE and back is fine. */
+	ASSERT_EQ(0, mprotect(p, st.map_size, PROT_NONE));
+	ASSERT_EQ(0, mprotect(p, st.map_size, PROT_READ));
+	ASSERT_EQ(FDR_CONTROL_MAGIC, ((struct fdr_control *)p)->magic);
 	ASSERT_EQ(0, munmap(p, st.map_size));
 	close(rofd);
 }
