@@ -38,12 +38,16 @@ struct bench {
 	const struct fdr_control *rw;	/* the same pages, writable (fixed) */
 	size_t len;
 	char *flat;			/* the log as one contiguous copy */
+	struct log_layout layout;	/* validated, for writer_only */
+	struct iovec *iov;
+	size_t nr_iov;
 	uint64_t size;
 };
 
 struct variant {
 	const char *name;
-	int kind;		/* 0 write(2) copy, 1 write(2) pieces, 2 fdrd */
+	int kind;		/* 0 write(2) copy, 1 write(2) pieces, 2 fdrd,
+				   3 fdrd's writer alone on a validated layout */
 	struct uring_write_opts o;
 	int use_rw;
 	double ms[MAX_ROUNDS];
@@ -101,23 +105,17 @@ static void plain_copy(struct bench *b, const char *path, int do_fsync)
 	close(fd);
 }
 
-/* write(2) straight from the mapping: one call per piece, after layout. */
+/*
+ * write(2) straight from the mapping, one call per piece, on the layout
+ * built beforehand (untimed): the same bytes from the same memory as fdrd.
+ */
 static void plain_pieces(struct bench *b, const char *path)
 {
-	struct log_layout l;
-	struct iovec *iov;
-	const char *why;
-	size_t n;
-	int fd;
+	int fd = open_out(path, 0);
 
-	if (log_layout_build(b->ro, b->len, &l, &why) || log_layout_iovecs(&l, &iov, &n))
-		die("layout", EINVAL);
-	fd = open_out(path, 0);
-	for (size_t i = 0; i < n; i++)
-		full_write(fd, iov[i].iov_base, iov[i].iov_len, path);
+	for (size_t i = 0; i < b->nr_iov; i++)
+		full_write(fd, b->iov[i].iov_base, b->iov[i].iov_len, path);
 	close(fd);
-	free(iov);
-	log_layout_free(&l);
 }
 
 static const char *fdrd_write(struct bench *b, struct variant *v, const char *name)
@@ -139,6 +137,19 @@ static const char *fdrd_write(struct bench *b, struct variant *v, const char *na
 	return uring_write_mode_name(rep.mode_used);
 }
 
+/* The io_uring writer alone: the layout was built and validated untimed. */
+static const char *writer_only(struct bench *b, struct variant *v, const char *name)
+{
+	struct uring_write_report rep;
+	char err[1024];
+
+	if (uring_write_file(b->dir, name, b->iov, b->nr_iov, &v->o, &rep, err, sizeof(err))) {
+		fprintf(stderr, "flush_bench: %s\n", err);
+		exit(1);
+	}
+	return uring_write_mode_name(rep.mode_used);
+}
+
 static void run_variant(struct bench *b, struct variant *v, int round)
 {
 	char path[4096];
@@ -150,8 +161,10 @@ static void run_variant(struct bench *b, struct variant *v, int round)
 		plain_copy(b, path, v->o.fsync);
 	else if (v->kind == 1)
 		plain_pieces(b, path);
-	else
+	else if (v->kind == 2)
 		v->used = fdrd_write(b, v, "bench.xray");
+	else
+		v->used = writer_only(b, v, "bench.xray");
 	v->ms[round] = now_ms() - t0;
 	unlink(path);
 	strcat(path, ".threads");
@@ -209,11 +222,12 @@ static void flatten(struct bench *b)
 		memcpy(b->flat + off, iov[i].iov_base, iov[i].iov_len);
 		off += iov[i].iov_len;
 	}
+	b->layout = l;
+	b->iov = iov;
+	b->nr_iov = n;
 	printf("log: %zu buffers, %llu bytes (%.1f MiB), %llu records\n", l.nr_buffers,
 	       (unsigned long long)b->size, (double)b->size / (1 << 20),
 	       (unsigned long long)l.records);
-	free(iov);
-	log_layout_free(&l);
 }
 
 /* Layout and validation alone: how much of fdrd's time is CPU, not I/O. */
@@ -234,12 +248,45 @@ static double layout_ms(struct bench *b)
 	return best;
 }
 
+/*
+ * fdrd's whole flush over queue depths, request sizes, and inline vs
+ * IOSQE_ASYNC submission, interleaved.
+ */
+static void sweep(struct bench *b, int rounds)
+{
+	static const unsigned int depths[] = { 1, 4, 32 };
+	static const size_t chunks[] = { 256 << 10, 1 << 20, 4 << 20 };
+	struct variant v[18];
+	int nv = 0;
+
+	memset(v, 0, sizeof(v));
+	for (int a = 0; a < 2; a++)
+		for (size_t d = 0; d < 3; d++)
+			for (size_t c = 0; c < 3; c++) {
+				v[nv].kind = 2;
+				v[nv].o.queue_depth = depths[d];
+				v[nv].o.chunk_bytes = chunks[c];
+				v[nv].o.async = a;
+				nv++;
+			}
+	for (int r = 0; r < rounds; r++)
+		for (int k = 0; k < nv; k++)
+			run_variant(b, &v[(k + r) % nv], r);
+	printf("\nBatching (fdrd's flush, writev): median ms by queue depth and request size\n\n"
+	       "| submission | depth | 256 KiB | 1 MiB | 4 MiB |\n|---|---:|---:|---:|---:|\n");
+	for (int k = 0; k < nv; k += 3)
+		printf("| %s | %u | %.1f | %.1f | %.1f |\n", v[k].o.async ? "IOSQE_ASYNC" : "inline",
+		       v[k].o.queue_depth, median(v[k].ms, rounds), median(v[k + 1].ms, rounds),
+		       median(v[k + 2].ms, rounds));
+}
+
 int main(int argc, char **argv)
 {
 	struct variant v[] = {
 		{ .name = "write(2), 1 MiB calls from a contiguous copy", .kind = 0 },
 		{ .name = "fdrd: io_uring writev, depth 32, 1 MiB requests (default)", .kind = 2 },
-		{ .name = "write(2), one call per piece from the mapping", .kind = 1 },
+		{ .name = "write(2), one call per piece from the mapping (layout untimed)", .kind = 1 },
+		{ .name = "fdrd's io_uring writer alone (layout validated beforehand)", .kind = 3 },
 		{ .name = "fdrd: writev, depth 4", .kind = 2, .o = { .queue_depth = 4 } },
 		{ .name = "fdrd: writev, depth 128, 4 MiB requests", .kind = 2,
 		  .o = { .queue_depth = 128, .chunk_bytes = 4 << 20 } },
@@ -256,7 +303,7 @@ int main(int argc, char **argv)
 	int nv = (int)(sizeof(v) / sizeof(v[0])), rounds;
 	struct bench b = { 0 };
 	struct fdr_ctl *ctl;
-	double base;
+	double base, base_fsync = 0;
 	int ret;
 
 	if (argc != 4)
@@ -269,19 +316,23 @@ int main(int argc, char **argv)
 	if (ret)
 		die(fdr_ctl_strerror(ctl, "open", ret), -ret);
 	map_region(&b, ctl, argv[1]);
-	if (!b.rw)
-		nv--;	/* no writable view: skip that variant */
 	flatten(&b);
 	printf("layout + validation alone: %.1f ms\n\n", layout_ms(&b));
 	for (int r = 0; r < rounds; r++)	/* interleaved, order rotated each round */
 		for (int k = 0; k < nv; k++)
-			run_variant(&b, &v[(k + r) % nv], r);
+			if (!v[(k + r) % nv].use_rw || b.rw)	/* needs a writable view */
+				run_variant(&b, &v[(k + r) % nv], r);
 	base = median(v[0].ms, rounds);
 	printf("| variant | median ms | MiB/s | vs write(2) | mode used |\n|---|---:|---:|---:|---|\n");
+	for (int k = 0; k < nv; k++)
+		if (v[k].kind == 0 && v[k].o.fsync)
+			base_fsync = median(v[k].ms, rounds);
 	for (int k = 0; k < nv; k++) {
 		double m = median(v[k].ms, rounds);
-		double ref = v[k].o.fsync ? median(v[nv - 2].ms, rounds) : base;
+		double ref = v[k].o.fsync ? base_fsync : base;
 
+		if (v[k].use_rw && !b.rw)
+			continue;
 		printf("| %s | %.1f | %.0f | %.2f× | %s |\n", v[k].name, m,
 		       (double)b.size / (1 << 20) / (m / 1e3), ref / m, v[k].used ? v[k].used : "-");
 	}
@@ -289,6 +340,8 @@ int main(int argc, char **argv)
 	       "fdrd flushes %.1f MiB in %.0f ms (target: ratio >= 0.8, < 1000 ms)\n",
 	       base / median(v[1].ms, rounds), rounds, (double)b.size / (1 << 20),
 	       median(v[1].ms, rounds));
+	if (getenv("FLUSH_SWEEP") && atoi(getenv("FLUSH_SWEEP")))
+		sweep(&b, rounds);
 	free(b.flat);
 	fdr_ctl_close(ctl);
 	return 0;

@@ -186,7 +186,7 @@ static int register_spans(struct io_uring *ring, struct batch *b)
 }
 
 static void prep_req(struct io_uring *ring, int fd, struct write_req *r,
-		     size_t idx)
+		     size_t idx, bool async)
 {
 	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 
@@ -197,6 +197,12 @@ static void prep_req(struct io_uring *ring, int fd, struct write_req *r,
 	else
 		io_uring_prep_writev(sqe, fd, r->iov, r->iovcnt, r->off);
 	io_uring_sqe_set_data64(sqe, idx);
+	/*
+	 * A buffered write the filesystem can do without blocking runs
+	 * inline in io_uring_submit(); IOSQE_ASYNC sends it to io-wq.
+	 */
+	if (async)
+		io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
 }
 
 /* Drop the written bytes from the front of a request. */
@@ -219,15 +225,17 @@ static void advance_req(struct write_req *r, size_t done)
 /*
  * Keep up to depth requests in flight until all are done or one fails.
  * After a failure nothing new is submitted; the ones in flight drain.
- * While the queue is full, the idle hook (if any) runs instead of a
+ * After each submission the idle hook (if any) runs instead of a
  * blocking wait, until it has no work left.
  */
 static int run_requests(struct io_uring *ring, int fd, struct batch *b,
-			unsigned int depth, const struct uring_write_hooks *hooks,
+			unsigned int depth, bool async,
+			const struct uring_write_hooks *hooks,
 			struct uring_write_report *rep)
 {
 	bool idle_work = hooks && hooks->idle;
 	size_t next = 0, inflight = 0;
+	uint64_t submitted_end = 0, idled_end = 0;
 	int error = 0;
 
 	while ((!error && next < b->nr_reqs) || inflight) {
@@ -236,14 +244,17 @@ static int run_requests(struct io_uring *ring, int fd, struct batch *b,
 		int ret;
 
 		while (!error && next < b->nr_reqs && inflight < depth) {
-			prep_req(ring, fd, &b->reqs[next], next);
+			prep_req(ring, fd, &b->reqs[next], next, async);
+			submitted_end = b->reqs[next].off + req_bytes(&b->reqs[next]);
 			next++;
 			inflight++;
 			rep->sqes++;
 		}
-		if (idle_work) {
+		if (idle_work && submitted_end > idled_end) {
+			/* before the submit: its copy then reads cache-hot bytes */
+			idle_work = hooks->idle(hooks->ctx, submitted_end);
+			idled_end = submitted_end;
 			ret = io_uring_submit(ring);
-			idle_work = hooks->idle(hooks->ctx);
 		} else {
 			ret = io_uring_submit_and_wait(ring, 1);
 		}
@@ -265,7 +276,7 @@ static int run_requests(struct io_uring *ring, int fd, struct batch *b,
 				rep->short_writes++;
 				advance_req(r, (size_t)ret);
 				if (!error) {
-					prep_req(ring, fd, r, (size_t)(r - b->reqs));
+					prep_req(ring, fd, r, (size_t)(r - b->reqs), false);
 					inflight++;
 					rep->sqes++;
 				}
@@ -318,7 +329,7 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 	}
 	rep->mode_used = fixed ? URING_WRITE_FIXED : URING_WRITE_VECTORED;
 	if (!ret)
-		ret = run_requests(ring, fd, &b, opts->queue_depth, hooks, rep);
+		ret = run_requests(ring, fd, &b, opts->queue_depth, opts->async, hooks, rep);
 	if (fixed)
 		io_uring_unregister_buffers(ring);
 	free_batch(&b);

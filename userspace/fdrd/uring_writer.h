@@ -25,6 +25,7 @@ struct uring_write_opts {
 	bool preallocate;	/* fallocate the full size first */
 	unsigned int queue_depth;	/* SQEs in flight, default 32 */
 	size_t chunk_bytes;	/* bytes per SQE, default 1 MiB */
+	bool async;		/* IOSQE_ASYNC: always hand writes to io-wq */
 };
 
 struct uring_write_report {
@@ -37,15 +38,16 @@ struct uring_write_report {
 
 /*
  * Optional work done around the writes:
- * idle: called while writes are in flight and nothing else can be
- * queued; does a small piece of work, returns false when it has none left
- * (fdrd validates buffers here, overlapping that with the I/O).
+ * idle: called after each submission with the end of the file range
+ * submitted so far; does the work that range allows, returns false when
+ * it has none left (fdrd validates the buffers just written, while their
+ * bytes are still in the CPU cache, or while io-wq writes them).
  * before_rename: called when the temporary file is complete; a non-zero
  * return (a negative errno, with a sentence in err) removes the file
  * instead of renaming it, and is returned.
  */
 struct uring_write_hooks {
-	bool (*idle)(void *ctx);
+	bool (*idle)(void *ctx, uint64_t submitted_end);
 	int (*before_rename)(void *ctx, char *err, size_t errlen);
 	void *ctx;
 };
