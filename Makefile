@@ -26,7 +26,7 @@ COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 userspace check test demo vm clean distclean
+.PHONY: all module module-6.12 userspace check test demo vm print-dirs clean distclean
 
 all: module userspace
 
@@ -51,6 +51,10 @@ demo:
 vm: module
 	@test -n "$(CMD)" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }
 	scripts/vm/run --ko kmod/fdr.ko -- '$(subst ','\'',$(CMD))'
+
+# For scripts/run-tests.sh: the component directories, in build order.
+print-dirs:
+	@echo $(DIRS)
 
 clean:
 	@for d in $(DIRS); do $(MAKE) -C $$d clean || exit 1; done

@@ -1,0 +1,173 @@
+#!/bin/bash
+# `make test`: dependencies, build, host tests, then ONE VM boot running
+# every VM test, then host-side checks of what the VM wrote; one summary.
+#
+# Every result ends up as a TAP file in build/results/ (stderr and logs
+# next to it), counted by scripts/tap-summary.sh, which prints the last
+# line "N passed, N failed".  Exits non-zero if anything failed or nothing
+# passed.  Documentation/testing.md describes the files and the counting.
+#
+# Environment:
+#   FDR_SKIP_DEPS=1        do not run scripts/deps.sh
+#   FDR_TEST_TIMEOUT=SEC   per VM test program (default 120)
+#   FDR_VM_TIMEOUT=SEC     whole VM run (default 90 + tests x per-test)
+set -eu
+set -o pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+# Make variables from an outer `make test SAN=1 ...` must not leak into the
+# module build or the static VM builds.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+
+results=build/results
+stage=$top/build/vm-stage
+vmout=$top/build/vm-out
+per_test=${FDR_TEST_TIMEOUT:-120}
+start=$(date +%s)
+
+rm -rf "$results" "$stage" "$vmout"
+mkdir -p "$results" "$stage" "$vmout"
+
+# Results the runner itself produces (builds, crashes, timeouts, steps
+# that failed without printing "not ok").
+runner_tap=$results/0-runner.tap
+: >"$runner_tap"
+n_runner=0
+result() { # result ok|fail DESCRIPTION
+	n_runner=$((n_runner + 1))
+	if [ "$1" = ok ]; then
+		echo "ok $n_runner $2" >>"$runner_tap"
+	else
+		echo "not ok $n_runner $2" >>"$runner_tap"
+		echo "FAILED: $2" >&2
+	fi
+}
+# step DESCRIPTION LOGNAME COMMAND...: one pass/fail line for a command.
+step() {
+	local desc=$1 log=$results/$2.log
+	shift 2
+	echo "== $desc"
+	if "$@" >"$log" 2>&1; then
+		result ok "$desc"
+	else
+		result fail "$desc (exit $?; log: $log)"
+		tail -n 20 "$log" | sed 's/^/  | /' >&2
+	fi
+}
+# has_target DIR TARGET: the component's Makefile defines TARGET (the
+# convention is a rule starting a line, Documentation/layout.md).
+has_target() { grep -Eq "^$2[[:space:]]*:" "$1/Makefile"; }
+# name_of DIR: a file-name-friendly name for a component directory.
+name_of() { local n=${1#userspace/}; echo "${n//\//-}"; }
+# has_failures FILE: the TAP file has a "not ok" line.
+has_failures() { grep -Eq '^[[:space:]]*not ok' "$1"; }
+
+# 1. Dependencies and build.
+if [ "${FDR_SKIP_DEPS:-0}" != 1 ]; then
+	step "install dependencies (scripts/deps.sh)" deps scripts/deps.sh
+fi
+dirs=$(make -s --no-print-directory print-dirs)
+step "build fdr.ko (W=1, no warnings)" build-module make -s --no-print-directory module
+for d in $dirs; do
+	step "build $d" "build-$(name_of "$d")" make -s --no-print-directory -C "$d"
+done
+step "build check of fdr.ko against the 6.12 headers" build-module-6.12 \
+	make -s --no-print-directory module-6.12
+
+# 2. Host tests: each component's `make check` prints TAP on stdout.
+for d in $dirs; do
+	has_target "$d" check || continue
+	name=$(name_of "$d")
+	tap=$results/1-host-$name.tap
+	echo "== host tests: $d"
+	rc=0
+	make -s --no-print-directory -C "$d" check >"$tap" 2>"${tap%.tap}.err" || rc=$?
+	if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
+		result fail "make -C $d check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
+		tail -n 20 "${tap%.tap}.err" | sed 's/^/  | /' >&2
+	fi
+done
+
+# 3. The VM: install every component's VM binaries and tests, boot once.
+echo "== VM: installing tests into $stage"
+for d in $dirs; do
+	has_target "$d" vm-install || continue
+	log=$results/vm-install-$(name_of "$d").log
+	if ! make -s --no-print-directory -C "$d" vm-install DESTDIR="$stage" >"$log" 2>&1; then
+		result fail "make -C $d vm-install failed (log: $log)"
+		tail -n 20 "$log" | sed 's/^/  | /' >&2
+	fi
+done
+n_tests=0
+if [ -d "$stage/tests" ]; then
+	n_tests=$(find "$stage/tests" -maxdepth 1 -type f -perm -u+x | wc -l)
+fi
+kos=()
+if [ -f kmod/fdr.ko ]; then
+	kos=(--ko kmod/fdr.ko)
+else
+	result fail "kmod/fdr.ko missing: the VM runs without the module"
+fi
+vm_timeout=${FDR_VM_TIMEOUT:-$((90 + n_tests * per_test))}
+echo "== VM: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
+console=$results/vm-console.txt
+vm_rc=0
+scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
+	--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" \
+	2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
+		# Progress only; the whole stream is in $console.
+		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-32s exit %s\n", $2, $3; fflush(); next }
+		/^@@/ { next }
+		/^[ \t]*not ok/ { print "     " $0; fflush() }' || vm_rc=$?
+case "$vm_rc" in
+0) result ok "VM boot: fdr.ko loaded, tests ran, no kernel warnings" ;;
+3) result fail "VM: the guest kernel reported problems (see $results/vm-run.err)" ;;
+124) result fail "VM: timed out after ${vm_timeout}s" ;;
+*) result fail "VM run failed (exit $vm_rc, see $results/vm-run.err)" ;;
+esac
+
+# Split the guest stream into one TAP file (and stderr file) per test.
+awk -v dir="$results" '
+	/^@@fdr-test-out .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".tap"; printf "" >out; next }
+	/^@@fdr-test-err .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".err"; printf "" >out; next }
+	/^@@fdr-test-end .*@@$/ { rc = $3; sub(/@@$/, "", rc); print $2, rc >(dir "/vm-exit-status"); out = ""; next }
+	out != "" { print >out }
+' "$console"
+touch "$results/vm-exit-status"
+for tap in "$results"/2-vm-*.tap; do
+	[ -e "$tap" ] || continue
+	name=${tap#"$results"/2-vm-}
+	name=${name%.tap}
+	rc=$(awk -v n="$name" '$1 == n { print $2 }' "$results/vm-exit-status")
+	case "$rc" in
+	'') result fail "VM test $name did not finish (the VM crashed or timed out)" ;;
+	0|4) ;; # 4 is kselftest's KSFT_SKIP
+	124|137) result fail "VM test $name was killed: timeout of ${per_test}s (or SIGKILL)" ;;
+	*)
+		if [ "$rc" -gt 128 ]; then
+			result fail "VM test $name died from signal $((rc - 128))"
+		elif ! has_failures "$tap"; then
+			result fail "VM test $name exited $rc without a failing test"
+		fi ;;
+	esac
+done
+
+# 4. Host-side checks of what the VM wrote to /out (e.g. llvm-xray on logs).
+for d in $dirs; do
+	has_target "$d" vm-check || continue
+	name=$(name_of "$d")
+	tap=$results/3-vmcheck-$name.tap
+	echo "== host checks of VM output: $d"
+	rc=0
+	make -s --no-print-directory -C "$d" vm-check VMOUT="$vmout" >"$tap" 2>"${tap%.tap}.err" || rc=$?
+	if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
+		result fail "make -C $d vm-check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
+		tail -n 20 "${tap%.tap}.err" | sed 's/^/  | /' >&2
+	fi
+done
+
+end=$(date +%s)
+echo
+echo "== results in $results/ (took $((end - start)) s)"
+exec scripts/tap-summary.sh "$results"
