@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stress.c - the stress driver (issue 6): writer processes × churning
+ * threads × finalize/flush/reset cycles by fdrd --auto-reset × SIGKILLed
+ * writers.  Every generation's log must pass fdrlog verify, llvm-xray's
+ * verify (where installed) and our scan, hold only the writers' pattern,
+ * and contain every pair a writer confirmed before the finalize.
+ *
+ * The driver walks generations: whatever ended one (our finalize, the
+ * kernel's crash finalize after a SIGKILL), its log gen-<G>.xray is judged
+ * once the region has moved on to a later generation.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "log_judge.h"
+#include "region_setup.h"
+#include "stress_opts.h"
+#include "tap.h"
+#include "writer_pool.h"
+
+#define TALLY_CAPACITY		(1u << 22)
+#define STUCK_TIMEOUT_MS	30000
+#define GEN_SLOTS		256
+
+struct gen_info {
+	uint32_t generation;
+	int known;		/* counters read while it was FINALIZED */
+	uint64_t recycled, dropped;
+};
+
+struct stress {
+	struct stress_opts o;
+	struct tools tools;
+	struct fdr_ctl *ctl;
+	struct tally *tally;
+	struct writer_pool pool;
+	pid_t fdrd;
+	int fdrd_status;
+	char errfile[600], fdrd_err[600];
+	unsigned seed;
+	uint32_t first_gen, next_gen;	/* next generation to judge */
+	uint64_t tally_from;
+	struct gen_info gens[GEN_SLOTS];
+	struct judge_stats js;
+	unsigned long cycles, stuck, lost_logs, empty_gens, kept;
+	unsigned long finalize_crash, finalize_ioctl;
+	unsigned long failed_logs;
+};
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+static int status_of(struct stress *s, struct fdr_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return fdr_ctl_status(s->ctl, st);
+}
+
+static bool fdrd_alive(struct stress *s)
+{
+	if (s->fdrd > 0 && waitpid(s->fdrd, &s->fdrd_status, WNOHANG) == s->fdrd)
+		s->fdrd = 0;
+	return s->fdrd > 0;
+}
+
+/* Wait until the region is INITIALIZED in a generation > after. */
+static int wait_initialized_after(struct stress *s, uint32_t after,
+				  uint32_t *gen)
+{
+	uint64_t deadline = now_ms() + STUCK_TIMEOUT_MS;
+	struct fdr_status st;
+
+	while (now_ms() < deadline && fdrd_alive(s)) {
+		if (status_of(s, &st) == 0 && st.state == FDR_STATE_INITIALIZED &&
+		    st.generation > after) {
+			*gen = st.generation;
+			return 0;
+		}
+		fdr_ctl_wait(s->ctl, st.state, st.flush_state, 20);
+	}
+	tap_diag("region stuck: state %s flush %s generation %u, fdrd %s",
+		 fdr_state_name(st.state), fdr_flush_state_name(st.flush_state),
+		 st.generation, s->fdrd > 0 ? "running" : "gone");
+	return -1;
+}
+
+static void note_counters(struct stress *s, uint32_t gen)
+{
+	struct fdr_status st;
+	struct gen_info *g = &s->gens[gen % GEN_SLOTS];
+
+	if (status_of(s, &st) || st.generation != gen ||
+	    st.state != FDR_STATE_FINALIZED)
+		return;
+	*g = (struct gen_info){ .generation = gen, .known = 1,
+				.recycled = st.buffers_recycled,
+				.dropped = st.records_dropped };
+}
+
+/* One cycle of generation gen: maybe a SIGKILL, then our finalize
+ * (unless a crash finalize came first). */
+static void run_cycle(struct stress *s, uint32_t gen)
+{
+	unsigned span = s->o.max_cycle_ms - s->o.min_cycle_ms + 1;
+	unsigned cycle = s->o.min_cycle_ms + (unsigned)rand_r(&s->seed) % span;
+	unsigned kill_at = (unsigned)rand_r(&s->seed) % (cycle + 1);
+	bool kill = (unsigned)rand_r(&s->seed) % 100 < s->o.kill_percent;
+	struct fdr_status st;
+
+	if (kill) {
+		sleep_ms(kill_at);
+		pool_kill_one(&s->pool);
+		cycle -= kill_at;
+	}
+	sleep_ms(cycle);
+	pool_reap(&s->pool);
+	if (status_of(s, &st) == 0 && st.generation == gen &&
+	    st.state == FDR_STATE_INITIALIZED)
+		fdr_ctl_finalize(s->ctl);	/* EBUSY: a crash was faster */
+	note_counters(s, gen);
+	s->cycles++;
+}
+
+/* Count the finalize reason from fdrd's side table. */
+static void count_reason(struct stress *s, const char *log)
+{
+	char path[700], line[256];
+
+	snprintf(path, sizeof(path), "%s.threads", log);
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "finalize\tcrash", 14))
+			s->finalize_crash++;
+		else if (!strncmp(line, "finalize\tioctl", 14))
+			s->finalize_ioctl++;
+	}
+	fclose(f);
+}
+
+static bool gen_has_confirmed(const struct stress *s, uint32_t gen)
+{
+	uint64_t n = tally_count(s->tally);
+
+	for (uint64_t i = s->tally_from; i < n; i++) {
+		const struct tally_entry *e = tally_get(s->tally, i);
+
+		if (e && e->generation == gen)
+			return true;
+	}
+	return false;
+}
+
+/* Entries before the first one of a later generation are done with. */
+static void advance_tally(struct stress *s, uint32_t gen)
+{
+	uint64_t n = tally_count(s->tally);
+
+	while (s->tally_from < n) {
+		const struct tally_entry *e = tally_get(s->tally, s->tally_from);
+
+		if (e && e->generation > gen)
+			break;
+		s->tally_from++;
+	}
+}
+
+/* Keep a log for the host (vm-check): with its confirmed ranges. */
+static void keep_log(struct stress *s, const char *log, uint32_t gen)
+{
+	char path[700];
+	uint64_t n = tally_count(s->tally);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.tally", log);
+	f = fopen(path, "w");
+	if (!f)
+		return;
+	for (uint64_t i = s->tally_from; i < n; i++) {
+		const struct tally_entry *e = tally_get(s->tally, i);
+
+		if (e && e->generation == gen)
+			fprintf(f, "%u %u %llu %llu\n", e->generation, e->uid,
+				(unsigned long long)e->first_k,
+				(unsigned long long)e->last_k);
+	}
+	fclose(f);
+	s->kept++;
+}
+
+static void drop_log(const char *log)
+{
+	char path[700];
+
+	unlink(log);
+	snprintf(path, sizeof(path), "%s.threads", log);
+	unlink(path);
+}
+
+static void judge_generation(struct stress *s, uint32_t gen)
+{
+	const struct gen_info *g = &s->gens[gen % GEN_SLOTS];
+	bool overwritten = g->generation == gen && g->known && g->recycled;
+	char log[600];
+	struct stat sb;
+	struct judge_job job = {
+		.tools = &s->tools, .log = log, .errfile = s->errfile,
+		.tally = s->tally, .tally_from = s->tally_from,
+		.generation = gen, .check_tally = !overwritten,
+	};
+	bool ok;
+
+	snprintf(log, sizeof(log), "%s/gen-%u.xray", s->o.out, gen);
+	if (stat(log, &sb) < 0) {
+		if (gen_has_confirmed(s, gen)) {
+			s->lost_logs++;
+			tap_diag("generation %u: writers confirmed pairs but fdrd wrote no log", gen);
+		} else {
+			s->empty_gens++;
+		}
+		advance_tally(s, gen);
+		return;
+	}
+	ok = judge_log(&job, &s->js);
+	count_reason(s, log);
+	if (!ok) {
+		s->failed_logs++;
+		if (g->generation == gen)
+			tap_diag("generation %u: recycled %llu dropped %llu", gen,
+				 (unsigned long long)g->recycled,
+				 (unsigned long long)g->dropped);
+	}
+	if (!ok || s->kept < s->o.keep)
+		keep_log(s, log, gen);
+	else
+		drop_log(log);
+	advance_tally(s, gen);
+}
+
+static void judge_until(struct stress *s, uint32_t gen_exclusive)
+{
+	for (; s->next_gen < gen_exclusive; s->next_gen++)
+		judge_generation(s, s->next_gen);
+}
+
+static int start_fdrd(struct stress *s)
+{
+	char grace[16];
+	char *argv[] = { s->tools.fdrd, "--foreground", "--target", s->o.target,
+			 "--output-dir", s->o.out, "--pattern", "gen-<generation>.xray",
+			 "--grace-ms", grace, "--auto-reset", NULL };
+
+	snprintf(grace, sizeof(grace), "%u", s->o.grace_ms);
+	snprintf(s->fdrd_err, sizeof(s->fdrd_err), "%s/fdrd.err", s->o.out);
+	s->fdrd = tools_spawn(argv, s->fdrd_err);
+	return s->fdrd > 0 ? 0 : -1;
+}
+
+static int stop_fdrd(struct stress *s)
+{
+	if (s->fdrd <= 0)
+		return -1;
+	kill(s->fdrd, SIGTERM);
+	waitpid(s->fdrd, &s->fdrd_status, 0);
+	s->fdrd = 0;
+	return WIFEXITED(s->fdrd_status) ? WEXITSTATUS(s->fdrd_status) : 128 + WTERMSIG(s->fdrd_status);
+}
+
+static int setup(struct stress *s)
+{
+	bool device = !target_is_embedded(s->o.target);
+	uint32_t flags = s->o.no_crash_finalize ? FDR_INIT_NO_CRASH_FINALIZE : 0;
+	struct fdr_status st;
+
+	if (!s->o.out[0]) {
+		snprintf(s->o.out, sizeof(s->o.out), "%s/rel-stress.XXXXXX",
+			 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (!mkdtemp(s->o.out))
+			return -1;
+	} else {
+		mkdir(s->o.out, 0755);
+	}
+	snprintf(s->errfile, sizeof(s->errfile), "%s/tool.err", s->o.out);
+	s->tally = tally_create(TALLY_CAPACITY);
+	if (!s->tally || region_fresh(&s->ctl, s->o.target, s->o.buffer_size,
+				      s->o.buffers_per_cpu, flags) < 0)
+		return -1;
+	if (status_of(s, &st) < 0)
+		return -1;
+	s->first_gen = s->next_gen = st.generation;
+	s->pool.cfg = (struct writer_cfg){
+		.target = s->o.target, .tally = s->tally, .threads = s->o.threads,
+		.batch = s->o.batch, .batch_sleep_us = s->o.batch_sleep_us,
+		.min_batches = s->o.min_batches, .max_batches = s->o.max_batches,
+		.hold_check = s->o.hold_check || device,
+	};
+	s->pool.seed = s->seed = s->o.seed;
+	setenv("FDR_OPTIONS", "func_duration_threshold_us=0", 1);
+	if (start_fdrd(s) < 0)
+		return -1;
+	pool_start(&s->pool, s->o.procs);
+	return 0;
+}
+
+static void run(struct stress *s)
+{
+	uint64_t end = now_ms() + (uint64_t)s->o.seconds * 1000;
+	uint32_t gen = s->first_gen;
+
+	while (now_ms() < end && (!s->o.max_cycles || s->cycles < s->o.max_cycles)) {
+		run_cycle(s, gen);
+		if (wait_initialized_after(s, gen, &gen) < 0) {
+			s->stuck++;
+			return;
+		}
+		judge_until(s, gen);
+	}
+	/* The last generation too: finalize it, let fdrd write it. */
+	pool_stop(&s->pool);
+	fdr_ctl_finalize(s->ctl);
+	if (wait_initialized_after(s, gen, &gen) < 0)
+		s->stuck++;
+	judge_until(s, gen);
+}
+
+static void report(struct stress *s, int fdrd_rc)
+{
+	const struct judge_stats *j = &s->js;
+	const struct tally *t = s->tally;
+
+	tap_diag("stress: target %s, %u procs x %u threads, out %s", s->o.target,
+		 s->o.procs, s->o.threads, s->o.out);
+	tap_diag("stress: cycles=%lu generations=%u logs=%lu threads=%llu kills=%lu records=%llu records_checked=%llu pairs=%llu confirmed_pairs=%llu malformed=%lu",
+		 s->cycles, s->next_gen - s->first_gen, j->logs,
+		 (unsigned long long)t->threads_started, s->pool.killed,
+		 (unsigned long long)j->records, (unsigned long long)j->records_checked,
+		 (unsigned long long)j->pairs, (unsigned long long)t->pairs_confirmed,
+		 j->malformed + j->fdrlog_fail + j->xray_fail);
+	tap_diag("stress: finalize ioctl=%lu crash=%lu; empty generations=%lu; overwritten logs=%lu; writer restarts (not attached)=%lu; writers lost otherwise=%lu",
+		 s->finalize_ioctl, s->finalize_crash, s->empty_gens,
+		 j->unchecked_tally, s->pool.exited_retry, s->pool.exited_bad);
+	tap_ok(s->stuck == 0 && s->cycles > 0, "stress: %lu cycles, the region always came back (fdrd --auto-reset)", s->cycles);
+	tap_ok(j->logs > 0 && j->fdrlog_runs == j->logs && j->fdrlog_fail == 0,
+	       "stress: %lu of %lu logs pass fdrlog verify", j->fdrlog_runs - j->fdrlog_fail, j->logs);
+	if (s->tools.xray[0])
+		tap_ok(j->xray_fail == 0 && j->xray_runs == j->logs,
+		       "stress: %lu of %lu logs pass llvm-xray fdr-dump --verify", j->xray_runs - j->xray_fail, j->logs);
+	else
+		tap_skip("llvm-xray-19 not here (the host's vm-check runs it)", "stress: llvm-xray fdr-dump --verify");
+	tap_ok(j->malformed == 0 && j->records > 0,
+	       "stress: independent scan: %llu records, %lu malformed logs", (unsigned long long)j->records, j->malformed);
+	tap_ok(j->pattern_fail == 0 && j->pairs > 0,
+	       "stress: every record is the writers' pattern (%llu pairs, %llu records)", (unsigned long long)j->pairs,
+	       (unsigned long long)j->records_checked);
+	tap_ok(j->tally_fail == 0 && s->lost_logs == 0 && j->confirmed_ranges > 0,
+	       "stress: every pair confirmed before its finalize is in its log (%llu ranges, %llu pairs)",
+	       (unsigned long long)j->confirmed_ranges, (unsigned long long)j->confirmed_pairs);
+	tap_ok(t->threads_started > (uint64_t)s->o.procs * s->o.threads &&
+	       (s->o.kill_percent == 0 || s->pool.killed > 0) && s->pool.exited_bad == 0,
+	       "stress: churn happened: %llu threads, %lu writers SIGKILLed, %lu lost otherwise",
+	       (unsigned long long)t->threads_started, s->pool.killed, s->pool.exited_bad);
+	tap_ok(fdrd_rc == 0, "stress: fdrd exits 0 on SIGTERM (got %d)", fdrd_rc);
+}
+
+/* A clean run leaves nothing behind; a failing one keeps its evidence. */
+static void remove_out(struct stress *s)
+{
+	unlink(s->fdrd_err);
+	unlink(s->errfile);
+	rmdir(s->o.out);
+}
+
+int main(int argc, char **argv)
+{
+	static struct stress s;
+	int ret = stress_opts_parse(&s.o, argc, argv), fdrd_rc;
+
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	signal(SIGPIPE, SIG_IGN);
+	tools_find(&s.tools);
+	if (!s.tools.fdrd[0]) {
+		tap_skip("fdrd not found (set FDRD)", "stress");
+		return tap_done();
+	}
+	if (!target_is_embedded(s.o.target) && access(s.o.target, F_OK) < 0) {
+		tap_skip("no device node", "stress on %s", s.o.target);
+		return tap_done();
+	}
+	if (setup(&s) < 0) {
+		tap_ok(false, "stress: set up %s (%s)", s.o.target, strerror(errno));
+		pool_stop(&s.pool);
+		stop_fdrd(&s);
+		return tap_done();
+	}
+	s.js.diag_left = 40;
+	run(&s);
+	pool_stop(&s.pool);
+	fdrd_rc = stop_fdrd(&s);
+	report(&s, fdrd_rc);
+	region_teardown(s.ctl, s.o.target);
+	if (s.failed_logs == 0 && s.kept == 0)
+		remove_out(&s);
+	return tap_done();
+}
