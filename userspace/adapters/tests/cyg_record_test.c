@@ -27,11 +27,8 @@
 
 #define DIRECT_LIMIT	(1u << 27)
 #define MIDDLE	"E:middle E:leaf_add X:leaf_add E:local_helper X:local_helper X:middle "
-#ifdef VM_TEST
-#define LIB_CALLS	""
-#else
+/* from libcygtraced.so on the host, a static stand-in in the VM build */
 #define LIB_CALLS	"E:lib_func X:lib_func "
-#endif
 static const char expected_calls[] =
 	"E:main " MIDDLE MIDDLE MIDDLE LIB_CALLS "X:main";
 static const char expected_child[] = MIDDLE "E:child_only X:child_only";
@@ -65,7 +62,7 @@ static const char *traced_path(void)
 {
 	static char path[PATH_MAX];
 
-	snprintf(path, sizeof(path), "%s/cyg_traced", self_dir());
+	snprintf(path, sizeof(path), "%s/cyg_traced", prog_dir());
 	return path;
 }
 
@@ -81,7 +78,7 @@ static int account_with_fdrlog(const struct region *reg, const char *map)
 	int found = 0;
 	FILE *p;
 
-	snprintf(bin, sizeof(bin), "%s/../../bin", self_dir());
+	snprintf(bin, sizeof(bin), "%s", tools_dir());
 	snprintf(cmd, sizeof(cmd), "%s/fdrd", bin);
 	if (access(cmd, X_OK))
 		return -1;
@@ -199,12 +196,12 @@ static bool check_calls(const struct run *r, int b, const char *expected,
 static void check_map_vs_nm(const struct sym_list *map)
 {
 	char path[PATH_MAX + 32];
-	static struct sym_list exe_nm, lib_nm;
+	struct sym_list exe_nm, lib_nm;
 	int matched = 0, direct = 0, exe_funcs = 0;
 
 	snprintf(path, sizeof(path), "%s.nm", traced_path());
 	nm_read(&exe_nm, path);
-	snprintf(path, sizeof(path), "%s/libcygtraced.so.nm", self_dir());
+	snprintf(path, sizeof(path), "%s/libcygtraced.so.nm", prog_dir());
 	nm_read(&lib_nm, path);
 	for (int i = 0; i < map->n; i++) {
 		const struct sym_entry *e = &map->e[i];
@@ -227,6 +224,8 @@ static void check_map_vs_nm(const struct sym_list *map)
 	       "cyg: all %d sym-map entries have nm's address for their symbol", map->n);
 	tap_ok(exe_funcs > 0 && direct == exe_funcs,
 	       "cyg: executable functions' ids are their link-time addresses");
+	sym_list_free(&exe_nm);
+	sym_list_free(&lib_nm);
 }
 
 static void check_lib_entry(const struct sym_list *map)
@@ -287,6 +286,8 @@ static void test_plain(void)
 	       "cyg: a second run (new load addresses) gives every function the same id");
 	walk_free(&r1.walk);
 	walk_free(&r2.walk);
+	sym_list_free(&r1.map);
+	sym_list_free(&r2.map);
 }
 
 static void test_fork(void)
@@ -314,10 +315,12 @@ static void test_fork(void)
 	       sym_by_name(&child_map, "child_only") &&
 	       !sym_by_name(&r.map, "child_only"),
 	       "cyg: the child's own sym-map has the parent's functions and its new one");
+	sym_list_free(&r.map);
 	r.map = child_map;	/* name the child's records with its own map */
 	check_calls(&r, child_buf < 0 ? 0 : child_buf, expected_child,
 		    "the child's buffer holds exactly the child's calls");
 	walk_free(&r.walk);
+	sym_list_free(&r.map);
 }
 
 /* No writable map directory: still records, and says where it tried. */

@@ -12,8 +12,12 @@
 
 #ifdef WITH_LIB
 int lib_func(int x);	/* from libcygtraced.so, also instrumented */
-#else
-static int lib_func(int x) { return x; }
+#else	/* static builds: an instrumented stand-in of the same name */
+__attribute__((noinline)) static int lib_func(int x)
+{
+	__asm__ volatile("" : "+r"(x));
+	return x + 100;
+}
 #endif
 
 __attribute__((noinline)) int leaf_add(int a, int b)

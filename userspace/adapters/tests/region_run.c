@@ -114,3 +114,27 @@ const char *self_dir(void)
 	dir[n] = '\0';
 	return dirname(dir);
 }
+
+const char *prog_dir(void)
+{
+	static char dir[PATH_MAX + 16];
+
+#ifdef VM_TEST
+	snprintf(dir, sizeof(dir), "%s/../bin/adapters", self_dir());
+#else
+	snprintf(dir, sizeof(dir), "%s", self_dir());
+#endif
+	return dir;
+}
+
+const char *tools_dir(void)
+{
+	static char dir[PATH_MAX + 16];
+
+#ifdef VM_TEST
+	snprintf(dir, sizeof(dir), "%s/../bin", self_dir());
+#else
+	snprintf(dir, sizeof(dir), "%s/../../bin", self_dir());
+#endif
+	return dir;
+}

@@ -33,7 +33,13 @@ void region_end(struct region *r);
 int run_program(char *const argv[], char *const extra_env[], pid_t *pid,
 		bool keep_stdout);
 
-/* Directory of this test binary, to find the programs built next to it. */
+/* Directory of this test binary. */
 const char *self_dir(void);
+/* Where the traced programs and their tables are: next to the test on
+ * the host; <DESTDIR>/bin/adapters for the VM build (vm-install). */
+const char *prog_dir(void);
+/* Where fdrd and fdrlog are: build/bin on the host, <DESTDIR>/bin in
+ * the VM. */
+const char *tools_dir(void);
 
 #endif /* ADAPTERS_REGION_RUN_H */

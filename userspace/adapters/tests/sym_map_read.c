@@ -7,6 +7,27 @@
 
 #include "sym_map_read.h"
 
+/* Room for one more entry at l->e[l->n]; false when out of memory. */
+static bool grow(struct sym_list *l)
+{
+	struct sym_entry *e;
+
+	if (l->n < l->cap)
+		return true;
+	e = realloc(l->e, (size_t)(l->cap ? 2 * l->cap : 64) * sizeof(*e));
+	if (!e)
+		return false;
+	l->e = e;
+	l->cap = l->cap ? 2 * l->cap : 64;
+	return true;
+}
+
+void sym_list_free(struct sym_list *l)
+{
+	free(l->e);
+	memset(l, 0, sizeof(*l));
+}
+
 static bool parse_map_line(struct sym_entry *e, char *line)
 {
 	char *field[4], *save = NULL, *end;
@@ -42,7 +63,7 @@ int sym_map_read(struct sym_list *l, const char *path)
 		first = false;
 		if (line[0] == '#')
 			continue;
-		if (l->n < SYMS_MAX && parse_map_line(&l->e[l->n], line))
+		if (grow(l) && parse_map_line(&l->e[l->n], line))
 			l->n++;
 		else
 			l->bad_lines++;
@@ -59,7 +80,7 @@ int nm_read(struct sym_list *l, const char *path)
 	memset(l, 0, sizeof(*l));
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f) && l->n < SYMS_MAX) {
+	while (fgets(line, sizeof(line), f) && grow(l)) {
 		struct sym_entry *e = &l->e[l->n];
 		char type;
 

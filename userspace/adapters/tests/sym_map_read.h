@@ -9,8 +9,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define SYMS_MAX	512
-
 struct sym_entry {
 	uint32_t fid;
 	char symbol[128];
@@ -19,8 +17,9 @@ struct sym_entry {
 };
 
 struct sym_list {
-	struct sym_entry e[SYMS_MAX];
+	struct sym_entry *e;	/* malloc'd; sym_list_free() */
 	int n;
+	int cap;
 	int bad_lines;		/* lines that are not comments and not 4 fields */
 	bool has_header;	/* first line is "# fdr sym-map ..." */
 };
@@ -29,6 +28,8 @@ struct sym_list {
 int sym_map_read(struct sym_list *l, const char *path);
 /* An `nm` listing: "<hex address> <type> <name>" lines. */
 int nm_read(struct sym_list *l, const char *path);
+
+void sym_list_free(struct sym_list *l);
 
 const struct sym_entry *sym_by_name(const struct sym_list *l, const char *name);
 const struct sym_entry *sym_by_fid(const struct sym_list *l, uint32_t fid);

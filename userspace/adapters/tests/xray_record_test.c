@@ -38,7 +38,7 @@ static struct xray_names names;
 
 static char *tool_path(char *buf, size_t len, const char *name)
 {
-	snprintf(buf, len, "%s/%s", self_dir(), name);
+	snprintf(buf, len, "%s/%s", prog_dir(), name);
 	return buf;
 }
 
@@ -142,7 +142,7 @@ static void check_llvm_account(struct region *r, const char *traced)
 	int leaf = -1, middle = -1;
 	FILE *p;
 
-	snprintf(fdrd, sizeof(fdrd), "%s/../../bin/fdrd", self_dir());
+	snprintf(fdrd, sizeof(fdrd), "%s/fdrd", tools_dir());
 	if (access(fdrd, X_OK) || system("command -v llvm-xray-19 >/dev/null 2>&1")) {
 		tap_skip("no build/bin/fdrd or llvm-xray-19",
 			 "xray: llvm-xray account names the functions of fdrd's log");
@@ -337,7 +337,7 @@ int main(void)
 	}
 #endif
 	tap_plan(14);
-	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", self_dir());
+	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
 	test_autostart();
