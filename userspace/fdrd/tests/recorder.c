@@ -3,21 +3,26 @@
  * recorder.c - test program: attach to a target through libfdr and record
  * known calls from several threads with fdr_enter/fdr_exit.
  *
- *   recorder TARGET THREADS CALLS
+ *   recorder TARGET THREADS CALLS [crash]
  *
  * Thread t (0-based) makes CALLS calls of function t+1, each a matching
  * Enter/Exit pair.  Run it with FDR_OPTIONS=func_duration_threshold_us=0
  * so no call is rewound.  Prints "tid fid calls" per thread on stdout.
+ * With "crash", the threads keep their buffers and the process then dies
+ * from SIGSEGV (the module's crash finalize).
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
 
 #include <fdr.h>
 
 static long calls;
+static int crash;
 
 static void *run(void *arg)
 {
@@ -27,7 +32,8 @@ static void *run(void *arg)
 		fdr_enter(fid);
 		fdr_exit(fid);
 	}
-	fdr_thread_release();
+	if (!crash)
+		fdr_thread_release();
 	printf("%ld %d %ld\n", (long)syscall(SYS_gettid), fid, calls);
 	return NULL;
 }
@@ -37,10 +43,11 @@ int main(int argc, char **argv)
 	pthread_t th[64];
 	long n;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: recorder TARGET THREADS CALLS\n");
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "crash"))) {
+		fprintf(stderr, "usage: recorder TARGET THREADS CALLS [crash]\n");
 		return 2;
 	}
+	crash = argc == 5;
 	n = atol(argv[2]);
 	calls = atol(argv[3]);
 	if (n < 1 || n > 64 || fdr_attach(argv[1]))
@@ -49,6 +56,11 @@ int main(int argc, char **argv)
 		pthread_create(&th[t], NULL, run, (void *)(t + 1));
 	for (long t = 0; t < n; t++)
 		pthread_join(th[t], NULL);
+	fflush(stdout);
+	if (crash) {
+		fdr_enter(100);	/* the main thread holds a buffer too */
+		raise(SIGSEGV);
+	}
 	fdr_detach();
 	return 0;
 }

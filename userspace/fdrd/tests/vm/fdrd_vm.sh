@@ -1,0 +1,153 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# fdrd in the VM, against /dev/fdr (busybox sh; KTAP on stdout).
+# Logs go to /out/fdrd/<case>/; /out/fdrd/expect lists for each log what
+# the host-side `make vm-check` must find in it with llvm-xray-19:
+#   <path relative to /out/fdrd> <enters> <exits> <finalize reason>
+# Needs /bin/fdrd, /bin/fdrctl, /bin/fdrd-test-recorder (vm-install).
+export FDR_OPTIONS=func_duration_threshold_us=0
+OUT=/out/fdrd
+REC=/bin/fdrd-test-recorder
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+DPID=
+
+echo "KTAP version 1"
+if [ ! -c /dev/fdr ]; then
+	echo "1..0 # SKIP /dev/fdr missing (fdr.ko not loaded)"
+	exit 4
+fi
+rm -rf "$OUT"
+mkdir -p "$OUT"
+: >"$OUT/expect"
+
+fresh() { # BUFFER_SIZE BUFFERS_PER_CPU [init options]
+	fdrctl reset >/dev/null 2>&1
+	fdrctl init --buffer-size "$1" --buffers-per-cpu "$2" $3 >/dev/null
+}
+start_fdrd() { # DIR [options]
+	d=$1; shift
+	mkdir -p "$d"
+	fdrd --foreground -o "$d" "$@" 2>>"$OUT/fdrd.err" &
+	DPID=$!
+	sleep 0.2
+}
+stop_fdrd() {
+	kill -TERM "$DPID" 2>/dev/null
+	wait "$DPID"
+	rc=$?
+	DPID=
+	return $rc
+}
+count_logs() { ls "$1"/*.xray 2>/dev/null | wc -l; }
+wait_logs() { # DIR COUNT TENTHS
+	i=0
+	while [ "$i" -lt "$3" ]; do
+		[ "$(count_logs "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+not_flushing() { fdrctl status | grep -q NOT_FLUSHING; }
+verify() { fdrlog verify "$1" >/dev/null 2>>"$OUT/verify.err"; }
+expect() { # LOG ENTERS EXITS REASON
+	echo "${1#$OUT/} $2 $3 $4" >>"$OUT/expect"
+}
+
+# 1: record -> finalize -> a log within grace (100 ms) + 1 s
+start_fdrd "$OUT/record"
+fresh 65536 8
+$REC /dev/fdr 4 1000 >"$OUT/record.threads" || not_ok "recorder failed"
+fdrctl finalize >/dev/null
+check "record: log within grace + 1 s" wait_logs "$OUT/record" 1 11
+log=$(ls "$OUT"/record/*.xray 2>/dev/null | head -n 1)
+check "record: fdrlog verify" verify "$log"
+check "record: .threads names the ioctl finalize" grep -q "^finalize	ioctl" "$log.threads"
+expect "$log" 4000 4000 ioctl
+stop_fdrd
+check "record: SIGTERM -> exit 0" [ $? -eq 0 ]
+
+# 2: three cycles with --auto-reset
+start_fdrd "$OUT/cycles" --auto-reset --grace-ms 20
+fresh 65536 4
+good=1
+for c in 1 2 3; do
+	fdrctl wait INITIALIZED --timeout 3000 >/dev/null || good=0
+	$REC /dev/fdr 2 $((c * 100)) >/dev/null || good=0
+	fdrctl finalize >/dev/null || good=0
+	wait_logs "$OUT/cycles" "$c" 30 || good=0
+done
+check "cycles: three logs" [ "$good" = 1 ] && [ "$(count_logs "$OUT/cycles")" -eq 3 ]
+c=0
+for log in $(ls -tr "$OUT"/cycles/*.xray); do
+	c=$((c + 1))
+	check "cycles: log $c verifies" verify "$log"
+	expect "$log" $((c * 200)) $((c * 200)) ioctl
+done
+stop_fdrd
+
+# 3: a full ring: one thread, far more calls than the ring holds
+fresh 4096 2
+$REC /dev/fdr 1 50000 >/dev/null
+fdrctl finalize >/dev/null
+mkdir -p "$OUT/ring"
+fdrd --foreground --once --grace-ms 0 -o "$OUT/ring" 2>>"$OUT/fdrd.err"
+log=$(ls "$OUT"/ring/*.xray 2>/dev/null | head -n 1)
+check "full ring: fdrlog verify" verify "$log"
+recycled=$(fdrctl status --json | sed -n 's/.*"buffers_recycled":\([0-9]*\).*/\1/p')
+check "full ring: buffers were recycled ($recycled)" [ "${recycled:-0}" -gt 0 ]
+expect "$log" any any ioctl
+
+# 4: ENOSPC on a tiny tmpfs: no partial file, then the retry succeeds
+mkdir -p /tmp/tiny
+mount -t tmpfs -o size=64k fdrd-tiny /tmp/tiny
+fresh 65536 8
+$REC /dev/fdr 2 30000 >/dev/null
+fdrctl finalize >/dev/null
+start_fdrd /tmp/tiny --grace-ms 0 --retry-ms 200
+sleep 0.6
+check "ENOSPC: nothing left in the directory" [ -z "$(ls -A /tmp/tiny)" ]
+check "ENOSPC: flush aborted" not_flushing
+check "ENOSPC: message names path and cause" grep -q "/tmp/tiny/.*No space left" "$OUT/fdrd.err"
+mount -o remount,size=16m /tmp/tiny
+wait_logs /tmp/tiny 1 50
+log=$(ls /tmp/tiny/*.xray 2>/dev/null | head -n 1)
+check "ENOSPC: the retry writes a valid log" verify "$log"
+stop_fdrd
+mkdir -p "$OUT/enospc"
+cp "$log" "$log.threads" "$OUT/enospc/" 2>/dev/null
+expect "$OUT/enospc/${log##*/}" 60000 60000 ioctl
+umount /tmp/tiny
+
+# 5: SIGTERM right after finalize: a complete log or none, exit 0
+fresh 65536 64
+$REC /dev/fdr 2 200000 >/dev/null
+start_fdrd "$OUT/term" --grace-ms 0
+fdrctl finalize >/dev/null
+sleep 0.01
+stop_fdrd
+check "SIGTERM mid-flush: exit 0" [ $? -eq 0 ]
+check "SIGTERM mid-flush: no temporary file" [ -z "$(ls -A "$OUT/term" | grep '^\.')" ]
+for log in $(ls "$OUT"/term/*.xray 2>/dev/null); do
+	check "SIGTERM mid-flush: the log is complete" verify "$log"
+	expect "$log" any any ioctl
+done
+
+# 6: a crash finalizes; the side table names the trigger
+start_fdrd "$OUT/crash" --grace-ms 50
+fresh 65536 8
+$REC /dev/fdr 2 500 crash >/dev/null 2>&1
+check "crash: log within grace + 1 s" wait_logs "$OUT/crash" 1 11
+log=$(ls "$OUT"/crash/*.xray 2>/dev/null | head -n 1)
+check "crash: fdrlog verify" verify "$log"
+check "crash: .threads names crash, SIGSEGV" grep -q "^finalize	crash	signal	11	SIGSEGV" "$log.threads"
+expect "$log" 1000+ 1000+ crash
+stop_fdrd
+
+fdrctl reset >/dev/null 2>&1
+echo "1..$n"
+[ "$failed" -eq 0 ]
