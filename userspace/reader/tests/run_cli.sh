@@ -97,5 +97,26 @@ expect 1 "no xray_instr_map section" "--instr-map of a plain binary is refused" 
 [ $? = 1 ] && [ "$(grep -c ': ok' "$WORK/out")" = 2 ] && grep -q "eob.log: offset 104" "$WORK/err"
 check $? "verify of several files: each reported, status 1 if any is invalid"
 
+# Big enough for several formatting chunks: threads must not change a byte.
+GEN=$WORK/gen_big_log
+if ${CC:-cc} -O2 -std=gnu11 -I"$HERE/../../../uapi" -o "$GEN" "$HERE/../../../bench/reader/gen_big_log.c" &&
+	"$GEN" "$WORK/big.log" 4 5; then
+	FDRLOG_THREADS=1 "$FDRLOG" convert --format yaml "$WORK/big.log" >"$WORK/big1.yaml"
+	FDRLOG_THREADS=4 "$FDRLOG" convert --format yaml "$WORK/big.log" >"$WORK/big4.yaml"
+	[ "$(wc -l <"$WORK/big1.yaml")" -gt 100000 ] && cmp -s "$WORK/big1.yaml" "$WORK/big4.yaml"
+	check $? "4 MB log: yaml formatted on 4 threads equals 1 thread"
+	if command -v llvm-xray-19 >/dev/null; then
+		llvm-xray-19 convert -f yaml "$WORK/big.log" | cmp -s - "$WORK/big4.yaml"
+		check $? "4 MB log (v5, custom events, wraps): yaml equals llvm-xray-19"
+	fi
+	FDRLOG_THREADS=1 "$FDRLOG" convert --format chrome "$WORK/big.log" >"$WORK/big1.json"
+	FDRLOG_THREADS=4 "$FDRLOG" convert --format chrome "$WORK/big.log" >"$WORK/big4.json"
+	cmp -s "$WORK/big1.json" "$WORK/big4.json" &&
+		python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/big4.json"
+	check $? "4 MB log: chrome JSON on 4 threads equals 1 thread and parses"
+else
+	not_ok "build bench/reader/gen_big_log.c and generate a 4 MB log"
+fi
+
 echo "1..$n"
 [ $failed = 0 ]

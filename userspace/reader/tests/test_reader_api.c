@@ -37,7 +37,8 @@ static void md(struct img *m, unsigned kind, const void *payload, size_t n)
 {
 	uint8_t r[16] = { FDR_MD_FIRST_BYTE(kind) };
 
-	memcpy(r + 1, payload, n);
+	if (n)
+		memcpy(r + 1, payload, n);
 	put(m, r, 16);
 }
 

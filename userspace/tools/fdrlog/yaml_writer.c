@@ -39,7 +39,7 @@ static const char digit_pairs[201] =
 
 static char *put_u64(char *p, uint64_t v)
 {
-	char tmp[20], *end = tmp + sizeof(tmp), *q = end;
+	char tmp[40], *end = tmp + 20, *q = end;	/* 20 spare: the fixed copy below */
 
 	while (v >= 100) {
 		q -= 2;
