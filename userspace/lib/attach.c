@@ -150,8 +150,10 @@ FDR_API int fdr_attach(const char *target)
 	pthread_once(&once, setup_once);
 	pthread_mutex_lock(&g.lock);
 	if (g.attached) {
+		/* Already attached (maybe still waiting for an INIT). */
+		ret = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE) ? 0 : -ENODATA;
 		pthread_mutex_unlock(&g.lock);
-		return 0;
+		return ret;
 	}
 	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
