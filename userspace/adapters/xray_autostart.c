@@ -36,8 +36,22 @@ FDR_HOOK static int mode_requested(void)
 
 	if (current && strcmp(current, FDR_XRAY_MODE_NAME) == 0)
 		return 1;
-	return fdr_xray_options_mode(getenv("XRAY_OPTIONS"), mode, sizeof(mode)) &&
+	return fdr_xray_options_get(getenv("XRAY_OPTIONS"), "xray_mode", mode,
+				    sizeof(mode)) &&
 	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
+}
+
+/* Started from XRAY_OPTIONS but sleds left unpatched: say why nothing
+ * will be recorded until the program patches them itself. */
+FDR_HOOK static void check_patch_premain(void)
+{
+	char value[16];
+
+	if (fdr_xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
+				 sizeof(value)) && fdr_xray_option_is_true(value))
+		return;
+	fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no patch_premain=true: "
+		"nothing is recorded until the program calls __xray_patch()\n");
 }
 
 FDR_HOOK static void start_mode(void)
@@ -46,16 +60,19 @@ FDR_HOOK static void start_mode(void)
 	enum fdr_xray_log_init_status st;
 
 	sel = __xray_log_select_mode(FDR_XRAY_MODE_NAME);
-	if (sel != FDR_XRAY_REGISTRATION_OK) {
-		fprintf(stderr, "fdr xray mode: cannot select mode '%s' (XRay status %d)\n",
-			FDR_XRAY_MODE_NAME, (int)sel);
+	if (sel != FDR_XRAY_REGISTRATION_OK) {	/* registered above: unexpected */
+		fprintf(stderr, "fdr xray mode: XRay refused to select mode '%s' "
+			"(status %d)\n", FDR_XRAY_MODE_NAME, (int)sel);
 		return;
 	}
 	/* "" lets $FDR_TARGET and $FDR_OPTIONS decide */
 	st = __xray_log_init_mode(FDR_XRAY_MODE_NAME, "");
-	if (st != FDR_XRAY_LOG_INITIALIZED)
+	if (st != FDR_XRAY_LOG_INITIALIZED) {	/* log_init said why */
 		fprintf(stderr, "fdr xray mode: not recording (XRay init status %d)\n",
 			(int)st);
+		return;
+	}
+	check_patch_premain();
 }
 
 __attribute__((constructor)) FDR_HOOK static void fdr_xray_autostart(void)

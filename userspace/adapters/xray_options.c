@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * xray_options.c - find xray_mode in an XRAY_OPTIONS string.
+ * xray_options.c - find one flag in an XRAY_OPTIONS string.
  */
 #include <string.h>
 
@@ -8,10 +8,10 @@
 #include "hook_attrs.h"
 #include "xray_options.h"
 
-FDR_HOOK bool fdr_xray_options_mode(const char *options, char *mode,
-				    size_t size)
+FDR_HOOK bool fdr_xray_options_get(const char *options, const char *name,
+				   char *value, size_t size)
 {
-	static const char key[] = "xray_mode";
+	size_t key_len = strlen(name);
 	const char *pos = options, *end;
 	struct flag_item it;
 	bool found = false;
@@ -22,14 +22,20 @@ FDR_HOOK bool fdr_xray_options_mode(const char *options, char *mode,
 	while (flag_next(&pos, end, &it)) {
 		size_t n = it.value_len;
 
-		if (!it.value || it.name_len != sizeof(key) - 1 ||
-		    memcmp(it.name, key, it.name_len))
+		if (!it.value || it.name_len != key_len ||
+		    memcmp(it.name, name, key_len))
 			continue;
 		if (n >= size)
 			n = size - 1;
-		memcpy(mode, it.value, n);
-		mode[n] = '\0';
+		memcpy(value, it.value, n);
+		value[n] = '\0';
 		found = true;	/* keep going: the last one wins */
 	}
 	return found;
+}
+
+FDR_HOOK bool fdr_xray_option_is_true(const char *value)
+{
+	return !strcmp(value, "true") || !strcmp(value, "1") ||
+	       !strcmp(value, "yes");
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xray_options.h - read XRay's own xray_mode flag from $XRAY_OPTIONS.
+ * xray_options.h - read XRay's own flags (xray_mode, patch_premain) from
+ * $XRAY_OPTIONS.
  *
  * LLVM 19's runtime parses xray_mode but only its built-in modes act on
  * it (each selects itself from its own static initializer); a mode
@@ -17,9 +18,13 @@
 #include <stddef.h>
 
 /*
- * Copy the value of the last xray_mode=... in options into mode (size
- * bytes, truncated).  Returns false if options has no xray_mode.
+ * Copy the value of the last NAME=... in options into value (size bytes,
+ * truncated).  Returns false if options has no such item.
  */
-bool fdr_xray_options_mode(const char *options, char *mode, size_t size);
+bool fdr_xray_options_get(const char *options, const char *name, char *value,
+			  size_t size);
+
+/* The sanitizer parser's booleans: true/false, 1/0, yes/no. */
+bool fdr_xray_option_is_true(const char *value);
 
 #endif /* FDR_XRAY_OPTIONS_H */

@@ -13,7 +13,7 @@
 #include "region_run.h"
 
 #define TEST_BUFFER_SIZE	(64 * 1024)
-#define TEST_BUFFERS_PER_CPU	2
+#define TEST_BUFFERS_PER_CPU	8
 
 int region_start(struct region *r, const char *target)
 {

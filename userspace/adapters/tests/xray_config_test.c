@@ -55,27 +55,36 @@ static void test_config(void)
 	       "config: NULL config is empty");
 }
 
+static bool options_mode(const char *options, char *mode, size_t size)
+{
+	return fdr_xray_options_get(options, "xray_mode", mode, size);
+}
+
 static void test_options(void)
 {
 	char mode[8];
 
-	tap_ok(fdr_xray_options_mode("patch_premain=true xray_mode=fdr", mode, sizeof(mode)) &&
+	tap_ok(options_mode("patch_premain=true xray_mode=fdr", mode, sizeof(mode)) &&
 	       strcmp(mode, "fdr") == 0, "XRAY_OPTIONS: xray_mode=fdr found");
-	tap_ok(fdr_xray_options_mode("xray_mode=xray-fdr:xray_mode=fdr", mode, sizeof(mode)) &&
+	tap_ok(options_mode("xray_mode=xray-fdr:xray_mode=fdr", mode, sizeof(mode)) &&
 	       strcmp(mode, "fdr") == 0, "XRAY_OPTIONS: the last xray_mode wins");
-	tap_ok(fdr_xray_options_mode("xray_mode='fdr',verbosity=1", mode, sizeof(mode)) &&
+	tap_ok(options_mode("xray_mode='fdr',verbosity=1", mode, sizeof(mode)) &&
 	       strcmp(mode, "fdr") == 0, "XRAY_OPTIONS: quoted value");
-	tap_ok(!fdr_xray_options_mode("patch_premain=true xray_modex=fdr bogus", mode, sizeof(mode)),
+	tap_ok(!options_mode("patch_premain=true xray_modex=fdr bogus", mode, sizeof(mode)),
 	       "XRAY_OPTIONS: no xray_mode item, no mode");
-	tap_ok(!fdr_xray_options_mode(NULL, mode, sizeof(mode)),
+	tap_ok(!options_mode(NULL, mode, sizeof(mode)),
 	       "XRAY_OPTIONS: unset");
-	tap_ok(fdr_xray_options_mode("xray_mode=a-very-long-mode", mode, sizeof(mode)) &&
+	tap_ok(options_mode("xray_mode=a-very-long-mode", mode, sizeof(mode)) &&
 	       strcmp(mode, "a-very-") == 0, "XRAY_OPTIONS: long value truncated to the buffer");
+	tap_ok(fdr_xray_options_get("xray_mode=fdr patch_premain=1", "patch_premain",
+				    mode, sizeof(mode)) && fdr_xray_option_is_true(mode) &&
+	       !fdr_xray_option_is_true("false") && !fdr_xray_option_is_true("0"),
+	       "XRAY_OPTIONS: patch_premain=1 is true, false and 0 are not");
 }
 
 int main(void)
 {
-	tap_plan(18);
+	tap_plan(19);
 	test_config();
 	test_options();
 	return tap_done();

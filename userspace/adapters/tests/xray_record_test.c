@@ -216,6 +216,58 @@ static void test_autostart(void)
 	region_end(&r);
 }
 
+/* Two threads: a buffer each, under their own tids, every call whole. */
+static void test_threads(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160], arg[] = "threads";
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), arg, NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char *env[] = { env_xray, env_opts, env_target, NULL };
+	const struct fdr_control *c;
+	int64_t tids[8], ntids = 0, middle[4] = { 0 }, leaf[4] = { 0 };
+	struct region r;
+	struct walk w;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "thr"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_program(argv, env, &pid, false);
+	if (region_stop_and_map(&r, &c) || walk_region(&w, c)) {
+		tap_ok(false, "xray: threads: region decodes: %s", w.error);
+		region_end(&r);
+		return;
+	}
+	for (size_t i = 0; i < w.n; i++) {
+		const struct rec *rec = &w.recs[i];
+		const char *name = xray_name(&names, rec->fid);
+
+		if (rec->kind == FDR_MD_NEW_BUFFER && rec->value != (uint64_t)pid &&
+		    ntids < 8)
+			tids[ntids++] = (int64_t)rec->value;
+		if (rec->kind < REC_FN_BASE || rec->kind - REC_FN_BASE > 1)
+			continue;
+		if (!strcmp(name, "middle"))
+			middle[rec->kind - REC_FN_BASE]++;
+		if (!strcmp(name, "leaf_add"))
+			leaf[rec->kind - REC_FN_BASE]++;
+	}
+	if (!tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 && ntids == 2 &&
+		    tids[0] != tids[1] && middle[0] == 200 && middle[1] == 200 &&
+		    leaf[0] == 400 && leaf[1] == 400,
+		    "xray: two threads: a buffer each under its own tid; 200 middle and 400 leaf_add calls, entries and exits"))
+		tap_diag("worker buffers %lld, middle %lld/%lld, leaf_add %lld/%lld",
+			 (long long)ntids, (long long)middle[0], (long long)middle[1],
+			 (long long)leaf[0], (long long)leaf[1]);
+	walk_free(&w);
+	region_end(&r);
+}
+
 /* Without xray_mode=fdr the mode is registered but never started. */
 static void test_not_selected(void)
 {
@@ -336,11 +388,12 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(14);
+	tap_plan(15);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
 	test_autostart();
+	test_threads();
 	test_not_selected();
 	test_explicit();
 	return tap_done();

@@ -7,8 +7,12 @@
  * builtin, which needs a call site.
  *
  * The call sequence is fixed; xray_record_test.c expects exactly it.
+ * `xray_traced threads` instead runs middle() 100 times in each of two
+ * threads.
  */
+#include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ARG_VALUE	0x1234abcdL
 #define EVENT		"checkpoint"
@@ -38,11 +42,39 @@ long with_arg(long v)
 	return v + 1;
 }
 
-int main(void)
+#define THREAD_CALLS	100
+
+static void *worker(void *arg)
+{
+	long sum = 0;
+
+	for (int i = 0; i < THREAD_CALLS; i++)
+		sum += middle(i);
+	*(long *)arg = sum;
+	return NULL;
+}
+
+static int two_threads(void)
+{
+	pthread_t t[2];
+	long sums[2];
+
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&t[i], NULL, worker, &sums[i]))
+			return 1;
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	printf("%ld\n", sums[0] + sums[1]);
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	static const char event[] = EVENT;
 	long sum = 0;
 
+	if (argc > 1 && strcmp(argv[1], "threads") == 0)
+		return two_threads();
 	for (int i = 0; i < 3; i++)
 		sum += middle(i);
 	sum += with_arg(ARG_VALUE);
