@@ -10,6 +10,7 @@
 #   make test           deps, build, host tests, VM selftests, one summary
 #   make demo           boot the VM, load fdr.ko, drive it with fdrctl
 #   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
+#   make bench          the benchmarks (bench/README.md)
 #   make clean          remove build outputs (keeps build/kselftest)
 #   make distclean      remove all of build/, build-san/, build-tsan/
 #
@@ -26,7 +27,7 @@ COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 userspace check test demo vm print-dirs clean distclean
+.PHONY: all module module-6.12 userspace check test demo vm bench print-dirs clean distclean
 
 all: module userspace
 
@@ -51,6 +52,9 @@ demo:
 vm: module
 	@test -n "$(CMD)" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }
 	scripts/vm/run --ko kmod/fdr.ko -- '$(subst ','\'',$(CMD))'
+
+bench:
+	$(MAKE) -C bench
 
 # For scripts/run-tests.sh: the component directories, in build order.
 print-dirs:
