@@ -21,9 +21,11 @@
 KVER ?= $(shell scripts/default-kver)
 KDIR ?= /lib/modules/$(KVER)/build
 
-# Components, in build order: libraries before what links against them.
+# Components, in build order: libraries before what links against them;
+# test suites under tests/<name>/ last, picked up by their Makefile.
 COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
-	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests
+	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests \
+	$(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile)))
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
