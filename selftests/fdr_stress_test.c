@@ -17,13 +17,28 @@
 #include "kselftest_harness.h"
 #include "fdr_fixture.h"
 
-#define RUN_MS 3000
+/* 3 s by default; FDR_STRESS_MS=600000 makes it a 10-minute soak. */
+#define RUN_MS_DEFAULT 3000
+#define RUN_MS_MAX (14 * 60 * 1000)
+
+enum { OP_FINALIZE, OP_FLUSH_BEGIN, OP_FLUSH_DONE, OP_FLUSH_ABORT, OP_RESET,
+       OP_INIT, OP_STATUS, NR_OPS };
 
 struct shared {
 	volatile int stop;
 	int bad_errno;		/* first unexpected errno, 0 if none */
 	int bad_status;		/* first impossible STATUS, 0 if none */
+	unsigned long ok[NR_OPS];	/* successful calls per operation */
+	unsigned long crashes_seen;	/* STATUS showed a crash finalize */
 };
+
+static int run_ms(void)
+{
+	const char *env = getenv("FDR_STRESS_MS");
+	long ms = env ? atol(env) : RUN_MS_DEFAULT;
+
+	return ms > 0 && ms <= RUN_MS_MAX ? (int)ms : RUN_MS_DEFAULT;
+}
 
 static uint64_t now_ms(void)
 {
@@ -76,22 +91,27 @@ static void *driver(void *p)
 	int fd = fdrt_open();
 
 	while (fd >= 0 && !sh->stop) {
-		unsigned int pick = rand_r(&seed) % 7;
+		unsigned int pick = rand_r(&seed) % NR_OPS;
 		struct fdr_status st;
 		int err;
 
-		if (pick == 5) {
+		if (pick == OP_INIT) {
 			err = fdrt_init(fd, 4096 * (1 + rand_r(&seed) % 4),
 					1 + rand_r(&seed) % 4, 0);
-		} else if (pick == 6) {
+		} else if (pick == OP_STATUS) {
 			err = fdrt_status(fd, &st);
 			if (!err && impossible(&st))
 				note(&sh->bad_status, impossible(&st));
+			if (!err && st.finalize_reason == FDR_FINALIZE_CRASH)
+				__atomic_add_fetch(&sh->crashes_seen, 1,
+						   __ATOMIC_RELAXED);
 		} else {
 			err = fdrt_ioctl(fd, cmds[pick]);
 		}
 		if (err && err != -EBUSY)
 			note(&sh->bad_errno, -err);
+		if (!err)
+			__atomic_add_fetch(&sh->ok[pick], 1, __ATOMIC_RELAXED);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -155,7 +175,7 @@ static int holder(void *arg)
 		pause();
 }
 
-TEST_F_TIMEOUT(dev, concurrent_everything, 120)
+TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 {
 	struct shared sh = { 0 };
 	pthread_t threads[5];
@@ -167,7 +187,7 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 120)
 	for (i = 0; i < 4; i++)
 		ASSERT_EQ(0, pthread_create(&threads[i], NULL, driver, &sh));
 	ASSERT_EQ(0, pthread_create(&threads[4], NULL, mapper, &sh));
-	end = now_ms() + RUN_MS;
+	end = now_ms() + run_ms();
 	while (now_ms() < end) {
 		pid_t pid = fdrt_spawn(holder, NULL);
 
@@ -180,8 +200,17 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 120)
 	sh.stop = 1;
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
-	TH_LOG("%d holders killed", kills);
+	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu reset, %lu status; crash finalize seen %lu times",
+	       run_ms(), kills, sh.ok[OP_INIT], sh.ok[OP_FINALIZE],
+	       sh.ok[OP_FLUSH_BEGIN], sh.ok[OP_FLUSH_DONE],
+	       sh.ok[OP_FLUSH_ABORT], sh.ok[OP_RESET], sh.ok[OP_STATUS],
+	       sh.crashes_seen);
 	ASSERT_EQ(0, sh.bad_errno);
+	/* The run really went through the cycle. */
+	ASSERT_LT(0, sh.ok[OP_INIT]);
+	ASSERT_LT(0, sh.ok[OP_FINALIZE]);
+	ASSERT_LT(0, sh.ok[OP_FLUSH_BEGIN]);
+	ASSERT_LT(0, sh.ok[OP_RESET]);
 	ASSERT_EQ(0, sh.bad_status);
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	ASSERT_EQ(0, impossible(&st));
