@@ -68,8 +68,8 @@ FDR_HOOK static void start_mode(void)
 	/* "" lets $FDR_TARGET and $FDR_OPTIONS decide */
 	st = __xray_log_init_mode(FDR_XRAY_MODE_NAME, "");
 	if (st != FDR_XRAY_LOG_INITIALIZED) {	/* log_init said why */
-		fprintf(stderr, "fdr xray mode: not recording (XRay init status %d)\n",
-			(int)st);
+		fprintf(stderr, "fdr xray mode: xray_mode=fdr did not start; the "
+			"program runs without recording\n");
 		return;
 	}
 	check_patch_premain();
