@@ -4,15 +4,15 @@
     report.py RESULTS_DIR results.md results.svg
 
 RESULTS_DIR holds what run.sh wrote:
-  raw.tsv      "round candidate workload calls events elapsed_ns" lines
+  raw.tsv      "round candidate workload calls events wall_ns cpu_ns" lines
   status.tsv   candidate TAB ok | not built | failed: why
   meta.tsv     key TAB value (machine, tool versions, evidence)
   <bench>.out  stdout of bench/<bench>/run.sh, included as is
 
 Definitions (also written into results.md):
-  cost per event = (elapsed - elapsed of the uninstrumented build in the
-                   same round) / events, an event being one entry or exit
-                   record; the median over rounds is reported.
+  cost per event = (CPU time - CPU time of the uninstrumented build in
+                   the same round) / events, an event being one entry or
+                   exit record; the median over rounds is reported.
   floor          = the rdtsc + 8-byte store loop's time per iteration.
 Prints the Markdown to stdout and writes it to results.md; writes the SVG.
 """
@@ -29,8 +29,8 @@ ABSOLUTE = ("floor-loop", "clock-costs")
 WORKLOAD_TITLES = {
     "leaf": "(a) leaf function, N calls",
     "tree": "(b) call tree of depth 8 (255 calls per root)",
-    "threads": "(c) 2 threads, each N leaf calls (wall time: per-event cost "
-               "is per event of both threads together)",
+    "threads": "(c) 2 threads, each N leaf calls at once (CPU time of the "
+               "process; wall-clock cost is per event of both threads together)",
 }
 
 CANDIDATES = [
@@ -45,6 +45,10 @@ CANDIDATES = [
     ("fdr-direct", "**fdr, direct API**",
      "`fdr_enter`/`fdr_exit` around the body; embedded region (`fdr_ctl_init`: "
      "64 KiB x 8 buffers per CPU); `FDR_OPTIONS=func_duration_threshold_us=0`"),
+    ("fdr-inline", "fdr, inline fast path",
+     "as the direct API, with libfdr's internal inline fast path "
+     "(`userspace/lib/fdr_fast.h`, what the XRay and GCC adapters use) "
+     "instead of calls to `fdr_enter`/`fdr_exit`; for information"),
     ("xray-fdr", "**fdr, XRay mode**",
      "clang-19 `-fxray-instrument -fxray-instruction-threshold=1`, "
      "libfdr-xray.a + libfdr.a; `XRAY_OPTIONS=\"patch_premain=true xray_mode=fdr\"`, "
@@ -83,15 +87,15 @@ def read_tsv(path, ncols):
 
 
 def load_raw(path):
-    """{(cand, workload): {round: (calls, events, ns)}}"""
+    """{(cand, workload): {round: (calls, events, wall_ns, cpu_ns)}}"""
     runs = defaultdict(dict)
     with open(path) as f:
         for line in f:
             p = line.split()
-            if len(p) != 6:
+            if len(p) != 7:
                 continue
             rnd, cand, wl = int(p[0]), p[1], p[2]
-            runs[(cand, wl)][rnd] = (int(p[3]), int(p[4]), int(p[5]))
+            runs[(cand, wl)][rnd] = tuple(int(x) for x in p[3:7])
     return runs
 
 
@@ -99,8 +103,15 @@ def median(xs):
     return statistics.median(xs) if xs else None
 
 
+WALL, CPU = 2, 3    # indexes of the times in a run tuple
+
+
 class Stats:
-    """Per candidate and workload: medians over rounds of each metric."""
+    """Per candidate and workload: medians over rounds of each metric.
+
+    Costs are computed from CPU time (index CPU), so that time a process
+    spends preempted by other work on a shared machine does not count;
+    the same from wall-clock time is kept as "event_wall"."""
 
     def __init__(self, runs):
         self.runs = runs
@@ -110,26 +121,33 @@ class Stats:
         for cand in cands:
             for wl in WORKLOADS + ["floor"] + CLOCKS:
                 r = runs.get((cand, wl))
-                if not r:
-                    continue
-                per_call, over_event, over_call = [], [], []
-                for rnd, (calls, events, ns) in r.items():
-                    per_call.append(ns / calls)
-                    if cand in ABSOLUTE:
-                        over_event.append(ns / events)
-                        over_call.append(2 * ns / events)
-                    elif rnd in base.get(wl, {}):
-                        b = base[wl][rnd][2]
-                        over_event.append((ns - b) / events)
-                        over_call.append((ns - b) / calls)
-                self.m[(cand, wl)] = {
-                    "per_call": median(per_call),
-                    "event": median(over_event),
-                    "call": median(over_call),
-                    "event_min": min(over_event) if over_event else None,
-                    "event_max": max(over_event) if over_event else None,
-                    "rounds": len(r),
-                }
+                if r:
+                    self.m[(cand, wl)] = self._metrics(cand, r, base.get(wl, {}))
+
+    @staticmethod
+    def _metrics(cand, r, base):
+        per_call, event, call, event_wall = [], [], [], []
+        for rnd, run in r.items():
+            calls, events = run[0], run[1]
+            per_call.append(run[CPU] / calls)
+            if cand in ABSOLUTE:
+                event.append(run[CPU] / events)
+                call.append(2 * run[CPU] / events)
+                event_wall.append(run[WALL] / events)
+            elif rnd in base:
+                b = base[rnd]
+                event.append((run[CPU] - b[CPU]) / events)
+                call.append((run[CPU] - b[CPU]) / calls)
+                event_wall.append((run[WALL] - b[WALL]) / events)
+        return {
+            "per_call": median(per_call),
+            "event": median(event),
+            "call": median(call),
+            "event_wall": median(event_wall),
+            "event_min": min(event) if event else None,
+            "event_max": max(event) if event else None,
+            "rounds": len(r),
+        }
 
     def get(self, cand, wl, key):
         v = self.m.get((cand, wl))
@@ -138,12 +156,20 @@ class Stats:
     def floor(self):
         return self.get("floor-loop", "floor", "event")
 
-    def thread_scaling(self, cand):
-        """Median over rounds of events/s with 2 threads / with 1 (leaf)."""
+    def thread_scaling(self, cand, which=WALL):
+        """Median over rounds of events/s with 2 threads ÷ with 1 (leaf).
+        WALL: measured throughput.  CPU: 2 x (CPU per event alone ÷ CPU
+        per event with 2 threads), what 2 threads would give with a core
+        each: blind to other load, sensitive to contention between them."""
         one = self.runs.get((cand, "leaf"), {})
         two = self.runs.get((cand, "threads"), {})
-        xs = [(two[r][1] / two[r][2]) / (one[r][1] / one[r][2])
-              for r in two if r in one]
+        xs = []
+        for r in two:
+            if r not in one:
+                continue
+            t_one = one[r][which] / one[r][1]
+            t_two = two[r][which] / two[r][1]
+            xs.append(t_one / t_two if which == WALL else 2 * t_one / t_two)
         return median(xs)
 
 
@@ -164,9 +190,10 @@ def status_note(status, cand):
 
 def workload_table(st, wl, status):
     fdr_ev = st.get("fdr-direct", wl, "event")
-    out = ["| candidate | ns per call (total) | overhead ns per call | "
-           "**overhead ns per event** | spread (min–max) | × fdr direct |",
-           "|---|---:|---:|---:|---:|---:|"]
+    out = ["| candidate | CPU ns per call (total) | overhead ns per call | "
+           "**overhead ns per event** | spread (min–max) | × fdr direct | "
+           "wall-clock overhead ns per event |",
+           "|---|---:|---:|---:|---:|---:|---:|"]
     for cand, name, _ in CANDIDATES:
         if cand == "clock-costs":
             continue
@@ -175,18 +202,18 @@ def workload_table(st, wl, status):
             continue
         note = status_note(status, cand)
         if st.get(cand, w, "rounds") is None:
-            out.append("| %s | %s | | | | |" % (name, note or "no data"))
+            out.append("| %s | %s | | | | | |" % (name, note or "no data"))
             continue
         ev = st.get(cand, w, "event")
         ratio = ev / fdr_ev if (fdr_ev and ev is not None and cand != "none") else None
         if cand == "none":
-            row = (name, fmt(st.get(cand, w, "per_call"), 2), "0", "0", "", "")
+            row = (name, fmt(st.get(cand, w, "per_call"), 2), "0", "0", "", "", "0")
         else:
             row = (name, fmt(st.get(cand, w, "per_call"), 2),
                    fmt(st.get(cand, w, "call")), fmt(ev),
                    "%s–%s" % (fmt(st.get(cand, w, "event_min")),
                               fmt(st.get(cand, w, "event_max"))),
-                   fmt_ratio(ratio))
+                   fmt_ratio(ratio), fmt(st.get(cand, w, "event_wall")))
         # A tracer cheaper than a bare timestamp did not record every event.
         floor = st.floor()
         if (cand not in ("none", "floor-loop") and floor and ev is not None and
@@ -252,10 +279,13 @@ def target_rows(st, status, others):
                      "≥ 3×", m, v))
 
     s_fdr = st.thread_scaling("fdr-direct")
+    s_fdr_cpu = st.thread_scaling("fdr-direct", CPU)
     s_floor = st.thread_scaling("floor-hooks")
     m, v = verdict([("fdr", s_fdr)], lambda x: x >= 1.8)
     if s_floor is not None:
-        m += " (floor hooks on this machine: %.2f×)" % s_floor
+        m += "; floor hooks, same measure: %.3f× (what the machine allowed)" % s_floor
+    if s_fdr_cpu is not None:
+        m += "; fdr from CPU time per event (a core each): %.3f×" % s_fdr_cpu
     rows.append(("2 threads on 2 cores: events/s vs 1 thread (fdr direct)",
                  "≥ 1.8×", m, v))
 
@@ -367,9 +397,13 @@ def main():
     md += ["",
            "Each round runs every candidate once, as a separate process, in an order "
            "that rotates every round; %s rounds, N = %s calls per workload. "
-           "**Cost per event** = (elapsed − elapsed of the uninstrumented build in the "
-           "same round) ÷ events, an event being one entry or exit record (2 per call); "
-           "medians over the rounds. The floor is the rdtsc+store loop's time per "
+           "**Cost per event** = (CPU time − CPU time of the uninstrumented build in "
+           "the same round) ÷ events, an event being one entry or exit record (2 per "
+           "call); medians over the rounds. CPU time is the timed thread's "
+           "(`CLOCK_THREAD_CPUTIME_ID`; the whole process's for the 2-thread "
+           "workload), so that time spent preempted by other work on this shared "
+           "2-core machine does not count; the same cost from wall-clock time is in "
+           "the last column. The floor is the rdtsc+store loop's CPU time per "
            "iteration." % (meta.get("rounds", "?"), meta.get("calls", "?")), ""]
 
     busy = [int(v) for k, v in meta.items() if k.startswith("busy_before_round.")]
@@ -400,7 +434,7 @@ def main():
     for cand, name, desc in CANDIDATES:
         s = status.get(cand, "not run")
         md.append("- %s (`%s`): %s. Status: %s." % (name, cand, desc, s))
-    for k in ("fdr-direct.region", "xray-fdr.region"):
+    for k in ("fdr-direct.region", "fdr-inline.region", "xray-fdr.region"):
         if meta.get(k):
             md.append("- Evidence (%s, last round): %s." % (k.split(".")[0], meta[k]))
     if meta.get("lttng_snapshot_bytes"):

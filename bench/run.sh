@@ -24,7 +24,7 @@ CALLS=${BENCH_CALLS:-4000000}
 ROUNDS=${BENCH_ROUNDS:-11}
 
 # Order matters only for the first round; later rounds rotate it.
-CANDIDATES=(none floor-loop clock-costs floor-hooks fdr-direct xray-fdr xray-llvm lttng-ust uftrace-pg)
+CANDIDATES=(none floor-loop clock-costs floor-hooks fdr-direct fdr-inline xray-fdr xray-llvm lttng-ust uftrace-pg)
 # Scripts of the other benchmarks, each owned by its directory.
 OTHER_BENCHES=(record xray flush reader)
 
@@ -126,7 +126,8 @@ describe_machine() {
 
 # ---- one run of one candidate ------------------------------------------
 
-# Run candidate $1 in round $2; append "round cand workload calls events ns"
+# Run candidate $1 in round $2; append "round cand workload calls events
+# wall_ns cpu_ns"
 # lines to $RAW.  Returns non-zero (with the reason in its log) on failure.
 run_candidate() {
 	local cand=$1 round=$2 bin=$OUT/$1 err=$LOGS/$1.$2.err out
@@ -136,7 +137,7 @@ run_candidate() {
 		"$bin" "$CALLS" >"$out" 2>"$err" ;;
 	floor-loop | clock-costs)
 		"$bin" "$CALLS" >"$out" 2>"$err" ;;
-	fdr-direct)
+	fdr-direct | fdr-inline)
 		FDR_OPTIONS=func_duration_threshold_us=0 "$bin" "$CALLS" >"$out" 2>"$err" ;;
 	xray-fdr)
 		local target=embedded:bench-xray-$$-$round
@@ -255,7 +256,7 @@ for c in "${available[@]}"; do
 	[ -n "$c" ] && [ -z "${failed[$c]:-}" ] && status "$c" ok
 done
 # Evidence that fdr recorded: the region counters of the last round.
-for c in fdr-direct xray-fdr; do
+for c in fdr-direct fdr-inline xray-fdr; do
 	f=$LOGS/$c.$ROUNDS.err
 	[ -f "$f" ] && meta "$c.region" "$(grep -m1 '^# fdr region' "$f" | sed 's/^# //')"
 done

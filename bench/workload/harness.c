@@ -3,11 +3,16 @@
  * harness.c - runs the workload under whatever tracer it is linked with
  * and prints one line per workload on stdout:
  *
- *   <workload> <calls> <events> <elapsed_ns>
+ *   <workload> <calls> <events> <wall_ns> <cpu_ns>
  *
  * workloads: leaf (workload_leaf), tree (workload_tree), threads (two
- * threads each running workload_leaf at the same time; elapsed is wall
- * time from their common start to the last one's end).
+ * threads each running workload_leaf at the same time; wall time from
+ * their common start to the last one's end).
+ *
+ * cpu_ns is the CPU time of the calling thread for leaf and tree
+ * (CLOCK_THREAD_CPUTIME_ID: time the thread spent preempted by other work
+ * on a shared machine does not count), and of the whole process for
+ * threads.
  *
  * This file is compiled without instrumentation: only the workload's own
  * calls are traced.
@@ -27,19 +32,37 @@
 
 static volatile uint64_t sink;
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void report(const char *name, uint64_t calls, uint64_t ns)
+/* Wall and CPU time at the start of a timed region. */
+struct stamp {
+	uint64_t wall, cpu;
+	clockid_t cpu_clock;
+};
+
+static struct stamp stamp_start(clockid_t cpu_clock)
 {
-	printf("%s %llu %llu %llu\n", name, (unsigned long long)calls,
+	struct stamp s = { .cpu_clock = cpu_clock };
+
+	s.cpu = clock_ns(cpu_clock);
+	s.wall = clock_ns(CLOCK_MONOTONIC);
+	return s;
+}
+
+static void report(const char *name, uint64_t calls, const struct stamp *s)
+{
+	uint64_t wall = clock_ns(CLOCK_MONOTONIC) - s->wall;
+	uint64_t cpu = clock_ns(s->cpu_clock) - s->cpu;
+
+	printf("%s %llu %llu %llu %llu\n", name, (unsigned long long)calls,
 	       (unsigned long long)(calls * WORKLOAD_EVENTS_PER_CALL),
-	       (unsigned long long)ns);
+	       (unsigned long long)wall, (unsigned long long)cpu);
 	fflush(stdout);
 }
 
@@ -63,7 +86,7 @@ static int run_threads(uint64_t calls)
 	pthread_t tid[THREADS];
 	pthread_barrier_t start;
 	struct thread_arg arg = { .start = &start, .calls = calls };
-	uint64_t t0, t1;
+	struct stamp t0;
 	int i, err;
 
 	pthread_barrier_init(&start, NULL, THREADS + 1);
@@ -75,12 +98,11 @@ static int run_threads(uint64_t calls)
 		}
 	}
 	pthread_barrier_wait(&start);
-	t0 = now_ns();
+	t0 = stamp_start(CLOCK_PROCESS_CPUTIME_ID);
 	for (i = 0; i < THREADS; i++)
 		pthread_join(tid[i], NULL);
-	t1 = now_ns();
+	report("threads", calls * THREADS, &t0);
 	pthread_barrier_destroy(&start);
-	report("threads", calls * THREADS, t1 - t0);
 	return 0;
 }
 
@@ -96,7 +118,8 @@ int main(int argc, char **argv)
 {
 	static const char *const all[] = { "leaf", "tree", "threads" };
 	const char *const *which = all;
-	uint64_t calls, roots, t0;
+	uint64_t calls, roots;
+	struct stamp t0;
 	int n = 3, i;
 
 	if (argc < 2)
@@ -117,13 +140,13 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < n; i++) {
 		if (!strcmp(which[i], "leaf")) {
-			t0 = now_ns();
+			t0 = stamp_start(CLOCK_THREAD_CPUTIME_ID);
 			sink += workload_leaf(calls);
-			report("leaf", calls, now_ns() - t0);
+			report("leaf", calls, &t0);
 		} else if (!strcmp(which[i], "tree")) {
-			t0 = now_ns();
+			t0 = stamp_start(CLOCK_THREAD_CPUTIME_ID);
 			sink += workload_tree(roots);
-			report("tree", roots * WORKLOAD_TREE_CALLS, now_ns() - t0);
+			report("tree", roots * WORKLOAD_TREE_CALLS, &t0);
 		} else if (!strcmp(which[i], "threads")) {
 			run_threads(calls);
 		} else {

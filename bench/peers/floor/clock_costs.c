@@ -6,7 +6,7 @@
  * fallback when it finds no TSC frequency).  Explains the floor and the
  * XRay comparison.  One line per source, in the harness's format:
  *
- *   <source> <reads> <reads> <elapsed_ns>
+ *   <source> <reads> <reads> <wall_ns> <cpu_ns>
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,23 +16,41 @@
 
 static volatile uint64_t sink;
 
-static uint64_t now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void report(const char *name, uint64_t n, uint64_t ns)
+struct stamp {
+	uint64_t wall, cpu;
+};
+
+static struct stamp stamp_start(void)
 {
-	printf("%s %llu %llu %llu\n", name, (unsigned long long)n,
-	       (unsigned long long)n, (unsigned long long)ns);
+	struct stamp s;
+
+	s.cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	s.wall = clock_ns(CLOCK_MONOTONIC);
+	return s;
+}
+
+static void report(const char *name, uint64_t n, struct stamp s)
+{
+	uint64_t wall = clock_ns(CLOCK_MONOTONIC) - s.wall;
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - s.cpu;
+
+	printf("%s %llu %llu %llu %llu\n", name, (unsigned long long)n,
+	       (unsigned long long)n, (unsigned long long)wall,
+	       (unsigned long long)cpu);
 }
 
 int main(int argc, char **argv)
 {
-	uint64_t n, i, t0, acc = 0;
+	uint64_t n, i, acc = 0;
+	struct stamp t0;
 	struct timespec ts;
 	unsigned int aux;
 
@@ -40,22 +58,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s READS\n", argv[0]);
 		return 2;
 	}
-	t0 = now_ns();
+	t0 = stamp_start();
 	for (i = 0; i < n; i++)
 		acc += __rdtsc();
-	report("rdtsc", n, now_ns() - t0);
+	report("rdtsc", n, t0);
 
-	t0 = now_ns();
+	t0 = stamp_start();
 	for (i = 0; i < n; i++)
 		acc += __rdtscp(&aux);
-	report("rdtscp", n, now_ns() - t0);
+	report("rdtscp", n, t0);
 
-	t0 = now_ns();
+	t0 = stamp_start();
 	for (i = 0; i < n; i++) {
 		clock_gettime(CLOCK_REALTIME, &ts);
 		acc += (uint64_t)ts.tv_nsec;
 	}
-	report("clock_gettime", n, now_ns() - t0);
+	report("clock_gettime", n, t0);
 	sink = acc;
 	return 0;
 }
