@@ -228,12 +228,13 @@ def workload_table(st, wl, status):
 
 def parse_other_ratio(text):
     """The headline figure of another bench: its line that starts with
-    'ratio' or 'speedup' (e.g. 'ratio 0.93 (...)', 'speedup: 14.2x')."""
+    'ratio' or 'speedup' (e.g. 'ratio 0.93 (...)', 'speedup: 14.2x',
+    'ratio (llvm-xray-19 / fdrlog): 12.3x')."""
     if not text:
         return None
     for line in text.splitlines():
-        m = re.match(r"\s*\**(?:ratio|speedup)\b\**\s*:?\s*([0-9]+(?:\.[0-9]+)?)",
-                     line, re.IGNORECASE)
+        m = re.match(r"\s*\**(?:ratio|speedup)\b\**\s*(?:\([^)]*\))?\s*:?\s*"
+                     r"([0-9]+(?:\.[0-9]+)?)", line, re.IGNORECASE)
         if m:
             return float(m.group(1))
     return None
@@ -451,9 +452,13 @@ def main():
         if b in others and others[b].strip():
             if s != "ok":
                 md += ["Status: %s." % s, ""]
-            # Their headings one level down, under ours.
-            md += [("#" + l if l.startswith("#") else l)
-                   for l in others[b].rstrip().splitlines()] + [""]
+            lines = others[b].rstrip().splitlines()
+            if any(l.startswith(("|", "#")) for l in lines):
+                # Markdown: their headings one level down, under ours.
+                md += [("#" + l if l.startswith("#") else l) for l in lines]
+            else:
+                md += ["```"] + lines + ["```"]
+            md.append("")
         else:
             md += ["Not measured: %s." % s, ""]
 
