@@ -209,8 +209,7 @@ static void check_log(struct env *e, const struct crash_case *c,
 	bool ok;
 
 	tap_ok(judge_log_format(&e->tools, log, NULL, &e->js),
-	       "crash %s: log passes fdrlog verify%s and our scan", c->name,
-	       e->tools.xray[0] ? ", llvm-xray fdr-dump --verify" : "");
+	       "crash %s: log passes %s", c->name, judge_describe(&e->tools));
 	if (scan_log_file(log, &scan) != 0) {
 		tap_ok(false, "crash %s: log readable", c->name);
 		return;

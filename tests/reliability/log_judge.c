@@ -49,6 +49,16 @@ static bool run_tool(const char *what, const char *log, char *const argv[],
 	return false;
 }
 
+const char *judge_describe(const struct tools *t)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s%sour scan",
+		 t->fdrlog[0] ? "fdrlog verify, " : "",
+		 t->xray[0] ? "llvm-xray fdr-dump --verify, " : "");
+	return buf;
+}
+
 bool judge_log_format(const struct tools *t, const char *log,
 		      const char *errfile, struct judge_stats *s)
 {

@@ -39,6 +39,9 @@ struct judge_job {
 
 /* true if the log passed everything asked of it. */
 bool judge_log(const struct judge_job *job, struct judge_stats *s);
+/* "fdrlog verify, llvm-xray fdr-dump --verify, our scan": what
+ * judge_log_format() runs with these tools. */
+const char *judge_describe(const struct tools *t);
 /* Only the tools and the scan: for logs with no known pattern. */
 bool judge_log_format(const struct tools *t, const char *log,
 		      const char *errfile, struct judge_stats *s);

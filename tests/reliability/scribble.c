@@ -229,8 +229,8 @@ static void run_case(struct env *e, const struct scribble_case *c, unsigned idx)
 	has_log = access(log, F_OK) == 0;
 	if (has_log)
 		tap_ok(judge_log_format(&e->tools, log, NULL, &e->js),
-		       "scribble %s: fdrd's log passes fdrlog verify%s and our scan", c->name,
-		       e->tools.xray[0] ? ", llvm-xray verify" : "");
+		       "scribble %s: fdrd's log passes %s", c->name,
+		       judge_describe(&e->tools));
 	else if (c->want_log)
 		tap_ok(false, "scribble %s: fdrd writes the valid part", c->name);
 	else

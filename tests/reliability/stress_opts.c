@@ -28,7 +28,8 @@ static const char usage[] =
 "  --batch-sleep-us N   pause after a batch (2000)\n"
 "  --lifetime MIN:MAX   batches a thread lives (10:300)\n"
 "  --grace-ms N         fdrd's grace period (20)\n"
-"  --keep N             keep the first N logs besides failing ones (0)\n"
+"  --keep N             keep the first N logs besides failing ones (0; VM: 2)\n"
+"  --export DIR         copy kept logs there (VM: /out/reliability)\n"
 "  --hold-check         confirm batches by buffer ownership (always on a device)\n"
 "  --no-crash-finalize  INIT without crash finalize (device)\n"
 "  --seed N             random seed (default: time)\n";
@@ -47,9 +48,14 @@ static int range(const char *s, unsigned *lo, unsigned *hi)
 static void defaults(struct stress_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	if (getenv("FDR_VM") && access("/dev/fdr", F_OK) == 0)
+	if (getenv("FDR_VM") && access("/dev/fdr", F_OK) == 0) {
 		snprintf(o->target, sizeof(o->target), "/dev/fdr");
-	else
+		/* two logs for the host's llvm-xray (vm-check) */
+		if (access("/out", W_OK) == 0) {
+			snprintf(o->export_dir, sizeof(o->export_dir), "/out/reliability");
+			o->keep = 2;
+		}
+	} else
 		snprintf(o->target, sizeof(o->target), "embedded:rel-stress-%d",
 			 (int)getpid());
 	o->procs = 2;
@@ -78,7 +84,7 @@ int stress_opts_parse(struct stress_opts *o, int argc, char **argv)
 		{ "buffer-size", 1, 0, 'b' }, { "buffers-per-cpu", 1, 0, 'B' },
 		{ "batch", 1, 0, 'n' }, { "batch-sleep-us", 1, 0, 'u' },
 		{ "lifetime", 1, 0, 'l' }, { "grace-ms", 1, 0, 'g' },
-		{ "keep", 1, 0, 'K' }, { "hold-check", 0, 0, 'H' },
+		{ "keep", 1, 0, 'K' }, { "export", 1, 0, 'E' }, { "hold-check", 0, 0, 'H' },
 		{ "no-crash-finalize", 0, 0, 'N' }, { "seed", 1, 0, 'S' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c, bad = 0;
@@ -101,6 +107,7 @@ int stress_opts_parse(struct stress_opts *o, int argc, char **argv)
 		case 'l': bad |= range(optarg, &o->min_batches, &o->max_batches); break;
 		case 'g': o->grace_ms = (unsigned)atoi(optarg); break;
 		case 'K': o->keep = (unsigned)atoi(optarg); break;
+		case 'E': snprintf(o->export_dir, sizeof(o->export_dir), "%s", optarg); break;
 		case 'H': o->hold_check = true; break;
 		case 'N': o->no_crash_finalize = true; break;
 		case 'S': o->seed = (unsigned)strtoul(optarg, NULL, 0); break;

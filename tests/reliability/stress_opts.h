@@ -9,6 +9,7 @@
 struct stress_opts {
 	char target[256];
 	char out[512];		/* logs; "" = a new temporary directory */
+	char export_dir[512];	/* kept logs are copied here ("" = none) */
 	unsigned procs, threads;
 	unsigned seconds, max_cycles;
 	unsigned min_cycle_ms, max_cycle_ms;

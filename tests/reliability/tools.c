@@ -103,6 +103,33 @@ int tools_run(char *const argv[], const char *errfile, int timeout_s)
 	return WEXITSTATUS(status);
 }
 
+int tools_copy(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out, ret = 0;
+	ssize_t n;
+
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	if (close(out) < 0 && !ret)
+		ret = -errno;
+	return ret;
+}
+
 void tools_first_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");

@@ -25,6 +25,8 @@ pid_t tools_spawn(char *const argv[], const char *errfile);
 /* Run argv to completion, at most timeout_s; its exit status, 128+sig
  * if killed, -1 if it could not run or timed out (then it is killed). */
 int tools_run(char *const argv[], const char *errfile, int timeout_s);
+/* Copy a file (the VM's logs to the host share); 0 or -errno. */
+int tools_copy(const char *from, const char *to);
 /* The first line of a file, for diagnostics ("" if none). */
 void tools_first_line(const char *path, char *buf, size_t len);
 
