@@ -56,7 +56,7 @@ FDR_FAST_INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 	t->busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	tsc = fdr__tsc();
-	if (__builtin_expect(!fdr__no_preamble(t, tsc, fdr__cpu()), 0))
+	if (__builtin_expect(!fdr__no_preamble(t, tsc, fdr__cpu_fast()), 0))
 		goto general;
 	if (kind == FDR_FN_ENTER) {
 		t->undo_enters++;

@@ -123,27 +123,40 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
 }
 
 /*
- * The public calls: the inline fast path of fdr_fast.h, else the general
- * path inside the re-entry guard.
+ * The public calls: the inline fast path of fdr_fast.h, else a tail call
+ * to the general path inside the re-entry guard (so the fast path needs
+ * no stack frame).
  */
-FDR_API void fdr_enter(int32_t fid)
+NOINLINE void enter_guarded(int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
 
-	if (fdr__fast_fn(FDR_FN_ENTER, fid) || !enter_guard(t))
+	if (!enter_guard(t))
 		return;
 	enter_slow(t, fid);
 	leave_guard(t);
 }
 
-INLINE void record_exit(uint32_t kind, int32_t fid)
+NOINLINE void exit_guarded(uint32_t kind, int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
 
-	if (fdr__fast_fn(kind, fid) || !enter_guard(t))
+	if (!enter_guard(t))
 		return;
 	exit_slow(t, kind, fid);
 	leave_guard(t);
+}
+
+FDR_API void fdr_enter(int32_t fid)
+{
+	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
+		enter_guarded(fid);
+}
+
+INLINE void record_exit(uint32_t kind, int32_t fid)
+{
+	if (!fdr__fast_fn(kind, fid))
+		exit_guarded(kind, fid);
 }
 
 FDR_API void fdr_exit(int32_t fid)
