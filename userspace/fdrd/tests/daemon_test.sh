@@ -130,7 +130,7 @@ test_cycles() {
 	check "three finalizes with --auto-reset: three logs" [ $good = 1 -a "$(logs_in "$out" | wc -l)" = 3 ]
 	good=1
 	c=0
-	for log in $(ls -tr "$out"/*.xray); do
+	for log in $(ls "$out"/*.xray); do	# name order: <timestamp>.<seq>
 		c=$((c + 1))
 		valid_log "$log" || good=0
 		[ "$(records_of "$log" | grep -c '^function-enter')" = $((c * 200)) ] || good=0

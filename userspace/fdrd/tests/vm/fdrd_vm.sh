@@ -24,7 +24,8 @@ rm -rf "$OUT"
 mkdir -p "$OUT"
 : >"$OUT/expect"
 
-fresh() { # BUFFER_SIZE BUFFERS_PER_CPU [init options]
+fresh() { # BUFFER_SIZE BUFFERS_PER_CPU [init options]; no fdrd may run
+	fdrctl finalize >/dev/null 2>&1
 	fdrctl reset >/dev/null 2>&1
 	fdrctl init --buffer-size "$1" --buffers-per-cpu "$2" $3 >/dev/null
 }
@@ -53,27 +54,37 @@ wait_logs() { # DIR COUNT TENTHS
 	return 1
 }
 not_flushing() { fdrctl status | grep -q NOT_FLUSHING; }
-verify() { fdrlog verify "$1" >/dev/null 2>>"$OUT/verify.err"; }
+# Our reader when the VM has it; else the header bytes (the host's
+# vm-check runs llvm-xray-19 on every log anyway).
+verify() {
+	if command -v fdrlog >/dev/null 2>&1; then
+		fdrlog verify "$1" >/dev/null 2>>"$OUT/verify.err"
+	else
+		[ "$(od -An -tx1 -N4 "$1" | tr -d ' ')" = 02000100 ] &&
+			[ "$(wc -c <"$1")" -gt 48 ]
+	fi
+}
+command -v fdrlog >/dev/null 2>&1 || echo "# fdrlog not in the VM: checking log headers only"
 expect() { # LOG ENTERS EXITS REASON
 	echo "${1#$OUT/} $2 $3 $4" >>"$OUT/expect"
 }
 
 # 1: record -> finalize -> a log within grace (100 ms) + 1 s
-start_fdrd "$OUT/record"
 fresh 65536 8
+start_fdrd "$OUT/record"
 $REC /dev/fdr 4 1000 >"$OUT/record.threads" || not_ok "recorder failed"
 fdrctl finalize >/dev/null
 check "record: log within grace + 1 s" wait_logs "$OUT/record" 1 11
 log=$(ls "$OUT"/record/*.xray 2>/dev/null | head -n 1)
-check "record: fdrlog verify" verify "$log"
+check "record: log verifies" verify "$log"
 check "record: .threads names the ioctl finalize" grep -q "^finalize	ioctl" "$log.threads"
 expect "$log" 4000 4000 ioctl
 stop_fdrd
 check "record: SIGTERM -> exit 0" [ $? -eq 0 ]
 
 # 2: three cycles with --auto-reset
-start_fdrd "$OUT/cycles" --auto-reset --grace-ms 20
 fresh 65536 4
+start_fdrd "$OUT/cycles" --auto-reset --grace-ms 20
 good=1
 for c in 1 2 3; do
 	fdrctl wait INITIALIZED --timeout 3000 >/dev/null || good=0
@@ -83,7 +94,7 @@ for c in 1 2 3; do
 done
 check "cycles: three logs" [ "$good" = 1 ] && [ "$(count_logs "$OUT/cycles")" -eq 3 ]
 c=0
-for log in $(ls -tr "$OUT"/cycles/*.xray); do
+for log in $(ls "$OUT"/cycles/*.xray); do	# name order: <timestamp>.<seq>
 	c=$((c + 1))
 	check "cycles: log $c verifies" verify "$log"
 	expect "$log" $((c * 200)) $((c * 200)) ioctl
@@ -97,7 +108,7 @@ fdrctl finalize >/dev/null
 mkdir -p "$OUT/ring"
 fdrd --foreground --once --grace-ms 0 -o "$OUT/ring" 2>>"$OUT/fdrd.err"
 log=$(ls "$OUT"/ring/*.xray 2>/dev/null | head -n 1)
-check "full ring: fdrlog verify" verify "$log"
+check "full ring: log verifies" verify "$log"
 recycled=$(fdrctl status --json | sed -n 's/.*"buffers_recycled":\([0-9]*\).*/\1/p')
 check "full ring: buffers were recycled ($recycled)" [ "${recycled:-0}" -gt 0 ]
 expect "$log" any any ioctl
@@ -108,11 +119,14 @@ mount -t tmpfs -o size=64k fdrd-tiny /tmp/tiny
 fresh 65536 8
 $REC /dev/fdr 2 30000 >/dev/null
 fdrctl finalize >/dev/null
-start_fdrd /tmp/tiny --grace-ms 0 --retry-ms 200
-sleep 0.6
+fdrd --foreground --once --grace-ms 0 -o /tmp/tiny 2>>"$OUT/fdrd.err"
+check "ENOSPC: --once exits 1" [ $? -eq 1 ]
 check "ENOSPC: nothing left in the directory" [ -z "$(ls -A /tmp/tiny)" ]
 check "ENOSPC: flush aborted" not_flushing
 check "ENOSPC: message names path and cause" grep -q "/tmp/tiny/.*No space left" "$OUT/fdrd.err"
+start_fdrd /tmp/tiny --grace-ms 0 --retry-ms 200
+sleep 0.5
+check "ENOSPC: the daemon keeps failing cleanly" [ -z "$(ls -A /tmp/tiny)" ]
 mount -o remount,size=16m /tmp/tiny
 wait_logs /tmp/tiny 1 50
 log=$(ls /tmp/tiny/*.xray 2>/dev/null | head -n 1)
@@ -138,16 +152,17 @@ for log in $(ls "$OUT"/term/*.xray 2>/dev/null); do
 done
 
 # 6: a crash finalizes; the side table names the trigger
-start_fdrd "$OUT/crash" --grace-ms 50
 fresh 65536 8
+start_fdrd "$OUT/crash" --grace-ms 50
 $REC /dev/fdr 2 500 crash >/dev/null 2>&1
 check "crash: log within grace + 1 s" wait_logs "$OUT/crash" 1 11
 log=$(ls "$OUT"/crash/*.xray 2>/dev/null | head -n 1)
-check "crash: fdrlog verify" verify "$log"
+check "crash: log verifies" verify "$log"
 check "crash: .threads names crash, SIGSEGV" grep -q "^finalize	crash	signal	11	SIGSEGV" "$log.threads"
 expect "$log" 1000+ 1000+ crash
 stop_fdrd
 
+fdrctl finalize >/dev/null 2>&1
 fdrctl reset >/dev/null 2>&1
 echo "1..$n"
 [ "$failed" -eq 0 ]
