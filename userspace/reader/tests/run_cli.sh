@@ -88,6 +88,12 @@ expect 1 "bad.symmap:1: expected 4 tab-separated fields" "malformed sym map: fil
 printf '1\tmain\tm\t10\n1\tother\tm\t20\n' >"$WORK/dup.symmap"
 expect 1 "function id 1 is listed twice" "duplicate id in sym map is refused" -- \
 	"$FDRLOG" account --sym-map "$WORK/dup.symmap" "$WORK/kinds.log"
+printf '# fdr sym-map 1\n1\tmain\t/usr/bin/demo\t0x1130\n6\tchild_only\t/usr/bin/demo\t0x1300\n' >"$WORK/child.symmap"
+"$FDRLOG" convert --format yaml --sym-map "$HERE/cases/v2_all_kinds.symmap" \
+	--sym-map "$WORK/child.symmap" "$WORK/kinds.log" >"$WORK/sym2.yaml"
+grep -q "func-id: 1, function: main, " "$WORK/sym2.yaml" &&
+	grep -q "func-id: 6, function: child_only, " "$WORK/sym2.yaml"
+check $? "two --sym-map files merge (a repeated identical line is fine)"
 expect 1 "cannot open instrumentation map $WORK/none: No such file" "missing --instr-map is named" -- \
 	"$FDRLOG" convert --format yaml --instr-map "$WORK/none" "$WORK/kinds.log"
 expect 1 "no xray_instr_map section" "--instr-map of a plain binary is refused" -- \

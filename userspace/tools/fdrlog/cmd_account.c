@@ -17,7 +17,9 @@ static const char help[] =
 	"open at the end are counted and listed, not fatal.\n"
 	"--sort KEY   func (default), count, min, med, 90p, 99p, max, sum\n"
 	"--desc       descending order\n"
-	"--top N      only the first N functions\n";
+	"--top N      only the first N functions\n"
+	"--instr-map BINARY, --sym-map FILE (repeatable): name the functions,\n"
+	"             as for `fdrlog convert`\n";
 
 static int parse_sort(const char *s, enum account_sort *out)
 {
@@ -44,7 +46,7 @@ int cmd_account(int argc, char **argv)
 		{ 0 }
 	};
 	struct account_options ao = { SORT_FUNC, 0, 0 };
-	const char *instr_map = NULL, *sym_map = NULL;
+	struct symbol_sources src = { 0 };
 	struct out_buffer o;
 	struct fdr_reader_error err;
 	struct fdr_trace trace;
@@ -65,8 +67,8 @@ int cmd_account(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'm': instr_map = optarg; break;
-		case 'y': sym_map = optarg; break;
+		case 'm': src.instr_map = optarg; break;
+		case 'y': if (add_sym_map("account", &src, optarg)) return 2; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
@@ -77,7 +79,7 @@ int cmd_account(int argc, char **argv)
 	log = open_log_or_report("account", argv[optind]);
 	if (!log)
 		return 1;
-	if (load_symbols("account", instr_map, sym_map, &syms)) {
+	if (load_symbols("account", &src, &syms)) {
 		fdr_log_close(log);
 		return 1;
 	}

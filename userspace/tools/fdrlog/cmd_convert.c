@@ -23,11 +23,13 @@ static const char help[] =
 	"--instr-map BINARY  name functions from the xray_instr_map of an\n"
 	"                    -fxray-instrument binary (like llvm-xray -m BINARY -y)\n"
 	"--sym-map FILE      name functions from the -finstrument-functions\n"
-	"                    adapter's id table (fid<TAB>symbol<TAB>module<TAB>offset)\n"
+	"                    adapter's id table (fid<TAB>symbol<TAB>module<TAB>offset);\n"
+	"                    repeat it to merge the maps of several processes\n"
 	"-o OUT              write to OUT (atomically: all or nothing)\n";
 
 struct convert_opts {
-	const char *format, *instr_map, *sym_map, *out, *in;
+	const char *format, *out, *in;
+	struct symbol_sources syms;
 	int no_sort;
 };
 
@@ -45,8 +47,8 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		switch (c) {
 		case 'h': fputs(help, stdout); return 0;
 		case 'f': co->format = optarg; break;
-		case 'm': co->instr_map = optarg; break;
-		case 's': co->sym_map = optarg; break;
+		case 'm': co->syms.instr_map = optarg; break;
+		case 's': if (add_sym_map("convert", &co->syms, optarg)) return 2; break;
 		case 'o': co->out = optarg; break;
 		case 'n': co->no_sort = 1; break;
 		default: fputs(help, stderr); return 2;
@@ -131,7 +133,7 @@ int cmd_convert(int argc, char **argv)
 	log = open_log_or_report("convert", co.in);
 	if (!log)
 		return 1;
-	if (load_symbols("convert", co.instr_map, co.sym_map, &syms)) {
+	if (load_symbols("convert", &co.syms, &syms)) {
 		fdr_log_close(log);
 		return 1;
 	}

@@ -14,8 +14,16 @@ int cmd_account(int argc, char **argv);
 /* Open path, printing "fdrlog CMD: PATH: cause" on failure. */
 struct fdr_log *open_log_or_report(const char *cmd, const char *path);
 void report_log_error(const char *cmd, const char *path, const struct fdr_reader_error *err);
-/* Load --instr-map / --sym-map (at most one may be given). */
-int load_symbols(const char *cmd, const char *instr_map, const char *sym_map,
-		 struct symbols **out);
+/* What --instr-map and --sym-map (repeatable) asked for. */
+struct symbol_sources {
+	const char *instr_map;
+	const char *sym_maps[16];
+	size_t nsym_maps;
+};
+
+/* Record one --sym-map; -1 (with a message) if there are too many. */
+int add_sym_map(const char *cmd, struct symbol_sources *src, const char *path);
+/* Load them (instr-map and sym-maps exclude each other); *out NULL if none. */
+int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbols **out);
 
 #endif

@@ -20,21 +20,32 @@ struct fdr_log *open_log_or_report(const char *cmd, const char *path)
 	return log;
 }
 
-int load_symbols(const char *cmd, const char *instr_map, const char *sym_map,
-		 struct symbols **out)
+int add_sym_map(const char *cmd, struct symbol_sources *src, const char *path)
+{
+	size_t max = sizeof(src->sym_maps) / sizeof(src->sym_maps[0]);
+
+	if (src->nsym_maps == max) {
+		fprintf(stderr, "fdrlog %s: --sym-map %s: at most %zu maps\n", cmd, path, max);
+		return -1;
+	}
+	src->sym_maps[src->nsym_maps++] = path;
+	return 0;
+}
+
+int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbols **out)
 {
 	char msg[512];
 	int r = 0;
 
 	*out = NULL;
-	if (instr_map && sym_map) {
+	if (src->instr_map && src->nsym_maps) {
 		fprintf(stderr, "fdrlog %s: give --instr-map or --sym-map, not both\n", cmd);
 		return -1;
 	}
-	if (instr_map)
-		r = symbols_from_instr_map(out, instr_map, msg, sizeof(msg));
-	else if (sym_map)
-		r = symbols_from_sym_map(out, sym_map, msg, sizeof(msg));
+	if (src->instr_map)
+		r = symbols_from_instr_map(out, src->instr_map, msg, sizeof(msg));
+	else if (src->nsym_maps)
+		r = symbols_from_sym_maps(out, src->sym_maps, src->nsym_maps, msg, sizeof(msg));
 	if (r)
 		fprintf(stderr, "fdrlog %s: %s\n", cmd, msg);
 	return r;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* symbols.c - the fid -> name table and llvm-xray's way of naming ids. */
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include "symbols_internal.h"
 
 struct symbols *symbols_new(void)
@@ -33,13 +35,28 @@ static int cmp_fid(const void *x, const void *y)
 	return a->fid < b->fid ? -1 : a->fid > b->fid;
 }
 
+static bool same_symbol(const struct symbol *a, const struct symbol *b)
+{
+	return a->address == b->address &&
+	       (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
+}
+
 int32_t symbols_seal(struct symbols *s)
 {
+	size_t kept = 0;
+
 	if (s->n)
 		qsort(s->v, s->n, sizeof(*s->v), cmp_fid);
-	for (size_t i = 1; i < s->n; i++)
-		if (s->v[i].fid == s->v[i - 1].fid)
-			return s->v[i].fid;
+	for (size_t i = 0; i < s->n; i++) {
+		if (kept && s->v[kept - 1].fid == s->v[i].fid) {
+			if (!same_symbol(&s->v[kept - 1], &s->v[i]))
+				return s->v[i].fid;
+			free(s->v[i].name);
+			continue;
+		}
+		s->v[kept++] = s->v[i];
+	}
+	s->n = kept;
 	return 0;
 }
 

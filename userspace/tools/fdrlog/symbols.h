@@ -15,8 +15,9 @@ struct symbols;
 /* 0 on success; else -1 with a message naming the file and the cause. */
 int symbols_from_instr_map(struct symbols **out, const char *binary,
 			   char *msg, size_t msg_size);
-int symbols_from_sym_map(struct symbols **out, const char *path,
-			 char *msg, size_t msg_size);
+/* One or more sym-map files (npaths >= 1) merged into one table. */
+int symbols_from_sym_maps(struct symbols **out, const char *const *paths, size_t npaths,
+			  char *msg, size_t msg_size);
 void symbols_free(struct symbols *s);
 
 /*

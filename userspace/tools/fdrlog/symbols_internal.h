@@ -19,7 +19,11 @@ struct symbols {
 struct symbols *symbols_new(void);
 /* Append (takes ownership of name); -1 on out of memory. */
 int symbols_add(struct symbols *s, int32_t fid, uint64_t address, char *name);
-/* Sort by fid; returns the first duplicated fid, or 0. */
+/*
+ * Sort by fid and drop repeated identical entries (maps of forked
+ * processes repeat each other); returns the first fid listed with two
+ * different names or addresses, or 0.
+ */
 int32_t symbols_seal(struct symbols *s);
 
 #endif

@@ -93,29 +93,42 @@ static int parse_file(struct symbols *s, FILE *f, const char *path, char *msg, s
 	return r;
 }
 
-int symbols_from_sym_map(struct symbols **out, const char *path, char *msg, size_t msg_size)
+static int load_file(struct symbols *s, const char *path, char *msg, size_t msg_size)
 {
 	FILE *f = fopen(path, "r");
-	struct symbols *s;
-	int32_t dup;
+	int r;
 
-	*out = NULL;
 	if (!f) {
 		snprintf(msg, msg_size, "cannot open symbol map %s: %s", path, strerror(errno));
 		return -1;
 	}
-	s = symbols_new();
-	if (!s || parse_file(s, f, path, msg, msg_size)) {
-		if (!s)
-			snprintf(msg, msg_size, "%s: out of memory", path);
-		fclose(f);
-		symbols_free(s);
+	r = parse_file(s, f, path, msg, msg_size);
+	fclose(f);
+	return r;
+}
+
+int symbols_from_sym_maps(struct symbols **out, const char *const *paths, size_t npaths,
+			  char *msg, size_t msg_size)
+{
+	struct symbols *s = symbols_new();
+	int32_t conflict;
+
+	*out = NULL;
+	if (!s) {
+		snprintf(msg, msg_size, "%s: out of memory", paths[0]);
 		return -1;
 	}
-	fclose(f);
-	dup = symbols_seal(s);
-	if (dup) {
-		snprintf(msg, msg_size, "%s: function id %d is listed twice", path, dup);
+	for (size_t i = 0; i < npaths; i++) {
+		if (load_file(s, paths[i], msg, msg_size)) {
+			symbols_free(s);
+			return -1;
+		}
+	}
+	conflict = symbols_seal(s);
+	if (conflict) {
+		snprintf(msg, msg_size, "%s%s: function id %d is listed twice with different "
+			 "names or offsets", paths[0], npaths > 1 ? " and the other maps" : "",
+			 conflict);
 		symbols_free(s);
 		return -1;
 	}
