@@ -83,26 +83,26 @@ static u32 fdr_reclaim_owner(struct fdr_region *r, pid_t owner)
  * it was a writer (held buffers or mapped @r writable) killed by a
  * signal.  Reclaim first, so pollers woken by the finalize see it.
  */
-static void fdr_reclaim_current(struct fdr_region *r, bool was_writer)
+static void fdr_reclaim_current_locked(struct fdr_region *r, bool was_writer)
 {
-	struct fdr_dev *dev = r->dev;
 	int sig = fdr_current_fatal_signal();
-	u32 n;
+	u32 n = fdr_reclaim_owner(r, task_tgid_vnr(current));
 
-	mutex_lock(&dev->lock);
-	n = fdr_reclaim_owner(r, task_tgid_vnr(current));
 	if (sig && (n || was_writer))
-		fdr_state_crash_finalize_locked(dev, r, sig);
-	mutex_unlock(&dev->lock);
+		fdr_state_crash_finalize_locked(r->dev, r, sig);
 }
 
 /* vm_ops->close: the last unmap of a dying process reclaims. */
 void fdr_reclaim_on_unmap(struct fdr_region *region,
 			  struct vm_area_struct *vma)
 {
+	struct fdr_dev *dev = region->dev;
+
 	if (!fdr_current_image_gone())
 		return;
-	fdr_reclaim_current(region, vma->vm_flags & VM_WRITE);
+	mutex_lock(&dev->lock);
+	fdr_reclaim_current_locked(region, vma->vm_flags & VM_WRITE);
+	mutex_unlock(&dev->lock);
 }
 
 /*
@@ -136,25 +136,14 @@ static bool fdr_opener_gone(const struct fdr_file *ff)
 void fdr_reclaim_on_release(struct fdr_file *ff)
 {
 	struct fdr_dev *dev = ff->dev;
-	struct fdr_region *r;
+	bool by_opener = task_tgid(current) == ff->opener;
 
 	if (!fdr_opener_gone(ff))
 		return;
-	if (task_tgid(current) == ff->opener) {
-		mutex_lock(&dev->lock);
-		r = dev->region;
-		if (r)
-			fdr_region_get(r);
-		mutex_unlock(&dev->lock);
-		if (r) {
-			fdr_reclaim_current(r, false);
-			fdr_region_put(r);
-		}
-		return;
-	}
-	/* Released by another process (an inherited fd): reclaim only. */
 	mutex_lock(&dev->lock);
-	if (dev->region)
+	if (dev->region && by_opener)
+		fdr_reclaim_current_locked(dev->region, false);
+	else if (dev->region)	/* an inherited fd: reclaim, no finalize */
 		fdr_reclaim_owner(dev->region, ff->opener_vnr);
 	mutex_unlock(&dev->lock);
 }
