@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
@@ -323,6 +324,25 @@ static void test_fork(void)
 	sym_list_free(&r.map);
 }
 
+/* Killed by a signal: the calls up to the crash are in the region, and
+ * the sym-map on disk names every one of them. */
+static void test_crash(void)
+{
+	static const char expected[] = "E:main " MIDDLE "E:crash_here";
+	struct run r = { .want_account = false };
+
+	if (run_traced(&r, "crash", symdir)) {
+		tap_ok(false, "cyg: create a region");
+		return;
+	}
+	tap_ok(WIFSIGNALED(r.status) && WTERMSIG(r.status) == SIGABRT,
+	       "cyg: the crash program dies from SIGABRT");
+	check_calls(&r, 0, expected,
+		    "its calls up to the crash are in the region, named by the sym-map it left");
+	walk_free(&r.walk);
+	sym_list_free(&r.map);
+}
+
 /* No writable map directory: still records, and says where it tried. */
 static void test_bad_symdir(void)
 {
@@ -354,13 +374,14 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(14);
+	tap_plan(16);
 	if (!mkdtemp(symdir)) {
 		perror("mkdtemp");
 		return 1;
 	}
 	test_plain();
 	test_fork();
+	test_crash();
 	test_bad_symdir();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", symdir);
 	if (system(cmd))

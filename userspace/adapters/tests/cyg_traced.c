@@ -3,9 +3,12 @@
  * cyg_traced.c - an ordinary program built with gcc -finstrument-functions
  * and linked with libfdr-cyg.a + libfdr.a; no tracing code of its own.
  * `cyg_traced fork` also forks a child that calls a function the parent
- * never calls.  cyg_record_test.c expects exactly these calls.
+ * never calls; `cyg_traced crash` calls middle() once and dies in
+ * crash_here() from SIGABRT.  cyg_record_test.c expects exactly these
+ * calls.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,6 +50,12 @@ __attribute__((noinline)) int child_only(int x)
 	return x - 1;
 }
 
+__attribute__((noinline)) void crash_here(int x)
+{
+	if (x > 0)
+		abort();
+}
+
 static int fork_child(void)
 {
 	pid_t pid = fork();
@@ -63,6 +72,10 @@ int main(int argc, char **argv)
 {
 	int sum = 0;
 
+	if (argc > 1 && strcmp(argv[1], "crash") == 0) {
+		crash_here(middle(1));
+		return 0;
+	}
 	for (int i = 0; i < 3; i++)
 		sum += middle(i);
 	sum += lib_func(5);

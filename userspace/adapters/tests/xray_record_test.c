@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
@@ -268,6 +269,56 @@ static void test_threads(void)
 	region_end(&r);
 }
 
+/* A program killed by a signal: what it recorded up to the crash is in
+ * the region (in the VM, the kernel finalized it because of the crash). */
+static void test_crash(void)
+{
+	static const char expected[] =
+		"E:main " MIDDLE_CALLS "E:crash_here";
+	char traced[PATH_MAX], target[128], env_target[160], arg[] = "crash";
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), arg, NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char *env[] = { env_xray, env_opts, env_target, NULL };
+	const struct fdr_control *c;
+	char got[1024];
+	struct region r;
+	struct walk w;
+	uint32_t reason = 0;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "crash"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_program(argv, env, &pid, false);
+	if (fdr_ctl_map(r.ctl, &c, &(size_t){ 0 }) == 0)
+		reason = c->finalize_reason;	/* before our own finalize */
+	if (region_stop_and_map(&r, &c) || walk_region(&w, c)) {
+		tap_ok(false, "xray: crash: region decodes: %s", w.error);
+		region_end(&r);
+		return;
+	}
+	describe(&w, got, sizeof(got));
+	if (!tap_ok(WIFSIGNALED(st) && WTERMSIG(st) == SIGABRT &&
+		    strcmp(got, expected) == 0,
+		    "xray: a program killed by SIGABRT leaves its calls up to the crash in the region"))
+		tap_diag("got: %s", got);
+#ifdef VM_TEST
+	tap_ok(reason == FDR_FINALIZE_CRASH,
+	       "xray: the kernel finalized the region because of the crash");
+#else
+	(void)reason;
+	tap_skip("the embedded backend has no kernel to notice crashes",
+		 "xray: the kernel finalized the region because of the crash");
+#endif
+	walk_free(&w);
+	region_end(&r);
+}
+
 /* Without xray_mode=fdr the mode is registered but never started. */
 static void test_not_selected(void)
 {
@@ -388,12 +439,13 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(15);
+	tap_plan(17);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
 	test_autostart();
 	test_threads();
+	test_crash();
 	test_not_selected();
 	test_explicit();
 	return tap_done();

@@ -8,10 +8,12 @@
  *
  * The call sequence is fixed; xray_record_test.c expects exactly it.
  * `xray_traced threads` instead runs middle() 100 times in each of two
- * threads.
+ * threads; `xray_traced crash` calls middle() once and dies in
+ * crash_here() from SIGABRT.
  */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ARG_VALUE	0x1234abcdL
@@ -44,6 +46,12 @@ long with_arg(long v)
 
 #define THREAD_CALLS	100
 
+__attribute__((noinline)) void crash_here(int x)
+{
+	if (x > 0)
+		abort();
+}
+
 static void *worker(void *arg)
 {
 	long sum = 0;
@@ -75,6 +83,10 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "threads") == 0)
 		return two_threads();
+	if (argc > 1 && strcmp(argv[1], "crash") == 0) {
+		crash_here(middle(1));
+		return 0;
+	}
 	for (int i = 0; i < 3; i++)
 		sum += middle(i);
 	sum += with_arg(ARG_VALUE);
