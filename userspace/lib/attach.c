@@ -166,6 +166,8 @@ FDR_API int fdr_attach(const char *target)
 	}
 	g.ctl = ctl;
 	ret = map_current();
+	if (ret == -ENOENT && ctl->target.kind == FDR_TARGET_EMBEDDED)
+		ret = -ENODATA;	/* an embedded region appears at its INIT */
 	if (ret == -ENODATA) {
 		/* Not an error to wait for: the next INIT starts recording. */
 		fprintf(stderr,

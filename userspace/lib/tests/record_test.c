@@ -432,14 +432,67 @@ static bool test_reinit_new_geometry(void)
 	return true;
 }
 
+/* The TSC hook runs inside a record, like a signal handler would. */
+static uint64_t reentering(void)
+{
+	fdr_enter(99);
+	fdr_custom_event("nested", 6);
+	return fake_tsc;
+}
+
+static bool test_reentry_dropped(void)
+{
+	uint64_t ext;
+	int n;
+
+	if (!start("reentry", 65536, 2, "func_duration_threshold_us=0"))
+		return false;
+	fake_tsc = 1000;
+	fdr_enter(1);
+	fdr__test_tsc_hook = reentering;
+	fake_tsc = 1100;
+	fdr_exit(1);
+	fdr__test_tsc_hook = fake;
+	n = newest(&ext);
+	CHECK(n == 5 && is_fn(&recs[3], FDR_FN_ENTER, 1, 1000) &&
+	      is_fn(&recs[4], FDR_FN_EXIT, 1, 1100),
+	      "nested records dropped, outer intact: n %d", n);
+	stop();
+	return true;
+}
+
+static bool test_attach_before_init(void)
+{
+	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 65536,
+				.buffers_per_cpu = 2 };
+	struct timespec nap = { 0, 150 * 1000 * 1000 };
+	uint64_t ext;
+
+	fdr_detach();
+	setenv("FDR_OPTIONS", "func_duration_threshold_us=0", 1);
+	snprintf(tr.target, sizeof(tr.target), "embedded:t-early-%d", getpid());
+	CHECK(fdr_ctl_open(&tr.ctl, tr.target) == 0, "open");
+	CHECK(fdr_attach(tr.target) == -ENODATA, "attach: not initialized yet");
+	fdr_enter(1);	/* no-op */
+	CHECK(fdr_ctl_init(tr.ctl, &cfg) == 0 && tr_map(&tr) == 0, "init");
+	nanosleep(&nap, NULL);
+	fake_tsc = 500;
+	fdr_enter(2);
+	fake_tsc = 600;
+	fdr_exit(2);
+	CHECK(newest(&ext) == 5 && recs[3].fid == 2, "recording after init");
+	stop();
+	return true;
+}
+
 static bool test_unavailable(void)
 {
 	fdr_detach();
 	fdr_enter(1);	/* not attached: no-op, no crash */
 	fdr_exit(1);
 	fdr_custom_event("x", 1);
-	CHECK(fdr_attach("embedded:t-does-not-exist") == -ENOENT,
-	      "attach to a missing region fails");
+	CHECK(fdr_attach("/nonexistent/fdr") == -ENOENT,
+	      "attach to a missing device fails");
 	fdr_enter(1);
 	fdr_exit(1);
 	fdr_thread_release();
@@ -454,7 +507,7 @@ int main(void)
 	CPU_SET(0, &one);
 	sched_setaffinity(0, sizeof(one), &one);
 	fdr__test_tsc_hook = fake;
-	tap_plan(11);
+	tap_plan(13);
 	tap_ok(test_one_pair(), "one enter/exit pair: preamble and record bytes");
 	tap_ok(test_100_pairs(), "100 pairs: deltas and extents");
 	tap_ok(test_tsc_wrap(), "TSCWrap on a large delta and on a backwards TSC");
@@ -465,6 +518,8 @@ int main(void)
 	tap_ok(test_rotation(), "full buffer: released, next one has a new preamble");
 	tap_ok(test_finalize_stops(), "finalize stops writers; re-init resumes");
 	tap_ok(test_reinit_new_geometry(), "re-init with a new geometry: writers follow");
+	tap_ok(test_reentry_dropped(), "a record inside a record (signal) is dropped");
+	tap_ok(test_attach_before_init(), "attach before init: recording starts at init");
 	tap_ok(test_unavailable(), "no target: calls are no-ops");
 	return tap_done();
 }
