@@ -10,6 +10,7 @@
  * plain atomic stores and are fine).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,8 +21,10 @@
 #include "xray_mode.h"
 #include "xray_threshold.h"
 
-/* The target of the last successful log_init, for log_finalize. */
-static char mode_target[FDR_XRAY_TARGET_MAX];
+/* The config of the first successful log_init: libfdr attaches once per
+ * process, so its target (used again by log_finalize) and threshold stay. */
+static struct fdr_xray_config attached_cfg;
+static bool attached;
 
 FDR_HOOK static void handle_arg0(int32_t fid, enum fdr_xray_entry_type type)
 {
@@ -62,6 +65,21 @@ FDR_HOOK static size_t config_length(const void *args, size_t args_size)
 	return args_size ? args_size : strlen(args);
 }
 
+/* A later init cannot move the process to another region or threshold:
+ * say so rather than silently keep the first ones. */
+FDR_HOOK static void note_unchanged(const struct fdr_xray_config *cfg)
+{
+	if (strcmp(cfg->target, attached_cfg.target))
+		fprintf(stderr, "fdr xray mode: note: target='%s' ignored: this "
+			"process records into '%s' until it exits\n", cfg->target,
+			attached_cfg.target[0] ? attached_cfg.target : "the default");
+	if (cfg->has_threshold && (!attached_cfg.has_threshold ||
+				   cfg->threshold_us != attached_cfg.threshold_us))
+		fprintf(stderr, "fdr xray mode: note: func_duration_threshold_us=%lu "
+			"ignored: the threshold is set once per process\n",
+			cfg->threshold_us);
+}
+
 FDR_HOOK static enum fdr_xray_log_init_status
 mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 {
@@ -76,12 +94,17 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 		fprintf(stderr, "fdr xray mode: bad config: %s\n", err);
 		return FDR_XRAY_LOG_UNINITIALIZED;
 	}
-	if (cfg.has_threshold && fdr_xray_set_threshold(cfg.threshold_us))
-		return FDR_XRAY_LOG_UNINITIALIZED;
-	ret = fdr_attach(cfg.target[0] ? cfg.target : NULL);
-	if (ret)	/* fdr_attach has said why, once */
-		return FDR_XRAY_LOG_UNINITIALIZED;
-	memcpy(mode_target, cfg.target, sizeof(mode_target));
+	if (attached) {
+		note_unchanged(&cfg);
+	} else {
+		if (cfg.has_threshold && fdr_xray_set_threshold(cfg.threshold_us))
+			return FDR_XRAY_LOG_UNINITIALIZED;
+		ret = fdr_attach(cfg.target[0] ? cfg.target : NULL);
+		if (ret)	/* fdr_attach has said why, once */
+			return FDR_XRAY_LOG_UNINITIALIZED;
+		attached_cfg = cfg;
+		attached = true;
+	}
 	__xray_set_handler_arg1(handle_arg1);
 	__xray_set_customevent_handler(handle_custom_event);
 	return FDR_XRAY_LOG_INITIALIZED;
@@ -89,7 +112,7 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 
 FDR_HOOK static enum fdr_xray_log_init_status mode_finalize(void)
 {
-	const char *target = mode_target[0] ? mode_target : NULL;
+	const char *target = attached_cfg.target[0] ? attached_cfg.target : NULL;
 	struct fdr_ctl *ctl;
 	int ret;
 

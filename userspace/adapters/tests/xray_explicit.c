@@ -2,8 +2,9 @@
 /*
  * xray_explicit.c - a program that drives the "fdr" mode itself, the
  * way XRay's documentation shows for any mode: select, init with a config
- * string (argv[1]), patch, run, finalize, flush.  Exit status says which
- * step failed, for xray_record_test.c.
+ * string (argv[1]), patch, run, finalize, flush, and with argv[2] init
+ * once more with that config.  Exit status says which step failed, for
+ * xray_record_test.c.
  */
 #include <stdio.h>
 
@@ -36,6 +37,8 @@ int main(int argc, char **argv)
 		return 6;
 	if (__xray_log_flushLog() != FDR_XRAY_LOG_FLUSHED)
 		return 7;
+	if (argc > 2 && __xray_log_init_mode("fdr", argv[2]) != FDR_XRAY_LOG_INITIALIZED)
+		return 8;
 	printf("%d\n", sum);
 	return 0;
 }

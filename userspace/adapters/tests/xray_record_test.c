@@ -349,11 +349,13 @@ static void test_not_selected(void)
 
 /* Run xray_explicit with a config string; returns its exit code and
  * leaves its stderr in err. */
-static int run_explicit(const char *config, char *err, size_t errlen,
-			pid_t *pid)
+static int run_explicit2(const char *config, const char *config2, char *err,
+			 size_t errlen, pid_t *pid)
 {
-	char prog[PATH_MAX], cfg[256], errfile[] = "/tmp/fdr-adapters-err-XXXXXX";
-	char *argv[] = { tool_path(prog, sizeof(prog), "xray_explicit"), cfg, NULL };
+	char prog[PATH_MAX], cfg[256], cfg2[256];
+	char errfile[] = "/tmp/fdr-adapters-err-XXXXXX";
+	char *argv[] = { tool_path(prog, sizeof(prog), "xray_explicit"), cfg,
+			 config2 ? cfg2 : NULL, NULL };
 	/* the config must win over the environment */
 	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
 	char *env[] = { env_opts, NULL };
@@ -361,6 +363,7 @@ static int run_explicit(const char *config, char *err, size_t errlen,
 	ssize_t n;
 
 	snprintf(cfg, sizeof(cfg), "%s", config);
+	snprintf(cfg2, sizeof(cfg2), "%s", config2 ? config2 : "");
 	dup2(fd, STDERR_FILENO);
 	st = run_program(argv, env, pid, false);
 	dup2(saved, STDERR_FILENO);
@@ -370,6 +373,12 @@ static int run_explicit(const char *config, char *err, size_t errlen,
 	close(fd);
 	unlink(errfile);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run_explicit(const char *config, char *err, size_t errlen,
+			pid_t *pid)
+{
+	return run_explicit2(config, NULL, err, errlen, pid);
 }
 
 /* Calls of work() the explicit program left in a region, or -1. */
@@ -400,6 +409,31 @@ static int explicit_enters(const char *config, int *code, pid_t *finalizer,
 	return enters;
 }
 
+/* init, finalize, flush, init again with another target and threshold */
+static void test_second_init(void)
+{
+	char target[128], config[256], err[1024];
+	struct region r;
+	pid_t pid;
+	int code;
+
+	target_name(target, sizeof(target), "re");
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	snprintf(config, sizeof(config), "func_duration_threshold_us=0:target='%s'",
+		 target);
+	code = run_explicit2(config,
+			     "target='embedded:elsewhere':func_duration_threshold_us=9",
+			     err, sizeof(err), &pid);
+	if (!tap_ok(code == 0 && strstr(err, "target='embedded:elsewhere' ignored") &&
+		    strstr(err, "func_duration_threshold_us=9 ignored"),
+		    "xray: a second init keeps the first target and threshold, and says so"))
+		tap_diag("exit %d, stderr: %s", code, err);
+	region_end(&r);
+}
+
 static void test_explicit(void)
 {
 	char err[1024];
@@ -426,6 +460,7 @@ static void test_explicit(void)
 	code = run_explicit("colour=blue", err, sizeof(err), &finalizer);
 	tap_ok(code == 4 && strstr(err, "unknown key 'colour'"),
 	       "xray: an unknown key fails init and names the key");
+	test_second_init();
 }
 
 int main(void)
@@ -439,7 +474,7 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(17);
+	tap_plan(18);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
