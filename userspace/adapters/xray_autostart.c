@@ -29,13 +29,12 @@
  */
 const char fdr_xray_mode_link[] = FDR_XRAY_MODE_NAME;
 
+/* Nobody else can have selected "fdr" yet (it was not registered):
+ * only XRAY_OPTIONS can ask for it. */
 FDR_HOOK static int mode_requested(void)
 {
-	const char *current = __xray_log_get_current_mode();
 	char mode[32];
 
-	if (current && strcmp(current, FDR_XRAY_MODE_NAME) == 0)
-		return 1;
 	return fdr_xray_options_get(getenv("XRAY_OPTIONS"), "xray_mode", mode,
 				    sizeof(mode)) &&
 	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
