@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -97,8 +98,9 @@ static void *helper(void *arg)
 	return NULL;
 }
 
-/* NULL, but the compiler cannot know: the SIGSEGV is real. */
-int *volatile crash_pointer;
+/* A PROT_NONE page: a real SIGSEGV, and no undefined behaviour for
+ * UBSan to object to (a NULL store would be). */
+static int *crash_pointer;
 
 /* The instrumented function the process dies in. */
 static __attribute__((noinline)) void dies_here(enum death d, int ready_fd)
@@ -125,6 +127,7 @@ static void __attribute__((noreturn)) child(const char *target, enum death d,
 	pthread_t t[NR_HELPERS];
 
 	setrlimit(RLIMIT_CORE, &no_core);
+	crash_pointer = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (fdr_attach(target) < 0)
 		_exit(3);
 	pthread_barrier_init(&helpers_done, NULL, NR_HELPERS + 1);
