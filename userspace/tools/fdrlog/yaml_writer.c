@@ -68,7 +68,7 @@ static char *put_i64(char *p, int64_t v)
 struct thread_text {
 	uint32_t tid, pid;
 	uint8_t len, valid;
-	char text[46];	/* ", thread: 4294967295, process: 4294967295" */
+	char text[64];	/* ", thread: 4294967295, process: 4294967295" + put_u64 spill */
 };
 
 static char *put_thread(char *p, struct thread_text *cache, const struct fdr_event *ev)
