@@ -68,6 +68,12 @@ FDR_NOINSTR static int map_current(void)
 	r->ctl = addr;
 	r->base = addr;
 	r->len = len;
+	r->rings = fdr__rings(r->ctl);
+	r->descs = fdr__descs(r->ctl);
+	r->buffers = r->base + r->ctl->control_size;
+	r->buffer_size = r->ctl->buffer_size;
+	r->nr_cpus = r->ctl->nr_cpus;
+	r->buffers_per_cpu = r->ctl->buffers_per_cpu;
 	hz = r->ctl->tsc_hz ? r->ctl->tsc_hz : fdr__tsc_hz();
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);

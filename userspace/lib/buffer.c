@@ -78,12 +78,13 @@ FDR_NOINSTR static bool claim(struct fdr_control *c, struct fdr_buffer_desc *d)
 	return true;
 }
 
-FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_control *c,
+FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
 							  uint32_t pool)
 {
-	struct fdr_cpu_ring *ring = &fdr__rings(c)[pool];
-	struct fdr_buffer_desc *descs = fdr__descs(c);
-	uint32_t bpc = c->buffers_per_cpu;
+	struct fdr_control *c = r->ctl;
+	struct fdr_cpu_ring *ring = &r->rings[pool];
+	struct fdr_buffer_desc *descs = r->descs;
+	uint32_t bpc = r->buffers_per_cpu;
 	uint64_t pos = __atomic_fetch_add(&ring->next, 1, __ATOMIC_RELAXED);
 
 	for (uint32_t j = 0; j < bpc; j++) {
@@ -101,25 +102,25 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 {
 	struct fdr_control *c = r->ctl;
 	struct fdr_buffer_desc *d = NULL;
-	uint32_t nr = c->nr_cpus, home = cpu % nr;
+	uint32_t nr = r->nr_cpus, home = cpu % nr;
 
 	for (uint32_t k = 0; k < nr && !d; k++)
-		d = take_from_pool(c, (home + k) % nr);
+		d = take_from_pool(r, (home + k) % nr);
 	if (!d)
 		return -1;
 	d->owner_tid = t->tid;
 	d->owner_pid = getpid();
 	d->generation = c->generation;
-	d->seq = __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->seq, __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED),
+			 __ATOMIC_RELEASE);	/* after the pid: see reclaim.c */
 	count(&c->buffers_acquired);
 	t->region = r;
 	t->ctl = c;
 	t->threshold = r->threshold_ticks;
 	t->desc = d;
 	t->generation = c->generation;
-	t->buf = r->base + c->control_size +
-		 (uint64_t)(d - fdr__descs(c)) * c->buffer_size;
-	t->size = c->buffer_size;
+	t->buf = r->buffers + (uint64_t)(d - r->descs) * r->buffer_size;
+	t->size = r->buffer_size;
 	write_preamble(t);
 	return 0;
 }

@@ -17,8 +17,10 @@ FDR_NOINSTR static bool process_gone(pid_t pid)
 
 /*
  * HELD by a dead process -> RELEASED, keeping its committed extents so the
- * flusher still writes what it recorded.  The CAS loses harmlessly to a
- * live writer that took the buffer meanwhile.
+ * flusher still writes what it recorded.  A writer that takes a buffer
+ * CASes it to HELD, then stores its pid, then a new seq: an unchanged seq
+ * around the check means the pid we judged is still the holder's, except
+ * in the few instructions between that writer's CAS and its seq store.
  */
 FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c)
 {
@@ -28,9 +30,11 @@ FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c)
 	for (uint32_t i = 0; i < c->nr_buffers; i++) {
 		_Atomic uint32_t *state = (_Atomic uint32_t *)&d[i].state;
 		uint32_t held = FDR_BUF_HELD;
+		uint64_t seq = __atomic_load_n(&d[i].seq, __ATOMIC_ACQUIRE);
 
 		if (atomic_load_explicit(state, memory_order_acquire) != held ||
-		    !process_gone(d[i].owner_pid))
+		    !process_gone(__atomic_load_n(&d[i].owner_pid, __ATOMIC_ACQUIRE)) ||
+		    __atomic_load_n(&d[i].seq, __ATOMIC_ACQUIRE) != seq)
 			continue;
 		if (atomic_compare_exchange_strong(state, &held,
 						   FDR_BUF_RELEASED))

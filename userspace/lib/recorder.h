@@ -19,6 +19,14 @@ struct fdr_region {
 	struct fdr_control *ctl;
 	uint8_t *base;
 	size_t len;
+	/* Geometry as validated at map time: writers index with these, never
+	 * with what another process may have scribbled into line 0 since. */
+	struct fdr_cpu_ring *rings;
+	struct fdr_buffer_desc *descs;
+	uint8_t *buffers;
+	uint64_t buffer_size;
+	uint32_t nr_cpus;
+	uint32_t buffers_per_cpu;
 	uint64_t threshold_ticks;	/* func_duration_threshold in TSC ticks */
 	uint64_t max_event;		/* largest custom event payload */
 };

@@ -36,7 +36,7 @@ FDR_NOINSTR bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
 	if (!r)
 		return false;
 	/* Even an empty buffer cannot take it: drop, do not tear. */
-	if (FDR_BUFFER_PREAMBLE_SIZE + need > r->ctl->buffer_size) {
+	if (FDR_BUFFER_PREAMBLE_SIZE + need > r->buffer_size) {
 		fdr__count_drop(r);
 		return false;
 	}
