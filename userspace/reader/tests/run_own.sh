@@ -30,7 +30,7 @@ region=fdrlog-test-$$
 cleanup() { "$BUILD/bin/fdrctl" --embedded "$region" destroy >/dev/null 2>&1; }
 trap cleanup EXIT
 
-cc -O2 -finstrument-functions -o "$WORK/cyg_hello" "$SRC" \
+${CC:-cc} ${LDFLAGS:-} -O2 -finstrument-functions -o "$WORK/cyg_hello" "$SRC" \
 	"$BUILD/adapters/libfdr-cyg.a" "$BUILD/lib/libfdr.a" -lpthread &&
 	"$BUILD/bin/fdrctl" init --embedded "$region" >/dev/null &&
 	FDR_TARGET=embedded:$region FDR_SYMDIR=$WORK "$WORK/cyg_hello" 12 >/dev/null &&
