@@ -13,7 +13,7 @@ calls_bin=$out/calls
 fdrctl=$bindir/fdrctl
 rounds=${ROUNDS:-21}
 calls=${CALLS:-2000000}
-modes=(unpatched trampoline empty direct fdr xray-fdr)
+modes=(unpatched trampoline empty direct fdr xray-fdr cyg)
 region=bench-xray-$$
 tmp=$(mktemp -d /tmp/bench-xray.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"; "$fdrctl" --embedded "$region" destroy >/dev/null 2>&1 || true' EXIT
@@ -31,6 +31,11 @@ fresh_region() {
 run_mode() {
 	local mode=$1
 	case $mode in
+	cyg)
+		fresh_region
+		FDR_TARGET="embedded:$region" FDR_OPTIONS=func_duration_threshold_us=0 \
+		FDR_SYMDIR="$tmp" "$out/cyg_calls" "$calls"
+		;;
 	fdr | direct)
 		fresh_region
 		XRAY_OPTIONS="patch_premain=true xray_mode=fdr" \
@@ -117,6 +122,7 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo "| direct | no XRay: fdr_enter + fdr_exit called in the source | ${med[direct]} | $(spread direct) |"
 	echo "| **fdr** | trampoline + our mode (libfdr record path, embedded region) | **${med[fdr]}** | $(spread fdr) |"
 	echo "| xray-fdr | trampoline + compiler-rt's FDR mode | ${med[xray-fdr]} | $(spread xray-fdr) |"
+	echo "| cyg | gcc -finstrument-functions hooks (address → id lookup + libfdr) | ${med[cyg]} | $(spread cyg) |"
 	echo
 	echo "| ratio | value | target |"
 	echo "|---|---:|---|"
@@ -126,5 +132,6 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo "| fdr's cost beyond an empty handler | $(minus "${med[fdr]}" "${med[empty]}") ns | |"
 	echo "| libfdr's own record cost (direct − unpatched) | $(minus "${med[direct]}" "${med[unpatched]}") ns | |"
 	echo "| xray-fdr's cost beyond an empty handler | $(minus "${med[xray-fdr]}" "${med[empty]}") ns | |"
+	echo "| cyg hooks ÷ direct calls | $(ratio "${med[cyg]}" "${med[direct]}") | |"
 } > "$here/results.md"
 cat "$here/results.md"
