@@ -191,9 +191,23 @@ static void fdrd_outcome(const struct env *e, const struct scribble_case *c,
 		       crashed ? WTERMSIG(fdrd_status) : exited ? WEXITSTATUS(fdrd_status) : 0);
 }
 
+/* fdrd's last message: why it wrote no log. */
+static void say_why(const struct scribble_case *c, const char *errfile)
+{
+	char line[512], last[512] = "";
+	FILE *f = fopen(errfile, "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		snprintf(last, sizeof(last), "%s", line);
+	if (f)
+		fclose(f);
+	last[strcspn(last, "\n")] = '\0';
+	tap_diag("scribble %s: fdrd wrote no log: %s", c->name, last);
+}
+
 static void run_case(struct env *e, const struct scribble_case *c, unsigned idx)
 {
-	char pattern[64], log[512];
+	char pattern[64], log[512], errfile[512];
 	char *argv[] = { e->tools.fdrd, "--foreground", "--once", "--target", e->target,
 			 "--output-dir", e->dir, "--pattern", pattern,
 			 "--grace-ms", "20", NULL };
@@ -219,7 +233,8 @@ static void run_case(struct env *e, const struct scribble_case *c, unsigned idx)
 	if (read(fds[0], &r, 1) != 1)
 		tap_diag("scribble %s: the writer did not start", c->name);
 	close(fds[0]);
-	fdrd = tools_spawn(argv, NULL);
+	snprintf(errfile, sizeof(errfile), "%s/fdrd-%u.err", e->dir, idx);
+	fdrd = tools_spawn(argv, errfile);
 	tap_ok(scribble(e, c, &st, 1234 + idx), "scribble %s: a process maps the region writable and scribbles",
 	       c->name);
 	kill(w, SIGKILL);
@@ -234,7 +249,8 @@ static void run_case(struct env *e, const struct scribble_case *c, unsigned idx)
 	else if (c->want_log)
 		tap_ok(false, "scribble %s: fdrd writes the valid part", c->name);
 	else
-		tap_diag("scribble %s: fdrd wrote no log", c->name);
+		say_why(c, errfile);
+	unlink(errfile);
 	unlink(log);
 	snprintf(log + strlen(log), sizeof(log) - strlen(log), ".threads");
 	unlink(log);

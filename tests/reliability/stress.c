@@ -369,7 +369,8 @@ static void report(struct stress *s, int fdrd_rc)
 	const struct judge_stats *j = &s->js;
 	const struct tally *t = s->tally;
 
-	tap_diag("stress: target %s, %u procs x %u threads, out %s", s->o.target,
+	tap_diag("stress: target %s%s, %u procs x %u threads, out %s", s->o.target,
+		 s->o.no_crash_finalize ? " (no crash finalize)" : "",
 		 s->o.procs, s->o.threads, s->o.out);
 	tap_diag("stress: cycles=%lu generations=%u logs=%lu threads=%llu kills=%lu records=%llu records_checked=%llu pairs=%llu confirmed_pairs=%llu malformed=%lu",
 		 s->cycles, s->next_gen - s->first_gen, j->logs,

@@ -45,9 +45,12 @@ static int range(const char *s, unsigned *lo, unsigned *hi)
 	return *end || *hi < *lo ? -1 : 0;
 }
 
-static void defaults(struct stress_opts *o)
+/* argv0: installed in the VM as ...-no-crash-finalize, the program runs
+ * that variant (VM test programs get no arguments). */
+static void defaults(struct stress_opts *o, const char *argv0)
 {
 	memset(o, 0, sizeof(*o));
+	o->no_crash_finalize = strstr(argv0, "no-crash-finalize") != NULL;
 	if (getenv("FDR_VM") && access("/dev/fdr", F_OK) == 0) {
 		snprintf(o->target, sizeof(o->target), "/dev/fdr");
 		/* two logs for the host's llvm-xray (vm-check) */
@@ -89,7 +92,7 @@ int stress_opts_parse(struct stress_opts *o, int argc, char **argv)
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c, bad = 0;
 
-	defaults(o);
+	defaults(o, argv[0]);
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't': snprintf(o->target, sizeof(o->target), "%s", optarg); break;
