@@ -19,12 +19,14 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 #include "recorder.h"
 
 #define MAX_REGIONS		64
 #define RECHECK_INTERVAL_NS	(100ull * 1000 * 1000)
 
 struct fdr_region *fdr__current;
+pid_t fdr__pid;
 
 static struct {
 	pthread_mutex_t lock;
@@ -133,6 +135,7 @@ FDR_NOINSTR static void forget_in_child(void)
 	struct fdr_thread *t = &fdr__thread;
 
 	pthread_mutex_init(&g.lock, NULL);
+	fdr__pid = getpid();
 	t->desc = NULL;
 	t->ctl = NULL;
 	t->buf = NULL;
@@ -161,6 +164,7 @@ FDR_API int fdr_attach(const char *target)
 		pthread_mutex_unlock(&g.lock);
 		return ret;
 	}
+	fdr__pid = getpid();
 	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {

@@ -109,7 +109,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	if (!d)
 		return -1;
 	d->owner_tid = t->tid;
-	d->owner_pid = getpid();
+	d->owner_pid = fdr__pid;
 	d->generation = c->generation;
 	__atomic_store_n(&d->seq, __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED),
 			 __ATOMIC_RELEASE);	/* after the pid: see reclaim.c */

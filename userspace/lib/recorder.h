@@ -57,6 +57,7 @@ struct fdr_thread {
 extern FDR_FAST_SYM __thread struct fdr_thread fdr__thread
 	__attribute__((tls_model("initial-exec")));
 extern FDR_FAST_SYM struct fdr_region *fdr__current; /* NULL: not recording */
+extern pid_t fdr__pid;	/* getpid() is a syscall: cached at attach and fork */
 
 /* ---- time and CPU ---- */
 
