@@ -81,5 +81,21 @@ check $? "account counts every call of both threads ($counts)"
 	python3 "$HERE/check_chrome.py" "$WORK/trace.json" "$WORK/ours.yaml"
 check $? "chrome JSON parses and matches the records"
 
+# C++: mangled names come out demangled, as llvm-xray's symbolizer prints them.
+CXX=${CXX:-$(command -v clang++-19 || true)}
+mkdir -p "$WORK/cpp"
+if [ -n "$CXX" ] && "$CXX" -O1 -fxray-instrument -fxray-instruction-threshold=1 -fxray-modes=xray-fdr \
+	-o "$WORK/cpp/prog" "$HERE/xray_program_cpp.cc" 2>"$WORK/cpp/cc.err" &&
+	XRAY_OPTIONS="xray_logfile_base=$WORK/cpp/ verbosity=0" "$WORK/cpp/prog" 2>/dev/null; then
+	CLOG=$(ls "$WORK"/cpp/prog.* | head -1)
+	"$FDRLOG" convert --format yaml --instr-map "$WORK/cpp/prog" "$CLOG" >"$WORK/cpp/ours.yaml"
+	"$LLVM_XRAY" convert -m "$WORK/cpp/prog" -y -f yaml "$CLOG" >"$WORK/cpp/llvm.yaml"
+	cmp -s "$WORK/cpp/ours.yaml" "$WORK/cpp/llvm.yaml" &&
+		grep -q "function: 'shapes::Box<int>::get(int) const'" "$WORK/cpp/ours.yaml"
+	check $? "C++: --instr-map demangles as llvm-xray-19 -m -y does"
+else
+	not_ok "C++: build and run xray_program_cpp.cc with clang++-19"
+fi
+
 echo "1..$n"
 [ $failed = 0 ]

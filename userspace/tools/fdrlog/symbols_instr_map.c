@@ -8,8 +8,10 @@
  * always-instrument u8, version u8.  For version >= 2 both addresses are
  * relative to the field's own location.  Ids are numbered as the XRay
  * runtime and llvm-xray number them: 1-based, a new id each time the
- * sled's function address changes.  Relocatable objects (.o, whose
- * addresses need relocations) are not supported.
+ * sled's function address changes.  C++ names are demangled, as
+ * llvm-xray's symbolizer does, with libstdc++'s demangler (its text can
+ * differ from LLVM's for lambdas and the like).  Relocatable objects (.o,
+ * whose addresses need relocations) are not supported.
  */
 #include <elfutils/libdw.h>
 #include <dwarf.h>
@@ -92,6 +94,18 @@ static const char *symtab_function_name(Elf *elf, uint64_t addr)
 	return NULL;
 }
 
+/* libstdc++'s Itanium C++ ABI demangler (linked with -lstdc++). */
+char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
+
+/* A malloc'd copy of name, demangled if it is a C++ name. */
+static char *demangled_copy(const char *name)
+{
+	int status = -1;
+	char *d = strncmp(name, "_Z", 2) ? NULL : __cxa_demangle(name, NULL, NULL, &status);
+
+	return d && status == 0 ? d : strdup(name);
+}
+
 static int add_function(struct symbols *s, Elf *elf, Dwarf *dw, int32_t fid, uint64_t fn)
 {
 	const char *name = dwarf_function_name(dw, fn);
@@ -99,7 +113,7 @@ static int add_function(struct symbols *s, Elf *elf, Dwarf *dw, int32_t fid, uin
 
 	if (!name)
 		name = symtab_function_name(elf, fn);
-	if (name && !(copy = strdup(name)))
+	if (name && !(copy = demangled_copy(name)))
 		return -1;
 	return symbols_add(s, fid, fn, copy);
 }
