@@ -15,7 +15,7 @@
 #include "tap.h"
 #include "region_util.h"
 
-#define NTESTS 6
+#define NTESTS 7
 
 static struct test_region tr;
 
@@ -159,6 +159,42 @@ static bool test_fdrctl(void)
 	return true;
 }
 
+/* An unprivileged process is refused, and told what access it needs. */
+static bool test_unprivileged(void)
+{
+	int pipefd[2], status;
+	char msg[512] = "";
+	ssize_t n;
+	pid_t pid;
+
+	CHECK(pipe(pipefd) == 0, "pipe");
+	pid = fork();
+	if (pid == 0) {
+		struct fdr_ctl *c;
+		const char *m;
+		int ret;
+
+		close(pipefd[0]);
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		ret = fdr_ctl_open(&c, FDR_DEFAULT_DEVICE);
+		m = fdr_ctl_strerror(c, "open", ret);
+		if (write(pipefd[1], m, strlen(m)) < 0)
+			_exit(3);
+		_exit(ret == -EACCES || ret == -EPERM ? 0 : 1);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], msg, sizeof(msg) - 1);
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	msg[n > 0 ? n : 0] = 0;
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	      "refused with EACCES/EPERM (status %d): %s", status, msg);
+	CHECK(strstr(msg, "/dev/fdr: permission denied") && strstr(msg, "mode 0") &&
+	      strstr(msg, "group"), "message: %s", msg);
+	return true;
+}
+
 int main(void)
 {
 	tap_plan(NTESTS);
@@ -184,6 +220,7 @@ int main(void)
 		tap_skip("no /bin/fdrctl", "fdrctl on the device");
 	else
 		tap_ok(test_fdrctl(), "fdrctl on the device: commands and exit codes");
+	tap_ok(test_unprivileged(), "an unprivileged user is refused with a message naming mode and group");
 	tr_destroy(&tr);
 	return tap_done();
 }
