@@ -159,7 +159,6 @@ bool fdr__can_write(const struct fdr_thread *t, uint64_t need)
 /* Make sure the thread holds a buffer with room for `need` bytes after a
  * possible preamble.  false: drop this record. */
 bool fdr__thread_ready(struct fdr_thread *t, uint64_t need);
-void fdr__thread_drop_buffer(struct fdr_thread *t);
 void fdr__count_drop(struct fdr_region *r);
 int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 			uint32_t cpu);

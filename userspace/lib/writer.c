@@ -7,12 +7,6 @@
 #include <sys/syscall.h>
 #include "recorder.h"
 
-/* Stop writing into the held buffer; give it back if it is still ours. */
-FDR_NOINSTR void fdr__thread_drop_buffer(struct fdr_thread *t)
-{
-	fdr__buffer_release(t);
-}
-
 FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r)
 {
 	if (!t->tid)
@@ -28,8 +22,9 @@ FDR_NOINSTR bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
 {
 	struct fdr_region *r;
 
+	/* Recording stopped or moved on: give the buffer back if still ours. */
 	if (t->desc && !fdr__can_write(t, 0))
-		fdr__thread_drop_buffer(t);
+		fdr__buffer_release(t);
 	if (t->desc && fdr__can_write(t, need))
 		return true;
 	r = t->desc ? t->region : fdr__region_for_writing();
