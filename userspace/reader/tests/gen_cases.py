@@ -205,6 +205,20 @@ def valid_cases():
         buffer(log, lambda l, t=tid: preamble(l, t, tsc=500).enter(1, 0).exit(1, 0))
     log.write("v2_tie_order")
 
+    # 100 threads: the map grows (64 -> 128 -> 256 buckets) and rehashes.
+    log = Log()
+    for i in range(100):
+        tid = (i * 7919 + 13) % 100003 - 500
+        buffer(log, lambda l, t=tid: preamble(l, t, tsc=900).enter(2, 0).exit(2, 0))
+    log.write("v2_tie_order_growth")
+
+    # v5: the map key is (pid, tid); 60 pairs over 3 processes, equal TSCs.
+    log = Log(version=5)
+    for i in range(60):
+        buffer(log, lambda l, i=i: preamble(l, 100 + i % 20, pid=7000 + i // 20, tsc=77)
+               .enter(3, 0).exit(3, 0))
+    log.write("v5_tie_order_pids")
+
     # One thread, 20 blocks whose wall times llvm-xray orders with its odd
     # comparator (seconds < AND micros <) through libstdc++'s std::sort.
     log = Log()
