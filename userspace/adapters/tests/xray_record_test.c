@@ -135,48 +135,89 @@ static void check_arg_and_event(const struct walk *w)
 	       "xray: the tail call leaves tail_caller with a TailExit");
 }
 
-/* fdrd writes the finalized region as a log; llvm-xray accounts it. */
-static void check_llvm_account(struct region *r, const char *traced)
+/* Counts of leaf_add and middle in an account table whose rows are
+ * "<id> <count> ... <function name last>" (llvm-xray's and fdrlog's). */
+static void read_account(FILE *p, int *leaf, int *middle)
 {
-	char fdrd[PATH_MAX], dir[] = "/tmp/fdr-adapters-XXXXXX", cmd[3 * PATH_MAX];
 	char line[512];
-	int leaf = -1, middle = -1;
-	FILE *p;
 
-	snprintf(fdrd, sizeof(fdrd), "%s/fdrd", tools_dir());
-	if (access(fdrd, X_OK) || system("command -v llvm-xray-19 >/dev/null 2>&1")) {
-		tap_skip("no build/bin/fdrd or llvm-xray-19",
-			 "xray: llvm-xray account names the functions of fdrd's log");
-		return;
-	}
-	if (!mkdtemp(dir)) {
-		tap_ok(false, "xray: mkdtemp: %s", strerror(errno));
-		return;
-	}
-	snprintf(cmd, sizeof(cmd),
-		 "%s --once -f -g 0 --target %s --output-dir %s >&2 && "
-		 "llvm-xray-19 account -instr_map=%s %s/*.xray; rm -rf %s",
-		 fdrd, r->target, dir, traced, dir, dir);
-	p = popen(cmd, "r");
+	*leaf = *middle = -1;
 	while (p && fgets(line, sizeof(line), p)) {
 		int id, count;
 		char *fn;
 
-		/* "  1  7 [min, med, 90p, 99p, max]  sum  file:line:col: name" */
 		line[strcspn(line, "\n")] = '\0';
 		fn = strrchr(line, ' ');
-		if (sscanf(line, "%d %d [", &id, &count) != 2 || !fn)
+		if (sscanf(line, "%d %d", &id, &count) != 2 || !fn)
 			continue;
 		if (!strcmp(fn + 1, "leaf_add"))
-			leaf = count;
+			*leaf = count;
 		if (!strcmp(fn + 1, "middle"))
-			middle = count;
+			*middle = count;
 	}
+}
+
+/* Run an account command over the log in dir; report its counts. */
+static void check_account(const char *tool, const char *cmd_fmt,
+			  const char *traced, const char *dir)
+{
+	char cmd[3 * PATH_MAX];
+	int leaf, middle;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), cmd_fmt, traced, dir);
+	p = popen(cmd, "r");
+	read_account(p, &leaf, &middle);
 	if (p)
 		pclose(p);
 	if (!tap_ok(leaf == 7 && middle == 3,
-		    "xray: llvm-xray account of fdrd's log: leaf_add x7, middle x3"))
+		    "xray: %s account of fdrd's log: leaf_add x7, middle x3", tool))
 		tap_diag("leaf_add count %d, middle count %d", leaf, middle);
+}
+
+/* fdrd writes the finalized region as a log; llvm-xray and fdrlog
+ * account it with XRay's map, read from the binary. */
+static void check_log_accounts(struct region *r, const char *traced)
+{
+	char tool[PATH_MAX], dir[] = "/tmp/fdr-adapters-XXXXXX";
+	char cmd[2 * PATH_MAX + 256], fmt[PATH_MAX + 64];
+	bool have_fdrd, have_llvm, have_fdrlog;
+
+	snprintf(tool, sizeof(tool), "%s/fdrd", tools_dir());
+	have_fdrd = access(tool, X_OK) == 0;
+	have_llvm = system("command -v llvm-xray-19 >/dev/null 2>&1") == 0;
+	snprintf(fmt, sizeof(fmt), "%s/fdrlog account --instr-map %%s %%s/*.xray",
+		 tools_dir());
+	snprintf(cmd, sizeof(cmd), "%s/fdrlog", tools_dir());
+	have_fdrlog = access(cmd, X_OK) == 0;
+#ifdef VM_TEST
+	have_fdrlog = false;	/* its static build has no --instr-map (libdw) */
+#endif
+	if (!have_fdrd || !mkdtemp(dir)) {
+		tap_skip("no build/bin/fdrd", "xray: fdrd --once writes the region as a log");
+		tap_skip("no build/bin/fdrd", "xray: llvm-xray-19 account of fdrd's log");
+		tap_skip("no build/bin/fdrd", "xray: fdrlog account of fdrd's log");
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "%s --once -f -g 0 --target %s --output-dir %s >&2",
+		 tool, r->target, dir);
+	if (!tap_ok(system(cmd) == 0, "xray: fdrd --once writes the region as a log")) {
+		tap_ok(false, "xray: llvm-xray-19 account of fdrd's log");
+		tap_ok(false, "xray: fdrlog account of fdrd's log");
+		return;
+	}
+	if (have_llvm)
+		check_account("llvm-xray-19", "llvm-xray-19 account -instr_map=%s %s/*.xray",
+			      traced, dir);
+	else
+		tap_skip("no llvm-xray-19", "xray: llvm-xray-19 account of fdrd's log");
+	if (have_fdrlog)
+		check_account("fdrlog", fmt, traced, dir);
+	else
+		tap_skip("no fdrlog with --instr-map", "xray: fdrlog account of fdrd's log");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		tap_diag("could not remove %s", dir);
 }
 
 static void test_autostart(void)
@@ -213,7 +254,7 @@ static void test_autostart(void)
 	check_sequence(&w);
 	check_arg_and_event(&w);
 	walk_free(&w);
-	check_llvm_account(&r, traced);
+	check_log_accounts(&r, traced);
 	region_end(&r);
 }
 
@@ -474,7 +515,7 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(18);
+	tap_plan(20);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
