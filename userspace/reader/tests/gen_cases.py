@@ -229,6 +229,17 @@ def valid_cases():
                .enter(i + 1, 0).exit(i + 1, 1))
     log.write("v2_walltime_order")
 
+    # 70 blocks of one thread, pseudo-random wall times with many equal
+    # seconds: several rounds of libstdc++'s introsort partitioning.
+    log = Log()
+    x = 12345
+    for i in range(70):
+        x = (x * 1103515245 + 12345) % 2**31
+        s, u = (x >> 8) % 6, (x >> 16) % 9
+        buffer(log, lambda l, i=i, s=s, u=u: preamble(l, 5, sec=2000 + s, usec=u, tsc=0x100 + i)
+               .enter(i + 1, 0).exit(i + 1, 1))
+    log.write("v2_walltime_order_many")
+
     # Custom event payloads through every YAML quoting rule.
     payloads = [b"plain text", b"true", b"123", b"-x", b" lead", b"trail ", b"a:b", b"x/y",
                 "héllo".encode(), b"bad\xffutf8 rest", b"del\x7f", b"line\nbreak", b"tab\there",
