@@ -201,6 +201,11 @@ int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned fla
 	t->log = log;
 	if (block_index_build(&ix, log, err))
 		return -1;
+	if (ix.nevents_max >= UINT32_MAX) {	/* the sort indexes with 32 bits */
+		block_index_free(&ix);
+		return reader_fail(err, 0, "", "%zu events: more than this reader handles "
+				   "(%u)", ix.nevents_max, UINT32_MAX - 1);
+	}
 	t->events = big_alloc(sizeof(*t->events) * (ix.nevents_max + 1));
 	t->args = big_alloc(sizeof(*t->args) * (ix.nargs_max + 1));
 	if (!t->events || !t->args) {
