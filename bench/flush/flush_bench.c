@@ -301,6 +301,7 @@ int main(int argc, char **argv)
 		{ .name = "fdrd: writev + --fsync", .kind = 2, .o = { .fsync = true } },
 	};
 	int nv = (int)(sizeof(v) / sizeof(v[0])), rounds;
+	const char *quick = getenv("FLUSH_QUICK");
 	struct bench b = { 0 };
 	struct fdr_ctl *ctl;
 	double base, base_fsync = 0;
@@ -316,6 +317,8 @@ int main(int argc, char **argv)
 	if (ret)
 		die(fdr_ctl_strerror(ctl, "open", ret), -ret);
 	map_region(&b, ctl, argv[1]);
+	if (quick && atoi(quick) > 0 && atoi(quick) < nv)
+		nv = atoi(quick);	/* only the first variants: quicker runs */
 	flatten(&b);
 	printf("layout + validation alone: %.1f ms\n\n", layout_ms(&b));
 	for (int r = 0; r < rounds; r++)	/* interleaved, order rotated each round */

@@ -118,15 +118,25 @@ static const char *step_function(const uint8_t *rec, size_t avail,
 
 /*
  * Function records are almost all of a buffer: skip a run of valid ones
- * in a tight loop.  A byte with bit 0 clear (function) and bit 3 clear
- * (kind 0..3) starts a valid function record.  Returns the new offset.
+ * in a tight loop.  A record whose first byte has bit 0 clear (function)
+ * and bit 3 clear (kind 0..3) is a valid function record; the first byte
+ * is the low byte of the record read as a little-endian u64, so eight
+ * records (one cache line) are checked with one OR of eight words.
+ * Returns the new offset.
  */
 static size_t skip_functions(const uint8_t *buf, size_t off, size_t len)
 {
-	while (off + 4 * FDR_FUNCTION_SIZE <= len &&
-	       !((buf[off] | buf[off + 8] | buf[off + 16] | buf[off + 24]) & 0x09))
-		off += 4 * FDR_FUNCTION_SIZE;
-	while (off + FDR_FUNCTION_SIZE <= len && !(buf[off] & 0x09))
+	const uint64_t bad = 0x09;
+
+	while (off + 8 * FDR_FUNCTION_SIZE <= len) {
+		uint64_t w[8];
+
+		memcpy(w, buf + off, sizeof(w));
+		if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) & bad)
+			break;
+		off += 8 * FDR_FUNCTION_SIZE;
+	}
+	while (off + FDR_FUNCTION_SIZE <= len && !(buf[off] & bad))
 		off += FDR_FUNCTION_SIZE;
 	return off;
 }

@@ -223,10 +223,52 @@ static void advance_req(struct write_req *r, size_t done)
 }
 
 /*
+ * Queue request `next`; with idle work pending, first let the hook do the
+ * work for its bytes and submit it alone, so the write copies bytes the
+ * hook has just brought into the cache.
+ */
+static int queue_one(struct io_uring *ring, int fd, struct batch *b,
+		     size_t next, bool async, const struct uring_write_hooks *hooks,
+		     bool *idle_work)
+{
+	struct write_req *r = &b->reqs[next];
+
+	if (*idle_work)
+		*idle_work = hooks->idle(hooks->ctx, r->off + req_bytes(r));
+	prep_req(ring, fd, r, next, async);
+	return *idle_work ? io_uring_submit(ring) : 0;
+}
+
+/* Handle one completion; a short write is queued again for the rest. */
+static void complete_one(struct io_uring *ring, int fd, struct batch *b,
+			 struct io_uring_cqe *cqe, size_t *inflight, int *error,
+			 struct uring_write_report *rep)
+{
+	struct write_req *r = &b->reqs[io_uring_cqe_get_data64(cqe)];
+	int ret = cqe->res;
+
+	io_uring_cqe_seen(ring, cqe);
+	(*inflight)--;
+	if (ret <= 0) {
+		if (!*error)
+			*error = ret < 0 ? ret : -EIO;
+		return;
+	}
+	rep->bytes += (size_t)ret;
+	if ((size_t)ret < req_bytes(r)) {
+		rep->short_writes++;
+		advance_req(r, (size_t)ret);
+		if (!*error) {
+			prep_req(ring, fd, r, (size_t)(r - b->reqs), false);
+			(*inflight)++;
+			rep->sqes++;
+		}
+	}
+}
+
+/*
  * Keep up to depth requests in flight until all are done or one fails.
  * After a failure nothing new is submitted; the ones in flight drain.
- * After each submission the idle hook (if any) runs instead of a
- * blocking wait, until it has no work left.
  */
 static int run_requests(struct io_uring *ring, int fd, struct batch *b,
 			unsigned int depth, bool async,
@@ -235,53 +277,24 @@ static int run_requests(struct io_uring *ring, int fd, struct batch *b,
 {
 	bool idle_work = hooks && hooks->idle;
 	size_t next = 0, inflight = 0;
-	uint64_t submitted_end = 0, idled_end = 0;
 	int error = 0;
 
 	while ((!error && next < b->nr_reqs) || inflight) {
 		struct io_uring_cqe *cqe;
-		struct write_req *r;
-		int ret;
+		int ret = 0;
 
-		while (!error && next < b->nr_reqs && inflight < depth) {
-			prep_req(ring, fd, &b->reqs[next], next, async);
-			submitted_end = b->reqs[next].off + req_bytes(&b->reqs[next]);
+		while (!error && ret >= 0 && next < b->nr_reqs && inflight < depth) {
+			ret = queue_one(ring, fd, b, next, async, hooks, &idle_work);
 			next++;
 			inflight++;
 			rep->sqes++;
 		}
-		if (idle_work && submitted_end > idled_end) {
-			/* before the submit: its copy then reads cache-hot bytes */
-			idle_work = hooks->idle(hooks->ctx, submitted_end);
-			idled_end = submitted_end;
-			ret = io_uring_submit(ring);
-		} else {
+		if (ret >= 0 || ret == -EINTR)
 			ret = io_uring_submit_and_wait(ring, 1);
-		}
 		if (ret < 0 && ret != -EINTR)
 			return error ? error : ret;	/* the ring is unusable */
-		while (io_uring_peek_cqe(ring, &cqe) == 0) {
-			r = &b->reqs[io_uring_cqe_get_data64(cqe)];
-			ret = cqe->res;
-			io_uring_cqe_seen(ring, cqe);
-			inflight--;
-			if (ret <= 0) {
-				if (!error)
-					error = ret < 0 ? ret : -EIO;
-				continue;
-			}
-			rep->bytes += (size_t)ret;
-			if ((size_t)ret < req_bytes(r)) {
-				/* the rest goes back in, ahead of new work */
-				rep->short_writes++;
-				advance_req(r, (size_t)ret);
-				if (!error) {
-					prep_req(ring, fd, r, (size_t)(r - b->reqs), false);
-					inflight++;
-					rep->sqes++;
-				}
-			}
-		}
+		while (io_uring_peek_cqe(ring, &cqe) == 0)
+			complete_one(ring, fd, b, cqe, &inflight, &error, rep);
 	}
 	return error;
 }

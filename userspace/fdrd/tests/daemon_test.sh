@@ -110,6 +110,13 @@ test_record() {
 	done <"$WORK/threads"
 	check "each thread's calls under its own tid and function id; tids in .threads" [ $good = 1 ]
 	check "side table names the ioctl finalize" grep -q '^finalize	ioctl	' "$log.threads"
+	if [ -x "$FDRLOG" ]; then
+		"$XRAY" convert -f yaml "$log" >"$WORK/llvm.yaml" 2>/dev/null
+		"$FDRLOG" convert --format yaml "$log" >"$WORK/ours.yaml" 2>/dev/null
+		check "fdrlog convert gives the same YAML as llvm-xray convert" cmp -s "$WORK/llvm.yaml" "$WORK/ours.yaml"
+	else
+		skip "fdrlog convert vs llvm-xray" "build/bin/fdrlog not built"
+	fi
 	check "region reported FLUSHED" [ "$(status_field flush_state)" = FLUSHED ]
 	check "no temporary file left" no_temp_files "$out"
 	stop_fdrd; check "SIGTERM while idle: exit 0" [ $? = 0 ]
