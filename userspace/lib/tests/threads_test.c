@@ -20,6 +20,8 @@
 #include "tap.h"
 #include "region_util.h"
 
+extern long fdr__rseq_cpu_offset;	/* libfdr: 0 without rseq */
+
 static struct test_region tr;
 static struct rec recs[70000];
 static char err[256];
@@ -406,6 +408,8 @@ int main(void)
 	tap_plan(8);
 	tap_ok(test_second_thread_reuses(),
 	       "one buffer: a second thread reuses it with its own tid");
+	tap_diag("CPU number from %s", fdr__rseq_cpu_offset ? "rseq" :
+		 "rdtscp/sched_getcpu (no rseq registered)");
 	if (ncpu < 2)
 		tap_skip("one CPU", "migration writes NewCPUId");
 	else
