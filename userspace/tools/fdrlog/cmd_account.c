@@ -37,7 +37,9 @@ static int parse_sort(const char *s, enum account_sort *out)
 	return -1;
 }
 
-int cmd_account(int argc, char **argv)
+/* Parse the command line; -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct account_options *ao,
+		      struct symbol_sources *src)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, 0, 'h' }, { "sort", required_argument, 0, 's' },
@@ -45,30 +47,23 @@ int cmd_account(int argc, char **argv)
 		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 'y' },
 		{ 0 }
 	};
-	struct account_options ao = { SORT_FUNC, 0, 0 };
-	struct symbol_sources src = { 0 };
-	struct out_buffer o;
-	struct fdr_reader_error err;
-	struct fdr_trace trace;
-	struct symbols *syms;
-	struct fdr_log *log;
 	char *end;
-	int c, r;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(help, stdout); return 0;
-		case 's': if (parse_sort(optarg, &ao.sort)) return 2; break;
-		case 'd': ao.descending = 1; break;
+		case 's': if (parse_sort(optarg, &ao->sort)) return 2; break;
+		case 'd': ao->descending = 1; break;
 		case 't':
-			ao.top = strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
+			ao->top = strtoul(optarg, &end, 10);
+			if (*end || *optarg < '0' || *optarg > '9') {
 				fprintf(stderr, "fdrlog account: --top %s: expected a number\n", optarg);
 				return 2;
 			}
 			break;
-		case 'm': src.instr_map = optarg; break;
-		case 'y': if (add_sym_map("account", &src, optarg)) return 2; break;
+		case 'm': src->instr_map = optarg; break;
+		case 'y': if (add_sym_map("account", src, optarg)) return 2; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
@@ -76,27 +71,48 @@ int cmd_account(int argc, char **argv)
 		fprintf(stderr, "fdrlog account: expected one FILE\n%s", help);
 		return 2;
 	}
+	return -1;
+}
+
+/* Expand the log and print its table; 0 or 1. */
+static int account_log(const char *path, const struct fdr_log *log,
+		       const struct symbols *syms, const struct account_options *ao)
+{
+	struct fdr_reader_error err;
+	struct fdr_trace trace;
+	struct out_buffer o;
+	int r;
+
+	if (fdr_trace_build(&trace, log, 0, &err)) {
+		report_log_error("account", path, &err);
+		return 1;
+	}
+	r = out_init(&o, STDOUT_FILENO) ? -1 : write_account(&o, &trace, syms, ao);
+	out_flush(&o);
+	if (r || o.error)
+		fprintf(stderr, "fdrlog account: %s: %s\n", path,
+			r ? "out of memory" : strerror(o.error));
+	r = r || o.error;
+	out_release(&o);
+	fdr_trace_free(&trace);
+	return r;
+}
+
+int cmd_account(int argc, char **argv)
+{
+	struct account_options ao = { SORT_FUNC, 0, 0 };
+	struct symbol_sources src = { 0 };
+	struct symbols *syms;
+	struct fdr_log *log;
+	int r = parse_args(argc, argv, &ao, &src);
+
+	if (r >= 0)
+		return r;
 	log = open_log_or_report("account", argv[optind]);
 	if (!log)
 		return 1;
-	if (load_symbols("account", &src, &syms)) {
-		fdr_log_close(log);
-		return 1;
-	}
-	r = fdr_trace_build(&trace, log, 0, &err);
-	if (r) {
-		report_log_error("account", argv[optind], &err);
-	} else {
-		r = out_init(&o, STDOUT_FILENO) ? -1 : write_account(&o, &trace, syms, &ao);
-		out_flush(&o);
-		if (r || o.error)
-			fprintf(stderr, "fdrlog account: %s: %s\n", argv[optind],
-				r ? "out of memory" : strerror(o.error));
-		r = r || o.error;
-		out_release(&o);
-		fdr_trace_free(&trace);
-	}
+	r = load_symbols("account", &src, &syms) ? 1 : account_log(argv[optind], log, syms, &ao);
 	symbols_free(syms);
 	fdr_log_close(log);
-	return r ? 1 : 0;
+	return r;
 }
