@@ -83,8 +83,9 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 		goto out_put;
 
 	/*
-	 * No mremap growth, no later mprotect(PROT_EXEC); no core-dump copy of a machine-wide trace that
-	 * other processes write (a live debugger still reads it).
+	 * No mremap growth, no later mprotect(PROT_EXEC); no core-dump copy
+	 * of a machine-wide trace that other processes write (a live
+	 * debugger still reads it).
 	 */
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vm_flags_clear(vma, VM_MAYEXEC);

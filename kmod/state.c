@@ -218,6 +218,7 @@ int fdr_state_reset(struct fdr_dev *dev)
 	}
 	old = dev->region;
 	dev->region = NULL;
+	/* Pairs with the writers' load-acquire of the state word. */
 	smp_store_release(&old->ctl->state, FDR_STATE_UNINITIALIZED);
 	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
 	fdr_clear_finalize(dev);
