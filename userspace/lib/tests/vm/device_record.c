@@ -20,7 +20,7 @@
 #include "tap.h"
 #include "region_util.h"
 
-#define NTESTS 6
+#define NTESTS 9
 
 static struct test_region tr;
 static struct rec recs[8192];
@@ -193,6 +193,121 @@ static bool test_follow_reinit(void)
 	return true;
 }
 
+static bool test_migration(void)
+{
+	uint32_t idx[4];
+	int n;
+
+	if (!start(8192, 2))
+		return false;
+	pin(0);
+	fdr_enter(1);
+	pin(1);
+	fdr_exit(1);
+	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 1, "the thread keeps its buffer");
+	n = parse(idx[0]);
+	CHECK(n == 6 && recs[2].cpu == 0 && recs[4].type == REC_NEW_CPU &&
+	      recs[4].cpu == 1 && recs[5].type == REC_FN && recs[5].delta == 0,
+	      "NewCPUId(1) before the exit: n %d %s", n, err);
+	stop();
+	return true;
+}
+
+static bool test_two_processes(void)
+{
+	enum { PAIRS = 2000 };
+	int count[2] = { 0, 0 }, status;
+	pid_t pids[2];
+
+	if (!start(65536, 4))
+		return false;
+	fdr_detach();
+	for (int p = 0; p < 2; p++) {
+		pids[p] = fork();
+		if (pids[p] == 0) {
+			fdr_attach(tr.target);
+			for (int i = 0; i < PAIRS; i++) {
+				fdr_enter(1000 * (p + 1) + i % 100);
+				fdr_exit(1000 * (p + 1) + i % 100);
+			}
+			exit(0);
+		}
+	}
+	for (int p = 0; p < 2; p++)
+		waitpid(pids[p], &status, 0);
+	for (uint32_t i = 0; i < tr.c->nr_buffers; i++) {
+		const struct fdr_buffer_desc *d = tr_desc(&tr, i);
+		int n, p = d->owner_pid == pids[1];
+
+		if (!d->extents)
+			continue;
+		CHECK(d->state == FDR_BUF_RELEASED, "released");
+		n = parse(i);
+		CHECK(n > 0, "parses: %s", err);
+		for (int r = 0; r < n; r++) {
+			if (recs[r].type != REC_FN)
+				continue;
+			CHECK(recs[r].fid / 1000 == (uint32_t)p + 1, "own fids only");
+			count[p]++;
+		}
+	}
+	CHECK(count[0] == 2 * PAIRS && count[1] == 2 * PAIRS,
+	      "every record of both: %d %d", count[0], count[1]);
+	stop();
+	return true;
+}
+
+static volatile int racing;
+
+static void *hammer(void *arg)
+{
+	uint64_t i = 0;
+
+	(void)arg;
+	while (__atomic_load_n(&racing, __ATOMIC_RELAXED)) {
+		fdr_enter((int32_t)(i % 100) + 1);
+		if (i % 9 == 0)
+			fdr_custom_event("racing!", 7);
+		fdr_exit((int32_t)(i % 100) + 1);
+		i++;
+	}
+	return NULL;
+}
+
+static bool test_race_finalize(void)
+{
+	struct timespec ms = { 0, 30 * 1000 * 1000 };
+	struct fdr_status st;
+	pthread_t th[2];
+	int total = 0;
+
+	if (!start(8192, 4))
+		return false;
+	racing = 1;
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, hammer, NULL);
+	nanosleep(&ms, NULL);
+	CHECK(fdr_ctl_finalize(tr.ctl) == 0, "finalize while writing");
+	nanosleep(&ms, NULL);
+	racing = 0;
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	for (uint32_t i = 0; i < tr.c->nr_buffers; i++) {
+		int n;
+
+		if (!tr_desc(&tr, i)->extents)
+			continue;
+		n = parse(i);
+		CHECK(n >= 2, "buffer %u: %s", i, err);
+		total += n;
+	}
+	CHECK(total > 100, "recorded: %d", total);
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.buffers_in_use == 0,
+	      "writers released their buffers");
+	stop();
+	return true;
+}
+
 int main(void)
 {
 	tap_plan(NTESTS);
@@ -207,5 +322,11 @@ int main(void)
 	tap_ok(child_records(0), "the kernel reclaims a dead writer's buffer");
 	tap_ok(child_records(SIGKILL), "a writer killed by a signal finalizes (crash)");
 	tap_ok(test_follow_reinit(), "writers follow a re-init to the new region");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		tap_skip("one CPU", "migration writes NewCPUId");
+	else
+		tap_ok(test_migration(), "migration writes NewCPUId");
+	tap_ok(test_two_processes(), "two processes record into one ring");
+	tap_ok(test_race_finalize(), "writers racing a finalize: no torn record");
 	return tap_done();
 }
