@@ -35,7 +35,7 @@ ncpu=$("$FDRCTL" --target "$TARGET" status --json | sed -n 's/.*"nr_cpus":\([0-9
 "$BUILD/fdrd/tests/fill_region" "$NAME" 4096 100000 >/dev/null
 "$FDRCTL" --target "$TARGET" finalize >/dev/null
 
-echo "## fdrd flush vs write(2)"
+echo "## fdrd flush compared with plain write(2)"
 echo
 echo "$(nproc) CPUs, kernel $(uname -r), output directory $DIR ($(findmnt -n -o FSTYPE -T "$DIR")), $ROUNDS interleaved rounds"
 echo
