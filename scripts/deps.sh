@@ -19,14 +19,14 @@ wanted=$(printf '%s\n' "$wanted" | LC_ALL=C sort -u)
 
 if [ ! -f /etc/debian_version ] || ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
 	say "this is not a Debian-like system; install the equivalents of these Debian packages:"
-	printf '  %s\n' $wanted linux-headers-6.12.*+deb12-amd64 >&2
+	printf '  %s\n' $wanted 'linux-headers-6.12.*+deb12-amd64 (the newest)' >&2
 	say "(a kernel image under /boot with its /lib/modules, matching kernel headers,"
 	say " qemu-system-x86_64 with virtfs, a statically linked busybox at /bin/busybox,"
 	say " cpio, kmod, liburing, libelf, libdw, clang/llvm 19)"
 	exit 1
 fi
 
-# is_installed PKG...: print the ones that are not installed.
+# missing_of PKG...: print the ones that are not installed.
 missing_of() {
 	local p
 	for p in "$@"; do

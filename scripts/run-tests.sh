@@ -47,9 +47,11 @@ result() { # result ok|fail DESCRIPTION
 step() {
 	local desc=$1 log=$results/$2.log
 	shift 2
+	local t0=$SECONDS
 	echo "== $desc"
 	if "$@" >"$log" 2>&1; then
 		result ok "$desc"
+		echo "   ($((SECONDS - t0)) s)"
 	else
 		result fail "$desc (exit $?; log: $log)"
 		tail -n 20 "$log" | sed 's/^/  | /' >&2
@@ -82,7 +84,9 @@ for d in $dirs; do
 	tap=$results/1-host-$name.tap
 	echo "== host tests: $d"
 	rc=0
+	t0=$SECONDS
 	make -s --no-print-directory -C "$d" check >"$tap" 2>"${tap%.tap}.err" || rc=$?
+	echo "   ($((SECONDS - t0)) s)"
 	if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
 		result fail "make -C $d check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
 		tail -n 20 "${tap%.tap}.err" | sed 's/^/  | /' >&2
@@ -113,13 +117,15 @@ vm_timeout=${FDR_VM_TIMEOUT:-$((90 + n_tests * per_test))}
 echo "== VM: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
 console=$results/vm-console.txt
 vm_rc=0
+t0=$SECONDS
 scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
 	--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" \
 	2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
 		# Progress only; the whole stream is in $console.
-		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-32s exit %s\n", $2, $3; fflush(); next }
+		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-32s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
 		/^@@/ { next }
 		/^[ \t]*not ok/ { print "     " $0; fflush() }' || vm_rc=$?
+echo "   (VM run: $((SECONDS - t0)) s)"
 case "$vm_rc" in
 0) result ok "VM boot: fdr.ko loaded, tests ran, no kernel warnings" ;;
 3) result fail "VM: the guest kernel reported problems (see $results/vm-run.err)" ;;
@@ -131,7 +137,7 @@ esac
 awk -v dir="$results" '
 	/^@@fdr-test-out .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".tap"; printf "" >out; next }
 	/^@@fdr-test-err .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".err"; printf "" >out; next }
-	/^@@fdr-test-end .*@@$/ { rc = $3; sub(/@@$/, "", rc); print $2, rc >(dir "/vm-exit-status"); out = ""; next }
+	/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); print $2, $3, $4 >(dir "/vm-exit-status"); out = ""; next }
 	out != "" { print >out }
 ' "$console"
 touch "$results/vm-exit-status"
