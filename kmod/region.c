@@ -2,8 +2,8 @@
 /*
  * region.c - allocation, layout and lifetime of one INIT's region.
  *
- * The control area is vmalloc_user() memory (the kernel needs it
- * contiguous in its own address space); each buffer is a run of order-0
+ * The control area is vmalloc memory (the kernel needs it contiguous in
+ * its own address space); each buffer is a run of order-0
  * pages from its CPU's NUMA node.  Userspace sees one contiguous range
  * because mmap inserts the page array in offset order.
  */
@@ -125,7 +125,9 @@ static int fdr_region_alloc_control(struct fdr_region *r)
 {
 	unsigned long i;
 
-	r->ctl = vmalloc_user(r->control_size);
+	/* Zeroed: the pages go to userspace.  No warning on failure. */
+	r->ctl = __vmalloc(r->control_size, GFP_KERNEL | __GFP_ZERO |
+			   __GFP_NOWARN | __GFP_RETRY_MAYFAIL);
 	if (!r->ctl)
 		return -ENOMEM;
 	for (i = 0; i < r->nr_ctl_pages; i++)

@@ -21,7 +21,7 @@ struct fdr_dev;
 struct fdr_region {
 	struct kref ref;		/* device + one per mapping */
 	struct fdr_dev *dev;
-	struct fdr_control *ctl;	/* vmalloc_user() control area */
+	struct fdr_control *ctl;	/* zeroed vmalloc control area */
 	struct page **pages;		/* every page, in mmap offset order */
 	unsigned long nr_pages;
 	unsigned long nr_ctl_pages;	/* pages[0..nr_ctl_pages) are ctl's */
