@@ -42,7 +42,8 @@
 #define PAIRS		300
 #define LOG_TIMEOUT_S	30
 
-enum death { DIE_SEGV, DIE_ABORT, DIE_KILL };
+/* DIE_CYG: crash_cyg.c, a -finstrument-functions program, segfaults. */
+enum death { DIE_SEGV, DIE_ABORT, DIE_KILL, DIE_CYG };
 
 struct crash_case {
 	const char *name;
@@ -57,10 +58,14 @@ static const struct crash_case cases[] = {
 	{ "SIGKILL from outside", DIE_KILL, SIGKILL, 0 },
 	{ "SIGSEGV, INIT with NO_CRASH_FINALIZE", DIE_SEGV, SIGSEGV,
 	  FDR_INIT_NO_CRASH_FINALIZE },
+	{ "SIGSEGV in a gcc -finstrument-functions program", DIE_CYG, SIGSEGV, 0 },
 };
+
+#define CYG_LEAF_CALLS	200	/* crash_cyg.c */
 
 struct env {
 	struct tools tools;
+	char crash_cyg[512];	/* "" if not found */
 	char target[256];
 	char dir[256];
 	bool device;
@@ -116,6 +121,8 @@ static __attribute__((noinline)) void dies_here(enum death d, int ready_fd)
 		(void)!write(ready_fd, "r", 1);
 		for (;;)
 			pause();
+	case DIE_CYG:	/* crash_cyg.c dies on its own */
+		break;
 	}
 	fdr_exit(CRASH_FID);
 }
@@ -137,6 +144,18 @@ static void __attribute__((noreturn)) child(const char *target, enum death d,
 	pthread_barrier_wait(&helpers_done);
 	dies_here(d, ready_fd);
 	_exit(0);
+}
+
+/* exec the instrumented program; its hooks attach to $FDR_TARGET. */
+static void __attribute__((noreturn)) cyg_child(const struct env *e)
+{
+	struct rlimit no_core = { 0, 0 };
+
+	setrlimit(RLIMIT_CORE, &no_core);
+	setenv("FDR_TARGET", e->target, 1);
+	setenv("FDR_SYMDIR", e->dir, 1);
+	execl(e->crash_cyg, e->crash_cyg, (char *)NULL);
+	_exit(127);
 }
 
 /* The last function record of tid's stream, and its complete pairs. */
@@ -172,6 +191,65 @@ static void drop_last_record(struct scan_log *log, int32_t tid)
 			log->buf[b].count--;
 			return;
 		}
+}
+
+/* fid -> symbol from the hooks' sym-map "fid<TAB>symbol<TAB>...". */
+static bool sym_of(const char *map, uint32_t fid, char *sym, size_t len)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(map, "r");
+
+	while (f && !found && fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t');
+
+		if (line[0] == '#' || !tab || strtoul(line, NULL, 10) != fid)
+			continue;
+		tab++;
+		tab[strcspn(tab, "\t\n")] = '\0';
+		snprintf(sym, len, "%s", tab);
+		found = true;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/* The cyg program's log: ends in Enter(crashes_here), all leaf calls. */
+static void check_cyg_log(struct env *e, const struct crash_case *c,
+			  const char *log, pid_t pid)
+{
+	char map[600], sym[256] = "?";
+	struct scan_log scan;
+	struct scan_event last = { 0 };
+	unsigned leaf_enter = 0, leaf_exit = 0;
+	size_t n;
+
+	tap_ok(judge_log_format(&e->tools, log, NULL, &e->js),
+	       "crash %s: log passes %s", c->name, judge_describe(&e->tools));
+	if (scan_log_file(log, &scan) != 0) {
+		tap_ok(false, "crash %s: log readable", c->name);
+		return;
+	}
+	snprintf(map, sizeof(map), "%s/fdr-syms.%d.map", e->dir, pid);
+	if (last_record_of(&scan, pid, &last, &n))
+		sym_of(map, last.fid, sym, sizeof(sym));
+	tap_ok(last.kind == FDR_FN_ENTER && !strcmp(sym, "crashes_here"),
+	       "crash %s: the last record is the Enter of %s (want crashes_here, per the sym-map)",
+	       c->name, sym);
+	for (size_t i = 0; i < scan.nr_ev; i++) {
+		char s2[256];
+
+		if (!sym_of(map, scan.ev[i].fid, s2, sizeof(s2)) || strcmp(s2, "leaf"))
+			continue;
+		leaf_enter += scan.ev[i].kind == FDR_FN_ENTER;
+		leaf_exit += scan.ev[i].kind == FDR_FN_EXIT;
+	}
+	tap_ok(leaf_enter == CYG_LEAF_CALLS && leaf_exit == CYG_LEAF_CALLS,
+	       "crash %s: all %d calls of leaf() before the crash (%u enters, %u exits)",
+	       c->name, CYG_LEAF_CALLS, leaf_enter, leaf_exit);
+	unlink(map);
+	scan_log_free(&scan);
 }
 
 static bool wait_exit(pid_t pid, int timeout_s, int *status)
@@ -274,7 +352,8 @@ static void expect_finalize(struct env *e, const struct crash_case *c,
 		fdr_ctl_finalize(ctl);
 	}
 	status_now(ctl, &st);
-	tap_ok(st.buffers_reclaimed >= NR_HELPERS + 1 && st.buffers_in_use == 0,
+	tap_ok(st.buffers_reclaimed >= (c->death == DIE_CYG ? 1 : NR_HELPERS + 1) &&
+	       st.buffers_in_use == 0,
 	       "crash %s: the dead process's buffers reclaimed (%llu reclaimed, %u still held)",
 	       c->name, (unsigned long long)st.buffers_reclaimed, st.buffers_in_use);
 }
@@ -300,6 +379,8 @@ static void run_case(struct env *e, const struct crash_case *c, unsigned idx)
 	fdrd = tools_spawn(argv, NULL);
 	fflush(stdout);
 	pid = fork();
+	if (pid == 0 && c->death == DIE_CYG)
+		cyg_child(e);
 	if (pid == 0)
 		child(e->target, c->death, fds[1]);
 	close(fds[1]);
@@ -314,7 +395,10 @@ static void run_case(struct env *e, const struct crash_case *c, unsigned idx)
 	       WEXITSTATUS(status) == 0 && access(log, F_OK) == 0,
 	       "crash %s: fdrd --once wrote %s", c->name, pattern);
 	if (access(log, F_OK) == 0) {
-		check_log(e, c, log, pid);
+		if (c->death == DIE_CYG)
+			check_cyg_log(e, c, log, pid);
+		else
+			check_log(e, c, log, pid);
 		if (e->device && !c->init_flags)
 			tap_ok(side_table_says(log, "finalize\tcrash\tsignal\t"),
 			       "crash %s: the side table names the crash", c->name);
@@ -333,6 +417,10 @@ int main(void)
 	unsigned n = sizeof(cases) / sizeof(cases[0]);
 
 	tools_find(&e.tools);
+	snprintf(e.crash_cyg, sizeof(e.crash_cyg), "%s",
+		 getenv("CRASH_CYG") ? getenv("CRASH_CYG") : "/reliability/bin/crash_cyg");
+	if (access(e.crash_cyg, X_OK))
+		e.crash_cyg[0] = '\0';
 	e.device = getenv("FDR_VM") && access("/dev/fdr", F_OK) == 0;
 	if (e.device)
 		snprintf(e.target, sizeof(e.target), "/dev/fdr");
@@ -350,6 +438,10 @@ int main(void)
 		/* the flag only means something to the kernel */
 		if (!e.device && cases[i].init_flags)
 			continue;
+		if (cases[i].death == DIE_CYG && !e.crash_cyg[0]) {
+			tap_skip("crash_cyg not found (set CRASH_CYG)", "crash %s", cases[i].name);
+			continue;
+		}
 		run_case(&e, &cases[i], i);
 	}
 	rmdir(e.dir);
