@@ -527,4 +527,76 @@ TEST_F(dev, no_leak_over_cycles)
 	ASSERT_GT(after, before - SLACK_KIB);
 }
 
+static long long meminfo_kib(const char *key)
+{
+	char line[128];
+	long long kib = -1;
+	size_t n = strlen(key);
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && sscanf(line + n, " %lld", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+static int write_max_total_mb(long long mb)
+{
+	FILE *f = fopen(FDRT_PARAMS "max_total_mb", "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%lld\n", mb) < 0)
+		err = -EIO;
+	if (fclose(f))
+		err = -errno;
+	return err;
+}
+
+/*
+ * A real allocation failure half-way through INIT: with memory held so
+ * that a region of almost half of RAM cannot fit, INIT fails with ENOMEM
+ * (no OOM kill, no warning), the state is UNINITIALIZED again and every
+ * page it did get is back.
+ */
+TEST_F(dev, init_enomem_frees_partial_allocation)
+{
+	long long total = meminfo_kib("MemTotal:");
+	long long avail = meminfo_kib("MemAvailable:");
+	long long saved = fdrt_param("max_total_mb");
+	long long before, after;
+	size_t hold;
+	uint32_t per_cpu;
+	int ncpu = fdrt_nr_possible_cpus();
+	char *p;
+	int err;
+
+	REQUIRE_DEV();
+	ASSERT_GT(total, 0);
+	ASSERT_GT(ncpu, 0);
+	/* Leave about 64 MiB less than the region needs. */
+	if (avail < total / 2 + 128 * 1024)
+		SKIP(return, "too little memory available to squeeze");
+	hold = (size_t)(avail - total / 2 + 64 * 1024) * 1024;
+	per_cpu = (total / 2 / 1024 - 8) / ncpu;
+	p = mmap(NULL, hold, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_EQ(0, write_max_total_mb(1 << 20));
+	before = mem_free_kib();
+	err = fdrt_init(self->fd, 1 << 20, per_cpu, 0);
+	after = mem_free_kib();
+	ASSERT_EQ(0, write_max_total_mb(saved));
+	ASSERT_EQ(0, munmap(p, hold));
+	TH_LOG("held %zu MiB, asked %u MiB: %s; free KiB %lld -> %lld",
+	       hold >> 20, per_cpu * ncpu, strerror(-err), before, after);
+	ASSERT_EQ(-ENOMEM, err);
+	ASSERT_GT(after, before - SLACK_KIB);
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+}
+
 TEST_HARNESS_MAIN
