@@ -5,7 +5,6 @@
  * load).  Otherwise rdtscp's TSC_AUX (Linux stores the CPU number in its
  * low 12 bits), otherwise sched_getcpu() (vDSO on x86-64).
  */
-#include <cpuid.h>
 #include <sched.h>
 #include <stddef.h>
 #include <sys/rseq.h>
@@ -14,11 +13,23 @@
 long fdr__rseq_cpu_offset;
 static int have_rdtscp = -1;
 
+/* CPUID by hand: <cpuid.h>'s inline helpers could be instrumented. */
+FDR_NOINSTR static void cpuid(unsigned leaf, unsigned r[4])
+{
+	__asm__ volatile("cpuid"
+			 : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(0));
+}
+
 FDR_NOINSTR static bool cpu_has_rdtscp(void)
 {
-	unsigned a, b, c, d;
+	unsigned r[4];
 
-	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+	cpuid(0x80000000, r);
+	if (r[0] < 0x80000001)
+		return false;
+	cpuid(0x80000001, r);
+	return r[3] & (1u << 27);
 }
 
 FDR_NOINSTR void fdr__cpu_setup(void)

@@ -55,12 +55,14 @@ int fdr__geometry_compute(struct fdr_geometry *g, uint64_t buffer_size,
 int fdr__control_validate(const struct fdr_control *c, size_t map_len);
 int fdr__init_cfg_check(const struct fdr_init *cfg);
 
-static inline struct fdr_cpu_ring *fdr__rings(const struct fdr_control *c)
+static inline __attribute__((no_instrument_function)) struct fdr_cpu_ring *
+fdr__rings(const struct fdr_control *c)
 {
 	return (struct fdr_cpu_ring *)((char *)c + c->rings_offset);
 }
 
-static inline struct fdr_buffer_desc *fdr__descs(const struct fdr_control *c)
+static inline __attribute__((no_instrument_function)) struct fdr_buffer_desc *
+fdr__descs(const struct fdr_control *c)
 {
 	return (struct fdr_buffer_desc *)((char *)c + c->descs_offset);
 }
