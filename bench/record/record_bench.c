@@ -166,6 +166,19 @@ static int setup(const char *target)
 	return ret;
 }
 
+/* The 1-minute load average: a busy machine shows in the scaling rows. */
+static double loadavg(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double l = -1;
+
+	if (f && fscanf(f, "%lf", &l) != 1)
+		l = -1;
+	if (f)
+		fclose(f);
+	return l;
+}
+
 static void report_counters(const char *target)
 {
 	struct fdr_status st;
@@ -195,6 +208,8 @@ int main(int argc, char **argv)
 	floor_buf = calloc(FLOOR_WORDS, sizeof(uint64_t));
 	if (!floor_buf || setup(target))
 		return 1;
+	double load0 = loadavg();
+
 	pin(0);
 	floor_loop(events / 10);	/* warm up both */
 	fdr_loop(events / 10);
@@ -272,6 +287,8 @@ int main(int argc, char **argv)
 		printf("| scaling | skipped: one CPU | >= 1.8 |\n");
 	}
 	report_counters(target);
+	printf("Load average (1 min) at start %.2f, at end %.2f, on %ld CPUs.\n",
+	       load0, loadavg(), ncpu);
 	fdr_detach();
 	fdr_ctl_destroy_embedded(target);
 	(void)sink;
