@@ -411,7 +411,7 @@ def main():
     if busy:
         md += ["Other load: in the half second before each round the CPUs were "
                "%d%% busy (median; max %d%%); run.sh waits up to 20 s for them "
-               "to go under 15%% before a round." % (statistics.median(busy), max(busy)), ""]
+               "to go under 15%% before a round, 60 s in all." % (statistics.median(busy), max(busy)), ""]
 
     trows = target_rows(st, status, others)
     md += ["## Acceptance targets", "",

@@ -45,7 +45,7 @@ mkdir -p "$RESULTS" "$LOGS"
 START_STAMP=$RESULTS/started	# what is newer than this was written by this run
 : >"$START_STAMP"
 
-log() { echo "bench: $*" >&2; }
+log() { echo "bench: [$SECONDS s] $*" >&2; }
 meta() { printf '%s\t%s\n' "$1" "$2" >>"$META"; }
 status() { printf '%s\t%s\n' "$1" "$2" >>"$STATUS"; }
 
@@ -181,17 +181,23 @@ busy_percent() {
 	echo $(((total - idle) * 100 / total))
 }
 
-# Other work on this 2-core machine (builds, tests) skews a round, most of
-# all the two-thread workload: before each round wait up to QUIET_WAIT_S
-# for the CPUs to be under QUIET_BUSY_PCT busy, and record what it was.
+# Other work on this 2-core machine (builds, tests) skews wall-clock
+# figures, the two-thread workload's most: before each round wait up to
+# QUIET_WAIT_S for the CPUs to be under QUIET_BUSY_PCT busy, and record
+# what it was.  QUIET_BUDGET_S caps the waiting of the whole run, to stay
+# well inside make bench's 15 minutes on a machine that never goes quiet.
 QUIET_BUSY_PCT=${BENCH_QUIET_BUSY_PCT:-15}
 QUIET_WAIT_S=${BENCH_QUIET_WAIT_S:-20}
+QUIET_BUDGET_S=${BENCH_QUIET_BUDGET_S:-60}
+quiet_budget_halves=$((QUIET_BUDGET_S * 2))
 wait_quiet() {
 	local round=$1 busy tries=$((QUIET_WAIT_S * 2))
 	busy=$(busy_percent)
-	while [ "$busy" -ge "$QUIET_BUSY_PCT" ] && [ "$tries" -gt 0 ]; do
+	while [ "$busy" -ge "$QUIET_BUSY_PCT" ] && [ "$tries" -gt 0 ] &&
+		[ "$quiet_budget_halves" -gt 0 ]; do
 		busy=$(busy_percent)
 		tries=$((tries - 1))
+		quiet_budget_halves=$((quiet_budget_halves - 1))
 	done
 	meta "busy_before_round.$round" "$busy"
 }
