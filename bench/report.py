@@ -16,6 +16,7 @@ Definitions (also written into results.md):
   floor          = the rdtsc + 8-byte store loop's time per iteration.
 Prints the Markdown to stdout and writes it to results.md; writes the SVG.
 """
+import html
 import os
 import re
 import statistics
@@ -303,7 +304,7 @@ def target_rows(st, status, others):
     return rows
 
 
-def svg_chart(st, path):
+def svg_chart(st, path, date):
     """Grouped horizontal bars: overhead ns per event, per workload."""
     cands = [(c, n.replace("*", "")) for c, n, _ in CANDIDATES
              if c not in ("none", "clock-costs") and any(
@@ -330,9 +331,8 @@ def svg_chart(st, path):
          '<rect width="100%" height="100%" fill="white"/>',
          '<text x="10" y="22" font-size="15" font-weight="bold">'
          'Tracing cost per event (ns, median; lower is better)</text>',
-         '<text x="10" y="40" fill="#555">overhead over the uninstrumented '
-         'build, per entry or exit record; threads: wall time per event of '
-         'both threads</text>']
+         '<text x="10" y="40" fill="#555">CPU time over the uninstrumented '
+         'build, per entry or exit record (%s)</text>' % html.escape(date)]
     for i, wl in enumerate(WORKLOADS):
         x = left + i * 110
         o.append('<rect x="%d" y="%d" width="10" height="10" fill="%s"/>'
@@ -465,7 +465,7 @@ def main():
     text = "\n".join(md) + "\n"
     with open(md_path, "w") as f:
         f.write(text)
-    svg_chart(st, svg_path)
+    svg_chart(st, svg_path, "%s, commit %s" % (meta.get("date", "?"), meta.get("commit", "?")))
     sys.stdout.write(text)
 
 
