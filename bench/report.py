@@ -304,6 +304,48 @@ def target_rows(st, status, others):
     return rows
 
 
+def target_notes(st, meta):
+    """Facts from this run that explain the figures behind the targets."""
+    notes = []
+    floor, fdr = st.floor(), st.get("fdr-direct", "leaf", "event")
+    rdtsc = st.get("clock-costs", "rdtsc", "event")
+    if floor and fdr and rdtsc:
+        notes.append("- Floor: one rdtsc alone costs %.2f ns here and the "
+                     "rdtsc+store loop %.2f ns, so the timestamp is nearly all of "
+                     "the floor. fdr's direct API spends %.2f ns per event on the "
+                     "leaf workload: %.2f ns beyond the rdtsc (record encoding, "
+                     "room and state checks, the release store of the extents); "
+                     "≤ 1.3× the floor would allow %.2f ns."
+                     % (rdtsc, floor, fdr, fdr - rdtsc, 1.3 * floor))
+    inline = st.get("fdr-inline", "leaf", "event")
+    if inline and fdr:
+        notes.append("- libfdr's inline fast path (`fdr_fast.h`) costs %.2f ns per "
+                     "event here against %.2f ns through the `fdr_enter`/`fdr_exit` "
+                     "calls." % (inline, fdr))
+    ours = st.get("xray-fdr", "leaf", "call")
+    llvm = st.get("xray-llvm", "leaf", "call")
+    cg = st.get("clock-costs", "clock_gettime", "event")
+    rdtscp = st.get("clock-costs", "rdtscp", "event")
+    clock = meta.get("xray_llvm_clock", "")
+    if ours and llvm and cg and rdtscp and clock.startswith("clock_gettime"):
+        faster = llvm - 2 * (cg - rdtscp)
+        notes.append("- compiler-rt's XRay FDR timestamped with clock_gettime "
+                     "(%.2f ns per read here) because it found no TSC frequency; "
+                     "with one (rdtscp, %.2f ns) its leaf calls would cost about "
+                     "%.1f ns instead of %.1f, and fdr's XRay mode (%.1f ns per "
+                     "call) would be at about %.3f× of it."
+                     % (cg, rdtscp, faster, llvm, ours, ours / faster if faster > 0 else 0))
+    s_wall = st.thread_scaling("fdr-direct")
+    s_floor = st.thread_scaling("floor-hooks")
+    if s_wall is not None and s_floor is not None and s_floor < 1.8:
+        notes.append("- Thread scaling is wall-clock throughput: with other work "
+                     "on the 2 CPUs (see the load above), even the floor hooks "
+                     "reached only %.2f×, so this run cannot show 1.8× for anyone; "
+                     "the CPU-time figure shows what fdr's two threads cost each "
+                     "other." % s_floor)
+    return notes + [""] if notes else []
+
+
 def svg_chart(st, path, date):
     """Grouped horizontal bars: overhead ns per event, per workload."""
     cands = [(c, n.replace("*", "")) for c, n, _ in CANDIDATES
@@ -419,6 +461,7 @@ def main():
     for name, req, measured, verdict in trows:
         md.append("| %s | %s | %s | %s |" % (name, req, measured, verdict))
     md.append("")
+    md += target_notes(st, meta)
 
     for wl in WORKLOADS:
         md += ["## Workload %s" % WORKLOAD_TITLES[wl], ""]
