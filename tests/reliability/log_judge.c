@@ -44,6 +44,7 @@ static bool run_tool(const char *what, const char *log, char *const argv[],
 	if (rc == 0)
 		return true;
 	(*fails)++;
+	s->tool_errors += rc == 126 || rc == 127 || rc < 0;
 	tools_first_line(errfile ? errfile : "/dev/null", first, sizeof(first));
 	diag(s, "%s %s: status %d: %s", what, log, rc, first);
 	return false;

@@ -17,6 +17,8 @@ struct judge_stats {
 	unsigned long logs;
 	unsigned long fdrlog_runs, fdrlog_fail;
 	unsigned long xray_runs, xray_fail;
+	unsigned long tool_errors;	/* a verifier could not run (in the
+					 * *_fail counts too, never "malformed") */
 	unsigned long malformed;	/* our scan refused it */
 	unsigned long pattern_fail;	/* a record out of the writers' pattern */
 	unsigned long tally_fail;	/* a confirmed pair missing */

@@ -377,10 +377,11 @@ static void report(struct stress *s, int fdrd_rc)
 		 (unsigned long long)t->threads_started, s->pool.killed,
 		 (unsigned long long)j->records, (unsigned long long)j->records_checked,
 		 (unsigned long long)j->pairs, (unsigned long long)t->pairs_confirmed,
-		 j->malformed + j->fdrlog_fail + j->xray_fail);
-	tap_diag("stress: finalize ioctl=%lu crash=%lu; empty generations=%lu; overwritten logs=%lu; writer restarts (not attached)=%lu; writers lost otherwise=%lu",
+		 j->malformed + j->fdrlog_fail + j->xray_fail - j->tool_errors);
+	tap_diag("stress: finalize ioctl=%lu crash=%lu; empty generations=%lu; overwritten logs=%lu; verifier runs that failed to start=%lu; writer restarts (not attached)=%lu; writers lost otherwise=%lu",
 		 s->finalize_ioctl, s->finalize_crash, s->empty_gens,
-		 j->unchecked_tally, s->pool.exited_retry, s->pool.exited_bad);
+		 j->unchecked_tally, j->tool_errors, s->pool.exited_retry,
+		 s->pool.exited_bad);
 	tap_ok(s->stuck == 0 && s->cycles > 0, "stress: %lu cycles, the region always came back (fdrd --auto-reset)", s->cycles);
 	if (s->tools.fdrlog[0])
 		tap_ok(j->logs > 0 && j->fdrlog_runs == j->logs && j->fdrlog_fail == 0,
