@@ -21,6 +21,7 @@
 #include "xray_abi.h"
 #include "xray_mode.h"
 #include "xray_options.h"
+#include "xray_sleds.h"
 
 /*
  * The archive member holding this constructor must be linked even though
@@ -40,17 +41,25 @@ FDR_HOOK static int mode_requested(void)
 	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
 }
 
-/* Started from XRAY_OPTIONS but sleds left unpatched: say why nothing
- * will be recorded until the program patches them itself. */
-FDR_HOOK static void check_patch_premain(void)
+/* With the sleds patched before main, point them at our trampolines;
+ * without, say why nothing will be recorded until the program patches
+ * them itself. */
+FDR_HOOK static void use_patched_sleds(void)
 {
 	char value[16];
+	int n;
 
-	if (fdr_xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
-				 sizeof(value)) && fdr_xray_option_is_true(value))
+	if (!fdr_xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
+				  sizeof(value)) || !fdr_xray_option_is_true(value)) {
+		fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no "
+			"patch_premain=true: nothing is recorded until the "
+			"program calls __xray_patch()\n");
 		return;
-	fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no patch_premain=true: "
-		"nothing is recorded until the program calls __xray_patch()\n");
+	}
+	n = fdr_xray_sleds_retarget();
+	if (n < 0)	/* still correct, through compiler-rt's trampolines */
+		fprintf(stderr, "fdr xray mode: note: cannot rewrite the sleds "
+			"(%s); using XRay's slower trampolines\n", strerror(-n));
 }
 
 FDR_HOOK static void start_mode(void)
@@ -71,7 +80,7 @@ FDR_HOOK static void start_mode(void)
 			"program runs without recording\n");
 		return;
 	}
-	check_patch_premain();
+	use_patched_sleds();
 }
 
 __attribute__((constructor)) FDR_HOOK static void fdr_xray_autostart(void)

@@ -19,6 +19,7 @@
 #include "hook_attrs.h"
 #include "xray_config.h"
 #include "xray_mode.h"
+#include "xray_sleds.h"
 #include "xray_threshold.h"
 
 /* The config of the first successful log_init: libfdr attaches once per
@@ -26,7 +27,7 @@
 static struct fdr_xray_config attached_cfg;
 static bool attached;
 
-FDR_HOOK static void handle_arg0(int32_t fid, enum fdr_xray_entry_type type)
+FDR_HOOK void fdr_xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 {
 	switch (type) {
 	case FDR_XRAY_ENTRY:
@@ -107,6 +108,7 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 	}
 	__xray_set_handler_arg1(handle_arg1);
 	__xray_set_customevent_handler(handle_custom_event);
+	fdr_xray_fast_on = 1;	/* retargeted sleds call us directly */
 	return FDR_XRAY_LOG_INITIALIZED;
 }
 
@@ -116,6 +118,7 @@ FDR_HOOK static enum fdr_xray_log_init_status mode_finalize(void)
 	struct fdr_ctl *ctl;
 	int ret;
 
+	fdr_xray_fast_on = 0;	/* retargeted sleds defer to XRay again */
 	__xray_remove_handler_arg1();
 	__xray_remove_customevent_handler();
 	fdr_thread_release();
@@ -143,6 +146,6 @@ FDR_HOOK static enum fdr_xray_log_flush_status mode_flush(void)
 const struct fdr_xray_log_impl fdr_xray_mode_impl = {
 	.log_init = mode_init,
 	.log_finalize = mode_finalize,
-	.handle_arg0 = handle_arg0,
+	.handle_arg0 = fdr_xray_fast_event,
 	.flush_log = mode_flush,
 };

@@ -62,8 +62,10 @@ void region_end(struct region *r)
 	if (!r->ctl)
 		return;
 	fdr_ctl_unmap(r->ctl);
-	if (!r->embedded)
+	if (!r->embedded) {	/* the device is shared: leave it UNINITIALIZED */
+		fdr_ctl_finalize(r->ctl);	/* EBUSY if already finalized */
 		fdr_ctl_reset(r->ctl);
+	}
 	fdr_ctl_close(r->ctl);
 	if (r->embedded)
 		fdr_ctl_destroy_embedded(r->target);
@@ -103,6 +105,25 @@ int run_program(char *const argv[], char *const extra_env[], pid_t *pid,
 	if (waitpid(*pid, &status, 0) < 0)
 		return -1;
 	return status;
+}
+
+int run_capture(char *const argv[], char *const extra_env[], pid_t *pid,
+		char *out, size_t outlen)
+{
+	char path[] = "/tmp/fdr-adapters-out-XXXXXX";
+	int fd = mkstemp(path), saved = dup(STDOUT_FILENO), st;
+	ssize_t n;
+
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	st = run_program(argv, extra_env, pid, true);
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	n = pread(fd, out, outlen - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(path);
+	return st;
 }
 
 const char *self_dir(void)

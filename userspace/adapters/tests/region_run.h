@@ -33,6 +33,11 @@ void region_end(struct region *r);
 int run_program(char *const argv[], char *const extra_env[], pid_t *pid,
 		bool keep_stdout);
 
+/* Like run_program, keeping the program's stdout (NUL-terminated, at
+ * most outlen - 1 bytes) in out. */
+int run_capture(char *const argv[], char *const extra_env[], pid_t *pid,
+		char *out, size_t outlen);
+
 /* Directory of this test binary. */
 const char *self_dir(void);
 /* Where the traced programs and their tables are: next to the test on

@@ -220,6 +220,114 @@ static void check_log_accounts(struct region *r, const char *traced)
 		tap_diag("could not remove %s", dir);
 }
 
+/* Through compiler-rt's trampolines instead of the mode's own: the same
+ * records. */
+static void test_xray_trampolines(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160], got[4096];
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char env_sleds[] = "FDR_XRAY_SLEDS=xray";
+	char *env[] = { env_xray, env_opts, env_target, env_sleds, NULL };
+	const struct fdr_control *c;
+	struct region r;
+	struct walk w;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "xtr"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_program(argv, env, &pid, false);
+	got[0] = '\0';
+	if (region_stop_and_map(&r, &c) == 0 && walk_region(&w, c) == 0) {
+		describe(&w, got, sizeof(got));
+		walk_free(&w);
+	}
+	if (!tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
+		    strcmp(got, expected_calls) == 0,
+		    "xray: FDR_XRAY_SLEDS=xray (compiler-rt's trampolines): the same records"))
+		tap_diag("got: %s", got);
+	region_end(&r);
+}
+
+/* Arguments and results in every register class (GPRs, XMM, x87,
+ * rax:rdx pairs, varargs' %al, tail calls) come out of the sleds intact:
+ * the program prints the same with and without recording, through
+ * either trampoline. */
+static void test_abi(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160], arg[] = "abi";
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), arg, NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char env_sleds[] = "FDR_XRAY_SLEDS=xray";
+	char *plain_env[] = { NULL };
+	char *ours_env[] = { env_xray, env_opts, env_target, NULL };
+	char *xray_env[] = { env_xray, env_opts, env_target, env_sleds, NULL };
+	char plain[512], ours[512], theirs[512];
+	struct region r;
+	pid_t pid;
+	int st0, st1, st2;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "abi"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st0 = run_capture(argv, plain_env, &pid, plain, sizeof(plain));
+	st1 = run_capture(argv, ours_env, &pid, ours, sizeof(ours));
+	st2 = run_capture(argv, xray_env, &pid, theirs, sizeof(theirs));
+	if (!tap_ok(st0 == 0 && st1 == 0 && st2 == 0 && plain[0] &&
+		    !strcmp(plain, ours) && !strcmp(plain, theirs),
+		    "xray: every argument and result register survives the sleds"))
+		tap_diag("untraced: %s ours: %s xray's: %s", plain, ours, theirs);
+	region_end(&r);
+}
+
+/* After __xray_log_finalize the sleds reach XRay's handler path again:
+ * a handler the program installs sees the later calls, the region none. */
+static void test_handover(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160], arg[] = "handover";
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), arg, NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char *env[] = { env_xray, env_opts, env_target, NULL };
+	const struct fdr_control *c;
+	int middles = 0, handled = -1;
+	long sum;
+	char out[128];
+	struct region r;
+	struct walk w;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "hand"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_capture(argv, env, &pid, out, sizeof(out));
+	if (region_stop_and_map(&r, &c) == 0 && walk_region(&w, c) == 0) {
+		for (size_t i = 0; i < w.n; i++)
+			middles += w.recs[i].kind == REC_FN(FDR_FN_ENTER) &&
+				   !strcmp(xray_name(&names, w.recs[i].fid), "middle");
+		walk_free(&w);
+	}
+	if (!tap_ok(st == 0 && sscanf(out, "%ld %d", &sum, &handled) == 2 &&
+		    handled == 6 && middles == 1,
+		    "xray: after finalize the program's own handler sees middle's 6 events, the region only the call before"))
+		tap_diag("status %d, output '%s', middle entries recorded %d", st, out, middles);
+	region_end(&r);
+}
+
 static void test_autostart(void)
 {
 	char traced[PATH_MAX], target[128], env_target[160];
@@ -433,6 +541,8 @@ static int explicit_enters(const char *config, int *code, pid_t *finalizer,
 	int enters = -1;
 	pid_t pid;
 
+	*code = -1;
+	*finalizer = 0;
 	target_name(target, sizeof(target), "cfg");
 	if (region_start(&r, target))
 		return -1;
@@ -515,11 +625,14 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(20);
+	tap_plan(23);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
 	test_autostart();
+	test_xray_trampolines();
+	test_abi();
+	test_handover();
 	test_threads();
 	test_crash();
 	test_not_selected();

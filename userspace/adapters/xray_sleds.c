@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_sleds.c - retarget patched sleds to our trampolines.
+ *
+ * A patched sled (LLVM 19, x86-64) is 11 bytes:
+ *   41 ba <fid:4>  e8|e9 <rel32:4>     mov $fid,%r10d; call|jmp tramp
+ * (call for entry and tail-call sleds, jmp for exit sleds).  Only rel32
+ * changes.  It is rewritten the way compiler-rt patches sleds, so that a
+ * thread running through it meanwhile never executes a half-written
+ * instruction: first the sled is disabled with one atomic store of its
+ * first bytes (entry/tail: `jmp +9` over the sled; exit: `ret`, what the
+ * sled replaced), then rel32 is written, then `41 ba` is stored back
+ * with release order.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "hook_attrs.h"
+#include "xray_sleds.h"
+
+volatile uint8_t fdr_xray_fast_on;
+
+/* An entry of the xray_instr_map section (32 bytes on 64-bit). */
+struct xray_sled {
+	uint64_t address;	/* version >= 2: relative to this field */
+	uint64_t function;
+	uint8_t kind;		/* XRayEntryType */
+	uint8_t always_instrument;
+	uint8_t version;
+	uint8_t padding[13];
+};
+
+extern const struct xray_sled __start_xray_instr_map[] __attribute__((weak));
+extern const struct xray_sled __stop_xray_instr_map[] __attribute__((weak));
+
+void __xray_FunctionEntry(void);
+void __xray_FunctionExit(void);
+void __xray_FunctionTailExit(void);
+void fdr_xray_entry_tramp(void);
+void fdr_xray_exit_tramp(void);
+void fdr_xray_tail_tramp(void);
+
+#define SLED_SIZE	11
+#define MOV_R10_SEQ	0xba41	/* 41 ba, little-endian */
+#define JMP9_SEQ	0x09eb	/* eb 09 */
+#define RET_OPCODE	0xc3
+#define CALL_OPCODE	0xe8
+#define JMP_OPCODE	0xe9
+
+struct retarget {
+	void (*xray)(void);	/* the trampoline the sled must call now */
+	void (*ours)(void);
+	uint8_t opcode;		/* call or jmp */
+};
+
+/* The writable window: one page range at a time, in sled order. */
+struct window {
+	uintptr_t lo, hi;	/* [lo, hi) made RWX; lo == hi: none */
+	long page;
+};
+
+FDR_HOOK static const struct retarget *retarget_for(uint8_t kind)
+{
+	static const struct retarget entry = {
+		__xray_FunctionEntry, fdr_xray_entry_tramp, CALL_OPCODE };
+	static const struct retarget exit_ = {
+		__xray_FunctionExit, fdr_xray_exit_tramp, JMP_OPCODE };
+	static const struct retarget tail = {
+		__xray_FunctionTailExit, fdr_xray_tail_tramp, CALL_OPCODE };
+
+	switch (kind) {
+	case 0: return &entry;
+	case 1: return &exit_;
+	case 2: return &tail;
+	default: return NULL;	/* arg logging, events: compiler-rt's */
+	}
+}
+
+FDR_HOOK static int32_t rel32_to(const uint8_t *sled, void (*target)(void))
+{
+	return (int32_t)((intptr_t)target - (intptr_t)(sled + SLED_SIZE));
+}
+
+FDR_HOOK static int window_close(struct window *w)
+{
+	int ret = 0;
+
+	if (w->lo < w->hi &&
+	    mprotect((void *)w->lo, w->hi - w->lo, PROT_READ | PROT_EXEC))
+		ret = -errno;
+	w->lo = w->hi = 0;
+	return ret;
+}
+
+/* Make the pages under [p, p + SLED_SIZE) writable (and keep them
+ * executable: other threads may be running there). */
+FDR_HOOK static int window_cover(struct window *w, uintptr_t p)
+{
+	uintptr_t lo = p & ~(uintptr_t)(w->page - 1);
+	uintptr_t hi = (p + SLED_SIZE + w->page - 1) & ~(uintptr_t)(w->page - 1);
+	int ret;
+
+	if (lo >= w->lo && hi <= w->hi)
+		return 0;
+	ret = window_close(w);
+	if (ret)
+		return ret;
+	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -errno;
+	w->lo = lo;
+	w->hi = hi;
+	return 0;
+}
+
+/* Does the sled call compiler-rt's trampoline r->xray right now? */
+FDR_HOOK static int calls_xray(const uint8_t *sled, const struct retarget *r)
+{
+	uint16_t head;
+	int32_t rel;
+
+	memcpy(&head, sled, sizeof(head));
+	memcpy(&rel, sled + 7, sizeof(rel));
+	return head == MOV_R10_SEQ && sled[6] == r->opcode &&
+	       rel == rel32_to(sled, r->xray);
+}
+
+FDR_HOOK static void rewrite(uint8_t *sled, const struct retarget *r)
+{
+	int32_t rel = rel32_to(sled, r->ours);
+
+	if (r->opcode == JMP_OPCODE)
+		__atomic_store_n(sled, (uint8_t)RET_OPCODE, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n((uint16_t *)sled, (uint16_t)JMP9_SEQ,
+				 __ATOMIC_RELEASE);
+	memcpy(sled + 7, &rel, sizeof(rel));
+	__atomic_store_n((uint16_t *)sled, (uint16_t)MOV_R10_SEQ,
+			 __ATOMIC_RELEASE);
+}
+
+FDR_HOOK static uint8_t *sled_address(const struct xray_sled *s)
+{
+	return (uint8_t *)((uintptr_t)&s->address + s->address);
+}
+
+/* Both trampolines in rel32 reach of the sled (same executable: yes). */
+FDR_HOOK static int in_reach(const uint8_t *sled, void (*target)(void))
+{
+	intptr_t d = (intptr_t)target - (intptr_t)(sled + SLED_SIZE);
+
+	return d >= INT32_MIN && d <= INT32_MAX;
+}
+
+FDR_HOOK int fdr_xray_sleds_retarget(void)
+{
+	struct window w = { .page = sysconf(_SC_PAGESIZE) };
+	const char *env = getenv("FDR_XRAY_SLEDS");
+	const struct xray_sled *s;
+	int done = 0, ret = 0, closed;
+
+	if (env && strcmp(env, "xray") == 0)
+		return 0;
+	for (s = __start_xray_instr_map; s && s < __stop_xray_instr_map; s++) {
+		const struct retarget *r = retarget_for(s->kind);
+		uint8_t *sled;
+
+		if (!r || s->version < 2)	/* old absolute format: leave it */
+			continue;
+		sled = sled_address(s);
+		if (!calls_xray(sled, r) || !in_reach(sled, r->ours))
+			continue;
+		ret = window_cover(&w, (uintptr_t)sled);
+		if (ret)
+			break;
+		rewrite(sled, r);
+		done++;
+	}
+	closed = window_close(&w);
+	if (closed && !ret)
+		ret = closed;
+	return ret ? ret : done;
+}
