@@ -66,6 +66,14 @@ report() {
 	fi
 }
 
+# One demo per checkout at a time (they share build/demo-*).
+mkdir -p build
+exec 9>build/.demo.lock
+if ! flock -n 9; then
+	echo "demo: another make demo is running in this checkout; waiting for it"
+	flock 9
+fi
+
 setup
 install_guest
 boot

@@ -26,6 +26,15 @@ vmout=$top/build/vm-out
 per_test=${FDR_TEST_TIMEOUT:-120}
 start=$(date +%s)
 
+# One run per checkout at a time: a second one would delete the first's
+# results and VM stage under it.
+mkdir -p build
+exec 9>build/.run-tests.lock
+if ! flock -n 9; then
+	echo "== another make test is running in this checkout; waiting for it"
+	flock 9
+fi
+
 rm -rf "$results" "$stage" "$vmout"
 mkdir -p "$results" "$stage" "$vmout"
 
