@@ -84,9 +84,12 @@ static int decode_event(const struct fdr_log *log, uint64_t off, unsigned versio
 	} else if (version >= 5) {
 		rec->event_delta = (int32_t)get_u32(d + FDR_MD_CUSTOM_EVENT_TSC);
 	} else {
+		/*
+		 * LLVM 19's producer decodes with its default version (5), so
+		 * it reads the v4 CPU field in v1-v3 logs too (padding there).
+		 */
 		rec->value = get_u64(d + FDR_MD_CUSTOM_EVENT_TSC);
-		if (version == 4)
-			rec->cpu = get_u16(d + FDR_MD_CUSTOM_EVENT_CPU_V4);
+		rec->cpu = get_u16(d + FDR_MD_CUSTOM_EVENT_CPU_V4);
 	}
 	if ((uint64_t)rec->event_size > log->size - off - FDR_METADATA_SIZE)
 		return reader_fail(err, off, name,
@@ -167,6 +170,15 @@ static bool is_extents(const struct fdr_record *rec)
 	return rec->is_metadata && rec->kind == FDR_MD_BUFFER_EXTENTS;
 }
 
+/*
+ * The byte count a BufferExtents announces.  From v3 on we count as LLVM
+ * 19's producer does, in a uint32_t: a size of 2^32 + 64 means 64 there.
+ */
+static uint64_t extents_size(const struct fdr_log *log, const struct fdr_record *rec)
+{
+	return log->header.version >= 3 ? (uint32_t)rec->value : rec->value;
+}
+
 /* v2+, between buffers: the next record must be a BufferExtents. */
 static int next_buffer(struct producer *p, struct fdr_record *rec,
 		       struct fdr_reader_error *err)
@@ -193,7 +205,7 @@ static int next_buffer(struct producer *p, struct fdr_record *rec,
 				   p->off == FDR_LOG_HEADER_SIZE ? "every v2 buffer starts with one"
 				   : "the previous buffer's extents end here",
 				   fdr_record_kind_name(rec->is_metadata, rec->kind));
-	p->remaining = rec->value;
+	p->remaining = extents_size(log, rec);
 	p->off += rec->length;
 	return 1;
 }
@@ -210,7 +222,7 @@ static int account_extents(struct producer *p, const struct fdr_record *rec,
 					   "expected a record of the current buffer "
 					   "(%llu bytes of it left), found BufferExtents",
 					   (unsigned long long)p->remaining);
-		p->remaining = rec->value;	/* LLVM 19 restarts the count */
+		p->remaining = extents_size(p->log, rec);	/* LLVM 19 restarts the count */
 		return 0;
 	}
 	if (rec->length > p->remaining)

@@ -64,7 +64,7 @@ static void expand_event(struct expander *x, const struct fdr_record *rec)
 		tsc = x->base_tsc;
 	} else {
 		tsc = rec->value;	/* absolute; BaseTSC untouched */
-		cpu = rec->cpu;		/* 0 before v4, as LLVM reads it */
+		cpu = rec->cpu;		/* bytes 13-14, whatever the version (LLVM 19) */
 	}
 	if (rec->kind == FDR_MD_TYPED_EVENT)
 		x->record_type = rec->event_type;

@@ -188,6 +188,24 @@ def valid_cases():
     buffer(log, lambda l: preamble(l, 41, pid=6000, sec=1700000001).enter(2, 0).typed(b"t", -1, 5).exit(2, 3))
     log.write("v5_delta_events")
 
+    # v2 custom event with bytes in the marker's padding: LLVM 19 decodes
+    # every version with its default (v5) reader, so it takes bytes 13-14
+    # as the event's CPU even before v4.
+    def padded_cpu(l):
+        preamble(l, 50).enter(1, 0)
+        l.md(5, struct.pack("<iQH", 3, 0x1001, 0x1234), "CustomEvent size=3 tsc=4097, 0x1234 in bytes 13-14")
+        l.add(b"abc", "  payload 'abc'")
+        l.exit(1, 2)
+    buffer(Log(), padded_cpu).write("v2_custom_cpu_in_padding")
+
+    # v5 extents of 2^32 + 72: LLVM 19 counts extents in a uint32_t, so the
+    # buffer ends after 72 bytes and what follows (an Exit) is skipped up to
+    # the next 0x0f.
+    log = Log(version=5)
+    buffer(log, lambda l: preamble(l, 61, pid=1).enter(1, 0).exit(1, 5), extents=2**32 + 72)
+    buffer(log, lambda l: preamble(l, 61, pid=1, sec=1700000001, tsc=0x2000).enter(2, 0).exit(2, 1))
+    log.write("v5_extents_uint32")
+
     # Old-style argument logging: Enter followed by CallArgument becomes
     # function-enter-arg.
     buffer(Log(), lambda l: preamble(l, 7).enter(1, 0).arg(99).exit(1, 5)).write("v2_enter_then_arg")
