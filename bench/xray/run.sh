@@ -13,7 +13,7 @@ calls_bin=$out/calls
 fdrctl=$bindir/fdrctl
 rounds=${ROUNDS:-21}
 calls=${CALLS:-2000000}
-modes=(unpatched trampoline empty direct fdr xray-fdr cyg)
+modes=(unpatched trampoline empty direct fdr fdr-xray-tramp xray-fdr cyg)
 region=bench-xray-$$
 tmp=$(mktemp -d /tmp/bench-xray.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"; "$fdrctl" --embedded "$region" destroy >/dev/null 2>&1 || true' EXIT
@@ -41,6 +41,12 @@ run_mode() {
 		XRAY_OPTIONS="patch_premain=true xray_mode=fdr" \
 		FDR_TARGET="embedded:$region" FDR_OPTIONS=func_duration_threshold_us=0 \
 			"$calls_bin" "$mode" "$calls"
+		;;
+	fdr-xray-tramp)	# our mode, sleds left on compiler-rt's trampolines
+		fresh_region
+		XRAY_OPTIONS="patch_premain=true xray_mode=fdr" FDR_XRAY_SLEDS=xray \
+		FDR_TARGET="embedded:$region" FDR_OPTIONS=func_duration_threshold_us=0 \
+			"$calls_bin" fdr "$calls" | sed 's/^fdr /fdr-xray-tramp /'
 		;;
 	xray-fdr)
 		rm -f "$tmp"/xray-log.*
@@ -120,7 +126,8 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo "| trampoline | XRay's trampoline, no handler | ${med[trampoline]} | $(spread trampoline) |"
 	echo "| empty | trampoline + an empty handler | ${med[empty]} | $(spread empty) |"
 	echo "| direct | no XRay: fdr_enter + fdr_exit called in the source | ${med[direct]} | $(spread direct) |"
-	echo "| **fdr** | trampoline + our mode (libfdr record path, embedded region) | **${med[fdr]}** | $(spread fdr) |"
+	echo "| **fdr** | our mode: its own trampolines + libfdr's record path (embedded region) | **${med[fdr]}** | $(spread fdr) |"
+	echo "| fdr-xray-tramp | our mode through compiler-rt's trampolines (\$FDR_XRAY_SLEDS=xray) | ${med[fdr-xray-tramp]} | $(spread fdr-xray-tramp) |"
 	echo "| xray-fdr | trampoline + compiler-rt's FDR mode | ${med[xray-fdr]} | $(spread xray-fdr) |"
 	echo "| cyg | gcc -finstrument-functions hooks (address → id lookup + libfdr) | ${med[cyg]} | $(spread cyg) |"
 	echo
@@ -129,7 +136,8 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo "| fdr ÷ xray-fdr, per call | **$total_ratio** | ≤ 0.35: $verdict |"
 	echo "| median of the per-round ratios | $(round_ratio) | |"
 	echo "| same, minus the unpatched baseline | $net_ratio | |"
-	echo "| fdr's cost beyond an empty handler | $(minus "${med[fdr]}" "${med[empty]}") ns | |"
+	echo "| fdr-xray-tramp ÷ xray-fdr (same trampolines for both) | $(ratio "${med[fdr-xray-tramp]}" "${med[xray-fdr]}") | |"
+	echo "| fdr-xray-tramp's cost beyond an empty handler | $(minus "${med[fdr-xray-tramp]}" "${med[empty]}") ns | |"
 	echo "| libfdr's own record cost (direct − unpatched) | $(minus "${med[direct]}" "${med[unpatched]}") ns | |"
 	echo "| xray-fdr's cost beyond an empty handler | $(minus "${med[xray-fdr]}" "${med[empty]}") ns | |"
 	echo "| cyg hooks ÷ direct calls | $(ratio "${med[cyg]}" "${med[direct]}") | |"
