@@ -4,9 +4,9 @@
  *
  * compiler-rt's trampolines (__xray_FunctionEntry/Exit/TailExit) save
  * the flags (pushf/popf), all 15 GPRs and 8 XMM registers, then call
- * the handler through a pointer: about 11 ns per call on the bench
- * machine, a third of the whole cost of recording a call.  These keep
- * only what the ABI makes live at the sled:
+ * the handler through a pointer, a large share of the cost of recording
+ * a call (bench/xray measures it).  These keep only what the ABI makes
+ * live at the sled:
  *   entry and tail-call sleds: the argument registers rdi, rsi, rdx,
  *     rcx, r8, r9, rax (vector count of varargs) and xmm0-7;
  *   exit sleds (in place of `ret`): the return registers rax, rdx,
