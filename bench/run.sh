@@ -132,16 +132,15 @@ describe_machine() {
 
 # ---- one run of one candidate ------------------------------------------
 
-# Run candidate $1 in round $2; append "round cand workload calls events
-# wall_ns cpu_ns"
-# lines to $RAW.  Returns non-zero (with the reason in its log) on failure.
+# Run candidate $1 in round $2; append its lines, prefixed with the round
+# and the candidate ("round cand workload calls events wall_ns cpu_ns"),
+# to $RAW.  Returns non-zero (with the reason in its log) on failure.
 run_candidate() {
-	local cand=$1 round=$2 bin=$OUT/$1 err=$LOGS/$1.$2.err out
+	local cand=$1 round=$2 bin=$OUT/$1 err=$LOGS/$1.$2.err out rc
 	out=$TMP/out
 	case $cand in
-	none | floor-hooks)
-		"$bin" "$CALLS" >"$out" 2>"$err" ;;
-	floor-loop | clock-costs)
+	none | floor-hooks | floor-loop | clock-costs | lttng-ust)
+		# (LTTng: the session run.sh started records it from outside)
 		"$bin" "$CALLS" >"$out" 2>"$err" ;;
 	fdr-direct | fdr-inline)
 		FDR_OPTIONS=func_duration_threshold_us=0 "$bin" "$CALLS" >"$out" 2>"$err" ;;
@@ -151,28 +150,24 @@ run_candidate() {
 		FDR_TARGET=$target FDR_OPTIONS=func_duration_threshold_us=0 \
 			XRAY_OPTIONS="patch_premain=true xray_mode=fdr" \
 			"$bin" "$CALLS" >"$out" 2>>"$err"
-		local rc=$?
+		rc=$?
 		"$OUT/bench-region" destroy "$target" 2>>"$err" || rc=1
-		return_if_failed $rc || return 1 ;;
+		[ "$rc" -eq 0 ] || return 1 ;;
 	xray-llvm)
 		rm -rf "$TMP/xray-llvm" && mkdir -p "$TMP/xray-llvm"
 		XRAY_OPTIONS="xray_logfile_base=$TMP/xray-llvm/xray-log." \
 			"$bin" "$CALLS" >"$out" 2>"$err" ;;
-	lttng-ust)
-		"$bin" "$CALLS" >"$out" 2>"$err" ;;
 	uftrace-pg)
 		rm -rf "$TMP/uftrace.data"
 		uftrace record -d "$TMP/uftrace.data" "$bin" "$CALLS" >"$out" 2>"$err"
-		local rc=$?
+		rc=$?
 		meta "uftrace_data_bytes.$round" "$(du -sb "$TMP/uftrace.data" 2>/dev/null | cut -f1)"
 		rm -rf "$TMP/uftrace.data"
-		return_if_failed $rc || return 1 ;;
+		[ "$rc" -eq 0 ] || return 1 ;;
 	esac || return 1
 	[ -s "$out" ] || { echo "no output" >>"$err"; return 1; }
 	sed "s/^/$round $cand /" "$out" >>"$RAW"
 }
-
-return_if_failed() { [ "$1" -eq 0 ]; }
 
 # Percent of all CPUs' time spent busy over the next half second.
 busy_percent() {
