@@ -38,5 +38,8 @@ ncpu=$("$FDRCTL" --target "$TARGET" status --json | sed -n 's/.*"nr_cpus":\([0-9
 echo "## fdrd flush compared with plain write(2)"
 echo
 echo "$(nproc) CPUs, kernel $(uname -r), output directory $DIR ($(findmnt -n -o FSTYPE -T "$DIR")), $ROUNDS interleaved rounds"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews every figure; the ratios are side by side)"
 echo
 "$OUT/flush_bench" "$TARGET" "$WORK" "$ROUNDS"
+echo
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
