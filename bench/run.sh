@@ -51,9 +51,14 @@ status() { printf '%s\t%s\n' "$1" "$2" >>"$STATUS"; }
 
 # ---- LTTng: a session daemon of our own, a snapshot session ------------
 
+# What LTTng leaves outside $TMP and existed before us (kept at the end).
+LTTNG_LEFTOVERS="/var/run/lttng /dev/shm/lttng-ust-wait-*"
+lttng_preexisting=
+
 lttng_start() {
 	export LTTNG_HOME=$TMP/lttng-home
 	mkdir -p "$LTTNG_HOME"
+	lttng_preexisting=$(ls -d $LTTNG_LEFTOVERS 2>/dev/null | tr "\n" " ")
 	if lttng -n list >/dev/null 2>&1; then
 		# Someone else's daemon: use it, but never stop it.
 		log "LTTng: using the session daemon already running"
@@ -88,6 +93,14 @@ lttng_stop() {
 		kill "$SESSIOND_PID" 2>/dev/null || true
 		wait "$SESSIOND_PID" 2>/dev/null || true
 		SESSIOND_PID=
+		# Our daemon is gone: remove the run directory and the
+		# registration shm files the traced programs made, unless they
+		# were there before.
+		local f
+		for f in $(ls -d $LTTNG_LEFTOVERS 2>/dev/null || true); do
+			case " $lttng_preexisting " in *" $f "*) continue ;; esac
+			if [ -d "$f" ]; then rmdir "$f" 2>/dev/null || true; else rm -f "$f"; fi
+		done
 	fi
 	unset LTTNG_HOME
 }
