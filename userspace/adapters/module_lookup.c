@@ -5,6 +5,8 @@
  * table entry per module, so that its symbol table is mapped once.
  */
 #include <link.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,6 +67,10 @@ FDR_HOOK static void module_path(char *out, size_t size,
 			strcpy(out, "?");
 		return;
 	}
+	/* absolute, so that the file can still be opened (and the reader
+	 * finds it) after a chdir; realpath into our buffer: no malloc */
+	if (size >= PATH_MAX && realpath(s->name, out))
+		return;
 	strncpy(out, s->name, size - 1);
 	out[size - 1] = '\0';
 }
