@@ -69,15 +69,16 @@ static void report(const char *name, uint64_t calls, const struct stamp *s)
 struct thread_arg {
 	pthread_barrier_t *start;
 	uint64_t calls;
+	uint64_t result;	/* per thread: no shared write while timed */
 };
 
 static void *leaf_thread(void *p)
 {
 	struct thread_arg *a = p;
 
-	sink += workload_leaf(WARMUP_CALLS);
+	a->result = workload_leaf(WARMUP_CALLS);
 	pthread_barrier_wait(a->start);
-	sink += workload_leaf(a->calls);
+	a->result += workload_leaf(a->calls);
 	return NULL;
 }
 
@@ -85,13 +86,14 @@ static int run_threads(uint64_t calls)
 {
 	pthread_t tid[THREADS];
 	pthread_barrier_t start;
-	struct thread_arg arg = { .start = &start, .calls = calls };
+	struct thread_arg arg[THREADS];
 	struct stamp t0;
 	int i, err;
 
 	pthread_barrier_init(&start, NULL, THREADS + 1);
 	for (i = 0; i < THREADS; i++) {
-		err = pthread_create(&tid[i], NULL, leaf_thread, &arg);
+		arg[i] = (struct thread_arg){ .start = &start, .calls = calls };
+		err = pthread_create(&tid[i], NULL, leaf_thread, &arg[i]);
 		if (err) {
 			fprintf(stderr, "pthread_create: %s\n", strerror(err));
 			exit(1);
@@ -102,6 +104,8 @@ static int run_threads(uint64_t calls)
 	for (i = 0; i < THREADS; i++)
 		pthread_join(tid[i], NULL);
 	report("threads", calls * THREADS, &t0);
+	for (i = 0; i < THREADS; i++)
+		sink += arg[i].result;
 	pthread_barrier_destroy(&start);
 	return 0;
 }
