@@ -249,14 +249,60 @@ static bool test_errors(void)
 	return true;
 }
 
+/* Hand-made objects: garbage, and a valid region of another ABI version. */
+static bool test_foreign_objects(void)
+{
+	struct fdr_ctl *c;
+	char path[128], target[96], buf[4096] = "not a region at all";
+	const char *m;
+	size_t len;
+	FILE *f;
+	int ret;
+
+	snprintf(target, sizeof(target), "embedded:t-junk-%d", getpid());
+	snprintf(path, sizeof(path), "/dev/shm/fdr-t-junk-%d", getpid());
+	f = fopen(path, "w");
+	CHECK(f && fwrite(buf, sizeof(buf), 1, f) == 1 && fclose(f) == 0, "write");
+	ret = fdr_ctl_open(&c, target);
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -EBADMSG && strstr(m, "is not an fdr region"), "junk: %s", m);
+	fdr_ctl_close(c);
+	CHECK(fdr_attach(target) == -EBADMSG, "attach refuses junk");
+	unlink(path);
+
+	CHECK(tr_create(&tr, "abi", 4096, 1) == 0 && tr_map(&tr) == 0, "create");
+	len = tr.len;
+	{
+		/* a copy of a real region, with another ABI version */
+		char *copy = malloc(len);
+
+		memcpy(copy, tr.c, len);
+		((struct fdr_control *)copy)->abi_version = FDR_ABI_VERSION + 1;
+		snprintf(path, sizeof(path), "/dev/shm/fdr-t-abi2-%d", getpid());
+		snprintf(target, sizeof(target), "embedded:t-abi2-%d", getpid());
+		f = fopen(path, "w");
+		CHECK(f && fwrite(copy, len, 1, f) == 1 && fclose(f) == 0, "write");
+		free(copy);
+	}
+	ret = fdr_ctl_open(&c, target);
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -EPROTO && strstr(m, "ABI mismatch"), "abi: %s", m);
+	fdr_ctl_close(c);
+	CHECK(fdr_attach(target) == -EPROTO, "attach refuses another ABI");
+	unlink(path);
+	tr_destroy(&tr);
+	return true;
+}
+
 int main(void)
 {
-	tap_plan(6);
+	tap_plan(7);
 	tap_ok(test_transitions(), "every transition, legal and illegal");
 	tap_ok(test_bad_configs(), "bad configs are refused and change nothing");
 	tap_ok(test_layout(), "embedded region has the device's layout");
 	tap_ok(test_generations(), "generations count across reset and re-init");
 	tap_ok(test_wait(), "wait: timeout and futex wakeup");
 	tap_ok(test_errors(), "error messages name the cause");
+	tap_ok(test_foreign_objects(), "junk and another ABI version are refused, with reasons");
 	return tap_done();
 }
