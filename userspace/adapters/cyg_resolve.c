@@ -24,7 +24,7 @@
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread bool in_resolve;
 static bool started;
-static bool said_full;
+volatile int fdr_cyg__tables_full;
 
 FDR_HOOK static void write_owner(const struct fdr_fid_owner *o, void *arg)
 {
@@ -71,11 +71,11 @@ FDR_HOOK static uint32_t assign(uintptr_t fn)
 	uint32_t fid = fdr_fid_claim(m, vaddr);
 
 	if (fid == 0 || fdr_fid_cache_put(fn, fid)) {
-		if (!said_full)
+		if (!fdr_cyg__tables_full)
 			fprintf(stderr, "fdr: more than %u instrumented functions; "
 				"calls to the others are not recorded\n",
 				FDR_FID_CACHE_MAX);
-		said_full = true;
+		fdr_cyg__tables_full = 1;
 		return 0;
 	}
 	fdr_sym_map_append(fid, m ? fdr_module_symbol(m, vaddr) : NULL,

@@ -16,4 +16,8 @@
  */
 uint32_t fdr_cyg_resolve(uintptr_t fn);
 
+/* Set once the tables are full: new functions are then not recorded,
+ * and the hooks stop taking the slow path for them. */
+extern volatile int fdr_cyg__tables_full;
+
 #endif /* FDR_CYG_RESOLVE_H */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fid_assign.h"
+#include "fid_cache.h"
 #include "module_lookup.h"
 #include "tap.h"
 
@@ -113,9 +114,28 @@ static void test_bad_files(void)
 	       "symtab: a file that is not ELF is -ENOEXEC");
 }
 
+/* The hot table: every inserted address found with its id through
+ * collision chains, unknown ones not, and inserts refused at 3/4 full. */
+static void test_fid_cache(void)
+{
+	uint32_t n = 0, found = 0, strangers = 0;
+
+	/* addresses 16 apart, like aligned functions: they share hash chains */
+	while (fdr_fid_cache_put(0x400000 + 16 * (uintptr_t)n, n + 1) == 0)
+		n++;
+	for (uint32_t i = 0; i < n; i++)
+		found += fdr_fid_cache_get(0x400000 + 16 * (uintptr_t)i) == i + 1;
+	for (uint32_t i = 0; i < 1000; i++)
+		strangers += fdr_fid_cache_get(0x400008 + 16 * (uintptr_t)i) != 0;
+	tap_ok(n == FDR_FID_CACHE_MAX && found == n && strangers == 0,
+	       "cache: %u addresses found with their ids, none invented, full at 3/4 (%u)",
+	       found, FDR_FID_CACHE_MAX);
+}
+
 int main(void)
 {
-	tap_plan(11);
+	tap_plan(12);
+	test_fid_cache();
 	test_main_module();
 	test_libc_module();
 	test_collisions();
