@@ -9,6 +9,30 @@
 #include <linux/fdr_log.h>
 #include "region_util.h"
 
+/* Regions a test made, removed at its exit even when a check failed
+ * half-way (but not by forked children, which share them). */
+static char made[64][96];
+static int nmade;
+static pid_t maker;
+
+static void remove_made(void)
+{
+	if (getpid() != maker)
+		return;
+	for (int i = 0; i < nmade; i++)
+		fdr_ctl_destroy_embedded(made[i]);
+}
+
+static void remember(const char *target)
+{
+	if (!maker) {
+		maker = getpid();
+		atexit(remove_made);
+	}
+	if (nmade < 64)
+		snprintf(made[nmade++], sizeof(made[0]), "%s", target);
+}
+
 int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
 	      uint32_t buffers_per_cpu)
 {
@@ -20,6 +44,7 @@ int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
 	snprintf(tr->target, sizeof(tr->target), "embedded:t-%s-%d", tag,
 		 getpid());
 	fdr_ctl_destroy_embedded(tr->target);
+	remember(tr->target);
 	ret = fdr_ctl_open(&tr->ctl, tr->target);
 	if (ret == 0)
 		ret = fdr_ctl_init(tr->ctl, &cfg);
