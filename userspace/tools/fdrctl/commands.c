@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* commands.c - the state transitions: init, finalize, reset, wait, destroy. */
+/* commands.c - the state transitions: init, finalize, reset; and destroy. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
