@@ -291,6 +291,8 @@ int main(int argc, char **argv)
 		{ .name = "fdrd: writev, depth 128, 4 MiB requests", .kind = 2,
 		  .o = { .queue_depth = 128, .chunk_bytes = 4 << 20 } },
 		{ .name = "fdrd: writev + fallocate first", .kind = 2, .o = { .preallocate = true } },
+		{ .name = "fdrd: writev + registered file", .kind = 2, .o = { .register_file = true } },
+		{ .name = "fdrd: writev + IOSQE_ASYNC", .kind = 2, .o = { .async = true } },
 		{ .name = "fdrd: registered buffers (read-only map, as fdrd has)", .kind = 2,
 		  .o = { .mode = URING_WRITE_FIXED } },
 		{ .name = "fdrd: registered buffers (writable map, for comparison)", .kind = 2,

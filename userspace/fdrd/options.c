@@ -36,12 +36,13 @@ static const char usage[] =
 "      --queue-depth=N     writes in flight (default 32)\n"
 "      --chunk-kib=N       bytes per write request, in KiB (default 1024)\n"
 "      --preallocate       fallocate the log's size before writing\n"
+"      --register-file     register the log's fd with io_uring (fixed file)\n"
 "  -h, --help              show this help\n"
 "\n"
 "SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
-       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC };
+       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE };
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
@@ -58,6 +59,7 @@ static const struct option longopts[] = {
 	{ "queue-depth", required_argument, NULL, OPT_DEPTH },
 	{ "chunk-kib", required_argument, NULL, OPT_CHUNK },
 	{ "preallocate", no_argument, NULL, OPT_PREALLOC },
+	{ "register-file", no_argument, NULL, OPT_REGFILE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -137,6 +139,7 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 		o->write.chunk_bytes = (size_t)v << 10;
 		return 0;
 	case OPT_PREALLOC: o->write.preallocate = true; return 0;
+	case OPT_REGFILE: o->write.register_file = true; return 0;
 	}
 	return -1;
 }

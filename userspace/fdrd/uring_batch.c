@@ -185,9 +185,16 @@ static int register_spans(struct io_uring *ring, struct batch *b)
 	return 0;
 }
 
-static void prep_req(struct io_uring *ring, int fd, struct write_req *r,
-		     size_t idx, bool async)
+/* Where the writes go: a plain fd, or index 0 of the registered files. */
+struct write_target {
+	int fd;
+	unsigned int flags;	/* IOSQE_FIXED_FILE when registered */
+};
+
+static void prep_req(struct io_uring *ring, const struct write_target *t,
+		     struct write_req *r, size_t idx, bool async)
 {
+	int fd = t->fd;
 	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
 
 	if (r->buf_index >= 0)
@@ -201,8 +208,7 @@ static void prep_req(struct io_uring *ring, int fd, struct write_req *r,
 	 * A buffered write the filesystem can do without blocking runs
 	 * inline in io_uring_submit(); IOSQE_ASYNC sends it to io-wq.
 	 */
-	if (async)
-		io_uring_sqe_set_flags(sqe, IOSQE_ASYNC);
+	io_uring_sqe_set_flags(sqe, t->flags | (async ? IOSQE_ASYNC : 0));
 }
 
 /* Drop the written bytes from the front of a request. */
@@ -227,7 +233,8 @@ static void advance_req(struct write_req *r, size_t done)
  * work for its bytes and submit it alone, so the write copies bytes the
  * hook has just brought into the cache.
  */
-static int queue_one(struct io_uring *ring, int fd, struct batch *b,
+static int queue_one(struct io_uring *ring, const struct write_target *fd,
+		     struct batch *b,
 		     size_t next, bool async, const struct uring_write_hooks *hooks,
 		     bool *idle_work)
 {
@@ -240,7 +247,8 @@ static int queue_one(struct io_uring *ring, int fd, struct batch *b,
 }
 
 /* Handle one completion; a short write is queued again for the rest. */
-static void complete_one(struct io_uring *ring, int fd, struct batch *b,
+static void complete_one(struct io_uring *ring, const struct write_target *fd,
+			 struct batch *b,
 			 struct io_uring_cqe *cqe, size_t *inflight, int *error,
 			 struct uring_write_report *rep)
 {
@@ -270,7 +278,8 @@ static void complete_one(struct io_uring *ring, int fd, struct batch *b,
  * Keep up to depth requests in flight until all are done or one fails.
  * After a failure nothing new is submitted; the ones in flight drain.
  */
-static int run_requests(struct io_uring *ring, int fd, struct batch *b,
+static int run_requests(struct io_uring *ring, const struct write_target *fd,
+			struct batch *b,
 			unsigned int depth, bool async,
 			const struct uring_write_hooks *hooks,
 			struct uring_write_report *rep)
@@ -324,9 +333,15 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 		       struct uring_write_report *rep)
 {
 	int fixed = opts->mode == URING_WRITE_FIXED;
+	struct write_target target = { .fd = fd };
 	struct batch b = { 0 };
 	int ret;
 
+	/* registered file: no file table lookup per request */
+	if (opts->register_file && io_uring_register_files(ring, &fd, 1) == 0) {
+		target.fd = 0;
+		target.flags = IOSQE_FIXED_FILE;
+	}
 	ret = plan_requests(&b, iov, n, opts->chunk_bytes, fixed);
 	if (!ret && fixed) {
 		int reg = register_spans(ring, &b);
@@ -342,9 +357,11 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 	}
 	rep->mode_used = fixed ? URING_WRITE_FIXED : URING_WRITE_VECTORED;
 	if (!ret)
-		ret = run_requests(ring, fd, &b, opts->queue_depth, opts->async, hooks, rep);
+		ret = run_requests(ring, &target, &b, opts->queue_depth, opts->async, hooks, rep);
 	if (fixed)
 		io_uring_unregister_buffers(ring);
+	if (target.flags)
+		io_uring_unregister_files(ring);
 	free_batch(&b);
 	return ret;
 }

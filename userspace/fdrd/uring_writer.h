@@ -26,6 +26,7 @@ struct uring_write_opts {
 	unsigned int queue_depth;	/* SQEs in flight, default 32 */
 	size_t chunk_bytes;	/* bytes per SQE, default 1 MiB */
 	bool async;		/* IOSQE_ASYNC: always hand writes to io-wq */
+	bool register_file;	/* the output fd as a registered file */
 };
 
 struct uring_write_report {

@@ -84,14 +84,15 @@ static void make_log(struct synth_region *r, struct log_layout *l,
 
 static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 {
-	static const struct { enum uring_write_mode mode; size_t chunk; unsigned depth; bool pre; }
+	static const struct { enum uring_write_mode mode; size_t chunk; unsigned depth; bool pre, reg, async; }
 	cases[] = {
-		{ URING_WRITE_VECTORED, 0, 0, false },
-		{ URING_WRITE_VECTORED, 4096, 2, false },	/* many small requests */
-		{ URING_WRITE_VECTORED, 0, 0, true },
-		{ URING_WRITE_FIXED, 0, 0, false },
-		{ URING_WRITE_DIRECT, 0, 0, false },
-		{ URING_WRITE_DIRECT, 8192, 3, false },
+		{ URING_WRITE_VECTORED, 0, 0, false, false, false },
+		{ URING_WRITE_VECTORED, 4096, 2, false, false, false },	/* many small requests */
+		{ URING_WRITE_VECTORED, 0, 0, true, false, false },
+		{ URING_WRITE_VECTORED, 65536, 4, false, true, true },	/* registered fd, io-wq */
+		{ URING_WRITE_FIXED, 0, 0, false, false, false },
+		{ URING_WRITE_DIRECT, 0, 0, false, false, false },
+		{ URING_WRITE_DIRECT, 8192, 3, false, false, false },
 	};
 	size_t elen, flen;
 	char *expect = flatten(iov, n, &elen), *got, name[64], path[512], err[512];
@@ -101,6 +102,8 @@ static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 					      .chunk_bytes = cases[c].chunk,
 					      .queue_depth = cases[c].depth,
 					      .preallocate = cases[c].pre,
+					      .register_file = cases[c].reg,
+					      .async = cases[c].async,
 					      .fsync = c == 0 };
 		struct uring_write_report rep;
 		int ret;
@@ -110,9 +113,10 @@ static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 		ret = uring_write_file(dir, name, iov, n, &o, &rep, err, sizeof(err));
 		got = read_all(path, &flen);
 		tap_ok(ret == 0 && got && flen == elen && !memcmp(got, expect, elen),
-		       "%s (chunk %zu, depth %u%s%s): %zu bytes identical to the layout; used %s%s%s",
+		       "%s (chunk %zu, depth %u%s%s%s%s): %zu bytes identical to the layout; used %s%s%s",
 		       uring_write_mode_name(o.mode), cases[c].chunk, cases[c].depth,
 		       o.preallocate ? ", preallocate" : "", o.fsync ? ", fsync" : "",
+		       o.register_file ? ", registered file" : "", o.async ? ", IOSQE_ASYNC" : "",
 		       elen, uring_write_mode_name(rep.mode_used),
 		       rep.fallback ? ", fallback: " : "", rep.fallback ? rep.fallback : "");
 		if (ret)
