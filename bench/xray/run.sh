@@ -95,8 +95,10 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a - b }'; }
 
 freq=$(cat "$tmp/freq" 2>/dev/null || echo 0)
+note=
 if [ "$freq" = 1000000000 ]; then
 	clock="clock_gettime fallback (header CycleFrequency = 1e9: no TSC frequency found)"
+	note="Note: with the fallback compiler-rt reads clock_gettime for every event where fdr reads rdtsc; on a machine whose sysfs gives a TSC frequency it uses rdtscp and the ratio would be less favourable to fdr than here."
 elif [ "$freq" = 0 ]; then
 	clock="TSC with unknown frequency (header CycleFrequency = 0)"
 else
@@ -120,6 +122,7 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo
 	echo "Load average before the first round: $load."
 	echo
+	if [ -n "$note" ]; then echo "$note"; echo; fi
 	echo "| mode | what runs per call | ns per call (median) | spread (min–max) |"
 	echo "|---|---|---:|---:|"
 	echo "| unpatched | nop sleds | ${med[unpatched]} | $(spread unpatched) |"
