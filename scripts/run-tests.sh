@@ -131,7 +131,7 @@ scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/gu
 	--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" \
 	2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
 		# Progress only; the whole stream is in $console.
-		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-32s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
+		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-44s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
 		/^@@/ { next }
 		/^[ \t]*not ok/ { print "     " $0; fflush() }' || vm_rc=$?
 echo "   (VM run: $((SECONDS - t0)) s)"

@@ -30,7 +30,7 @@ fi
 awk '
 function flush_file() {
 	if (name == "") return
-	printf "  %-28s %4d passed, %d failed, %d skipped\n", name, p, f, s
+	printf "  %-44s %4d passed, %d failed, %d skipped\n", name, p, f, s
 	P += p; F += f; S += s
 }
 FNR == 1 {
