@@ -52,8 +52,26 @@ FDR_NOINSTR static void say(const char *what)
 	fprintf(stderr, "libfdr: %s\n", what);
 }
 
+/*
+ * Ticks per second for the duration threshold: the region's, else (a
+ * kernel that does not know its TSC rate) a calibration done once, and
+ * only from fdr_attach(): it sleeps 20 ms, which a recording thread that
+ * follows a re-init must not.  Without either, nothing is rewound.
+ */
+FDR_NOINSTR static uint64_t threshold_hz(const struct fdr_control *c,
+					 bool may_sleep)
+{
+	static uint64_t calibrated;
+
+	if (c->tsc_hz)
+		return c->tsc_hz;
+	if (!calibrated && may_sleep)
+		calibrated = fdr__tsc_hz();
+	return calibrated;
+}
+
 /* Map the target's current region and make it the one writers use. */
-FDR_NOINSTR static int map_current(void)
+FDR_NOINSTR static int map_current(bool may_sleep)
 {
 	struct fdr_region *r;
 	void *addr;
@@ -76,7 +94,7 @@ FDR_NOINSTR static int map_current(void)
 	r->buffer_size = r->ctl->buffer_size;
 	r->nr_cpus = r->ctl->nr_cpus;
 	r->buffers_per_cpu = r->ctl->buffers_per_cpu;
-	hz = r->ctl->tsc_hz ? r->ctl->tsc_hz : fdr__tsc_hz();
+	hz = threshold_hz(r->ctl, may_sleep);
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);
 	__atomic_store_n(&fdr__current, r, __ATOMIC_RELEASE);
@@ -100,7 +118,7 @@ FDR_NOINSTR static void follow_target(void)
 	if (!g.ctl || fdr_ctl_status(g.ctl, &st) < 0 ||
 	    st.state != FDR_STATE_INITIALIZED || region_live(cur, st.generation))
 		return;
-	if (map_current() == -EMFILE)
+	if (map_current(false) == -EMFILE)
 		say("recording stopped: too many re-initializations in one process");
 }
 
@@ -175,7 +193,7 @@ FDR_API int fdr_attach(const char *target)
 		return ret;
 	}
 	g.ctl = ctl;
-	ret = map_current();
+	ret = map_current(true);
 	if (ret == -ENOENT && ctl->target.kind == FDR_TARGET_EMBEDDED)
 		ret = -ENODATA;	/* an embedded region appears at its INIT */
 	if (ret == -ENODATA) {
