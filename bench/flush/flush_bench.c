@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 
@@ -51,8 +52,18 @@ struct variant {
 	struct uring_write_opts o;
 	int use_rw;
 	double ms[MAX_ROUNDS];
+	double cpu_ms[MAX_ROUNDS];	/* user + sys of the process, io-wq included */
 	const char *used;
 };
+
+static double cpu_now_ms(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
+}
 
 static double now_ms(void)
 {
@@ -153,9 +164,10 @@ static const char *writer_only(struct bench *b, struct variant *v, const char *n
 static void run_variant(struct bench *b, struct variant *v, int round)
 {
 	char path[4096];
-	double t0;
+	double t0, c0;
 
 	snprintf(path, sizeof(path), "%s/bench.xray", b->dir);
+	c0 = cpu_now_ms();
 	t0 = now_ms();
 	if (v->kind == 0)
 		plain_copy(b, path, v->o.fsync);
@@ -166,6 +178,7 @@ static void run_variant(struct bench *b, struct variant *v, int round)
 	else
 		v->used = writer_only(b, v, "bench.xray");
 	v->ms[round] = now_ms() - t0;
+	v->cpu_ms[round] = cpu_now_ms() - c0;
 	unlink(path);
 	strcat(path, ".threads");
 	unlink(path);
@@ -333,7 +346,8 @@ int main(int argc, char **argv)
 	       "fdrd flushes %.1f MiB in %.0f ms (target: ratio >= 0.8, < 1000 ms)\n\n",
 	       base / median(v[1].ms, rounds), rounds, (double)b.size / (1 << 20),
 	       median(v[1].ms, rounds));
-	printf("| variant | median ms | MiB/s | throughput ÷ write(2) | mode used |\n|---|---:|---:|---:|---|\n");
+	printf("| variant | median ms | MiB/s | throughput ÷ write(2) | CPU ms | mode used |\n"
+	       "|---|---:|---:|---:|---:|---|\n");
 	for (int k = 0; k < nv; k++)
 		if (v[k].kind == 0 && v[k].o.fsync)
 			base_fsync = median(v[k].ms, rounds);
@@ -343,8 +357,9 @@ int main(int argc, char **argv)
 
 		if (v[k].use_rw && !b.rw)
 			continue;
-		printf("| %s | %.1f | %.0f | %.2f× | %s |\n", v[k].name, m,
-		       (double)b.size / (1 << 20) / (m / 1e3), ref / m, v[k].used ? v[k].used : "-");
+		printf("| %s | %.1f | %.0f | %.2f× | %.0f | %s |\n", v[k].name, m,
+		       (double)b.size / (1 << 20) / (m / 1e3), ref / m,
+		       median(v[k].cpu_ms, rounds), v[k].used ? v[k].used : "-");
 	}
 	if (getenv("FLUSH_SWEEP") && atoi(getenv("FLUSH_SWEEP")))
 		sweep(&b, rounds);
