@@ -8,6 +8,8 @@
 #
 # Environment: FDR_SKIP_DEPS=1 skips scripts/deps.sh.
 set -eu
+# modinfo lives in /sbin, which is not on a normal user's PATH on Debian.
+export PATH="$PATH:/sbin:/usr/sbin"
 set -o pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -12,6 +12,8 @@
 #   FDR_TEST_TIMEOUT=SEC   per VM test program (default 120)
 #   FDR_VM_TIMEOUT=SEC     whole VM run (default 90 + tests x per-test)
 set -eu
+# modinfo lives in /sbin, which is not on a normal user's PATH on Debian.
+export PATH="$PATH:/sbin:/usr/sbin"
 set -o pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
