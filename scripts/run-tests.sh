@@ -29,12 +29,13 @@ per_test=${FDR_TEST_TIMEOUT:-120}
 start=$(date +%s)
 
 # One run per checkout at a time: a second one would delete the first's
-# results and VM stage under it.
+# results and VM stage under it.  (Commands below get "9>&-" so that
+# nothing they leave running keeps holding the lock.)
 mkdir -p build
 exec 9>build/.run-tests.lock
 if ! flock -n 9; then
-	echo "== another make test is running in this checkout; waiting for it"
-	flock 9
+	echo "== another make test is running in this checkout; waiting for it (up to 1 h)"
+	flock -w 3600 9 || { echo "run-tests: build/.run-tests.lock still held after 1 h (fuser build/.run-tests.lock)" >&2; exit 1; }
 fi
 
 rm -rf "$results" "$stage" "$vmout"
@@ -60,7 +61,7 @@ step() {
 	shift 2
 	local t0=$SECONDS
 	echo "== $desc"
-	if "$@" >"$log" 2>&1; then
+	if "$@" >"$log" 2>&1 9>&-; then
 		result ok "$desc"
 		echo "   ($((SECONDS - t0)) s)"
 	else
@@ -96,7 +97,7 @@ for d in $dirs; do
 	echo "== host tests: $d"
 	rc=0
 	t0=$SECONDS
-	make -s --no-print-directory -C "$d" check >"$tap" 2>"${tap%.tap}.err" || rc=$?
+	make -s --no-print-directory -C "$d" check >"$tap" 2>"${tap%.tap}.err" 9>&- || rc=$?
 	echo "   ($((SECONDS - t0)) s)"
 	if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
 		result fail "make -C $d check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
@@ -109,7 +110,7 @@ echo "== VM: installing tests into $stage"
 for d in $dirs; do
 	has_target "$d" vm-install || continue
 	log=$results/vm-install-$(name_of "$d").log
-	if ! make -s --no-print-directory -C "$d" vm-install DESTDIR="$stage" >"$log" 2>&1; then
+	if ! make -s --no-print-directory -C "$d" vm-install DESTDIR="$stage" >"$log" 2>&1 9>&-; then
 		result fail "make -C $d vm-install failed (log: $log)"
 		tail -n 20 "$log" | sed 's/^/  | /' >&2
 	fi
@@ -130,7 +131,7 @@ console=$results/vm-console.txt
 vm_rc=0
 t0=$SECONDS
 scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
-	--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" \
+	--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" 9>&- \
 	2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
 		# Progress only; the whole stream is in $console.
 		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-44s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
@@ -177,7 +178,7 @@ for d in $dirs; do
 	tap=$results/3-vmcheck-$name.tap
 	echo "== host checks of VM output: $d"
 	rc=0
-	make -s --no-print-directory -C "$d" vm-check VMOUT="$vmout" >"$tap" 2>"${tap%.tap}.err" || rc=$?
+	make -s --no-print-directory -C "$d" vm-check VMOUT="$vmout" >"$tap" 2>"${tap%.tap}.err" 9>&- || rc=$?
 	if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
 		result fail "make -C $d vm-check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
 		tail -n 20 "${tap%.tap}.err" | sed 's/^/  | /' >&2
