@@ -45,7 +45,7 @@ FDR_HOOK void fdr_xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 	}
 }
 
-FDR_HOOK static void handle_arg1(int32_t fid, enum fdr_xray_entry_type type,
+FDR_HOOK void fdr_xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
 				 uint64_t arg)
 {
 	(void)type;	/* only LOG_ARGS_ENTRY sleds call the arg1 handler */
@@ -106,7 +106,7 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 		attached_cfg = cfg;
 		attached = true;
 	}
-	__xray_set_handler_arg1(handle_arg1);
+	__xray_set_handler_arg1(fdr_xray_fast_arg1);
 	__xray_set_customevent_handler(handle_custom_event);
 	fdr_xray_fast_on = 1;	/* retargeted sleds call us directly */
 	return FDR_XRAY_LOG_INITIALIZED;

@@ -39,9 +39,11 @@ extern const struct xray_sled __stop_xray_instr_map[] __attribute__((weak));
 void __xray_FunctionEntry(void);
 void __xray_FunctionExit(void);
 void __xray_FunctionTailExit(void);
+void __xray_ArgLoggerEntry(void);
 void fdr_xray_entry_tramp(void);
 void fdr_xray_exit_tramp(void);
 void fdr_xray_tail_tramp(void);
+void fdr_xray_arg1_tramp(void);
 
 #define SLED_SIZE	11
 #define MOV_R10_SEQ	0xba41	/* 41 ba, little-endian */
@@ -70,12 +72,15 @@ FDR_HOOK static const struct retarget *retarget_for(uint8_t kind)
 		__xray_FunctionExit, fdr_xray_exit_tramp, JMP_OPCODE };
 	static const struct retarget tail = {
 		__xray_FunctionTailExit, fdr_xray_tail_tramp, CALL_OPCODE };
+	static const struct retarget arg1 = {
+		__xray_ArgLoggerEntry, fdr_xray_arg1_tramp, CALL_OPCODE };
 
 	switch (kind) {
 	case 0: return &entry;
 	case 1: return &exit_;
 	case 2: return &tail;
-	default: return NULL;	/* arg logging, events: compiler-rt's */
+	case 3: return &arg1;
+	default: return NULL;	/* custom and typed events: compiler-rt's */
 	}
 }
 

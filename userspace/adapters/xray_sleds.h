@@ -19,9 +19,9 @@
  * compiler-rt's trampolines (and so to whatever handler is installed). */
 extern volatile uint8_t fdr_xray_fast_on;
 
-/* Retarget entry, exit and tail-exit sleds that call compiler-rt's
- * trampolines.  Returns how many were retargeted, or -errno (e.g. when
- * the text cannot be made writable). */
+/* Retarget entry, exit, tail-exit and arg-logging sleds that call
+ * compiler-rt's trampolines.  Returns how many were retargeted, or
+ * -errno (e.g. when the text cannot be made writable). */
 int fdr_xray_sleds_retarget(void);
 
 #endif /* FDR_XRAY_SLEDS_H */

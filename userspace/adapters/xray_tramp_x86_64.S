@@ -20,14 +20,15 @@
  * so XRay behaves exactly as if the sled called it directly.
  *
  * The C side, fdr_xray_fast_event(fid, XRayEntryType), is the mode's
- * ordinary arg0 handler.
+ * ordinary arg0 handler; arg-logging entry sleds (xray_log_args(1)) call
+ * its arg1 handler, fdr_xray_fast_arg1(fid, type, first argument).
  */
 	.text
 
 /* Entry and tail-call sleds `call` here: stack = return into the sled's
  * function, so rsp = 0 mod 16 on arrival.  8 pushes keep it 0 mod 16,
  * 128 bytes of XMM too, and the call to C is aligned. */
-.macro ENTRY_LIKE name, type, xray
+.macro ENTRY_LIKE name, type, xray, handler=fdr_xray_fast_event, witharg=0
 	.globl	\name
 	.type	\name,@function
 	.p2align 4
@@ -61,9 +62,12 @@
 	movdqu	%xmm5, 80(%rsp)
 	movdqu	%xmm6, 96(%rsp)
 	movdqu	%xmm7, 112(%rsp)
+	.if \witharg
+	movq	%rdi, %rdx		/* the logged argument: the first one */
+	.endif
 	movl	%r10d, %edi
 	movl	$\type, %esi
-	call	fdr_xray_fast_event
+	call	\handler
 	movdqu	0(%rsp), %xmm0
 	movdqu	16(%rsp), %xmm1
 	movdqu	32(%rsp), %xmm2
@@ -99,6 +103,7 @@
 
 	ENTRY_LIKE fdr_xray_entry_tramp, 0, __xray_FunctionEntry
 	ENTRY_LIKE fdr_xray_tail_tramp, 2, __xray_FunctionTailExit
+	ENTRY_LIKE fdr_xray_arg1_tramp, 3, __xray_ArgLoggerEntry, fdr_xray_fast_arg1, 1
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16.  3 pushes and 32 bytes of
