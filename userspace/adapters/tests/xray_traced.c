@@ -104,11 +104,19 @@ __attribute__((noinline)) long tail_many(long a, long b, long c, long d,
 	return many_ints(f, e, d, c, b, a, 7, 8);
 }
 
+/* an arg-logging sled: its trampoline hands rdi to the arg1 handler */
+__attribute__((noinline, xray_always_instrument, xray_log_args(1)))
+double logged_many(long a, long b, long c, long d, long e, long f, double x)
+{
+	return (double)(a - b + c - d + e - f) * x;
+}
+
 static int abi(void)
 {
 	struct pair p = two_results(41);
 	double complex z = complex_result(1.25);
 
+	printf("%.17g ", logged_many(10, 3, 7, 2, 9, 4, 0.75));
 	printf("%ld %.17g %ld %ld %.17g %.17g %.21Lg %.17g %ld\n",
 	       many_ints(1, 2, 3, 4, 5, 6, 7, 8),
 	       many_doubles(1.5, 2.25, 3.125, 4.0625, 5.5, 6.75, 7.875, 8.5, 9.25),
