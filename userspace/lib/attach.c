@@ -113,10 +113,10 @@ FDR_NOINSTR static bool region_live(const struct fdr_region *r,
 FDR_NOINSTR static void follow_target(void)
 {
 	struct fdr_region *cur = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE);
-	struct fdr_status st;
+	uint32_t state, generation;
 
-	if (!g.ctl || fdr_ctl_status(g.ctl, &st) < 0 ||
-	    st.state != FDR_STATE_INITIALIZED || region_live(cur, st.generation))
+	if (!g.ctl || fdr__ctl_peek(g.ctl, &state, &generation) < 0 ||
+	    state != FDR_STATE_INITIALIZED || region_live(cur, generation))
 		return;
 	if (map_current(false) == -EMFILE)
 		say("recording stopped: too many re-initializations in one process");

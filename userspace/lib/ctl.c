@@ -141,6 +141,14 @@ FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len)
 	return note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len));
 }
 
+FDR_NOINSTR int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state,
+			      uint32_t *generation)
+{
+	if (!ctl || !ctl->ops)
+		return -EBADF;
+	return ctl->ops->peek(ctl, state, generation);
+}
+
 FDR_API int fdr_ctl_destroy_embedded(const char *target)
 {
 	struct fdr_target t;

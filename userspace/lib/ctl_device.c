@@ -128,6 +128,17 @@ FDR_NOINSTR static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
 	}
 }
 
+FDR_NOINSTR static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
+				uint32_t *generation)
+{
+	struct fdr_status st;
+	int ret = dev_status(ctl, &st);
+
+	*state = st.state;
+	*generation = st.generation;
+	return ret;
+}
+
 FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 			       size_t *len)
 {
@@ -168,5 +179,6 @@ const struct fdr_ctl_ops fdr__device_ops = {
 	.reset = dev_reset,
 	.status = dev_status,
 	.wait = dev_wait,
+	.peek = dev_peek,
 	.map = dev_map,
 };

@@ -243,6 +243,19 @@ FDR_NOINSTR static int emb_wait(struct fdr_ctl *ctl, uint32_t state,
 	}
 }
 
+/* No flock: a writer must not wait for a controller's INIT to finish. */
+FDR_NOINSTR static int emb_peek(struct fdr_ctl *ctl, uint32_t *state,
+				uint32_t *generation)
+{
+	int ret = fdr__embedded_refresh(ctl);
+
+	if (ret < 0)
+		return ret;
+	*state = load_u32(&ctl->ectl->state);
+	*generation = ctl->ectl->generation;
+	return 0;
+}
+
 FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 			       size_t *len)
 {
@@ -277,5 +290,6 @@ const struct fdr_ctl_ops fdr__embedded_ops = {
 	.reset = emb_reset,
 	.status = emb_status,
 	.wait = emb_wait,
+	.peek = emb_peek,
 	.map = emb_map,
 };

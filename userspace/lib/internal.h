@@ -102,6 +102,8 @@ struct fdr_ctl_ops {
 	int (*status)(struct fdr_ctl *ctl, struct fdr_status *st);
 	int (*wait)(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
 		    int timeout_ms);
+	/* state and generation, never blocking (for writers) */
+	int (*peek)(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
 	/* map the whole current region; prot is PROT_READ or PROT_READ|WRITE */
 	int (*map)(struct fdr_ctl *ctl, int prot, void **addr, size_t *len);
 };
@@ -111,6 +113,8 @@ extern const struct fdr_ctl_ops fdr__embedded_ops;
 
 /* Map the current region writable, for recording (attach.c). */
 int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len);
+/* State and generation without taking the controllers' lock. */
+int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
 
 /* ---- embedded regions (embedded_region.c, reclaim.c) ---- */
 
