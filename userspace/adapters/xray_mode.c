@@ -2,10 +2,11 @@
 /*
  * xray_mode.c - the "fdr" XRay log mode: XRay's callbacks on libfdr.
  *
- * log_init attaches the process to a region and installs the arg1 and
- * custom-event handlers (select_mode already installed handle_arg0);
- * log_finalize finalizes the region so that fdrd flushes it; flush_log
- * has nothing to do in-process.  XRay holds its mode mutex around these
+ * log_init attaches the process to a region, installs the arg1 and
+ * custom-event handlers (select_mode already installed the arg0 one) and
+ * turns on the mode's own trampolines (xray_sleds.h), which call the same
+ * two handlers; log_finalize turns them off and finalizes the region so
+ * that fdrd flushes it; flush_log has nothing to do in-process.  XRay holds its mode mutex around these
  * three, so none of them calls __xray_log_* (the handler setters are
  * plain atomic stores and are fine).
  */
