@@ -34,6 +34,12 @@ int region_start(struct region *r, const char *target)
 	ret = fdr_ctl_open(&r->ctl, target);
 	if (ret == 0)
 		ret = fdr_ctl_init(r->ctl, &cfg);
+	if (ret == -EBUSY && !r->embedded) {
+		/* the shared device left running by someone else: start over */
+		fdr_ctl_finalize(r->ctl);
+		fdr_ctl_reset(r->ctl);
+		ret = fdr_ctl_init(r->ctl, &cfg);
+	}
 	if (ret) {
 		fprintf(stderr, "%s\n", fdr_ctl_strerror(r->ctl, "init", ret));
 		fdr_ctl_close(r->ctl);
