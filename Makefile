@@ -22,10 +22,12 @@ KVER ?= $(shell scripts/default-kver)
 KDIR ?= /lib/modules/$(KVER)/build
 
 # Components, in build order: libraries before what links against them;
-# test suites under tests/<name>/ last, picked up by their Makefile.
+# test suites under tests/<name>/ last, picked up by their Makefile;
+# scripts/tests tests the test infrastructure itself.
 COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests \
-	$(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile)))
+	$(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile))) \
+	scripts/tests
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
