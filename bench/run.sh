@@ -9,7 +9,7 @@
 #
 # Environment:
 #   BENCH_CALLS   traced calls per workload (per thread for "threads");
-#                 default 4000000
+#                 default 2000000
 #   BENCH_ROUNDS  rounds; default 11
 #   BENCH_SKIP_OTHERS=1  do not run the flush/reader/record/xray scripts
 #
@@ -20,7 +20,7 @@ set -eu
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP=$(dirname "$BENCH_DIR")
 OUT=$TOP/build/bench
-CALLS=${BENCH_CALLS:-4000000}
+CALLS=${BENCH_CALLS:-2000000}
 ROUNDS=${BENCH_ROUNDS:-11}
 
 # Order matters only for the first round; later rounds rotate it.
