@@ -9,7 +9,6 @@
 
 #include <stdint.h>
 #include <string.h>
-#include <x86intrin.h>
 #include <linux/fdr_log.h>
 #include "internal.h"
 
@@ -72,7 +71,7 @@ uint64_t fdr__tsc(void)
 	if (fdr__test_tsc_hook)
 		return fdr__test_tsc_hook();
 #endif
-	return __rdtsc();
+	return __builtin_ia32_rdtsc();	/* not <x86intrin.h>'s inline */
 }
 
 /* rseq's cpu_id through %fs when glibc registered rseq; see cpu.c. */

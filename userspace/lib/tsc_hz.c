@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include <x86intrin.h>
 #include "internal.h"
 
 FDR_NOINSTR uint64_t fdr__monotonic_ns(void)
@@ -34,12 +33,12 @@ FDR_NOINSTR static uint64_t tsc_hz_from_sysfs(void)
 FDR_NOINSTR static uint64_t tsc_hz_calibrate(void)
 {
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
-	uint64_t t0 = fdr__monotonic_ns(), c0 = __rdtsc();
+	uint64_t t0 = fdr__monotonic_ns(), c0 = __builtin_ia32_rdtsc();
 	uint64_t t1, c1;
 
 	nanosleep(&nap, NULL);
 	t1 = fdr__monotonic_ns();
-	c1 = __rdtsc();
+	c1 = __builtin_ia32_rdtsc();
 	if (t1 <= t0 || c1 <= c0)
 		return 0;
 	/* Round to kHz like the kernel's tsc_khz. */

@@ -5,6 +5,7 @@
  * (fdr_fast.h, which reaches libfdr.so's TLS), and the bytes arrive.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
 #include "tap.h"
