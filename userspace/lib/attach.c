@@ -220,8 +220,10 @@ FDR_API void fdr_detach(void)
 	__atomic_store_n(&fdr__current, NULL, __ATOMIC_RELEASE);
 	fdr_thread_release();
 	g.attached = false;
-	/* The mappings stay (other threads may be mid-record); closing the
-	 * device lets the kernel reclaim what our threads still hold. */
+	/* The mappings stay (other threads may be mid-record).  The other
+	 * threads give their buffers back at their next record or at their
+	 * exit; what is still held when the process dies, the kernel (or the
+	 * embedded controller) reclaims. */
 	fdr_ctl_close(g.ctl);
 	g.ctl = NULL;
 	pthread_mutex_unlock(&g.lock);
