@@ -2,8 +2,10 @@
 # run.sh - fdrlog vs llvm-xray-19 converting the same >= 32 MB FDR log to
 # YAML, side by side in one run: ROUNDS rounds, each running both tools
 # (alternating which goes first), output to /dev/null; prints every
-# timing, the medians and the ratio.  Also checks once that both tools
-# print identical bytes.
+# timing, the medians and the ratios: of wall-clock time, and of CPU time
+# (user + system; steadier when other jobs share the machine, but it
+# does not credit fdrlog's parallel formatting).  Also checks once that
+# both tools print identical bytes.
 #   usage: bench/reader/run.sh [MEGABYTES=33] [ROUNDS=5] [VERSION=2]
 set -eu
 MB=${1:-33} ROUNDS=${2:-5} VERSION=${3:-2}
@@ -25,32 +27,34 @@ LOG=$OUT/big-v$VERSION.log
 if cmp -s "$OUT/fdrlog.yaml" "$OUT/llvm.yaml"; then same=identical; else same=DIFFERENT; fi
 rm -f "$OUT/fdrlog.yaml" "$OUT/llvm.yaml"
 
-# Wall-clock seconds of one run of "$@" with stdout to /dev/null.
-seconds() {
-	t0=$(date +%s%N)
-	"$@" >/dev/null
-	t1=$(date +%s%N)
-	echo "$t0 $t1" | awk '{ printf "%.3f\n", ($2 - $1) / 1e9 }'
+# One run of "$@", stdout to /dev/null: "wall cpu" seconds (GNU time).
+measure() {
+	/usr/bin/time -f "%e %U %S" -o "$OUT/time.tmp" "$@" >/dev/null
+	awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$OUT/time.tmp"
 }
 
 : >"$OUT/fdrlog.times"
 : >"$OUT/llvm.times"
 for r in $(seq 1 "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then
-		seconds "$FDRLOG" convert --format yaml "$LOG" >>"$OUT/fdrlog.times"
-		seconds "$LLVM_XRAY" convert -f yaml "$LOG" >>"$OUT/llvm.times"
+		measure "$FDRLOG" convert --format yaml "$LOG" >>"$OUT/fdrlog.times"
+		measure "$LLVM_XRAY" convert -f yaml "$LOG" >>"$OUT/llvm.times"
 	else
-		seconds "$LLVM_XRAY" convert -f yaml "$LOG" >>"$OUT/llvm.times"
-		seconds "$FDRLOG" convert --format yaml "$LOG" >>"$OUT/fdrlog.times"
+		measure "$LLVM_XRAY" convert -f yaml "$LOG" >>"$OUT/llvm.times"
+		measure "$FDRLOG" convert --format yaml "$LOG" >>"$OUT/fdrlog.times"
 	fi
-	echo "round $r: fdrlog $(tail -1 "$OUT/fdrlog.times") s, llvm-xray-19 $(tail -1 "$OUT/llvm.times") s"
+	echo "round $r: fdrlog $(tail -1 "$OUT/fdrlog.times" | awk '{print $1 " s wall, " $2 " s cpu"}')," \
+	     "llvm-xray-19 $(tail -1 "$OUT/llvm.times" | awk '{print $1 " s wall, " $2 " s cpu"}')"
 done
 
-median() { sort -n "$1" | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-m_fdr=$(median "$OUT/fdrlog.times")
-m_llvm=$(median "$OUT/llvm.times")
+# Median of column $2 of file $1.
+median() { awk -v c="$2" '{ print $c }' "$1" | sort -n |
+	awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+fw=$(median "$OUT/fdrlog.times" 1) fc=$(median "$OUT/fdrlog.times" 2)
+lw=$(median "$OUT/llvm.times" 1) lc=$(median "$OUT/llvm.times" 2)
 size=$(stat -c %s "$LOG")
 echo "log: $LOG ($size bytes, FDR version $VERSION), $ROUNDS rounds, outputs $same"
-echo "median fdrlog convert --format yaml: $m_fdr s"
-echo "median llvm-xray-19 convert -f yaml: $m_llvm s"
-echo "$m_llvm $m_fdr" | awk '{ printf "ratio (llvm-xray-19 / fdrlog): %.1fx\n", $1 / $2 }'
+echo "machine: $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "median fdrlog convert --format yaml: $fw s wall, $fc s cpu"
+echo "median llvm-xray-19 convert -f yaml: $lw s wall, $lc s cpu"
+echo "$lw $fw $lc $fc" | awk '{ printf "ratio (llvm-xray-19 / fdrlog): %.1fx wall, %.1fx cpu\n", $1 / $2, $3 / $4 }'
