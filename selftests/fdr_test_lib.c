@@ -232,14 +232,23 @@ int fdrt_unload_module(void)
 	return syscall(SYS_delete_module, "fdr", O_NONBLOCK) ? -errno : 0;
 }
 
+static long long fdrt_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ll + ts.tv_nsec / 1000000;
+}
+
 int fdrt_wait_u32(const volatile uint32_t *word, uint32_t want, int ms)
 {
 	const struct timespec tick = { 0, 1000000 };
+	long long end = fdrt_now_ms() + ms;
 
-	for (; ms > 0; ms--) {
-		if (*word == want)
-			return 0;
+	while (*word != want) {
+		if (fdrt_now_ms() > end)
+			return -ETIMEDOUT;
 		nanosleep(&tick, NULL);
 	}
-	return *word == want ? 0 : -ETIMEDOUT;
+	return 0;
 }
