@@ -267,8 +267,8 @@ static double layout_ms(struct bench *b)
  */
 static void sweep(struct bench *b, int rounds)
 {
-	static const unsigned int depths[] = { 1, 4, 32 };
-	static const size_t chunks[] = { 256 << 10, 1 << 20, 4 << 20 };
+	static const unsigned int depths[] = { 1, 4, 16 };
+	static const size_t chunks[] = { 64 << 10, 256 << 10, 1 << 20 };
 	struct variant v[18];
 	int nv = 0;
 
@@ -286,7 +286,7 @@ static void sweep(struct bench *b, int rounds)
 		for (int k = 0; k < nv; k++)
 			run_variant(b, &v[(k + r) % nv], r);
 	printf("\nBatching (fdrd's flush, writev): median ms by queue depth and request size\n\n"
-	       "| submission | depth | 256 KiB | 1 MiB | 4 MiB |\n|---|---:|---:|---:|---:|\n");
+	       "| submission | depth | 64 KiB | 256 KiB | 1 MiB |\n|---|---:|---:|---:|---:|\n");
 	for (int k = 0; k < nv; k += 3)
 		printf("| %s | %u | %.1f | %.1f | %.1f |\n", v[k].o.async ? "IOSQE_ASYNC" : "inline",
 		       v[k].o.queue_depth, median(v[k].ms, rounds), median(v[k + 1].ms, rounds),
@@ -297,10 +297,13 @@ int main(int argc, char **argv)
 {
 	struct variant v[] = {
 		{ .name = "write(2), 1 MiB calls from a contiguous copy", .kind = 0 },
-		{ .name = "fdrd: io_uring writev, depth 32, 1 MiB requests (default)", .kind = 2 },
+		{ .name = "fdrd: io_uring writev, depth 4, 256 KiB requests (default)", .kind = 2 },
 		{ .name = "write(2), one call per piece from the mapping (layout untimed)", .kind = 1 },
 		{ .name = "fdrd's io_uring writer alone (layout validated beforehand)", .kind = 3 },
-		{ .name = "fdrd: writev, depth 4", .kind = 2, .o = { .queue_depth = 4 } },
+		{ .name = "fdrd: writev, depth 1, 256 KiB requests", .kind = 2,
+		  .o = { .queue_depth = 1, .chunk_bytes = 256 << 10 } },
+		{ .name = "fdrd: writev, depth 32, 1 MiB requests", .kind = 2,
+		  .o = { .queue_depth = 32, .chunk_bytes = 1 << 20 } },
 		{ .name = "fdrd: writev, depth 128, 4 MiB requests", .kind = 2,
 		  .o = { .queue_depth = 128, .chunk_bytes = 4 << 20 } },
 		{ .name = "fdrd: writev + fallocate first", .kind = 2, .o = { .preallocate = true } },

@@ -15,8 +15,8 @@
 
 #include "uring_internal.h"
 
-#define DEFAULT_DEPTH 32u
-#define DEFAULT_CHUNK (1u << 20)
+#define DEFAULT_DEPTH 4u
+#define DEFAULT_CHUNK (256u << 10)
 
 struct out_file {
 	char tmp[4096];
