@@ -599,4 +599,84 @@ TEST_F(dev, init_enomem_frees_partial_allocation)
 	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
 }
 
+#ifndef MAP_SHARED_VALIDATE
+#define MAP_SHARED_VALIDATE 0x03
+#endif
+#ifndef MAP_SYNC
+#define MAP_SYNC 0x80000
+#endif
+
+struct mmap_case {
+	const char *what;
+	int prot, flags;
+	int off_pages;		/* from 0; -1: the last buffer's offset */
+	long len_pages;		/* 0: the whole region */
+	int extra_len;		/* bytes added to the length */
+	int err;		/* expected errno, 0 for success */
+};
+
+/* Every combination answers its errno and leaves the device as it was. */
+TEST_F(dev, mmap_sweep)
+{
+	const long page = page_size();
+	const struct mmap_case cases[] = {
+		{ "PROT_READ shared", PROT_READ, MAP_SHARED, 0, 0, 0, 0 },
+		{ "PROT_NONE shared", PROT_NONE, MAP_SHARED, 0, 0, 0, 0 },
+		{ "PROT_WRITE shared", PROT_WRITE, MAP_SHARED, 0, 1, 0, 0 },
+		{ "MAP_SHARED_VALIDATE", PROT_READ, MAP_SHARED_VALIDATE, 0, 0, 0, 0 },
+		{ "MAP_SYNC", PROT_READ, MAP_SHARED_VALIDATE | MAP_SYNC, 0, 1, 0, EOPNOTSUPP },
+		{ "MAP_PRIVATE", PROT_READ, MAP_PRIVATE, 0, 1, 0, EINVAL },
+		{ "MAP_PRIVATE rw", PROT_READ | PROT_WRITE, MAP_PRIVATE, 0, 1, 0, EINVAL },
+		{ "PROT_EXEC", PROT_EXEC, MAP_SHARED, 0, 1, 0, EPERM },
+		{ "PROT_READ|PROT_EXEC", PROT_READ | PROT_EXEC, MAP_SHARED, 0, 1, 0, EPERM },
+		{ "MAP_HUGETLB", PROT_READ, MAP_SHARED | MAP_HUGETLB, 0, 1, 0, EINVAL },
+		{ "length 0", PROT_READ, MAP_SHARED, 0, -1, 0, EINVAL },
+		{ "one page past the end", PROT_READ, MAP_SHARED, 0, 0, 1, EINVAL },
+		{ "last buffer", PROT_READ, MAP_SHARED, -1, -2, 0, 0 },
+		{ "last buffer + 1 page", PROT_READ, MAP_SHARED, -1, -2, 1, EINVAL },
+		{ "control area only", PROT_READ, MAP_SHARED, 0, -3, 0, 0 },
+		{ "partial page length", PROT_READ, MAP_SHARED, 0, -3, -100, 0 },
+	};
+	struct fdr_status st, after;
+	unsigned int i;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct mmap_case *k = &cases[i];
+		uint64_t off = 0, len;
+		void *p;
+
+		if (k->off_pages == -1)
+			off = st.map_size - st.buffer_size;
+		switch (k->len_pages) {
+		case 0:	len = st.map_size; break;
+		case -1: len = 0; break;
+		case -2: len = st.buffer_size; break;
+		case -3: len = st.control_size; break;
+		default: len = k->len_pages * page;
+		}
+		len += k->extra_len > 0 ? k->extra_len * page : k->extra_len;
+		p = mmap(NULL, len, k->prot, k->flags, self->fd, off);
+		if (k->err) {
+			EXPECT_EQ(MAP_FAILED, p) TH_LOG("%s was accepted", k->what);
+			EXPECT_EQ(k->err, errno) TH_LOG("%s: errno %d, want %d",
+							k->what, errno, k->err);
+		} else {
+			EXPECT_NE(MAP_FAILED, p) TH_LOG("%s: errno %d", k->what,
+							errno);
+			if (p != MAP_FAILED && (k->prot & PROT_READ) && off == 0)
+				EXPECT_EQ(FDR_CONTROL_MAGIC,
+					  ((struct fdr_control *)p)->magic);
+			if (p != MAP_FAILED)
+				munmap(p, len);
+		}
+		ASSERT_EQ(0, fdrt_status(self->fd, &after));
+		ASSERT_EQ(st.state, after.state);
+		ASSERT_EQ(st.generation, after.generation);
+		ASSERT_EQ(st.map_size, after.map_size);
+	}
+}
+
 TEST_HARNESS_MAIN

@@ -450,4 +450,20 @@ TEST_F(dev, concurrent_init_one_wins)
 	ASSERT_EQ(FDR_STATE_INITIALIZED, state_of(self->fd));
 }
 
+/* The argument-less commands never look at their argument. */
+TEST_F(dev, argless_commands_ignore_argument)
+{
+	void *junk = (void *)1;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FINALIZE, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_BEGIN, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_ABORT, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_BEGIN, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_DONE, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_RESET, junk));
+	ASSERT_EQ(FDR_STATE_UNINITIALIZED, state_of(self->fd));
+}
+
 TEST_HARNESS_MAIN
