@@ -10,7 +10,7 @@ static int failed;
 
 void tap_plan(int n)
 {
-	printf("1..%d\n", n);
+	printf("KTAP version 1\n1..%d\n", n);
 	fflush(stdout);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tap.h - TAP output for the adapter tests: "ok N name" / "not ok N name"
+ * tap.h - KTAP output for the adapter tests: "ok N name" / "not ok N name"
  * on stdout, diagnostics as "# ..." lines.
  */
 #ifndef ADAPTERS_TAP_H
