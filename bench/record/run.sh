@@ -5,4 +5,4 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 make -s -C "$here" >&2
 exec "$here/../../build/bench/record/record_bench" \
-	"${BENCH_RECORD_EVENTS:-4000000}" "${BENCH_RECORD_ROUNDS:-11}"
+	"${BENCH_RECORD_EVENTS:-2000000}" "${BENCH_RECORD_ROUNDS:-21}"
