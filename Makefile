@@ -54,7 +54,7 @@ demo:
 	scripts/demo.sh
 
 vm: module
-	@test -n "$(CMD)" || { echo "usage: make vm CMD='shell command'" >&2; exit 2; }
+	$(if $(CMD),,@echo "usage: make vm CMD='shell command'" >&2; exit 2)
 	scripts/vm/run --ko kmod/fdr.ko -- '$(subst ','\'',$(CMD))'
 
 bench:
