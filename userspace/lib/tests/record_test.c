@@ -485,6 +485,38 @@ static bool test_attach_before_init(void)
 	return true;
 }
 
+/* Records of one short call (10 ticks) under the given FDR_OPTIONS. */
+static int short_call_records(const char *opts)
+{
+	uint64_t ext;
+	int n;
+
+	if (!start("opts", 65536, 2, opts))
+		return -1;
+	fake_tsc = 7000;
+	fdr_enter(1);
+	fake_tsc += 10;
+	fdr_exit(1);
+	n = newest(&ext);
+	stop();
+	return n;
+}
+
+static bool test_options(void)
+{
+	int n;
+
+	n = short_call_records("bogus=1:func_duration_threshold_us=0");
+	CHECK(n == 5, "threshold 0 after an unknown name: %d records", n);
+	n = short_call_records("func_duration_threshold_us=0 other=2");
+	CHECK(n == 5, "space separated: %d records", n);
+	n = short_call_records("func_duration_threshold_us=abc");
+	CHECK(n == 3, "a bad value keeps the default 5 us: %d records", n);
+	n = short_call_records(NULL);
+	CHECK(n == 3, "default 5 us rewinds a 10-tick call: %d records", n);
+	return true;
+}
+
 static bool test_unavailable(void)
 {
 	fdr_detach();
@@ -507,7 +539,7 @@ int main(void)
 	CPU_SET(0, &one);
 	sched_setaffinity(0, sizeof(one), &one);
 	fdr__test_tsc_hook = fake;
-	tap_plan(13);
+	tap_plan(14);
 	tap_ok(test_one_pair(), "one enter/exit pair: preamble and record bytes");
 	tap_ok(test_100_pairs(), "100 pairs: deltas and extents");
 	tap_ok(test_tsc_wrap(), "TSCWrap on a large delta and on a backwards TSC");
@@ -520,6 +552,7 @@ int main(void)
 	tap_ok(test_reinit_new_geometry(), "re-init with a new geometry: writers follow");
 	tap_ok(test_reentry_dropped(), "a record inside a record (signal) is dropped");
 	tap_ok(test_attach_before_init(), "attach before init: recording starts at init");
+	tap_ok(test_options(), "FDR_OPTIONS: separators, unknown names, bad values");
 	tap_ok(test_unavailable(), "no target: calls are no-ops");
 	return tap_done();
 }
