@@ -324,6 +324,50 @@ static void test_fork(void)
 	sym_list_free(&r.map);
 }
 
+/* Two threads meet the same 32 functions for the first time at once:
+ * each function is named once, and each thread's buffer holds its 32
+ * calls under the ids the map gives. */
+static void test_race(void)
+{
+	struct run r = { .want_account = false };
+	int dup = 0, unnamed = 0, worker_bufs = 0, whole = 0;
+
+	if (run_traced(&r, "race", symdir)) {
+		tap_ok(false, "cyg: create a region");
+		return;
+	}
+	for (int i = 0; i < r.map.n; i++)
+		for (int j = i + 1; j < r.map.n; j++)
+			dup += r.map.e[i].fid == r.map.e[j].fid ||
+			       !strcmp(r.map.e[i].symbol, r.map.e[j].symbol);
+	for (int b = 0; r.walked && b < r.walk.nbuffers; b++) {
+		int enters = 0, exits = 0;
+
+		for (size_t i = 0; i < r.walk.n; i++) {
+			const struct rec *rec = &r.walk.recs[i];
+			const struct sym_entry *e;
+
+			if (rec->buffer != b || rec->kind < REC_FN_BASE)
+				continue;
+			e = sym_by_fid(&r.map, rec->fid);
+			unnamed += !e;
+			if (!e || strncmp(e->symbol, "race_", 5))
+				continue;
+			enters += rec->kind == REC_FN(FDR_FN_ENTER);
+			exits += rec->kind == REC_FN(FDR_FN_EXIT);
+		}
+		worker_bufs += enters > 0;
+		whole += enters == 32 && exits == 32;
+	}
+	if (!tap_ok(exited_ok(&r) && dup == 0 && unnamed == 0 &&
+		    worker_bufs == 2 && whole == 2,
+		    "cyg: two threads meeting 32 functions at once: each named once, 32 calls in each thread's buffer"))
+		tap_diag("duplicates %d, unnamed records %d, buffers with race_ calls %d, whole %d",
+			 dup, unnamed, worker_bufs, whole);
+	walk_free(&r.walk);
+	sym_list_free(&r.map);
+}
+
 /* Killed by a signal: the calls up to the crash are in the region, and
  * the sym-map on disk names every one of them. */
 static void test_crash(void)
@@ -374,13 +418,14 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(16);
+	tap_plan(17);
 	if (!mkdtemp(symdir)) {
 		perror("mkdtemp");
 		return 1;
 	}
 	test_plain();
 	test_fork();
+	test_race();
 	test_crash();
 	test_bad_symdir();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", symdir);
