@@ -99,11 +99,6 @@ size_t dense_map_iteration_order(const struct dense_map *m, uint32_t *order);
 
 void block_sort_by_walltime(struct block **v, size_t n);
 
-/* ---- large arrays (big_alloc.c) ------------------------------------------ */
-
-void *big_alloc(size_t size);
-void big_free(void *p);
-
 /* ---- stable sort by TSC (tsc_sort.c) -------------------------------------- */
 
 int tsc_sort(const struct fdr_event *events, size_t n, uint32_t *order);

@@ -206,8 +206,8 @@ int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned fla
 		return reader_fail(err, 0, "", "%zu events: more than this reader handles "
 				   "(%u)", ix.nevents_max, UINT32_MAX - 1);
 	}
-	t->events = big_alloc(sizeof(*t->events) * (ix.nevents_max + 1));
-	t->args = big_alloc(sizeof(*t->args) * (ix.nargs_max + 1));
+	t->events = malloc(sizeof(*t->events) * (ix.nevents_max + 1));
+	t->args = malloc(sizeof(*t->args) * (ix.nargs_max + 1));
 	if (!t->events || !t->args) {
 		reader_fail(err, 0, "", "out of memory for %zu events", ix.nevents_max);
 		goto fail;
@@ -216,7 +216,7 @@ int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned fla
 		goto fail;
 	block_index_free(&ix);
 	if (flags & FDR_TRACE_SORT_BY_TSC) {
-		t->order = big_alloc(sizeof(*t->order) * (t->count + 1));
+		t->order = malloc(sizeof(*t->order) * (t->count + 1));
 		if (!t->order || tsc_sort(t->events, t->count, t->order)) {
 			reader_fail(err, 0, "", "out of memory sorting %zu events", t->count);
 			fdr_trace_free(t);
@@ -232,9 +232,9 @@ fail:
 
 void fdr_trace_free(struct fdr_trace *t)
 {
-	big_free(t->events);
-	big_free(t->args);
-	big_free(t->order);
+	free(t->events);
+	free(t->args);
+	free(t->order);
 	memset(t, 0, sizeof(*t));
 }
 
