@@ -18,6 +18,19 @@ run() {
 	fi
 }
 
+# refused CMD...: show a command that must fail (an illegal transition)
+# and its message; stop the demo if it unexpectedly succeeds.
+refused() {
+	printf '$ %s\n' "$*"
+	"$@"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		printf 'demo: "%s" should have been refused\n' "$*"
+		exit 1
+	fi
+	printf '(refused with exit status %s, as it should be)\n' "$rc"
+}
+
 need() {
 	command -v "$1" >/dev/null || { echo "demo: $1 is not in the VM (its component has no vm-install yet)"; exit 1; }
 }
@@ -31,6 +44,9 @@ main() {
 
 	step "before INIT: the recorder is UNINITIALIZED"
 	run fdrctl status
+
+	step "an illegal transition is refused and changes nothing"
+	refused fdrctl finalize
 
 	step "INIT allocates the per-CPU buffers"
 	run fdrctl init
