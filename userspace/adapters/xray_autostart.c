@@ -25,8 +25,9 @@
 
 /*
  * The archive member holding this constructor must be linked even though
- * nothing in the program refers to it: link with --whole-archive, or
- * with -Wl,--undefined=fdr_xray_mode_link (Documentation/integrations.md).
+ * nothing in the program refers to it: the libfdr-xray.a ld script says
+ * EXTERN(fdr_xray_mode_link); with the bare archive, link with
+ * -Wl,--undefined=fdr_xray_mode_link (Documentation/integrations.md).
  */
 const char fdr_xray_mode_link[] = FDR_XRAY_MODE_NAME;
 

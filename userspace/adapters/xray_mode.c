@@ -102,7 +102,9 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 		if (cfg.has_threshold && fdr_xray_set_threshold(cfg.threshold_us))
 			return FDR_XRAY_LOG_UNINITIALIZED;
 		ret = fdr_attach(cfg.target[0] ? cfg.target : NULL);
-		if (ret)	/* fdr_attach has said why, once */
+		/* -ENODATA: attached to a region not initialized yet; recording
+		 * starts at its INIT.  Anything else: fdr_attach said why. */
+		if (ret && ret != -ENODATA)
 			return FDR_XRAY_LOG_UNINITIALIZED;
 		attached_cfg = cfg;
 		attached = true;

@@ -3,8 +3,7 @@
  * xray_hello.c - a program that knows nothing about tracing.
  *
  *   clang-19 -O2 -fxray-instrument -fxray-instruction-threshold=1 \
- *       xray_hello.c -Wl,--undefined=fdr_xray_mode_link \
- *       build/adapters/libfdr-xray.a build/lib/libfdr.a -lpthread
+ *       xray_hello.c build/adapters/libfdr-xray.a build/lib/libfdr.a -lpthread
  *   fdrctl init --embedded demo
  *   XRAY_OPTIONS="patch_premain=true xray_mode=fdr" \
  *       FDR_TARGET=embedded:demo ./xray_hello 20
