@@ -24,8 +24,9 @@ fi
 rm -rf "$WORK"
 mkdir -p "$WORK"
 BIN=$WORK/xray_program
-if ! "$CLANG" -O2 -g -fxray-instrument -fxray-instruction-threshold=1 -fxray-modes=xray-fdr \
-	-o "$BIN" "$HERE/xray_program.c" -lpthread 2>"$WORK/cc.err"; then
+# -rdynamic: the stripped copy below still names functions from .dynsym.
+if ! "$CLANG" -O2 -g -rdynamic -fxray-instrument -fxray-instruction-threshold=1 \
+	-fxray-modes=xray-fdr -o "$BIN" "$HERE/xray_program.c" -lpthread 2>"$WORK/cc.err"; then
 	echo "not ok 1 build xray_program.c with clang-19 -fxray-instrument"
 	sed 's/^/# /' "$WORK/cc.err"
 	echo "1..1"
@@ -55,6 +56,11 @@ check $? "--no-sort yaml equals llvm-xray-19 --sort=false"
 "$LLVM_XRAY" convert -m "$BIN" -y -f yaml "$LOG" >"$WORK/llvm-sym.yaml"
 cmp -s "$WORK/ours-sym.yaml" "$WORK/llvm-sym.yaml"
 check $? "--instr-map yaml equals llvm-xray-19 convert -m BINARY -y"
+strip -o "$BIN.stripped" "$BIN" &&
+	"$FDRLOG" convert --format yaml --instr-map "$BIN.stripped" "$LOG" >"$WORK/ours-stripped.yaml" &&
+	"$LLVM_XRAY" convert -m "$BIN.stripped" -y -f yaml "$LOG" | cmp -s - "$WORK/ours-stripped.yaml" &&
+	grep -q "function: leaf," "$WORK/ours-stripped.yaml"
+check $? "--instr-map of a stripped binary: names from .dynsym, equal to llvm-xray-19"
 for f in leaf middle tail_caller with_arg worker; do
 	grep -q "function: $f," "$WORK/ours-sym.yaml" || break
 done

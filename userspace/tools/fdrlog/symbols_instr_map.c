@@ -2,7 +2,7 @@
 /*
  * symbols_instr_map.c - function ids from the xray_instr_map section of a
  * -fxray-instrument ELF binary, names from its DWARF (libdw) or, failing
- * that, its symbol table (libelf).
+ * that, its symbol table or dynamic symbol table (libelf).
  *
  * Sleds are 32 bytes on 64-bit targets: address u64, function u64, kind u8,
  * always-instrument u8, version u8.  For version >= 2 both addresses are
@@ -68,8 +68,8 @@ static const char *dwarf_function_name(Dwarf *dw, uint64_t addr)
 	return name;
 }
 
-/* The ELF symbol-table function containing addr. */
-static const char *symtab_function_name(Elf *elf, uint64_t addr)
+/* The function containing addr in the symbol table of type (SHT_SYMTAB/SHT_DYNSYM). */
+static const char *table_function_name(Elf *elf, uint64_t addr, Elf64_Word type)
 {
 	GElf_Shdr shdr;
 	Elf_Scn *scn = NULL;
@@ -77,7 +77,7 @@ static const char *symtab_function_name(Elf *elf, uint64_t addr)
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		Elf_Data *data;
 
-		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_SYMTAB || !shdr.sh_entsize)
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != type || !shdr.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
 		for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
@@ -92,6 +92,14 @@ static const char *symtab_function_name(Elf *elf, uint64_t addr)
 		}
 	}
 	return NULL;
+}
+
+/* .symtab, else .dynsym (what a stripped -rdynamic binary still has). */
+static const char *symtab_function_name(Elf *elf, uint64_t addr)
+{
+	const char *name = table_function_name(elf, addr, SHT_SYMTAB);
+
+	return name ? name : table_function_name(elf, addr, SHT_DYNSYM);
 }
 
 /* libstdc++'s Itanium C++ ABI demangler (linked with -lstdc++). */
