@@ -4,9 +4,9 @@
  * the device, a futex for embedded regions; never a busy loop), sleep the
  * grace period, flush, optionally reset and re-initialize, repeat.
  *
- * Signals only set a flag.  Waits are bounded (1 s) so a signal that
- * arrives just before a wait starts is still seen promptly; a flush that
- * has started always runs to its end before fdrd exits.
+ * Signals only set a flag.  Waits are bounded (1 s), so the flag is seen
+ * within a second whenever the signal arrives; a flush that has started
+ * always runs to its end before fdrd exits.
  */
 #include <errno.h>
 #include <signal.h>
@@ -18,6 +18,7 @@
 
 #include <fdr.h>
 
+#include "ctl_retry.h"
 #include "flush.h"
 #include "msg.h"
 #include "options.h"
@@ -38,7 +39,12 @@ static void install_signals(void)
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;	/* no SA_RESTART: waits return EINTR */
+	sa.sa_handler = on_stop;
+	/*
+	 * SA_RESTART: system calls inside libfdr (flock) and the writes go
+	 * on; the waits are bounded, and sleeps return EINTR regardless.
+	 */
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
@@ -70,13 +76,13 @@ static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
 		.buffer_size = st->buffer_size,
 		.buffers_per_cpu = st->buffers_per_cpu,
 	};
-	int ret = fdr_ctl_reset(ctl);
+	int ret = CTL_RETRY(fdr_ctl_reset(ctl));
 
 	if (ret) {
 		msg_error("%s", fdr_ctl_strerror(ctl, "reset", ret));
 		return;
 	}
-	ret = fdr_ctl_init(ctl, &cfg);
+	ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
 	if (ret)
 		msg_error("%s", fdr_ctl_strerror(ctl, "init", ret));
 	else
@@ -130,7 +136,7 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 static void step(struct loop *lp)
 {
 	struct fdr_status st = { .size = sizeof(st) };
-	int ret = fdr_ctl_status(lp->ctl, &st);
+	int ret = CTL_RETRY(fdr_ctl_status(lp->ctl, &st));
 
 	if (ret == -ENOENT) {
 		/* an embedded region nobody has created yet */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/uio.h>
 
+#include "ctl_retry.h"
 #include "flush.h"
 #include "log_layout.h"
 #include "log_name.h"
@@ -169,14 +170,14 @@ enum flush_outcome flush_region(struct flusher *f)
 	size_t len;
 	int ret;
 
-	ret = fdr_ctl_flush_begin(f->ctl);
+	ret = CTL_RETRY(fdr_ctl_flush_begin(f->ctl));
 	if (ret == -EBUSY)
 		return FLUSH_NOT_OURS;
 	if (ret) {
 		msg_error("%s", fdr_ctl_strerror(f->ctl, "flush begin", ret));
 		return FLUSH_FAILED;
 	}
-	ret = fdr_ctl_map(f->ctl, &area, &len);
+	ret = CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len));
 	if (ret) {
 		msg_error("%s", fdr_ctl_strerror(f->ctl, "map", ret));
 		out = FLUSH_FAILED;
@@ -184,8 +185,8 @@ enum flush_outcome flush_region(struct flusher *f)
 		out = flush_mapped(f, area, len);
 		fdr_ctl_unmap(f->ctl);
 	}
-	ret = out == FLUSH_FAILED ? fdr_ctl_flush_abort(f->ctl)
-				  : fdr_ctl_flush_done(f->ctl);
+	ret = out == FLUSH_FAILED ? CTL_RETRY(fdr_ctl_flush_abort(f->ctl))
+				  : CTL_RETRY(fdr_ctl_flush_done(f->ctl));
 	/* a log already in place stays WRITTEN: retrying would duplicate it */
 	if (ret)
 		msg_error("%s", fdr_ctl_strerror(f->ctl, out == FLUSH_FAILED ?
