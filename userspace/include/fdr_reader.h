@@ -55,7 +55,7 @@ struct fdr_record {
 	uint32_t length;	/* bytes, including an event's payload */
 	uint8_t is_metadata;
 	uint8_t kind;		/* enum fdr_metadata_kind or enum fdr_function_kind */
-	uint16_t cpu;		/* NewCPUId; custom event (v4) */
+	uint16_t cpu;		/* NewCPUId; custom event v1-v4 (bytes 13-14, as LLVM 19) */
 	uint32_t func_id;	/* function record */
 	uint32_t delta;		/* function record: unsigned TSC delta */
 	int32_t id;		/* NewBuffer: tid; Pid: pid */
