@@ -40,14 +40,18 @@ __attribute__((noinline)) static void floor_loop(uint64_t n)
 	}
 }
 
-/* Each thread its own floor buffer, as each fdr thread has its own. */
+/* Each thread its own floor buffer, of the size of one fdr CPU pool (the
+ * memory an fdr thread cycles through); allocated by the untimed warm-up. */
 __attribute__((noinline)) static void floor_loop_mt(uint64_t n)
 {
-	static __thread uint64_t own[FLOOR_WORDS / 16];
-	uint64_t *p = own;
+	static __thread uint64_t *own;
+	uint64_t *p;
 
+	if (!own)
+		own = calloc(FLOOR_WORDS, sizeof(uint64_t));
+	p = own;
 	for (uint64_t i = 0; i < n; i++) {
-		p[i % (FLOOR_WORDS / 16)] = __rdtsc();
+		p[i % FLOOR_WORDS] = __rdtsc();
 		__asm__ volatile("" : : "r"(p) : "memory");
 	}
 }
