@@ -262,6 +262,26 @@ test_hostile() {
 	check "hostile buffer: counted as cut in .threads" grep -q "^buffers	3	dropped	0	cut	1	" "$log.threads"
 }
 
+# 10. the write options end to end, and the name pattern
+test_options() {
+	local out=$WORK/opts mode; mkdir -p "$out"
+	for mode in direct fixed; do
+		fresh_region 65536 4
+		"$FILL" "$NAME" 5 1000 >/dev/null
+		ctl finalize >/dev/null
+		"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" --io=$mode \
+			--fsync --register-file --preallocate --queue-depth 2 --chunk-kib 64 \
+			--pattern "x-<generation>-<reason>-$mode.xray" 2>"$WORK/fdrd.err"
+		local log=$out/x-$(status_field generation)-ioctl-$mode.xray
+		check "--io=$mode --fsync --register-file --preallocate: $(basename "$log") valid" valid_log "$log" ||
+			diag <"$WORK/fdrd.err"
+		check "--io=$mode: all 5 buffers ($(records_of "$log" | wc -l) records)" \
+			[ "$(records_of "$log" | wc -l)" = $((5 * 2 * 1000)) ]
+	done
+	check "--io=fixed on the read-only mapping says why it fell back" \
+		grep -q "registered buffers not used (io_uring pins" "$WORK/fdrd.err"
+}
+
 # 9. SIGTERM during a flush: a complete log or none, exit 0
 test_sigterm() {
 	local out=$WORK/term d good=1 logs=0
@@ -287,7 +307,8 @@ test_sigterm() {
 
 # DAEMON_TESTS="test_sigterm ..." runs a subset.
 for t in ${DAEMON_TESTS:-test_record test_cycles test_full_ring test_enospc \
-	test_vanished_dir test_eacces test_empty test_hostile test_sigterm}; do
+	test_vanished_dir test_eacces test_empty test_hostile test_options \
+	test_sigterm}; do
 	"$t"
 done
 echo "1..$n"
