@@ -108,7 +108,16 @@ struct worker {
 	uint64_t events;
 	pthread_barrier_t *start;
 	double t0, t1;
+	double cpu_s;		/* thread CPU seconds of the timed part */
 };
+
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static void *run_worker(void *arg)
 {
@@ -117,18 +126,26 @@ static void *run_worker(void *arg)
 	pin(w->cpu);
 	w->loop(2048);		/* take a buffer outside the timed part */
 	pthread_barrier_wait(w->start);
+	w->cpu_s = thread_cpu_s();
 	w->t0 = now_s();
 	w->loop(w->events);
 	w->t1 = now_s();
+	w->cpu_s = thread_cpu_s() - w->cpu_s;
 	fdr_thread_release();
 	return NULL;
 }
 
-/* events/s of nthreads threads, each on its own CPU, from the common
- * start to the last end. */
+/*
+ * events/s of nthreads threads, each on its own CPU, from the common start
+ * to the last end; *cpu_rate: the same per CPU-second of the slowest
+ * thread, times nthreads - what they would do with the CPUs to themselves
+ * (time other processes took from us is not our threads' CPU time).
+ */
 static double threads_rate(void (*loop)(uint64_t), int nthreads,
-			   uint64_t events)
+			   uint64_t events, double *cpu_rate)
 {
+	double cpu_max = 0;
+
 	struct worker w[2];
 	pthread_t th[2];
 	pthread_barrier_t start;
@@ -144,7 +161,9 @@ static double threads_rate(void (*loop)(uint64_t), int nthreads,
 		pthread_join(th[i], NULL);
 		t0 = w[i].t0 < t0 ? w[i].t0 : t0;
 		t1 = w[i].t1 > t1 ? w[i].t1 : t1;
+		cpu_max = w[i].cpu_s > cpu_max ? w[i].cpu_s : cpu_max;
 	}
+	*cpu_rate = (double)events * nthreads / cpu_max;
 	pthread_barrier_destroy(&start);
 	return (double)events * nthreads / (t1 - t0);
 }
@@ -203,6 +222,7 @@ int main(int argc, char **argv)
 	int rounds = argc > 2 ? atoi(argv[2]) : 11;
 	double floor_ns[64], fdr_ns[64], fast_ns[64], one[64], two[64];
 	double ratio[64], fast_ratio[64], fone[64], ftwo[64];
+	double cone[64], ctwo[64], x;
 	char target[64];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -247,15 +267,15 @@ int main(int argc, char **argv)
 	 * two threads at the time of the run (other load shows up there). */
 	for (int r = 0; ncpu >= 2 && r < rounds; r++) {
 		if (r % 2 == 0) {
-			one[r] = threads_rate(fast_loop, 1, events);
-			two[r] = threads_rate(fast_loop, 2, events);
-			fone[r] = threads_rate(floor_loop_mt, 1, events);
-			ftwo[r] = threads_rate(floor_loop_mt, 2, events);
+			one[r] = threads_rate(fast_loop, 1, events, &cone[r]);
+			two[r] = threads_rate(fast_loop, 2, events, &ctwo[r]);
+			fone[r] = threads_rate(floor_loop_mt, 1, events, &x);
+			ftwo[r] = threads_rate(floor_loop_mt, 2, events, &x);
 		} else {
-			ftwo[r] = threads_rate(floor_loop_mt, 2, events);
-			fone[r] = threads_rate(floor_loop_mt, 1, events);
-			two[r] = threads_rate(fast_loop, 2, events);
-			one[r] = threads_rate(fast_loop, 1, events);
+			ftwo[r] = threads_rate(floor_loop_mt, 2, events, &x);
+			fone[r] = threads_rate(floor_loop_mt, 1, events, &x);
+			two[r] = threads_rate(fast_loop, 2, events, &ctwo[r]);
+			one[r] = threads_rate(fast_loop, 1, events, &cone[r]);
 		}
 	}
 	printf("## bench/record: libfdr record path\n\n");
@@ -274,11 +294,12 @@ int main(int argc, char **argv)
 	printf("| ratio inline / floor (median of per-round ratios) | %.3f | <= 1.3 |\n",
 	       median(fast_ratio, rounds));
 	if (ncpu >= 2) {
-		double s[64], fs[64];
+		double s[64], fs[64], cs[64];
 
 		for (int r = 0; r < rounds; r++) {
 			s[r] = two[r] / one[r];
 			fs[r] = ftwo[r] / fone[r];
+			cs[r] = ctwo[r] / cone[r];
 		}
 		printf("| fdr, 1 thread | %.1f M events/s | |\n", median(one, rounds) / 1e6);
 		printf("| fdr, 2 threads on 2 CPUs | %.1f M events/s | |\n",
@@ -287,6 +308,8 @@ int main(int argc, char **argv)
 		       median(s, rounds));
 		printf("| floor scaling 2 threads / 1, same run (what the machine gave) | %.3f | |\n",
 		       median(fs, rounds));
+		printf("| fdr scaling in thread CPU time (events per CPU-second of the slowest thread, x threads) | %.3f | |\n",
+		       median(cs, rounds));
 	} else {
 		printf("| scaling | skipped: one CPU | >= 1.8 |\n");
 	}
