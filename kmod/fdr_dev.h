@@ -6,6 +6,7 @@
 #ifndef FDR_DEV_H
 #define FDR_DEV_H
 
+#include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
@@ -32,6 +33,7 @@ struct fdr_dev {
 	u64 finalize_time_ns;
 	u32 generation;			/* of the last INIT, never 0 after it */
 	struct fdr_region *region;	/* the device's reference, or NULL */
+	atomic64_t live_bytes;		/* map_size of every region alive */
 };
 
 /* One open file description of /dev/fdr. */

@@ -15,6 +15,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include "fdr_dev.h"
 #include "region.h"
 #include "tsc.h"
 
@@ -60,15 +61,19 @@ static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
  * fdr_region_check - would INIT with @cfg be accepted?
  * @cfg: the INIT request
  * @max_total_bytes: the max_total_mb limit, in bytes
+ * @map_size: set to the size of the region on success
  *
  * Return: 0, -EINVAL for a malformed size, -ENOMEM for a region larger
  * than @max_total_bytes or half of RAM.
  */
-int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes)
+int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
+		     u64 *map_size)
 {
-	struct fdr_layout l;
+	struct fdr_layout l = { 0 };
+	int err = fdr_layout_compute(cfg, max_total_bytes, &l);
 
-	return fdr_layout_compute(cfg, max_total_bytes, &l);
+	*map_size = l.map_size;
+	return err;
 }
 
 /* The node whose memory a buffer of @cpu should use. */
@@ -235,6 +240,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	if (err)
 		goto fail;
 	fdr_region_fill_control(r, &l);
+	atomic64_add(r->map_size, &dev->live_bytes);
 	return r;
 
 fail:
@@ -249,7 +255,10 @@ void fdr_region_get(struct fdr_region *region)
 
 static void fdr_region_release(struct kref *ref)
 {
-	fdr_region_free(container_of(ref, struct fdr_region, ref));
+	struct fdr_region *r = container_of(ref, struct fdr_region, ref);
+
+	atomic64_sub(r->map_size, &r->dev->live_bytes);
+	fdr_region_free(r);
 }
 
 void fdr_region_put(struct fdr_region *region)

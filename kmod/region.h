@@ -37,7 +37,8 @@ struct fdr_region {
 	struct pid_namespace *pid_ns;	/* of the INIT caller */
 };
 
-int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes);
+int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
+		     u64 *map_size);
 struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 				     const struct fdr_init *cfg,
 				     u32 ctl_flags, u32 generation);

@@ -20,6 +20,7 @@ void fdr_dev_setup(struct fdr_dev *dev)
 {
 	mutex_init(&dev->lock);
 	init_waitqueue_head(&dev->waitq);
+	atomic64_set(&dev->live_bytes, 0);
 }
 
 void fdr_dev_teardown(struct fdr_dev *dev)
@@ -93,13 +94,15 @@ static u32 fdr_init_ctl_flags(const struct fdr_init *cfg)
  */
 int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 {
+	u64 max_total = fdr_param_max_total_bytes();
 	struct fdr_region *r;
+	u64 map_size;
 	u32 generation;
 	int err;
 
 	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved)
 		return -EINVAL;
-	err = fdr_region_check(cfg, fdr_param_max_total_bytes());
+	err = fdr_region_check(cfg, max_total, &map_size);
 	if (err)
 		return err;
 
@@ -107,6 +110,15 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	if (dev->state != FDR_STATE_UNINITIALIZED) {
 		mutex_unlock(&dev->lock);
 		return -EBUSY;
+	}
+	/*
+	 * Old regions still mapped count too, or INIT/mmap/RESET in a loop
+	 * would pin any amount of memory.  Only this INIT can add to
+	 * live_bytes until it is done; frees only lower it.
+	 */
+	if (atomic64_read(&dev->live_bytes) + map_size > max_total) {
+		mutex_unlock(&dev->lock);
+		return -ENOMEM;
 	}
 	generation = dev->generation + 1 ?: 1;
 	fdr_set_state(dev, FDR_STATE_INITIALIZING);

@@ -308,6 +308,41 @@ TEST_F(dev, init_max_total_limit)
 	ASSERT_EQ(saved, fdrt_param("max_total_mb"));
 }
 
+/*
+ * max_total_mb bounds all regions alive at once: old ones kept by their
+ * mappings count until unmapped, so INIT/mmap/RESET loops cannot pin
+ * unbounded memory.
+ */
+TEST_F(dev, max_total_counts_mapped_old_regions)
+{
+	long long saved = fdrt_param("max_total_mb");
+	int ncpu = fdrt_nr_possible_cpus();
+	uint64_t per_cpu = (3u << 20) / 8 / ncpu / 4096 * 4096;
+	void *maps[3] = { NULL, NULL, NULL };
+	size_t lens[3];
+	int i, err_third, err_after_unmap;
+
+	REQUIRE_DEV();
+	ASSERT_GT(saved, 0);
+	ASSERT_LT(0, per_cpu);
+	/* Each region is a little over 3/8 MiB: two fit in 1 MiB, three do not. */
+	ASSERT_EQ(0, write_param("max_total_mb", 1));
+	for (i = 0; i < 2; i++) {
+		ASSERT_EQ(0, fdrt_init(self->fd, per_cpu, 1, 0));
+		maps[i] = fdrt_map(self->fd, PROT_READ, &lens[i]);
+		ASSERT_NE(NULL, maps[i]);
+		ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
+		ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_RESET));
+	}
+	err_third = fdrt_init(self->fd, per_cpu, 1, 0);
+	munmap(maps[0], lens[0]);
+	err_after_unmap = fdrt_init(self->fd, per_cpu, 1, 0);
+	munmap(maps[1], lens[1]);
+	ASSERT_EQ(0, write_param("max_total_mb", saved));
+	ASSERT_EQ(-ENOMEM, err_third);
+	ASSERT_EQ(0, err_after_unmap);
+}
+
 TEST_F(dev, status_sizes)
 {
 	struct {
