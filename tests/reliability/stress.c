@@ -372,11 +372,12 @@ static void report(struct stress *s, int fdrd_rc)
 	tap_diag("stress: target %s%s, %u procs x %u threads, out %s", s->o.target,
 		 s->o.no_crash_finalize ? " (no crash finalize)" : "",
 		 s->o.procs, s->o.threads, s->o.out);
-	tap_diag("stress: cycles=%lu generations=%u logs=%lu threads=%llu kills=%lu records=%llu records_checked=%llu pairs=%llu confirmed_pairs=%llu malformed=%lu",
+	tap_diag("stress: cycles=%lu generations=%u logs=%lu threads=%llu kills=%lu records=%llu records_checked=%llu pairs=%llu (of %llu made) confirmed_pairs=%llu malformed=%lu",
 		 s->cycles, s->next_gen - s->first_gen, j->logs,
 		 (unsigned long long)t->threads_started, s->pool.killed,
 		 (unsigned long long)j->records, (unsigned long long)j->records_checked,
-		 (unsigned long long)j->pairs, (unsigned long long)t->pairs_confirmed,
+		 (unsigned long long)j->pairs, (unsigned long long)t->pairs_written,
+		 (unsigned long long)t->pairs_confirmed,
 		 j->malformed + j->fdrlog_fail + j->xray_fail - j->tool_errors);
 	tap_diag("stress: finalize ioctl=%lu crash=%lu; empty generations=%lu; overwritten logs=%lu; verifier runs that failed to start=%lu; writer restarts (not attached)=%lu; writers lost otherwise=%lu",
 		 s->finalize_ioctl, s->finalize_crash, s->empty_gens,
