@@ -121,7 +121,7 @@ static void control_random(const struct scribble_map *m, unsigned *seed)
 }
 
 /* Random bytes inside committed data: records fdrd must not pass on. */
-static void data_random(const struct scribble_map *m, unsigned *seed)
+void scribble_data_random(const struct scribble_map *m, unsigned *seed)
 {
 	for (uint32_t i = 0; i < m->nr_buffers; i++) {
 		uint8_t *buf = m->base + m->control_size + (uint64_t)i * m->buffer_size;
@@ -136,7 +136,7 @@ static void data_random(const struct scribble_map *m, unsigned *seed)
 
 static void everything(const struct scribble_map *m, unsigned *seed)
 {
-	data_random(m, seed);
+	scribble_data_random(m, seed);
 	extents_mid_record(m, seed);
 	desc_owners(m, seed);
 	desc_states(m, seed);
@@ -150,7 +150,7 @@ const struct scribble_case scribble_cases[] = {
 	{ "descriptor states", desc_states, false, false },
 	{ "owners, generations, sequence numbers", desc_owners, false, false },
 	{ "descriptor offsets, cpus, nodes, reserved", desc_placement, false, true },
-	{ "random bytes in committed data", data_random, false, true },
+	{ "random bytes in committed data", scribble_data_random, false, true },
 	{ "control area state words, counters, ring cursors", control_state, true, false },
 	{ "control area geometry", control_geometry, true, false },
 	{ "random control area", control_random, true, false },

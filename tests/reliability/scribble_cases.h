@@ -33,6 +33,9 @@ struct scribble_case {
 				 * valid part */
 };
 
+/* Random bytes in the data: any record may result, fdrd cannot know. */
+void scribble_data_random(const struct scribble_map *m, unsigned *seed);
+
 extern const struct scribble_case scribble_cases[];
 extern const unsigned scribble_nr_cases;
 
