@@ -204,12 +204,9 @@ static void summarize(struct func_stats *f, double freq)
 	f->sum = (double)sum / freq;
 }
 
-static enum account_sort sort_key;
-static int sort_desc;
-
-static double key_of(const struct func_stats *f)
+static double key_of(const struct func_stats *f, enum account_sort key)
 {
-	switch (sort_key) {
+	switch (key) {
 	case SORT_COUNT: return (double)f->n;
 	case SORT_MIN: return f->min;
 	case SORT_MED: return f->med;
@@ -221,15 +218,16 @@ static double key_of(const struct func_stats *f)
 	}
 }
 
-static int cmp_funcs(const void *x, const void *y)
+static int cmp_funcs(const void *x, const void *y, void *arg)
 {
 	const struct func_stats *a = x, *b = y;
-	double ka = key_of(a), kb = key_of(b);
+	const struct account_options *opt = arg;
+	double ka = key_of(a, opt->sort), kb = key_of(b, opt->sort);
 	int c = ka < kb ? -1 : ka > kb;
 
 	if (!c)
 		c = a->fid < b->fid ? -1 : a->fid > b->fid;
-	return sort_desc ? -c : c;
+	return opt->descending ? -c : c;
 }
 
 static void print_table(struct out_buffer *o, struct accounting *a,
@@ -299,10 +297,8 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	for (size_t i = 0; i < a.nfuncs; i++)
 		summarize(&a.funcs[i], freq);
 	/* func_of's index is stale after sorting; nothing looks up after this. */
-	sort_key = opt->sort;
-	sort_desc = opt->descending;
 	if (a.nfuncs)
-		qsort(a.funcs, a.nfuncs, sizeof(*a.funcs), cmp_funcs);
+		qsort_r(a.funcs, a.nfuncs, sizeof(*a.funcs), cmp_funcs, (void *)opt);
 	print_table(o, &a, syms, opt);
 	ret = 0;
 out:
