@@ -54,6 +54,30 @@ static int fdr_current_fatal_signal(void)
 	return code & 0x7f;
 }
 
+/*
+ * Is @d HELD by @owner?  A writer taking a buffer CASes it to HELD, then
+ * stores its pid, then a new seq; the reads go the opposite way, so an
+ * unchanged seq means the pid read is still the holder's, except in the
+ * instants between a writer's CAS and its seq store (abi.md).
+ */
+static bool fdr_desc_held_by(struct fdr_buffer_desc *d, pid_t owner)
+{
+	u32 state;
+	s32 pid;
+	u64 seq;
+
+	/* seq first: pairs with the writer's store of a new seq */
+	seq = smp_load_acquire(&d->seq);
+	/* then the state the writer CASed */
+	state = smp_load_acquire(&d->state);
+	/* then the pid it stored after the CAS */
+	pid = smp_load_acquire(&d->owner_pid);
+	if (state != FDR_BUF_HELD || pid != owner)
+		return false;
+	/* seq again: moved means a new writer took the buffer meanwhile */
+	return smp_load_acquire(&d->seq) == seq;
+}
+
 /* HELD -> RELEASED for each descriptor @owner holds; how many moved. */
 static u32 fdr_reclaim_owner(struct fdr_region *r, pid_t owner)
 {
@@ -65,9 +89,8 @@ static u32 fdr_reclaim_owner(struct fdr_region *r, pid_t owner)
 	for (i = 0; i < r->nr_buffers; i++) {
 		struct fdr_buffer_desc *d = fdr_region_desc(r, i);
 
-		if (READ_ONCE(d->owner_pid) != owner)
-			continue;
-		if (cmpxchg(&d->state, FDR_BUF_HELD, FDR_BUF_RELEASED) ==
+		if (fdr_desc_held_by(d, owner) &&
+		    cmpxchg(&d->state, FDR_BUF_HELD, FDR_BUF_RELEASED) ==
 		    FDR_BUF_HELD)
 			n++;
 	}
