@@ -206,6 +206,17 @@ def valid_cases():
     buffer(log, lambda l: preamble(l, 61, pid=1, sec=1700000001, tsc=0x2000).enter(2, 0).exit(2, 1))
     log.write("v5_extents_uint32")
 
+    # Numbers at every decimal length boundary (the YAML writer formats
+    # integers by hand): TSCs from 9 to 2^64 - 1, the largest function id,
+    # CPU 65535, arguments 0 and 2^64 - 1.
+    def digits(l):
+        preamble(l, 2147483647, cpu=65535, tsc=9)
+        for i, tsc in enumerate([10, 99, 100, 99999999, 100000000, 100000001, 999999999999,
+                                 10**15, 10**16 - 1, 10**16, 10**19 - 1, 10**19, 2**64 - 2]):
+            l.wrap(tsc).enter(i + 1, 0)
+        l.wrap(2**64 - 1).enter_arg(2**28 - 1, 0).arg(0).arg(2**64 - 1)
+    buffer(Log(), digits).write("v2_number_widths")
+
     # Old-style argument logging: Enter followed by CallArgument becomes
     # function-enter-arg.
     buffer(Log(), lambda l: preamble(l, 7).enter(1, 0).arg(99).exit(1, 5)).write("v2_enter_then_arg")

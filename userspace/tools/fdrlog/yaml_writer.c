@@ -37,26 +37,69 @@ static const char digit_pairs[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-static char *put_u64(char *p, uint64_t v)
+/* Digits of v < 10^8, right-aligned to end, 32-bit arithmetic. */
+static inline char *put_u32_backwards(char *end, uint32_t v)
 {
-	char tmp[40], *end = tmp + 20, *q = end;	/* 20 spare: the fixed copy below */
-
 	while (v >= 100) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * (v % 100), 2);
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
 		v /= 100;
 	}
 	if (v >= 10) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * v, 2);
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * v, 2);
 	} else {
-		*--q = (char)('0' + v);
+		*--end = (char)('0' + v);
 	}
-	memcpy(p, q, 20);	/* fixed size: cheaper than a variable copy */
-	return p + (end - q);
+	return end;
 }
 
-static char *put_i64(char *p, int64_t v)
+/* Exactly 8 digits of v < 10^8 ending at end. */
+static inline void put_8_digits(char *end, uint32_t v)
+{
+	for (int i = 0; i < 4; i++) {
+		end -= 2;
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+}
+
+static inline unsigned decimal_digits(uint64_t v)
+{
+	unsigned n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/*
+ * v in decimal at p; returns the end.  Most numbers here are 1 digit (cpu,
+ * type) or 10-20 (TSC): the first return early, the others are cut into
+ * 8-digit pieces so the divisions stay 32-bit.
+ */
+static inline char *put_u64(char *p, uint64_t v)
+{
+	char *end;
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	end = p + decimal_digits(v);
+	p = end;
+	while (v >= 100000000) {
+		put_8_digits(p, (uint32_t)(v % 100000000));
+		p -= 8;
+		v /= 100000000;
+	}
+	put_u32_backwards(p, (uint32_t)v);
+	return end;
+}
+
+static inline char *put_i64(char *p, int64_t v)
 {
 	if (v < 0) {
 		*p++ = '-';
