@@ -8,6 +8,7 @@
 #   make userspace      every userspace component and the selftests
 #   make check          host tests of every component (TAP)
 #   make test           deps, build, host tests, VM selftests, one summary
+#   make vm-test        the same without deps and host tests
 #   make demo           boot the VM, load fdr.ko, drive it with fdrctl
 #   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
 #   make bench          the benchmarks (bench/README.md)
@@ -31,7 +32,7 @@ COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 userspace check test demo vm bench print-dirs clean distclean
+.PHONY: all module module-6.12 userspace check test vm-test demo vm bench print-dirs clean distclean
 
 all: module userspace
 
@@ -49,6 +50,11 @@ check: userspace
 
 test:
 	scripts/run-tests.sh
+
+# The VM part of `make test` alone (no deps, no host tests): for iterating
+# on the module and the VM tests.
+vm-test:
+	FDR_SKIP_DEPS=1 FDR_SKIP_HOST=1 scripts/run-tests.sh
 
 demo:
 	scripts/demo.sh

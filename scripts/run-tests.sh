@@ -9,6 +9,8 @@
 #
 # Environment:
 #   FDR_SKIP_DEPS=1        do not run scripts/deps.sh
+#   FDR_SKIP_HOST=1        no host tests (make vm-test)
+#   FDR_SKIP_VM=1          no VM boot, no vm-check
 #   FDR_TEST_TIMEOUT=SEC   per VM test program (default 120)
 #   FDR_VM_TIMEOUT=SEC     whole VM run (default 90 + tests x per-test)
 set -eu
@@ -90,7 +92,9 @@ step "build check of fdr.ko against the 6.12 headers" build-module-6.12 \
 	make -s --no-print-directory module-6.12
 
 # 2. Host tests: each component's `make check` prints TAP on stdout.
+[ "${FDR_SKIP_HOST:-0}" != 1 ] || echo "== host tests skipped (FDR_SKIP_HOST=1)"
 for d in $dirs; do
+	[ "${FDR_SKIP_HOST:-0}" != 1 ] || break
 	has_target "$d" check || continue
 	name=$(name_of "$d")
 	tap=$results/1-host-$name.tap
@@ -105,85 +109,93 @@ for d in $dirs; do
 	fi
 done
 
-# 3. The VM: install every component's VM binaries and tests, boot once.
-echo "== VM: installing tests into $stage"
-for d in $dirs; do
-	has_target "$d" vm-install || continue
-	log=$results/vm-install-$(name_of "$d").log
-	if ! make -s --no-print-directory -C "$d" vm-install DESTDIR="$stage" >"$log" 2>&1 9>&-; then
-		result fail "make -C $d vm-install failed (log: $log)"
-		tail -n 20 "$log" | sed 's/^/  | /' >&2
+vm_tests() {
+	# 3. The VM: install every component's VM binaries and tests, boot once.
+	echo "== VM: installing tests into $stage"
+	for d in $dirs; do
+		has_target "$d" vm-install || continue
+		log=$results/vm-install-$(name_of "$d").log
+		if ! make -s --no-print-directory -C "$d" vm-install DESTDIR="$stage" >"$log" 2>&1 9>&-; then
+			result fail "make -C $d vm-install failed (log: $log)"
+			tail -n 20 "$log" | sed 's/^/  | /' >&2
+		fi
+	done
+	n_tests=0
+	if [ -d "$stage/tests" ]; then
+		n_tests=$(find "$stage/tests" -maxdepth 1 -type f -perm -u+x | wc -l)
 	fi
-done
-n_tests=0
-if [ -d "$stage/tests" ]; then
-	n_tests=$(find "$stage/tests" -maxdepth 1 -type f -perm -u+x | wc -l)
-fi
-kos=()
-if [ -f kmod/fdr.ko ]; then
-	kos=(--ko kmod/fdr.ko)
-else
-	result fail "kmod/fdr.ko missing: the VM runs without the module"
-fi
-vm_timeout=${FDR_VM_TIMEOUT:-$((90 + n_tests * per_test))}
-echo "== VM: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
-console=$results/vm-console.txt
-vm_rc=0
-t0=$SECONDS
-scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
-	--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" 9>&- \
-	2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
-		# Progress only; the whole stream is in $console.
-		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-44s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
-		/^@@/ { next }
-		/^[ \t]*not ok/ { print "     " $0; fflush() }' || vm_rc=$?
-echo "   (VM run: $((SECONDS - t0)) s)"
-case "$vm_rc" in
-0) result ok "VM boot: fdr.ko loaded, tests ran, no kernel warnings" ;;
-3) result fail "VM: the guest kernel reported problems (see $results/vm-run.err)" ;;
-124) result fail "VM: timed out after ${vm_timeout}s" ;;
-*) result fail "VM run failed (exit $vm_rc, see $results/vm-run.err)" ;;
-esac
-
-# Split the guest stream into one TAP file (and stderr file) per test.
-awk -v dir="$results" '
-	/^@@fdr-test-out .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".tap"; printf "" >out; next }
-	/^@@fdr-test-err .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".err"; printf "" >out; next }
-	/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); print $2, $3, $4 >(dir "/vm-exit-status"); out = ""; next }
-	out != "" { print >out }
-' "$console"
-touch "$results/vm-exit-status"
-for tap in "$results"/2-vm-*.tap; do
-	[ -e "$tap" ] || continue
-	name=${tap#"$results"/2-vm-}
-	name=${name%.tap}
-	rc=$(awk -v n="$name" '$1 == n { print $2 }' "$results/vm-exit-status")
-	case "$rc" in
-	'') result fail "VM test $name did not finish (the VM crashed or timed out)" ;;
-	0|4) ;; # 4 is kselftest's KSFT_SKIP
-	124|137) result fail "VM test $name was killed: timeout of ${per_test}s (or SIGKILL)" ;;
-	*)
-		if [ "$rc" -gt 128 ]; then
-			result fail "VM test $name died from signal $((rc - 128))"
-		elif ! has_failures "$tap"; then
-			result fail "VM test $name exited $rc without a failing test"
-		fi ;;
+	kos=()
+	if [ -f kmod/fdr.ko ]; then
+		kos=(--ko kmod/fdr.ko)
+	else
+		result fail "kmod/fdr.ko missing: the VM runs without the module"
+	fi
+	vm_timeout=${FDR_VM_TIMEOUT:-$((90 + n_tests * per_test))}
+	echo "== VM: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
+	console=$results/vm-console.txt
+	vm_rc=0
+	t0=$SECONDS
+	scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
+		--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" 9>&- \
+		2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
+			# Progress only; the whole stream is in $console.
+			/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-44s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
+			/^@@/ { next }
+			/^[ \t]*not ok/ { print "     " $0; fflush() }' || vm_rc=$?
+	echo "   (VM run: $((SECONDS - t0)) s)"
+	case "$vm_rc" in
+	0) result ok "VM boot: fdr.ko loaded, tests ran, no kernel warnings" ;;
+	3) result fail "VM: the guest kernel reported problems (see $results/vm-run.err)" ;;
+	124) result fail "VM: timed out after ${vm_timeout}s" ;;
+	*) result fail "VM run failed (exit $vm_rc, see $results/vm-run.err)" ;;
 	esac
-done
 
-# 4. Host-side checks of what the VM wrote to /out (e.g. llvm-xray on logs).
-for d in $dirs; do
-	has_target "$d" vm-check || continue
-	name=$(name_of "$d")
-	tap=$results/3-vmcheck-$name.tap
-	echo "== host checks of VM output: $d"
-	rc=0
-	make -s --no-print-directory -C "$d" vm-check VMOUT="$vmout" >"$tap" 2>"${tap%.tap}.err" 9>&- || rc=$?
-	if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
-		result fail "make -C $d vm-check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
-		tail -n 20 "${tap%.tap}.err" | sed 's/^/  | /' >&2
-	fi
-done
+	# Split the guest stream into one TAP file (and stderr file) per test.
+	awk -v dir="$results" '
+		/^@@fdr-test-out .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".tap"; printf "" >out; next }
+		/^@@fdr-test-err .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".err"; printf "" >out; next }
+		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); print $2, $3, $4 >(dir "/vm-exit-status"); out = ""; next }
+		out != "" { print >out }
+	' "$console"
+	touch "$results/vm-exit-status"
+	for tap in "$results"/2-vm-*.tap; do
+		[ -e "$tap" ] || continue
+		name=${tap#"$results"/2-vm-}
+		name=${name%.tap}
+		rc=$(awk -v n="$name" '$1 == n { print $2 }' "$results/vm-exit-status")
+		case "$rc" in
+		'') result fail "VM test $name did not finish (the VM crashed or timed out)" ;;
+		0|4) ;; # 4 is kselftest's KSFT_SKIP
+		124|137) result fail "VM test $name was killed: timeout of ${per_test}s (or SIGKILL)" ;;
+		*)
+			if [ "$rc" -gt 128 ]; then
+				result fail "VM test $name died from signal $((rc - 128))"
+			elif ! has_failures "$tap"; then
+				result fail "VM test $name exited $rc without a failing test"
+			fi ;;
+		esac
+	done
+
+	# 4. Host-side checks of what the VM wrote to /out (e.g. llvm-xray on logs).
+	for d in $dirs; do
+		has_target "$d" vm-check || continue
+		name=$(name_of "$d")
+		tap=$results/3-vmcheck-$name.tap
+		echo "== host checks of VM output: $d"
+		rc=0
+		make -s --no-print-directory -C "$d" vm-check VMOUT="$vmout" >"$tap" 2>"${tap%.tap}.err" 9>&- || rc=$?
+		if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
+			result fail "make -C $d vm-check failed (exit $rc) without a failing test (see ${tap%.tap}.err)"
+			tail -n 20 "${tap%.tap}.err" | sed 's/^/  | /' >&2
+		fi
+	done
+}
+
+if [ "${FDR_SKIP_VM:-0}" = 1 ]; then
+	echo "== VM tests skipped (FDR_SKIP_VM=1)"
+else
+	vm_tests
+fi
 
 end=$(date +%s)
 echo
