@@ -180,16 +180,11 @@ static void fdrd_outcome(const struct env *e, const struct scribble_case *c,
 	tap_ok(fin == 0 || (lenient && fin == 1),
 	       "scribble %s: finalize after the writer's SIGKILL %s (status %d)",
 	       c->name, lenient ? "works or is refused" : "works", fin);
-	if (lenient && crashed)
-		tap_todo(false, "libfdr bug: reclaim.c trusts the shared nr_buffers/descs_offset",
-			 "scribble %s: fdrd does not crash (signal %d)", c->name,
-			 WTERMSIG(fdrd_status));
-	else
-		tap_ok(!crashed && (exited || lenient) &&
-		       (!exited || WEXITSTATUS(fdrd_status) <= 1),
-		       "scribble %s: fdrd --once neither crashes nor hangs (%s %d)", c->name,
-		       !exited ? "still waiting" : crashed ? "signal" : "exit",
-		       crashed ? WTERMSIG(fdrd_status) : exited ? WEXITSTATUS(fdrd_status) : 0);
+	tap_ok(!crashed && (exited || lenient) &&
+	       (!exited || WEXITSTATUS(fdrd_status) <= 1),
+	       "scribble %s: fdrd --once neither crashes nor hangs (%s %d)", c->name,
+	       !exited ? "still waiting" : crashed ? "signal" : "exit",
+	       crashed ? WTERMSIG(fdrd_status) : exited ? WEXITSTATUS(fdrd_status) : 0);
 }
 
 /* Function records that no writer made (the writers' ids are

@@ -132,7 +132,7 @@ FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
 	} else {
 		set_state(c, FDR_STATE_FINALIZING);
 		stamp_finalize(c);
-		fdr__reclaim_dead_writers(c);
+		fdr__reclaim_dead_writers(c, ctl->shm_size);
 		set_state(c, FDR_STATE_FINALIZED);
 	}
 	unlock_region(ctl);
@@ -205,8 +205,8 @@ FDR_NOINSTR static int emb_status(struct fdr_ctl *ctl, struct fdr_status *st)
 
 	if (ret < 0)
 		return ret;
-	fdr__reclaim_dead_writers(ctl->ectl);
-	fdr__status_from_control(ctl->ectl, st);
+	fdr__reclaim_dead_writers(ctl->ectl, ctl->shm_size);
+	fdr__status_from_control(ctl->ectl, ctl->shm_size, st);
 	st->map_size = ctl->shm_size;
 	unlock_region(ctl);
 	return 0;

@@ -125,8 +125,8 @@ int fdr__embedded_create(struct fdr_ctl *ctl, const struct fdr_geometry *g,
 int fdr__embedded_reinit(struct fdr_ctl *ctl, uint32_t init_flags);
 void fdr__futex_wake_all(uint32_t *word);
 int fdr__futex_wait(uint32_t *word, uint32_t val, int timeout_ms);
-uint64_t fdr__reclaim_dead_writers(struct fdr_control *c);
-void fdr__status_from_control(const struct fdr_control *c,
+uint64_t fdr__reclaim_dead_writers(struct fdr_control *c, size_t map_len);
+void fdr__status_from_control(const struct fdr_control *c, size_t map_len,
 			      struct fdr_status *st);
 
 /* ---- small helpers ---- */

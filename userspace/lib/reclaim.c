@@ -10,6 +10,27 @@
 #include <string.h>
 #include "internal.h"
 
+/*
+ * The descriptors as far as they lie inside the mapping.  Any process
+ * that can write the region can scribble nr_buffers and descs_offset, so
+ * both are read once and bounded by what we actually mapped.
+ */
+FDR_NOINSTR static uint32_t descs_in_map(const struct fdr_control *c,
+					 size_t map_len,
+					 struct fdr_buffer_desc **descs)
+{
+	uint64_t off = __atomic_load_n(&c->descs_offset, __ATOMIC_RELAXED);
+	uint64_t nr = __atomic_load_n(&c->nr_buffers, __ATOMIC_RELAXED);
+
+	if (off < FDR_CONTROL_HEADER_SIZE || off % FDR_BUFFER_DESC_SIZE ||
+	    off >= map_len)
+		return 0;
+	if (nr > (map_len - off) / FDR_BUFFER_DESC_SIZE)
+		nr = (map_len - off) / FDR_BUFFER_DESC_SIZE;
+	*descs = (struct fdr_buffer_desc *)((char *)c + off);
+	return (uint32_t)nr;
+}
+
 FDR_NOINSTR static bool process_gone(pid_t pid)
 {
 	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
@@ -22,12 +43,14 @@ FDR_NOINSTR static bool process_gone(pid_t pid)
  * around the check means the pid we judged is still the holder's, except
  * in the few instructions between that writer's CAS and its seq store.
  */
-FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c)
+FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c,
+					       size_t map_len)
 {
-	struct fdr_buffer_desc *d = fdr__descs(c);
+	struct fdr_buffer_desc *d = NULL;
+	uint32_t nr = descs_in_map(c, map_len, &d);
 	uint64_t n = 0;
 
-	for (uint32_t i = 0; i < c->nr_buffers; i++) {
+	for (uint32_t i = 0; i < nr; i++) {
 		_Atomic uint32_t *state = (_Atomic uint32_t *)&d[i].state;
 		uint32_t held = FDR_BUF_HELD;
 		uint64_t seq = __atomic_load_n(&d[i].seq, __ATOMIC_ACQUIRE);
@@ -45,18 +68,21 @@ FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c)
 	return n;
 }
 
-FDR_NOINSTR static uint32_t buffers_held(const struct fdr_control *c)
+FDR_NOINSTR static uint32_t buffers_held(const struct fdr_control *c,
+					 size_t map_len)
 {
-	const struct fdr_buffer_desc *d = fdr__descs(c);
+	struct fdr_buffer_desc *d = NULL;
+	uint32_t nr = descs_in_map(c, map_len, &d);
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < c->nr_buffers; i++)
+	for (uint32_t i = 0; i < nr; i++)
 		n += atomic_load_explicit((_Atomic uint32_t *)&d[i].state,
 					  memory_order_relaxed) == FDR_BUF_HELD;
 	return n;
 }
 
 FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
+					  size_t map_len,
 					  struct fdr_status *st)
 {
 	memset(st, 0, sizeof(*st));
@@ -74,7 +100,7 @@ FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
 	st->tsc_hz = c->tsc_hz;
 	st->default_buffer_size = FDR_EMBEDDED_DEFAULT_BUFFER_SIZE;
 	st->default_buffers_per_cpu = FDR_EMBEDDED_DEFAULT_BUFFERS_PER_CPU;
-	st->buffers_in_use = buffers_held(c);
+	st->buffers_in_use = buffers_held(c, map_len);
 	st->buffers_acquired = c->buffers_acquired;
 	st->buffers_recycled = c->buffers_recycled;
 	st->buffers_reclaimed = c->buffers_reclaimed;
