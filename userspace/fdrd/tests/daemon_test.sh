@@ -45,7 +45,9 @@ fresh_region() { # BUFFER_SIZE BUFFERS_PER_CPU
 }
 start_fdrd() { # OUTDIR [OPTIONS...]
 	local out=$1; shift
-	"$FDRD" --foreground --target "$TARGET" --output-dir "$out" "$@" 2>"$WORK/fdrd.err" &
+	# truncate first: the wait below must not see the last fdrd's lines
+	: >"$WORK/fdrd.err"
+	"$FDRD" --foreground --target "$TARGET" --output-dir "$out" "$@" 2>>"$WORK/fdrd.err" &
 	DPID=$!
 	local i	# started: it has checked its options and opened the target
 	for ((i = 0; i < 500; i++)); do
@@ -293,8 +295,8 @@ test_sigterm() {
 		sleep 0.05
 		ctl finalize >/dev/null
 		sleep "$d"
-		stop_fdrd || { good=0; echo "# SIGTERM after ${d}s: exit status $?"; }
-		no_temp_files "$out" || { good=0; echo "# SIGTERM after ${d}s: temporary file left"; }
+		stop_fdrd || { good=0; echo "# SIGTERM after ${d}s: exit status $?"; diag <"$WORK/fdrd.err"; }
+		no_temp_files "$out" || { good=0; echo "# SIGTERM after ${d}s: temporary file left"; ls -la "$out" | diag; diag <"$WORK/fdrd.err"; }
 		for log in $(logs_in "$out"); do
 			logs=$((logs + 1))
 			valid_log "$log" || { good=0; echo "# SIGTERM after ${d}s: invalid log"; }
