@@ -23,6 +23,7 @@ fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
 : >"$OUT/expect"
+: >"$OUT/fdrd.err"
 
 fresh() { # BUFFER_SIZE BUFFERS_PER_CPU [init options]; no fdrd may run
 	fdrctl finalize >/dev/null 2>&1
@@ -32,9 +33,15 @@ fresh() { # BUFFER_SIZE BUFFERS_PER_CPU [init options]; no fdrd may run
 start_fdrd() { # DIR [options]
 	d=$1; shift
 	mkdir -p "$d"
+	before=$(grep -c "flushing .* into" "$OUT/fdrd.err" 2>/dev/null)
 	fdrd --foreground -o "$d" "$@" 2>>"$OUT/fdrd.err" &
 	DPID=$!
-	sleep 0.2
+	i=0	# started (signal handlers in place) once it has said so
+	while [ "$(grep -c "flushing .* into" "$OUT/fdrd.err")" -le "${before:-0}" ] &&
+		[ "$i" -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 }
 stop_fdrd() {
 	kill -TERM "$DPID" 2>/dev/null
