@@ -300,6 +300,8 @@ int main(int argc, char **argv)
 		{ .name = "fdrd: io_uring writev, depth 4, 256 KiB requests (default)", .kind = 2 },
 		{ .name = "write(2), one call per piece from the mapping (layout untimed)", .kind = 1 },
 		{ .name = "fdrd's io_uring writer alone (layout validated beforehand)", .kind = 3 },
+		{ .name = "fdrd: bounce (validate + copy to registered buffers), 4 x 256 KiB", .kind = 2,
+		  .o = { .mode = URING_WRITE_BOUNCE } },
 		{ .name = "fdrd: writev, depth 1, 256 KiB requests", .kind = 2,
 		  .o = { .queue_depth = 1, .chunk_bytes = 256 << 10 } },
 		{ .name = "fdrd: writev, depth 32, 1 MiB requests", .kind = 2,

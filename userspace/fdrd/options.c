@@ -30,9 +30,10 @@ static const char usage[] =
 "      --once              exit after one log (status 1 if the flush failed)\n"
 "  -f, --foreground        do not daemonize (messages go to stderr)\n"
 "      --syslog            send messages to syslog (default when daemonized)\n"
-"      --io=MODE           writev (default), fixed (registered buffers) or\n"
-"                          direct (O_DIRECT via bounce buffers); falls back to\n"
-"                          writev where the kernel or filesystem refuses\n"
+"      --io=MODE           writev (default), fixed (registered buffers),\n"
+"                          direct (O_DIRECT via bounce buffers) or bounce\n"
+"                          (buffered, via bounce buffers); direct and fixed\n"
+"                          fall back to writev where the kernel refuses\n"
 "      --queue-depth=N     writes in flight (default 4)\n"
 "      --chunk-kib=N       bytes per write request, in KiB (default 256)\n"
 "      --preallocate       fallocate the log's size before writing\n"
@@ -89,8 +90,10 @@ static int parse_io(const char *s, struct uring_write_opts *w)
 		w->mode = URING_WRITE_FIXED;
 	else if (!strcmp(s, "direct"))
 		w->mode = URING_WRITE_DIRECT;
+	else if (!strcmp(s, "bounce"))
+		w->mode = URING_WRITE_BOUNCE;
 	else {
-		fprintf(stderr, "fdrd: --io: '%s' is none of writev, fixed, direct\n", s);
+		fprintf(stderr, "fdrd: --io: '%s' is none of writev, fixed, direct, bounce\n", s);
 		return -1;
 	}
 	return 0;

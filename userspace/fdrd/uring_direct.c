@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * uring_direct.c - O_DIRECT writes through aligned bounce buffers.
+ * uring_direct.c - writes through aligned, registered bounce buffers:
+ * for O_DIRECT, or buffered (mode BOUNCE).
  *
  * The log's pieces start at offsets like 32 + 16 + ... that are never
  * block aligned, and O_DIRECT needs aligned file offsets, lengths and
@@ -10,6 +11,7 @@
  * size and the file truncated back to its real length.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -109,16 +111,25 @@ static void submit_slot(struct io_uring *ring, int fd, struct bounce *b,
 	io_uring_sqe_set_data64(sqe, slot);
 }
 
-/* Fill free chunks from the pieces and queue them. */
+/*
+ * Fill free chunks from the pieces and queue them.  The idle hook sees
+ * each chunk's range just before the copy, so what it reads (fdrd
+ * validates) is still in the cache when copied.
+ */
 static void fill_slots(struct io_uring *ring, int fd, struct bounce *b,
 		       struct piece_cursor *cur, uint64_t *off, uint64_t total,
-		       struct uring_write_report *rep)
+		       bool pad, const struct uring_write_hooks *hooks,
+		       bool *idle_work, struct uring_write_report *rep)
 {
 	while (*off < total && b->nr_free) {
 		unsigned int slot = b->free_slots[--b->nr_free];
 		char *p = b->mem + (size_t)slot * b->chunk;
-		size_t got = cursor_copy(cur, p, b->chunk);
-		size_t padded = (got + DIRECT_ALIGN - 1) & ~(size_t)(DIRECT_ALIGN - 1);
+		size_t got, padded;
+
+		if (*idle_work)
+			*idle_work = hooks->idle(hooks->ctx, *off + b->chunk);
+		got = cursor_copy(cur, p, b->chunk);
+		padded = pad ? (got + DIRECT_ALIGN - 1) & ~(size_t)(DIRECT_ALIGN - 1) : got;
 
 		memset(p + got, 0, padded - got);
 		b->len[slot] = padded;
@@ -132,14 +143,17 @@ static void fill_slots(struct io_uring *ring, int fd, struct bounce *b,
 int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
 		       size_t n, uint64_t total,
 		       const struct uring_write_opts *opts,
+		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *rep)
 {
 	struct piece_cursor cur = { .iov = iov, .n = n };
+	bool pad = opts->mode == URING_WRITE_DIRECT;
+	bool idle_work = hooks && hooks->idle;
 	struct bounce b = { 0 };
 	uint64_t off = 0;
 	int error;
 
-	rep->mode_used = URING_WRITE_DIRECT;
+	rep->mode_used = opts->mode;
 	error = bounce_init(ring, &b, opts);
 	/* after an error, stop filling but drain what is in flight */
 	while ((!error && off < total) || b.nr_free < b.depth) {
@@ -147,7 +161,8 @@ int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
 		int ret;
 
 		if (!error)
-			fill_slots(ring, fd, &b, &cur, &off, total, rep);
+			fill_slots(ring, fd, &b, &cur, &off, total, pad, hooks,
+				   &idle_work, rep);
 		ret = io_uring_submit_and_wait(ring, 1);
 		if (ret < 0 && ret != -EINTR) {
 			error = ret;
@@ -166,7 +181,7 @@ int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
 		}
 	}
 	/* the padding of the last chunk goes */
-	if (!error && ftruncate(fd, (off_t)total))
+	if (!error && pad && ftruncate(fd, (off_t)total))
 		error = -errno;
 	if (rep->bytes > total)
 		rep->bytes = total;

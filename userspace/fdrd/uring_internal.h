@@ -22,10 +22,15 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *report);
 
-/* The same through aligned bounce buffers on an O_DIRECT fd. */
+/*
+ * The same through aligned, registered bounce buffers: on an O_DIRECT fd
+ * (mode DIRECT: padded, truncated back) or a buffered one (mode BOUNCE).
+ * The idle hook runs for each chunk just before it is copied.
+ */
 int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
 		       size_t n, uint64_t total,
 		       const struct uring_write_opts *opts,
+		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *report);
 
 #endif /* FDRD_URING_INTERNAL_H */

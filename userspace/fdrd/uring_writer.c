@@ -30,6 +30,7 @@ const char *uring_write_mode_name(enum uring_write_mode mode)
 	case URING_WRITE_VECTORED: return "writev";
 	case URING_WRITE_FIXED: return "registered buffers";
 	case URING_WRITE_DIRECT: return "O_DIRECT";
+	case URING_WRITE_BOUNCE: return "bounce buffers";
 	}
 	return "?";
 }
@@ -171,8 +172,8 @@ static int fill_file(struct io_uring *ring, struct out_file *f,
 			return ret;
 	}
 	*step = "write";
-	if (o->mode == URING_WRITE_DIRECT)
-		ret = uring_write_direct(ring, f->fd, iov, n, total, o, rep);
+	if (o->mode == URING_WRITE_DIRECT || o->mode == URING_WRITE_BOUNCE)
+		ret = uring_write_direct(ring, f->fd, iov, n, total, o, hooks, rep);
 	else
 		ret = uring_write_pieces(ring, f->fd, iov, n, o, hooks, rep);
 	if (ret)

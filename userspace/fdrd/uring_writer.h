@@ -17,6 +17,7 @@ enum uring_write_mode {
 	URING_WRITE_VECTORED,	/* IORING_OP_WRITEV, many pieces per SQE */
 	URING_WRITE_FIXED,	/* registered buffers + WRITE_FIXED */
 	URING_WRITE_DIRECT,	/* O_DIRECT from aligned bounce buffers */
+	URING_WRITE_BOUNCE,	/* buffered, from registered bounce buffers */
 };
 
 struct uring_write_opts {

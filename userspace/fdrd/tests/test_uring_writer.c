@@ -93,6 +93,8 @@ static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 		{ URING_WRITE_FIXED, 0, 0, false, false, false },
 		{ URING_WRITE_DIRECT, 0, 0, false, false, false },
 		{ URING_WRITE_DIRECT, 8192, 3, false, false, false },
+		{ URING_WRITE_BOUNCE, 0, 0, false, false, false },
+		{ URING_WRITE_BOUNCE, 12288, 2, false, false, false },
 	};
 	size_t elen, flen;
 	char *expect = flatten(iov, n, &elen), *got, name[64], path[512], err[512];
