@@ -105,7 +105,17 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 	enum flush_outcome out;
 
 	if (lp->grace_generation != st->generation) {
-		sleep_ms(lp->o->grace_ms, 0);
+		/* the grace period is spent walking the released buffers */
+		struct timespec t0, t1;
+		unsigned int spent;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		flush_precheck(&lp->flusher);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		spent = (unsigned int)((t1.tv_sec - t0.tv_sec) * 1000 +
+				       (t1.tv_nsec - t0.tv_nsec) / 1000000);
+		if (spent < lp->o->grace_ms)
+			sleep_ms(lp->o->grace_ms - spent, 0);
 		lp->grace_generation = st->generation;
 	}
 	out = flush_region(&lp->flusher);
@@ -175,6 +185,7 @@ static int serve(struct fdr_ctl *ctl, const struct fdrd_options *o)
 
 	while (!lp.done && !stop_signal)
 		step(&lp);
+	log_precheck_free(&lp.flusher.precheck);
 	if (stop_signal)
 		msg_info("stopping on signal %d", (int)stop_signal);
 	return lp.status;

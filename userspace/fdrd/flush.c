@@ -107,10 +107,11 @@ static int write_files(struct flusher *f, struct log_layout *l,
 		msg_info("%s not used (%s); wrote with %s",
 			 uring_write_mode_name(f->opts->write.mode), rep.fallback,
 			 uring_write_mode_name(rep.mode_used));
-	msg_info("wrote %s/%s: %zu buffers, %llu records, %llu bytes in %.1f ms (%s, %lu writes)",
+	msg_info("wrote %s/%s: %zu buffers, %llu records, %llu bytes in %.1f ms "
+		 "(%s, %lu writes; %zu buffers validated during the grace period)",
 		 f->opts->output_dir, n->log, l->nr_buffers, (unsigned long long)l->records,
 		 (unsigned long long)l->file_size, ms_since(&t0),
-		 uring_write_mode_name(rep.mode_used), rep.sqes);
+		 uring_write_mode_name(rep.mode_used), rep.sqes, f->reused);
 	return 0;
 }
 
@@ -140,6 +141,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		out = nothing_to_write(&l);
 		goto done;
 	}
+	f->reused = log_precheck_apply(&l, &f->precheck);
 	ret = choose_names(f, &l, &n);
 	if (ret) {
 		msg_error("no free log name in %s for pattern '%s': %s",
@@ -161,6 +163,19 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 done:
 	log_layout_free(&l);
 	return out;
+}
+
+void flush_precheck(struct flusher *f)
+{
+	const struct fdr_control *area;
+	size_t len;
+
+	log_precheck_free(&f->precheck);
+	if (CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len)))
+		return;
+	if (log_precheck_build(area, len, &f->precheck))
+		log_precheck_free(&f->precheck);
+	fdr_ctl_unmap(f->ctl);
 }
 
 enum flush_outcome flush_region(struct flusher *f)

@@ -11,6 +11,7 @@
 
 #include <fdr.h>
 
+#include "log_precheck.h"
 #include "options.h"
 
 enum flush_outcome {
@@ -25,8 +26,16 @@ struct flusher {
 	const struct fdrd_options *opts;
 	uint64_t logs_written;	/* the <seq> of the next log */
 	char last_log[PATH_MAX + 300];	/* path of the last log written */
+	struct log_precheck precheck;	/* walks done in the grace period */
+	size_t reused;			/* of them, used by the last flush */
 };
 
+/*
+ * During the grace period: map the finalized region and walk the buffers
+ * already released, so the flush need not (log_precheck.h).  Best effort:
+ * a failure only means the flush walks everything itself.
+ */
+void flush_precheck(struct flusher *f);
 enum flush_outcome flush_region(struct flusher *f);
 
 #endif /* FDRD_FLUSH_H */

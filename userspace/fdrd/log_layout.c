@@ -128,6 +128,7 @@ static int take_buffer(struct log_layout *l, const struct geometry *g,
 	b->seq = d->seq;
 	b->extents = extents;
 	b->len = extents;	/* optimistic until validated */
+	b->state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	b->data = (const uint8_t *)ctl + g->control_size +
 		  (uint64_t)i * g->buffer_size;
 	return 1;
@@ -141,7 +142,10 @@ bool log_layout_validate_step(struct log_layout *l)
 	if (l->nr_validated == l->nr_buffers)
 		return false;
 	b = &l->buffers[l->nr_validated++];
-	buffer_check(b->data, b->extents, &chk);
+	if (b->known)
+		chk = *b->known;
+	else
+		buffer_check(b->data, b->extents, &chk);
 	if (chk.problem)
 		note_problem(l, b, &chk);
 	if (chk.valid_len != b->len)

@@ -14,6 +14,8 @@
 #include <linux/fdr.h>
 #include <linux/fdr_log.h>
 
+#include "buffer_check.h"
+
 /* One buffer as it goes into the log: extents record, then data. */
 struct log_buffer {
 	uint32_t index;		/* descriptor index */
@@ -25,6 +27,9 @@ struct log_buffer {
 	uint64_t file_offset;	/* of the extents record */
 	const uint8_t *data;	/* into the mapping */
 	uint64_t len;		/* bytes of data written (<= extents) */
+	uint32_t state;		/* descriptor state at the snapshot */
+	/* this buffer's walk, done earlier on the same bytes (log_precheck) */
+	const struct buffer_check *known;
 	struct fdr_metadata_record extents_record;	/* BufferExtents(len) */
 };
 
