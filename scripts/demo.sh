@@ -16,7 +16,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
-DEMO_COMPONENTS="userspace/tools/fdrctl"
+DEMO_COMPONENTS="userspace/tools/fdrctl userspace/fdrd userspace/tools/fdrlog"
 stage=$top/build/demo-stage
 out=$top/build/demo-out
 
@@ -48,7 +48,19 @@ install_guest() {
 			|| { tail -n 20 build/demo-install.log >&2; die "make -C $d vm-install failed (log: build/demo-install.log)"; }
 	done
 	[ -x "$stage/bin/fdrctl" ] || die "no static fdrctl for the VM ($stage/bin/fdrctl): userspace/tools/fdrctl has no vm-install yet"
+	build_workload
 	cp scripts/demo/guest.sh "$stage/demo.sh"
+}
+
+# The traced program: plain C, built with -finstrument-functions and the
+# adapter; static, as everything in the VM.
+build_workload() {
+	local cyg=build/adapters/libfdr-cyg.a lib=build/lib/libfdr.a
+	[ -f "$cyg" ] && [ -f "$lib" ] || die "$cyg or $lib is missing (see build/demo-build.log)"
+	mkdir -p "$stage/bin"
+	gcc -static -O1 -g -finstrument-functions -o "$stage/bin/workload" \
+		scripts/demo/workload.c "$cyg" "$lib" -lpthread \
+		|| die "building scripts/demo/workload.c failed"
 }
 
 boot() {
@@ -59,13 +71,30 @@ boot() {
 }
 
 report() {
-	say "done"
-	echo "The module went UNINITIALIZED -> INITIALIZED -> FINALIZED -> UNINITIALIZED inside the VM,"
-	echo "with a clean kernel log (no warnings from fdr.ko)."
-	if [ -n "$(ls -A "$out")" ]; then
-		echo "Files the VM wrote: $out/"
-		ls -l "$out"
+	local log maps=() m
+	say "back on the host: the log fdrd wrote in the VM"
+	log=$(ls "$out"/logs/demo.*.xray 2>/dev/null | head -n 1)
+	[ -n "$log" ] || die "the VM wrote no log into $out/logs"
+	for m in "$out"/logs/fdr-syms.*.map; do
+		[ -f "$m" ] && maps+=(--sym-map "$m")
+	done
+	ls -l "$out/logs"
+	echo
+	echo "\$ fdrlog verify $log"
+	build/bin/fdrlog verify "$log" || die "fdrlog verify refused $log"
+	if command -v llvm-xray-19 >/dev/null; then
+		echo "\$ llvm-xray-19 fdr-dump --verify $log > /dev/null"
+		llvm-xray-19 fdr-dump --verify "$log" >/dev/null || die "llvm-xray-19 refused $log"
+		echo "llvm-xray-19 reads it too"
 	fi
+	say "per-function latency (fdrlog account)"
+	build/bin/fdrlog account "${maps[@]}" --sort sum --desc "$log"
+	build/bin/fdrlog convert --format chrome "${maps[@]}" -o "$out/demo.chrome.json" "$log" \
+		|| die "fdrlog convert --format chrome failed"
+	say "done"
+	echo "The log:          $log"
+	echo "Who wrote it:     $log.threads"
+	echo "Chrome trace:     $out/demo.chrome.json (open it in https://ui.perfetto.dev or chrome://tracing)"
 }
 
 # One demo per checkout at a time (they share build/demo-*).

@@ -2,8 +2,8 @@
 # The demo's guest side (busybox sh, in the VM, fdr.ko loaded by
 # scripts/vm/run).  Each step prints a header, the command it runs and
 # what came out; the first failing step stops the demo with its status.
-# Add steps at the end of main (issue 5: fdrd, a traced program, the log
-# copied to /out for the host to read).
+# The log, fdrd's messages and the traced program's id table go to
+# /out/logs, which comes back to the host.
 set -u
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -62,6 +62,43 @@ main() {
 
 	step "status as JSON, for scripts"
 	run fdrctl status --json
+
+	record_and_flush
+}
+
+# The whole story: fdrd waits, an unmodified program records, FINALIZE,
+# fdrd writes the log.
+record_and_flush() {
+	need fdrd
+	need fdrlog
+	mkdir -p /out/logs
+
+	step "a new recording: INIT, and fdrd waits for the FINALIZE"
+	run fdrctl init --buffers-per-cpu 32
+	printf '$ fdrd --foreground --once --output-dir /out/logs --pattern demo.<seq>.xray &\n'
+	fdrd --foreground --once --output-dir /out/logs --pattern 'demo.<seq>.xray' \
+		2>/out/logs/fdrd.err &
+	fdrd_pid=$!
+
+	step "a program built with gcc -finstrument-functions records (4 threads, no source change)"
+	# Threshold 0 keeps every call; the default (5 us) drops short ones.
+	run env FDR_SYMDIR=/out/logs FDR_OPTIONS=func_duration_threshold_us=0 /bin/workload 2000
+	run fdrctl status
+
+	step "FINALIZE: fdrd waits the grace period and writes the log with io_uring"
+	run fdrctl finalize
+	printf '$ wait for fdrd\n'
+	wait "$fdrd_pid"
+	rc=$?
+	cat /out/logs/fdrd.err
+	[ "$rc" -eq 0 ] || { echo "demo: fdrd exited with status $rc"; exit 1; }
+	run fdrctl status
+	run ls -l /out/logs
+	run fdrlog verify /out/logs/demo.0.xray
+	run cat /out/logs/demo.0.xray.threads
+
+	step "RESET for the next recording"
+	run fdrctl reset
 }
 
 main
