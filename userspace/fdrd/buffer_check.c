@@ -103,6 +103,7 @@ static const char *step_metadata(const uint8_t *rec, size_t avail,
 static const char *step_function(const uint8_t *rec, size_t avail,
 				 enum block_state *state)
 {
+	static const uint8_t zero[FDR_FUNCTION_SIZE];
 	uint32_t word0;
 
 	if (avail < FDR_FUNCTION_SIZE)
@@ -112,6 +113,8 @@ static const char *step_function(const uint8_t *rec, size_t avail,
 	memcpy(&word0, rec, sizeof(word0));
 	if (FDR_FN_KIND(word0) > FDR_FN_ENTER_ARG)
 		return "unknown function record kind";
+	if (!memcmp(rec, zero, sizeof(zero)))
+		return "zero-filled data past what was written (Enter of function 0)";
 	*state = AFTER_FUNCTION;
 	return NULL;
 }
@@ -121,7 +124,8 @@ static const char *step_function(const uint8_t *rec, size_t avail,
  * in a tight loop.  A record whose first byte has bit 0 clear (function)
  * and bit 3 clear (kind 0..3) is a valid function record; the first byte
  * is the low byte of the record read as a little-endian u64, so eight
- * records (one cache line) are checked with one OR of eight words.
+ * records (one cache line) are checked with one OR of eight words; a zero
+ * word (never-written data, see buffer_check.h) leaves it to the slow walk.
  * Returns the new offset.
  */
 static size_t skip_functions(const uint8_t *buf, size_t off, size_t len)
@@ -132,12 +136,19 @@ static size_t skip_functions(const uint8_t *buf, size_t off, size_t len)
 		uint64_t w[8];
 
 		memcpy(w, buf + off, sizeof(w));
-		if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) & bad)
+		if ((w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) & bad ||
+		    !w[0] || !w[1] || !w[2] || !w[3] || !w[4] || !w[5] || !w[6] || !w[7])
 			break;
 		off += 8 * FDR_FUNCTION_SIZE;
 	}
-	while (off + FDR_FUNCTION_SIZE <= len && !(buf[off] & bad))
+	while (off + FDR_FUNCTION_SIZE <= len && !(buf[off] & bad)) {
+		uint64_t w;
+
+		memcpy(&w, buf + off, sizeof(w));
+		if (!w)
+			break;
 		off += FDR_FUNCTION_SIZE;
+	}
 	return off;
 }
 

@@ -23,6 +23,11 @@ struct buffer_check {
  * at a record boundary in a state llvm-xray accepts as the end of a block
  * (after NewCPUId, TSCWrap, an event, a function record or an argument);
  * 0 if no such prefix exists (the buffer must be dropped).
+ *
+ * An all-zero function record - Enter(fid 0) with delta 0 - ends the walk:
+ * no writer makes one (XRay and the adapters number functions from 1), but
+ * the never-written, zeroed tail of a buffer reads as a run of them when
+ * a hostile or broken writer published extents past its data.
  */
 void buffer_check(const uint8_t *buf, size_t len, struct buffer_check *out);
 

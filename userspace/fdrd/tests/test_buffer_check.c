@@ -48,6 +48,31 @@ static void expect(const char *what, size_t keep, int bad)
 	       what, c.valid_len, len, c.problem ? ", " : "", c.problem ? c.problem : "");
 }
 
+/* Extents past the data: the zeroed tail is not records. */
+static void expect_zero_tail(void)
+{
+	size_t written;
+
+	len = 0;
+	preamble();
+	fn(FDR_FN_ENTER);
+	fn(FDR_FN_EXIT);
+	written = len;
+	memset(buf + len, 0, 8 * 8 + 8);	/* past the fast path's stride */
+	len += 8 * 8 + 8;
+	expect("zero-filled tail after the records is cut", written, 1);
+	len = 0;
+	preamble();
+	for (int i = 0; i < 20; i++)
+		fn(FDR_FN_ENTER);
+	written = len;
+	memset(buf + len, 0, 8);
+	len += 8;
+	fn(FDR_FN_EXIT);
+	expect("a zero record inside a long run of records ends the walk there",
+	       written, 1);
+}
+
 int main(void)
 {
 	preamble();
@@ -126,5 +151,6 @@ int main(void)
 	fn(FDR_FN_ENTER);
 	buf[len++] = 0x10;
 	expect("trailing partial function record cut", 56, 1);
+	expect_zero_tail();
 	return tap_done();
 }
