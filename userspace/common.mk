@@ -28,3 +28,8 @@ LDFLAGS += $(SANFLAGS)
 LIBFDR_A := $(BUILD)/lib/libfdr.a
 LIBFDRREAD_A := $(BUILD)/reader/libfdrread.a
 BINDIR := $(BUILD)/bin
+
+# The TAP printer every C test program builds in (userspace/testing/):
+# compile tests with -I$(TAP_DIR) and link $(TAP_C).
+TAP_DIR := $(TOP)/userspace/testing
+TAP_C := $(TAP_DIR)/tap.c

@@ -1,22 +1,28 @@
 /* SPDX-License-Identifier: MIT */
-/* tap.h - TAP output for libfdr's tests: plan, ok/not ok, diagnostics. */
-#ifndef FDR_TAP_H
-#define FDR_TAP_H
+/*
+ * tap.h - TAP/KTAP output for the project's C test programs: "ok N - name",
+ * "not ok N - name", "# " diagnostics, all on stdout and flushed line by
+ * line (tests fork; a child must never print buffered TAP again).
+ * Shared by userspace/lib, userspace/adapters, userspace/fdrd and
+ * tests/reliability; build tap.c into each test program.
+ */
+#ifndef FDR_TESTING_TAP_H
+#define FDR_TESTING_TAP_H
 
 #include <stdbool.h>
 
+/* Optional: print the plan first.  Without it tap_done() prints it last. */
 void tap_plan(int n);
-/* Prints "ok N name" or "not ok N name"; returns cond. */
+/* Report one test; returns cond so callers can chain. */
 bool tap_ok(bool cond, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tap_skip(const char *why, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* "# ..." diagnostic line (stdout, TAP-safe). */
 void tap_diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Exit status: 0 if every test passed. */
 int tap_done(void);
 
-/* Check inside a test: on failure print a diagnostic and return false. */
+/* Inside a bool test function: on failure, say where and why, return false. */
 #define CHECK(cond, ...)                                                   \
 	do {                                                               \
 		if (!(cond)) {                                             \
@@ -26,4 +32,4 @@ int tap_done(void);
 		}                                                          \
 	} while (0)
 
-#endif
+#endif /* FDR_TESTING_TAP_H */
