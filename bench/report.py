@@ -501,8 +501,11 @@ def main():
                 md += ["Status: %s." % s, ""]
             lines = others[b].rstrip().splitlines()
             if any(l.startswith(("|", "#")) for l in lines):
-                # Markdown: their headings one level down, under ours.
-                md += [("#" + l if l.startswith("#") else l) for l in lines]
+                # Markdown: their headings under ours, their top one at ###.
+                levels = [len(l) - len(l.lstrip("#")) for l in lines
+                          if l.startswith("#")]
+                shift = "#" * max(0, 3 - min(levels)) if levels else ""
+                md += [(shift + l if l.startswith("#") else l) for l in lines]
             else:
                 md += ["```"] + lines + ["```"]
             md.append("")
