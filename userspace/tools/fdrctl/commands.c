@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* commands.c - the state transitions: init, finalize, reset; and destroy. */
+/* commands.c - the state transitions: init, finalize, reset, flush-abort;
+ * and destroy. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -152,6 +153,18 @@ int cmd_reset(struct fdrctl_opts *o, int argc, char **argv)
 		"UNINITIALIZED), so that a new init can start.\n";
 
 	return simple_transition(o, argc, argv, usage, "reset", fdr_ctl_reset);
+}
+
+int cmd_flush_abort(struct fdrctl_opts *o, int argc, char **argv)
+{
+	static const char usage[] =
+		"usage: fdrctl [--target T] flush-abort\n\n"
+		"Give up a flush that will never finish (FLUSHING -> NOT_FLUSHING),\n"
+		"e.g. after fdrd was killed with SIGKILL while writing: the data\n"
+		"stays, so fdrd can flush again, or 'fdrctl reset' can drop it.\n";
+
+	return simple_transition(o, argc, argv, usage, "flush-abort",
+				 fdr_ctl_flush_abort);
 }
 
 int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv)

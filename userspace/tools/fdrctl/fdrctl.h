@@ -28,6 +28,7 @@ int cmd_finalize(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_reset(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_status(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_wait(struct fdrctl_opts *o, int argc, char **argv);
+int cmd_flush_abort(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv);
 
 /* "--help" or "-h" as the only argument of a command. */

@@ -21,6 +21,7 @@ static const char usage[] =
 	"  status [--json]  state, geometry and counters\n"
 	"  reset            drop the recorded data (after finalize)\n"
 	"  wait STATE [--timeout MS]  wait until the recorder is in STATE\n"
+	"  flush-abort      give up a flush whose fdrd died (FLUSHING)\n"
 	"  destroy          remove an embedded region's shared-memory object\n"
 	"\n"
 	"targets: /dev/fdr (default, or $FDR_TARGET), a device path, or\n"
@@ -40,6 +41,7 @@ static const struct command commands[] = {
 	{ "init", cmd_init },	  { "finalize", cmd_finalize },
 	{ "status", cmd_status }, { "reset", cmd_reset },
 	{ "wait", cmd_wait },	  { "destroy", cmd_destroy },
+	{ "flush-abort", cmd_flush_abort },
 };
 
 int fdrctl_set_embedded(struct fdrctl_opts *o, const char *name)

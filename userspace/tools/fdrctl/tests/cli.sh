@@ -8,7 +8,7 @@ T=embedded:$N
 OUT=$(mktemp) ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
 n=0 fails=0
-echo "1..16"
+echo "1..17"
 
 # run EXPECTED_RC ARGS...: output in $OUT/$ERR
 run() {
@@ -37,13 +37,14 @@ run 1 --target "$T" reset && has "cannot reset: the recorder is INITIALIZED" "$E
 run 0 --target "$T" finalize && run 0 --target "$T" status && has "state: *FINALIZED" "$OUT" && has "finalized by: *ioctl" "$OUT"; ok $? "finalize"
 run 1 --target "$T" finalize && has "cannot finalize: the recorder is FINALIZED" "$ERR"; ok $? "finalize twice: exit 1"
 run 0 --target "$T" wait FINALIZED --timeout 100; ok $? "wait for the current state returns at once"
+run 1 --target "$T" flush-abort && has "cannot flush-abort" "$ERR" && run 0 --target "$T" status --json && has '"state":"FINALIZED"' "$OUT" && has '"flush_state":"NOT_FLUSHING"' "$OUT"; ok $? "flush-abort without a flush: exit 1, nothing changes"
 run 1 --target "$T" wait INITIALIZED --timeout 100 && has "timed out" "$ERR"; ok $? "wait times out with exit 1"
 run 0 --target "$T" reset && run 0 --target "$T" status --json && has '"state":"UNINITIALIZED"' "$OUT"; ok $? "reset"
 run 1 --target "$T" init --buffer-size 5000 && has "bad sizes" "$ERR"; ok $? "a size that is not a page multiple is refused"
 run 2 --target "$T" init --buffer-size 12Q && has "bad --buffer-size '12Q'" "$ERR"; ok $? "unparsable size: exit 2"
 run 0 --target "$T" init --buffers-per-cpu 1 && run 0 --target "$T" status --json && has '"generation":2' "$OUT" && has '"buffer_size":65536' "$OUT"; ok $? "re-init: default 64K, generation 2"
 r=0
-for c in init finalize status reset wait destroy; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
+for c in init finalize status reset wait destroy flush-abort; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
 run 2 frobnicate && has "unknown command" "$ERR" || r=1
 run 3 --target /nonexistent/fdr status && has "is fdr.ko loaded" "$ERR" || r=1
 ok $r "--help for every command; unknown command; missing device"
