@@ -6,7 +6,6 @@
  * rotation, finalize and re-init.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -533,11 +532,7 @@ static bool test_unavailable(void)
 
 int main(void)
 {
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(0, &one);
-	sched_setaffinity(0, sizeof(one), &one);
+	tr_pin_cpu(0);
 	fdr__test_tsc_hook = fake;
 	tap_plan(14);
 	tap_ok(test_one_pair(), "one enter/exit pair: preamble and record bytes");

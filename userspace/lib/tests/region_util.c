@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* region_util.c - see region_util.h. */
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -266,4 +267,13 @@ int parse_buffer(const uint8_t *data, uint64_t extents, struct rec *out,
 	if (n > max)
 		FAIL("more than %d records", max);
 	return n;
+}
+
+void tr_pin_cpu(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	sched_setaffinity(0, sizeof(s), &s);
 }

@@ -68,4 +68,7 @@ int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max);
 /* Count REC_FN records of one kind in a record array. */
 int count_fn(const struct rec *r, int n, uint32_t kind);
 
+/* Run the calling thread on `cpu` only (migration and pool tests). */
+void tr_pin_cpu(int cpu);
+
 #endif

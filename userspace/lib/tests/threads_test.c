@@ -42,15 +42,6 @@ static void stop(void)
 	tr_destroy(&tr);
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	sched_setaffinity(0, sizeof(s), &s);
-}
-
 static int32_t gettid_(void)
 {
 	return (int32_t)syscall(SYS_gettid);
@@ -80,7 +71,7 @@ static bool all_buffers_parse(int *records)
 
 static void *record_pair_and_exit(void *arg)
 {
-	pin(0);
+	tr_pin_cpu(0);
 	*(int32_t *)arg = gettid_();
 	fdr_enter(1);
 	fdr_exit(1);
@@ -123,12 +114,12 @@ static bool test_migration(void)
 
 	if (!start("migrate", 65536, 2))
 		return false;
-	pin(0);
+	tr_pin_cpu(0);
 	fdr_enter(1);
-	pin(1);
+	tr_pin_cpu(1);
 	fdr_enter(2);
 	fdr_exit(2);
-	pin(0);
+	tr_pin_cpu(0);
 	fdr_exit(1);
 	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 1, "the thread keeps its buffer");
 	n = parse(idx[0]);
@@ -152,7 +143,7 @@ static bool test_ring_overwrite(void)
 
 	if (!start("ring", 4096, 4))
 		return false;
-	pin(0);
+	tr_pin_cpu(0);
 	for (int i = 1; i <= total; i++) {
 		fdr_enter(i);
 		fdr_exit(i);

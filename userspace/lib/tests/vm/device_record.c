@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,15 +41,6 @@ static void stop(void)
 	tr_destroy(&tr);
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t s;
-
-	CPU_ZERO(&s);
-	CPU_SET(cpu, &s);
-	sched_setaffinity(0, sizeof(s), &s);
-}
-
 static int parse(uint32_t i)
 {
 	return parse_buffer(tr_buffer(&tr, i), tr_desc(&tr, i)->extents, recs,
@@ -64,7 +54,7 @@ static bool test_pair(void)
 
 	if (!start(8192, 2))
 		return false;
-	pin(0);
+	tr_pin_cpu(0);
 	fdr_enter(1);
 	fdr_exit(1);
 	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 1, "one buffer");
@@ -90,7 +80,7 @@ static bool test_ring(void)
 
 	if (!start(4096, 3))
 		return false;
-	pin(0);
+	tr_pin_cpu(0);
 	for (int i = 1; i <= per * 8; i++) {
 		fdr_enter(i);
 		fdr_exit(i);
@@ -200,9 +190,9 @@ static bool test_migration(void)
 
 	if (!start(8192, 2))
 		return false;
-	pin(0);
+	tr_pin_cpu(0);
 	fdr_enter(1);
-	pin(1);
+	tr_pin_cpu(1);
 	fdr_exit(1);
 	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 1, "the thread keeps its buffer");
 	n = parse(idx[0]);
