@@ -155,7 +155,7 @@ FDR_NOINSTR static void forget_in_child(void)
 	pthread_mutex_init(&g.lock, NULL);
 	fdr__pid = getpid();
 	t->desc = NULL;
-	t->ctl = NULL;
+	t->ctl = &fdr__no_control;
 	t->buf = NULL;
 	t->tid = 0;
 	t->key_set = 0;

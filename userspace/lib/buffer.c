@@ -40,7 +40,7 @@ FDR_NOINSTR static uint64_t walltime_us(struct fdr_thread *t)
 }
 
 /* NewBuffer(tid) + WalltimeMarker: extents start at the preamble size.
- * NewCPUId follows with the first record (latest_tsc == 0). */
+ * NewCPUId follows with the first record (cpu FDR_CPU_NONE). */
 FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
 {
 	uint64_t us = walltime_us(t);
@@ -54,6 +54,7 @@ FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
 	fdr__put_metadata(t->buf + FDR_METADATA_SIZE, FDR_MD_WALLTIME, wall,
 			  sizeof(wall));
 	t->pos = FDR_BUFFER_PREAMBLE_SIZE;
+	t->cpu = FDR_CPU_NONE;
 	t->latest_tsc = 0;
 	t->last_entry_tsc = 0;
 	t->undo_enters = 0;
@@ -142,7 +143,7 @@ FDR_NOINSTR void fdr__buffer_release(struct fdr_thread *t)
 	    d->owner_tid == t->tid)
 		__atomic_store_n(&d->state, FDR_BUF_RELEASED, __ATOMIC_RELEASE);
 	t->desc = NULL;
-	t->ctl = NULL;
+	t->ctl = &fdr__no_control;
 	t->buf = NULL;
 	t->pos = 0;
 }

@@ -11,6 +11,9 @@
 #include "recorder.h"
 
 long fdr__rseq_cpu_offset;
+/* The cpu_id of a thread without rseq: a negative, as rseq's would be. */
+static __thread int32_t no_rseq_cpu_id
+	__attribute__((tls_model("initial-exec"))) = -1;
 static int have_rdtscp = -1;
 
 /* CPUID by hand: <cpuid.h>'s inline helpers could be instrumented. */
@@ -38,6 +41,9 @@ FDR_NOINSTR void fdr__cpu_setup(void)
 	if (__rseq_size >= offsetof(struct rseq, cpu_id) + sizeof(uint32_t))
 		fdr__rseq_cpu_offset =
 			(long)__rseq_offset + (long)offsetof(struct rseq, cpu_id);
+	else	/* initial-exec: the same offset in every thread */
+		fdr__rseq_cpu_offset = (long)((char *)&no_rseq_cpu_id -
+					      (char *)__builtin_thread_pointer());
 }
 
 FDR_NOINSTR uint32_t fdr__cpu_slow(void)

@@ -19,44 +19,50 @@
 
 #define FDR_FAST_INLINE	static inline __attribute__((always_inline, no_instrument_function))
 
-/* The common case: same CPU, a delta that fits, not the buffer's first
- * record.  (An unsigned delta also catches a TSC that went backwards.) */
+/* The common case: same CPU (never so for a buffer's first record: its
+ * cpu is FDR_CPU_NONE), a delta that fits.  (An unsigned delta also
+ * catches a TSC that went backwards.) */
 FDR_FAST_INLINE bool fdr__no_preamble(const struct fdr_thread *t, uint64_t tsc,
 				      uint32_t cpu)
 {
-	return cpu == t->cpu && tsc - t->latest_tsc <= (uint64_t)INT32_MAX &&
-	       t->latest_tsc != 0;
+	return cpu == t->cpu && tsc - t->latest_tsc <= (uint64_t)INT32_MAX;
 }
 
 FDR_FAST_INLINE void fdr__append_fn(struct fdr_thread *t, uint32_t kind,
 				    int32_t fid, uint64_t tsc)
 {
-	fdr__put_function(t->buf + t->pos, kind, fid,
+	uint64_t pos = t->pos;	/* local: the store below may alias t */
+
+	fdr__put_function(t->buf + pos, kind, fid,
 			  (uint32_t)(tsc - t->latest_tsc));
-	t->pos += FDR_FUNCTION_SIZE;
+	pos += FDR_FUNCTION_SIZE;
+	t->pos = pos;
 	t->latest_tsc = tsc;
-	fdr__publish(t);
+	__atomic_store_n(&t->desc->extents, pos, __ATOMIC_RELEASE);
 }
 
 /*
  * One function record in the common case.  true: done (recorded, or
  * dropped because this thread is already inside a record, e.g. in a
  * signal handler); false: nothing was touched, take the general path.
+ *
+ * The TSC is read before the re-entry guard, as compiler-rt's FDR
+ * handlers do, so that rdtsc's latency overlaps the checks.  A signal
+ * handler that records between the rdtsc and the guard leaves
+ * latest_tsc ahead of our TSC; the unsigned delta then does not fit and
+ * the general path reads the TSC again.
  */
 FDR_FAST_INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
-	uint64_t tsc;
+	uint64_t tsc = fdr__tsc();
 
 	if (__builtin_expect(t->busy, 0))
 		return true;
+	fdr__guard_enter(t);
 	if (__builtin_expect(!fdr__can_write(t, FDR_METADATA_SIZE +
-						    FDR_FUNCTION_SIZE), 0))
-		return false;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	tsc = fdr__tsc();
-	if (__builtin_expect(!fdr__no_preamble(t, tsc, fdr__cpu_fast()), 0))
+						    FDR_FUNCTION_SIZE) ||
+			     !fdr__no_preamble(t, tsc, fdr__cpu_fast()), 0))
 		goto general;
 	if (kind == FDR_FN_ENTER) {
 		t->undo_enters++;
@@ -70,12 +76,10 @@ FDR_FAST_INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 		t->undo_enters = 0;
 	}
 	fdr__append_fn(t, kind, fid, tsc);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	fdr__guard_leave(t);
 	return true;
 general:
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	fdr__guard_leave(t);
 	return false;
 }
 

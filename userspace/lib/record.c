@@ -12,6 +12,7 @@
 
 #ifdef FDR_TEST_HOOKS
 uint64_t (*fdr__test_tsc_hook)(void);
+void (*fdr__test_guarded_hook)(void);
 #endif
 
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -22,15 +23,13 @@ INLINE bool enter_guard(struct fdr_thread *t)
 {
 	if (unlikely(t->busy))
 		return false;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	fdr__guard_enter(t);
 	return true;
 }
 
 INLINE void leave_guard(struct fdr_thread *t)
 {
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	fdr__guard_leave(t);
 }
 
 /* Room for `need` bytes (worst case, metadata included) in a buffer we
@@ -53,7 +52,7 @@ INLINE bool write_preamble(struct fdr_thread *t, uint64_t tsc, uint32_t cpu)
 {
 	uint8_t p[10];
 
-	if (unlikely(t->cpu != cpu || t->latest_tsc == 0)) {
+	if (unlikely(t->cpu != cpu)) {
 		uint16_t c16 = (uint16_t)cpu;
 
 		memcpy(p, &c16, 2);

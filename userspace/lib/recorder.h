@@ -32,7 +32,7 @@ struct fdr_region {
 
 /* A thread's writer: XRay's FDRController state plus the held buffer. */
 struct fdr_thread {
-	struct fdr_control *ctl;	/* NULL: no buffer (else region->ctl) */
+	const struct fdr_control *ctl;	/* &fdr__no_control: no buffer */
 	struct fdr_region *region;	/* region of the held buffer */
 	struct fdr_buffer_desc *desc;	/* NULL: no buffer */
 	uint8_t *buf;
@@ -43,7 +43,8 @@ struct fdr_thread {
 	uint64_t last_wall_us;		/* Walltime of the last preamble */
 	uint64_t threshold;		/* region->threshold_ticks */
 	uint32_t generation;		/* generation of the held buffer */
-	uint32_t cpu;			/* CPU of the last NewCPUId */
+	uint32_t cpu;			/* CPU of the last NewCPUId, or
+					 * FDR_CPU_NONE: none in this buffer */
 	uint32_t undo_enters;		/* XRay's UndoableFunctionEnters */
 	uint32_t undo_tails;		/* XRay's UndoableTailExits */
 	int32_t tid;			/* 0 until first use */
@@ -56,12 +57,21 @@ struct fdr_thread {
 extern FDR_FAST_SYM __thread struct fdr_thread fdr__thread
 	__attribute__((tls_model("initial-exec")));
 extern FDR_FAST_SYM struct fdr_region *fdr__current; /* NULL: not recording */
+/* What a thread without a buffer points at: never INITIALIZED, so the
+ * fast path needs no NULL test. */
+extern FDR_FAST_SYM const struct fdr_control fdr__no_control;
+/* No CPU number (any rseq cpu_id or -1 differs from it): the next record
+ * writes NewCPUId. */
+#define FDR_CPU_NONE	0x7fffffffu
 extern pid_t fdr__pid;	/* getpid() is a syscall: cached at attach and fork */
 
 /* ---- time and CPU ---- */
 
 #ifdef FDR_TEST_HOOKS
 extern FDR_FAST_SYM uint64_t (*fdr__test_tsc_hook)(void);
+/* Called just inside the re-entry guard: where a test plays a signal
+ * handler that records in the middle of a record. */
+extern FDR_FAST_SYM void (*fdr__test_guarded_hook)(void);
 #endif
 
 static inline __attribute__((always_inline, no_instrument_function))
@@ -75,7 +85,8 @@ uint64_t fdr__tsc(void)
 }
 
 /* rseq's cpu_id through %fs when glibc registered rseq; see cpu.c. */
-extern FDR_FAST_SYM long fdr__rseq_cpu_offset;	/* 0: not available */
+/* %fs offset of rseq's cpu_id, else of a -1; 0 before fdr__cpu_setup */
+extern FDR_FAST_SYM long fdr__rseq_cpu_offset;
 FDR_FAST_SYM uint32_t fdr__cpu_slow(void);
 
 static inline __attribute__((always_inline, no_instrument_function))
@@ -93,22 +104,46 @@ uint32_t fdr__cpu(void)
 	return fdr__cpu_slow();
 }
 
-/* The fast path's CPU: rseq or nothing (UINT32_MAX never matches the
- * thread's CPU, so the record takes the general path, which asks
- * fdr__cpu()).  Keeps the fast path free of calls. */
+/* The fast path's CPU: one TLS load.  fdr__rseq_cpu_offset is rseq's
+ * cpu_id, or else a thread variable that holds -1 (see cpu.c), which
+ * never matches the thread's CPU: the record takes the general path,
+ * which asks fdr__cpu().  Valid once fdr__cpu_setup ran, i.e. whenever a
+ * thread holds a buffer. */
 static inline __attribute__((always_inline, no_instrument_function))
 uint32_t fdr__cpu_fast(void)
 {
-	int32_t cpu = -1;
+	uint32_t cpu;
 
-	if (__builtin_expect(fdr__rseq_cpu_offset != 0, 1))
-		__asm__ volatile("movl %%fs:(%1), %0"
-				 : "=r"(cpu)
-				 : "r"(fdr__rseq_cpu_offset));
-	return cpu >= 0 ? (uint32_t)cpu : UINT32_MAX;
+	__asm__ volatile("movl %%fs:(%1), %0"
+			 : "=r"(cpu)
+			 : "r"(fdr__rseq_cpu_offset));
+	return cpu;
 }
 
 void fdr__cpu_setup(void);
+
+/* ---- re-entry guard ---- */
+
+/* A signal handler that records while this thread is inside a record
+ * sees busy and drops its record; compiler fences keep the record's
+ * stores between the two busy stores. */
+static inline __attribute__((always_inline, no_instrument_function))
+void fdr__guard_enter(struct fdr_thread *t)
+{
+	t->busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+#ifdef FDR_TEST_HOOKS
+	if (fdr__test_guarded_hook)
+		fdr__test_guarded_hook();
+#endif
+}
+
+static inline __attribute__((always_inline, no_instrument_function))
+void fdr__guard_leave(struct fdr_thread *t)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->busy = 0;
+}
 
 /* ---- record encoding ---- */
 
@@ -147,7 +182,7 @@ bool fdr__can_write(const struct fdr_thread *t, uint64_t need)
 {
 	const struct fdr_control *c = t->ctl;
 
-	return c && t->region == __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) &&
+	return t->region == __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) &&
 	       __atomic_load_n(&c->state, __ATOMIC_ACQUIRE) ==
 		       FDR_STATE_INITIALIZED &&
 	       c->generation == t->generation && t->pos + need <= t->size;

@@ -12,8 +12,6 @@
 #include <pthread.h>
 #include "recorder.h"
 
-__thread struct fdr_thread fdr__thread __attribute__((tls_model("initial-exec")));
-
 static pthread_key_t exit_key;
 static int key_state;	/* 0 none, 1 created, -1 failed */
 

@@ -7,6 +7,12 @@
 #include <sys/syscall.h>
 #include "recorder.h"
 
+const struct fdr_control fdr__no_control;	/* state UNINITIALIZED */
+__thread struct fdr_thread fdr__thread __attribute__((tls_model("initial-exec"))) = {
+	.ctl = &fdr__no_control,
+	.cpu = FDR_CPU_NONE,
+};
+
 FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r)
 {
 	if (!t->tid)

@@ -17,6 +17,7 @@
 #include "region_util.h"
 
 extern uint64_t (*fdr__test_tsc_hook)(void);
+extern void (*fdr__test_guarded_hook)(void);
 static uint64_t fake_tsc;
 static uint64_t fake(void) { return fake_tsc; }
 
@@ -431,12 +432,11 @@ static bool test_reinit_new_geometry(void)
 	return true;
 }
 
-/* The TSC hook runs inside a record, like a signal handler would. */
-static uint64_t reentering(void)
+/* Runs just inside a record's re-entry guard, as a signal handler would. */
+static void nested_records(void)
 {
 	fdr_enter(99);
 	fdr_custom_event("nested", 6);
-	return fake_tsc;
 }
 
 static bool test_reentry_dropped(void)
@@ -448,14 +448,59 @@ static bool test_reentry_dropped(void)
 		return false;
 	fake_tsc = 1000;
 	fdr_enter(1);
-	fdr__test_tsc_hook = reentering;
+	fdr__test_guarded_hook = nested_records;
 	fake_tsc = 1100;
 	fdr_exit(1);
-	fdr__test_tsc_hook = fake;
+	fdr__test_guarded_hook = NULL;
 	n = newest(&ext);
 	CHECK(n == 5 && is_fn(&recs[3], FDR_FN_ENTER, 1, 1000) &&
 	      is_fn(&recs[4], FDR_FN_EXIT, 1, 1100),
 	      "nested records dropped, outer intact: n %d", n);
+	stop();
+	return true;
+}
+
+/*
+ * The TSC is read before the guard: a signal handler there records in
+ * full, later in time than the TSC its interrupted record already read.
+ * That record must not go back in time: it takes the TSC again.
+ */
+static bool handler_ran;
+
+static uint64_t handler_after_rdtsc(void)
+{
+	uint64_t tsc = fake_tsc;
+
+	if (!handler_ran) {
+		handler_ran = true;
+		fake_tsc += 50;
+		fdr_enter(99);
+		fdr_exit(99);
+	}
+	return tsc;
+}
+
+static bool test_signal_before_guard(void)
+{
+	uint64_t ext;
+	int n;
+
+	if (!start("preguard", 65536, 2, "func_duration_threshold_us=0"))
+		return false;
+	fake_tsc = 1000;
+	fdr_enter(1);
+	handler_ran = false;
+	fake_tsc = 1100;
+	fdr__test_tsc_hook = handler_after_rdtsc;
+	fdr_exit(1);
+	fdr__test_tsc_hook = fake;
+	n = newest(&ext);
+	CHECK(handler_ran && n == 7 && ext == 32 + 16 + 4 * 8 &&
+	      is_fn(&recs[3], FDR_FN_ENTER, 1, 1000) &&
+	      is_fn(&recs[4], FDR_FN_ENTER, 99, 1150) &&
+	      is_fn(&recs[5], FDR_FN_EXIT, 99, 1150) &&
+	      is_fn(&recs[6], FDR_FN_EXIT, 1, 1150) && recs[6].delta == 0,
+	      "handler's records kept, outer exit after them: n %d", n);
 	stop();
 	return true;
 }
@@ -534,7 +579,7 @@ int main(void)
 {
 	tr_pin_cpu(0);
 	fdr__test_tsc_hook = fake;
-	tap_plan(14);
+	tap_plan(15);
 	tap_ok(test_one_pair(), "one enter/exit pair: preamble and record bytes");
 	tap_ok(test_100_pairs(), "100 pairs: deltas and extents");
 	tap_ok(test_tsc_wrap(), "TSCWrap on a large delta and on a backwards TSC");
@@ -546,6 +591,7 @@ int main(void)
 	tap_ok(test_finalize_stops(), "finalize stops writers; re-init resumes");
 	tap_ok(test_reinit_new_geometry(), "re-init with a new geometry: writers follow");
 	tap_ok(test_reentry_dropped(), "a record inside a record (signal) is dropped");
+	tap_ok(test_signal_before_guard(), "a signal between rdtsc and the guard: time stays ordered");
 	tap_ok(test_attach_before_init(), "attach before init: recording starts at init");
 	tap_ok(test_options(), "FDR_OPTIONS: separators, unknown names, bad values");
 	tap_ok(test_unavailable(), "no target: calls are no-ops");

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/rseq.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -20,7 +21,6 @@
 #include "tap.h"
 #include "region_util.h"
 
-extern long fdr__rseq_cpu_offset;	/* libfdr: 0 without rseq */
 
 static struct test_region tr;
 static struct rec recs[70000];
@@ -399,7 +399,7 @@ int main(void)
 	tap_plan(8);
 	tap_ok(test_second_thread_reuses(),
 	       "one buffer: a second thread reuses it with its own tid");
-	tap_diag("CPU number from %s", fdr__rseq_cpu_offset ? "rseq" :
+	tap_diag("CPU number from %s", __rseq_size ? "rseq" :
 		 "rdtscp/sched_getcpu (no rseq registered)");
 	if (ncpu < 2)
 		tap_skip("one CPU", "migration writes NewCPUId");
