@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 #include <fdr.h>
-#include "fdr_fast.h"	/* libfdr's inline fast path */
+#include <fdr_inline.h>
 
 #define BUFFER_SIZE	(64 * 1024)
 #define FLOOR_WORDS	(BUFFER_SIZE * 16 / 8)	/* a ring's worth of bytes */
@@ -67,8 +67,8 @@ __attribute__((noinline)) static void fdr_loop(uint64_t n)
 __attribute__((noinline)) static void fast_loop(uint64_t n)
 {
 	for (uint64_t i = 0; i < n; i += 2) {
-		fdr_fast_enter((int32_t)(i & 1023) + 1);
-		fdr_fast_exit((int32_t)(i & 1023) + 1);
+		fdr_inline_enter((int32_t)(i & 1023) + 1);
+		fdr_inline_exit((int32_t)(i & 1023) + 1);
 	}
 }
 
@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 	       median(floor_ns, rounds));
 	printf("| fdr_enter/fdr_exit (library call) | %.2f ns/event | |\n",
 	       median(fdr_ns, rounds));
-	printf("| fdr_fast_enter/fdr_fast_exit (inline, fdr_fast.h) | %.2f ns/event | |\n",
+	printf("| fdr_inline_enter/fdr_inline_exit (fdr_inline.h) | %.2f ns/event | |\n",
 	       median(fast_ns, rounds));
 	printf("| ratio call / floor (median of per-round ratios) | %.3f | <= 1.3 |\n",
 	       median(ratio, rounds));

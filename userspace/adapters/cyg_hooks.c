@@ -11,7 +11,7 @@
 
 #include "cyg_resolve.h"
 #include "fdr.h"
-#include "fdr_fast.h"	/* libfdr's inline record path (userspace/lib) */
+#include "fdr_inline.h"
 #include "fid_cache.h"
 #include "hook_attrs.h"
 
@@ -30,7 +30,7 @@ FDR_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 
 	(void)call_site;
 	if (fid)
-		fdr_fast_enter((int32_t)fid);
+		fdr_inline_enter((int32_t)fid);
 }
 
 FDR_HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
@@ -39,5 +39,5 @@ FDR_HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
 
 	(void)call_site;
 	if (fid)
-		fdr_fast_exit((int32_t)fid);
+		fdr_inline_exit((int32_t)fid);
 }

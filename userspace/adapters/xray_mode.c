@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "fdr.h"
-#include "fdr_fast.h"	/* libfdr's inline record path (userspace/lib) */
+#include "fdr_inline.h"
 #include "hook_attrs.h"
 #include "xray_config.h"
 #include "xray_mode.h"
@@ -33,13 +33,13 @@ FDR_HOOK void fdr_xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 	switch (type) {
 	case FDR_XRAY_ENTRY:
 	case FDR_XRAY_LOG_ARGS_ENTRY:	/* no arg1 handler: a plain entry */
-		fdr_fast_enter(fid);
+		fdr_inline_enter(fid);
 		break;
 	case FDR_XRAY_EXIT:
-		fdr_fast_exit(fid);
+		fdr_inline_exit(fid);
 		break;
 	case FDR_XRAY_TAIL:
-		fdr_fast_tail_exit(fid);
+		fdr_inline_tail_exit(fid);
 		break;
 	default:	/* events arrive through their own handlers */
 		break;

@@ -40,7 +40,7 @@ FDR_NOINSTR static uint64_t walltime_us(struct fdr_thread *t)
 }
 
 /* NewBuffer(tid) + WalltimeMarker: extents start at the preamble size.
- * NewCPUId follows with the first record (cpu FDR_CPU_NONE). */
+ * NewCPUId follows with the first record (cpu FDR__CPU_NONE). */
 FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
 {
 	uint64_t us = walltime_us(t);
@@ -54,7 +54,7 @@ FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
 	fdr__put_metadata(t->buf + FDR_METADATA_SIZE, FDR_MD_WALLTIME, wall,
 			  sizeof(wall));
 	t->pos = FDR_BUFFER_PREAMBLE_SIZE;
-	t->cpu = FDR_CPU_NONE;
+	t->cpu = FDR__CPU_NONE;
 	t->latest_tsc = 0;
 	t->last_entry_tsc = 0;
 	t->undo_enters = 0;
@@ -118,6 +118,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	t->region = r;
 	t->ctl = c;
 	t->threshold = r->threshold_ticks;
+	t->cpu_offset = fdr__rseq_cpu_offset;
 	t->desc = d;
 	t->generation = c->generation;
 	t->buf = r->buffers + (uint64_t)(d - r->descs) * r->buffer_size;

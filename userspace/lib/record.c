@@ -8,7 +8,7 @@
  * the new extents.  No syscall, lock or atomic read-modify-write.
  */
 #include <limits.h>
-#include "fdr_fast.h"
+#include "recorder.h"
 
 #ifdef FDR_TEST_HOOKS
 uint64_t (*fdr__test_tsc_hook)(void);
@@ -122,7 +122,7 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
 }
 
 /*
- * The public calls: the inline fast path of fdr_fast.h, else a tail call
+ * The public calls: the inline fast path of <fdr_inline.h>, else a tail call
  * to the general path inside the re-entry guard (so the fast path needs
  * no stack frame).
  */

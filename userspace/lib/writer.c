@@ -10,7 +10,7 @@
 const struct fdr_control fdr__no_control;	/* state UNINITIALIZED */
 __thread struct fdr_thread fdr__thread __attribute__((tls_model("initial-exec"))) = {
 	.ctl = &fdr__no_control,
-	.cpu = FDR_CPU_NONE,
+	.cpu = FDR__CPU_NONE,
 };
 
 FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r)

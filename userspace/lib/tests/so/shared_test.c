@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * shared_test.c - the same library as libfdr.so: a program linked with
- * -lfdr records through both the exported calls and the inline fast path
- * (fdr_fast.h, which reaches libfdr.so's TLS), and the bytes arrive.
+ * -lfdr records through both the exported calls and the inline calls of
+ * <fdr_inline.h> (which reach libfdr.so's TLS), and the bytes arrive.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include <linux/fdr_log.h>
 #include "tap.h"
 #include "region_util.h"
-#include "fdr_fast.h"
+#include <fdr_inline.h>
 
 static bool test_shared(void)
 {
@@ -24,8 +24,8 @@ static bool test_shared(void)
 	CHECK(tr_create(&tr, "so", 65536, 2) == 0, "create");
 	CHECK(fdr_attach(tr.target) == 0 && tr_map(&tr) == 0, "attach");
 	fdr_enter(1);
-	fdr_fast_enter(2);
-	fdr_fast_exit(2);
+	fdr_inline_enter(2);
+	fdr_inline_exit(2);
 	fdr_exit(1);
 	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 1, "one buffer");
 	n = parse_buffer(tr_buffer(&tr, idx[0]), tr_desc(&tr, idx[0])->extents,
@@ -41,6 +41,6 @@ static bool test_shared(void)
 int main(void)
 {
 	tap_plan(1);
-	tap_ok(test_shared(), "libfdr.so: exported calls and fdr_fast.h record");
+	tap_ok(test_shared(), "libfdr.so: exported and inline calls record");
 	return tap_done();
 }
