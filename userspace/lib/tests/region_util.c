@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
+#include <fdr_reader.h>
 #include "region_util.h"
 
 /* Regions a test made, removed at its exit even when a check failed
@@ -147,126 +148,136 @@ int count_fn(const struct rec *r, int n, uint32_t kind)
 	return c;
 }
 
-#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+/*
+ * Buffers are read by libfdrread, the reader the logs get: wrapped as
+ * fdrd would write them (a v2 header, one BufferExtents block), verified
+ * (LLVM's block grammar), then decoded.  Function TSCs are rebuilt the
+ * way llvm-xray does (§3.1).
+ */
+#define LOG_PREFIX	(FDR_LOG_HEADER_SIZE + FDR_METADATA_SIZE)
 
-static int parse_metadata(const uint8_t *p, uint64_t left, struct rec *r,
-			  uint64_t *base, uint16_t *cpu, char *err,
-			  size_t errlen, uint64_t *len)
+struct parse_ctx {
+	const uint8_t *data;	/* the buffer (records point into it) */
+	struct rec *out;
+	int max, n;
+	uint64_t base;		/* TSC of the last record, as rebuilt */
+	uint16_t cpu;
+	char *err;
+	size_t errlen;
+};
+
+#define FAIL(...) do { snprintf(p->err, p->errlen, __VA_ARGS__); return -1; } while (0)
+
+static int take_metadata(struct parse_ctx *p, const struct fdr_record *f,
+			 struct rec *r)
 {
-	uint8_t kind = p[0] >> 1;
-
-	*len = FDR_METADATA_SIZE;
-	if (left < FDR_METADATA_SIZE)
-		FAIL("metadata record cut at extents");
-	switch (kind) {
+	switch (f->kind) {
+	case FDR_MD_BUFFER_EXTENTS:
+		return 1;	/* our wrapper */
 	case FDR_MD_NEW_BUFFER:
 		r->type = REC_NEW_BUFFER;
-		memcpy(&r->tid, p + 1, 4);
+		r->tid = f->id;
 		break;
 	case FDR_MD_WALLTIME:
 		r->type = REC_WALLTIME;
-		memcpy(&r->sec, p + 1, 8);
-		memcpy(&r->usec, p + 9, 4);
+		r->sec = f->value;
+		r->usec = f->usec;
 		break;
 	case FDR_MD_NEW_CPU_ID:
 		r->type = REC_NEW_CPU;
-		memcpy(&r->cpu, p + 1, 2);
-		memcpy(&r->tsc, p + 3, 8);
-		*base = r->tsc;
-		*cpu = r->cpu;
+		r->cpu = p->cpu = f->cpu;
+		r->tsc = p->base = f->value;
 		break;
 	case FDR_MD_TSC_WRAP:
 		r->type = REC_TSC_WRAP;
-		memcpy(&r->tsc, p + 1, 8);
-		*base = r->tsc;
+		r->tsc = p->base = f->value;
 		break;
 	case FDR_MD_CALL_ARGUMENT:
 		r->type = REC_CALL_ARG;
-		memcpy(&r->arg, p + 1, 8);
+		r->arg = f->value;
+		if (p->n == 0 || p->n > p->max ||
+		    (p->out[p->n - 1].type == REC_FN &&
+		     p->out[p->n - 1].fn_kind != FDR_FN_ENTER_ARG))
+			FAIL("CallArgument not after EnterArg (offset %llu)",
+			     (unsigned long long)r->offset);
 		break;
 	case FDR_MD_CUSTOM_EVENT:
 		r->type = REC_CUSTOM;
-		memcpy(&r->ev_size, p + 1, 4);
-		memcpy(&r->tsc, p + 5, 8);
-		if (r->ev_size <= 0 || (uint64_t)r->ev_size > left - 16)
-			FAIL("custom event size %d does not fit", r->ev_size);
-		r->ev_data = p + 16;
-		*len += (uint64_t)r->ev_size;
+		r->ev_size = f->event_size;
+		r->tsc = f->value;
+		r->ev_data = p->data + r->offset + FDR_METADATA_SIZE;
 		break;
 	default:
-		FAIL("unexpected metadata kind %u", kind);
+		FAIL("unexpected %s record (offset %llu)",
+		     fdr_record_kind_name(1, f->kind), (unsigned long long)r->offset);
 	}
 	return 0;
 }
 
-/* What may follow what: the BlockVerifier of FORMAT.md §4.4, v2 subset. */
-static bool allowed(int prev, const struct rec *r)
+static int take_record(const struct fdr_record *f, void *ctx)
 {
-	int cur = r->type;
+	struct parse_ctx *p = ctx;
+	struct rec r = { .offset = f->offset - LOG_PREFIX };
+	int ret;
 
-	switch (prev) {
-	case -1: return cur == REC_NEW_BUFFER;
-	case REC_NEW_BUFFER: return cur == REC_WALLTIME;
-	case REC_WALLTIME: return cur == REC_NEW_CPU;
-	case REC_CALL_ARG:
-	case REC_NEW_CPU: case REC_TSC_WRAP: case REC_CUSTOM: case REC_FN:
-		if (cur == REC_CALL_ARG)
-			return prev == REC_FN || prev == REC_CALL_ARG;
-		return cur != REC_NEW_BUFFER && cur != REC_WALLTIME;
+	if (f->is_metadata) {
+		ret = take_metadata(p, f, &r);
+		if (ret)
+			return ret > 0 ? 0 : -1;
+	} else {
+		r.type = REC_FN;
+		r.fn_kind = f->kind;
+		r.fid = f->func_id;
+		r.delta = f->delta;
+		r.tsc = p->base += f->delta;
+		r.cpu = p->cpu;
 	}
-	return false;
+	if (p->n < p->max)
+		p->out[p->n] = r;
+	p->n++;
+	return 0;
 }
+
+#undef FAIL
 
 int parse_buffer(const uint8_t *data, uint64_t extents, struct rec *out,
 		 int max, char *err, size_t errlen)
 {
-	uint64_t off = 0, base = 0;
-	uint16_t cpu = 0;
-	int n = 0, prev = -1;
+	struct fdr_log_header h = { .version = 2, .type = FDR_LOG_TYPE_FDR,
+				    .cycle_frequency = 1000000000,
+				    .buffer_size = extents };
+	struct parse_ctx p = { .data = data, .out = out, .max = max,
+			       .err = err, .errlen = errlen };
+	uint8_t be[FDR_METADATA_SIZE] = { FDR_MD_FIRST_BYTE(FDR_MD_BUFFER_EXTENTS) };
+	struct fdr_reader_error rerr = { 0 };
+	struct fdr_log *log = NULL;
+	uint8_t *buf = malloc(LOG_PREFIX + extents);
+	int ret = -1;
 
-	while (off < extents) {
-		struct rec r = { .offset = off };
-		uint64_t len = FDR_FUNCTION_SIZE;
-
-		if (data[off] & 1) {
-			if (parse_metadata(data + off, extents - off, &r, &base,
-					   &cpu, err, errlen, &len))
-				return -1;
-		} else {
-			uint32_t w[2];
-
-			if (extents - off < FDR_FUNCTION_SIZE)
-				FAIL("function record cut at extents (offset %llu)",
-				     (unsigned long long)off);
-			memcpy(w, data + off, 8);
-			r.type = REC_FN;
-			r.fn_kind = FDR_FN_KIND(w[0]);
-			r.fid = FDR_FN_ID(w[0]);
-			r.delta = w[1];
-			base += w[1];
-			r.tsc = base;
-			r.cpu = cpu;
-			if (r.fn_kind > FDR_FN_ENTER_ARG)
-				FAIL("bad function kind %u", r.fn_kind);
-		}
-		if (!allowed(prev, &r))
-			FAIL("record type %d may not follow %d (offset %llu)",
-			     r.type, prev, (unsigned long long)off);
-		if (r.type == REC_CALL_ARG && prev == REC_FN && n <= max &&
-		    out[n - 1].fn_kind != FDR_FN_ENTER_ARG)
-			FAIL("CallArgument after a function kind %u",
-			     out[n - 1].fn_kind);
-		prev = r.type;
-		if (n < max)
-			out[n] = r;
-		n++;
-		off += len;
+	if (!buf) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
-	if (off != extents)
-		FAIL("records overrun extents");
-	if (n > max)
-		FAIL("more than %d records", max);
-	return n;
+	memcpy(buf, &h, sizeof(h));
+	memcpy(be + 1, &extents, sizeof(extents));
+	memcpy(buf + FDR_LOG_HEADER_SIZE, be, sizeof(be));
+	memcpy(buf + LOG_PREFIX, data, extents);
+	if (fdr_log_open_memory(&log, buf, LOG_PREFIX + extents, &rerr) ||
+	    fdr_log_verify(log, &rerr)) {
+		snprintf(err, errlen, "libfdrread (log offset = buffer offset + %d): %s",
+				 LOG_PREFIX, rerr.message);
+	} else if (fdr_log_for_each_record(log, take_record, &p, &rerr)) {
+		if (rerr.message[0])
+			snprintf(err, errlen, "libfdrread (log offset = buffer offset + %d): %s",
+				 LOG_PREFIX, rerr.message);
+	} else if (p.n > max) {
+		snprintf(err, errlen, "more than %d records", max);
+	} else {
+		ret = p.n;
+	}
+	fdr_log_close(log);
+	free(buf);
+	return ret;
 }
 
 void tr_pin_cpu(int cpu)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * region_util.h - test helpers: make a private embedded region, and read
- * back what writers put in its buffers, record by record, checking the
- * XRay FDR v2 grammar on the way (FORMAT.md §2-§4).
+ * back what writers put in its buffers, record by record, with libfdrread
+ * (the logs' reader), which checks the XRay FDR v2 grammar on the way.
  */
 #ifndef FDR_REGION_UTIL_H
 #define FDR_REGION_UTIL_H
@@ -56,8 +56,9 @@ struct rec {
 };
 
 /*
- * Decode `extents` bytes of a buffer.  Returns the number of records (at
- * most max) or -1 with a reason in err (grammar or framing error).
+ * Decode `extents` bytes of a buffer as libfdrread reads it in a log
+ * (verified first).  Returns the number of records (at most max) or -1
+ * with a reason in err (grammar or framing error).
  */
 int parse_buffer(const uint8_t *data, uint64_t extents, struct rec *out,
 		 int max, char *err, size_t errlen);
