@@ -3,8 +3,8 @@
  * record.c - the public record calls: XRay FDR v2 records, written the
  * way compiler-rt's FDRController writes them (FORMAT.md §3.1, §5.1).
  *
- * Per call: a re-entry guard (signal handlers may record too), one state
- * check, rdtsc, the CPU from rseq, the bytes, then one release store of
+ * Per call: rdtsc, a re-entry guard (signal handlers may record too), one
+ * state check, the CPU from rseq, the bytes, then one release store of
  * the new extents.  No syscall, lock or atomic read-modify-write.
  */
 #include <limits.h>
