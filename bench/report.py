@@ -30,8 +30,9 @@ ABSOLUTE = ("floor-loop", "clock-costs")
 WORKLOAD_TITLES = {
     "leaf": "(a) leaf function, N calls",
     "tree": "(b) call tree of depth 8 (255 calls per root)",
-    "threads": "(c) 2 threads, each N leaf calls at once (CPU time of the "
-               "process; wall-clock cost is per event of both threads together)",
+    "threads": "(c) 2 threads, each N leaf calls at once, each pinned to a CPU "
+               "of its own (CPU time of the process; wall-clock cost is per "
+               "event of both threads together)",
 }
 
 CANDIDATES = [

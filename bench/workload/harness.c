@@ -6,8 +6,9 @@
  *   <workload> <calls> <events> <wall_ns> <cpu_ns>
  *
  * workloads: leaf (workload_leaf), tree (workload_tree), threads (two
- * threads each running workload_leaf at the same time; wall time from
- * their common start to the last one's end).
+ * threads each running workload_leaf at the same time, each pinned to a
+ * CPU of its own when there are two: "two threads on two cores"; wall
+ * time from their common start to the last one's end).
  *
  * cpu_ns is the CPU time of the calling thread for leaf and tree
  * (CLOCK_THREAD_CPUTIME_ID: time the thread spent preempted by other work
@@ -18,6 +19,7 @@
  * calls are traced.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +72,34 @@ struct thread_arg {
 	pthread_barrier_t *start;
 	uint64_t calls;
 	uint64_t result;	/* per thread: no shared write while timed */
+	int cpu;
 };
+
+/* Pin to the cpu-th CPU this process may run on, if there is one: the
+ * scheduler then cannot put both workers on one core for a while. */
+static void pin_to_nth_cpu(int cpu)
+{
+	cpu_set_t allowed, one;
+	int seen = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
+	    CPU_COUNT(&allowed) < THREADS)
+		return;
+	for (int c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &allowed) || seen++ != cpu)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		sched_setaffinity(0, sizeof(one), &one);
+		return;
+	}
+}
 
 static void *leaf_thread(void *p)
 {
 	struct thread_arg *a = p;
 
+	pin_to_nth_cpu(a->cpu);
 	a->result = workload_leaf(WARMUP_CALLS);
 	pthread_barrier_wait(a->start);
 	a->result += workload_leaf(a->calls);
@@ -92,7 +116,8 @@ static int run_threads(uint64_t calls)
 
 	pthread_barrier_init(&start, NULL, THREADS + 1);
 	for (i = 0; i < THREADS; i++) {
-		arg[i] = (struct thread_arg){ .start = &start, .calls = calls };
+		arg[i] = (struct thread_arg){ .start = &start, .calls = calls,
+					      .cpu = i };
 		err = pthread_create(&tid[i], NULL, leaf_thread, &arg[i]);
 		if (err) {
 			fprintf(stderr, "pthread_create: %s\n", strerror(err));
