@@ -110,7 +110,7 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 		unsigned int spent;
 
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		flush_precheck(&lp->flusher);
+		flush_precheck(&lp->flusher, st);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		spent = (unsigned int)((t1.tv_sec - t0.tv_sec) * 1000 +
 				       (t1.tv_nsec - t0.tv_nsec) / 1000000);
@@ -118,7 +118,7 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 			sleep_ms(lp->o->grace_ms - spent, 0);
 		lp->grace_generation = st->generation;
 	}
-	out = flush_region(&lp->flusher);
+	out = flush_region(&lp->flusher, st);
 	if (out == FLUSH_FAILED) {
 		if (lp->o->once) {
 			lp->done = 1;

@@ -17,6 +17,7 @@
 
 #include "ctl_retry.h"
 #include "flush.h"
+#include "layout_facts.h"
 #include "log_layout.h"
 #include "log_name.h"
 #include "msg.h"
@@ -124,7 +125,8 @@ static enum flush_outcome nothing_to_write(const struct log_layout *l)
 
 /* Lay out and write; the caller has FLUSH_BEGIN and reports the end. */
 static enum flush_outcome flush_mapped(struct flusher *f,
-				       const struct fdr_control *area, size_t len)
+				       const struct fdr_control *area, size_t len,
+				       const struct fdr_status *trusted)
 {
 	enum flush_outcome out = FLUSH_WRITTEN;
 	struct log_layout l;
@@ -132,7 +134,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 	const char *why;
 	int ret;
 
-	ret = log_layout_select(area, len, &l, &why);
+	ret = log_layout_select_trusted(area, len, trusted, &l, &why);
 	if (ret) {
 		msg_error("cannot lay out the log: %s", why ? why : strerror(-ret));
 		return FLUSH_FAILED;
@@ -165,7 +167,14 @@ done:
 	return out;
 }
 
-void flush_precheck(struct flusher *f)
+/*
+ * st was taken before the grace period, without FLUSHING held, so the
+ * region may have been replaced before the map.  That is harmless here:
+ * the walks are only a cache keyed by (generation, seq, extents), a
+ * different region's buffers never match the flush's generation, and the
+ * geometry is checked against the mapping before any descriptor is read.
+ */
+void flush_precheck(struct flusher *f, const struct fdr_status *st)
 {
 	const struct fdr_control *area;
 	size_t len;
@@ -173,16 +182,70 @@ void flush_precheck(struct flusher *f)
 	log_precheck_free(&f->precheck);
 	if (CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len)))
 		return;
-	if (log_precheck_build(area, len, &f->precheck))
+	if (log_precheck_build_trusted(area, len, layout_trusted_status(st),
+				       &f->precheck))
 		log_precheck_free(&f->precheck);
 	fdr_ctl_unmap(f->ctl);
 }
 
-enum flush_outcome flush_region(struct flusher *f)
+/*
+ * On the device: the kernel's STATUS to lay the log out from, taken after
+ * FLUSH_BEGIN and the map rather than reusing the one that saw the region
+ * finalized: before FLUSH_BEGIN another flusher could have flushed, reset
+ * and re-initialized it, and a new generation been finalized since.
+ * While we hold FLUSHING, RESET is refused, so this STATUS describes the
+ * region we mapped; one that says otherwise is refused.
+ */
+static int device_status(struct flusher *f, size_t len, struct fdr_status *st)
 {
+	int ret = CTL_RETRY(fdr_ctl_status(f->ctl, st));
+
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(f->ctl, "status", ret));
+		return ret;
+	}
+	if (st->state != FDR_STATE_FINALIZED ||
+	    st->flush_state != FDR_FLUSH_FLUSHING || st->map_size != len) {
+		msg_error("the region changed under the flush: STATUS says %s, %s, "
+			  "%llu bytes; %zu mapped", fdr_state_name(st->state),
+			  fdr_flush_state_name(st->flush_state),
+			  (unsigned long long)st->map_size, len);
+		return -ESTALE;
+	}
+	return 0;
+}
+
+/*
+ * Map and lay out from the kernel's STATUS on the device, from the
+ * control page on the embedded backend (seen, the status that found the
+ * region finalized, tells which: layout_facts.h).
+ */
+static enum flush_outcome flush_begun(struct flusher *f,
+				      const struct fdr_status *seen)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+	const struct fdr_status *trusted = NULL;
 	const struct fdr_control *area;
 	enum flush_outcome out;
 	size_t len;
+	int ret = CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len));
+
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(f->ctl, "map", ret));
+		return FLUSH_FAILED;
+	}
+	if (layout_trusted_status(seen)) {
+		ret = device_status(f, len, &st);
+		trusted = &st;
+	}
+	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted);
+	fdr_ctl_unmap(f->ctl);
+	return out;
+}
+
+enum flush_outcome flush_region(struct flusher *f, const struct fdr_status *seen)
+{
+	enum flush_outcome out;
 	int ret;
 
 	ret = CTL_RETRY(fdr_ctl_flush_begin(f->ctl));
@@ -192,14 +255,7 @@ enum flush_outcome flush_region(struct flusher *f)
 		msg_error("%s", fdr_ctl_strerror(f->ctl, "flush begin", ret));
 		return FLUSH_FAILED;
 	}
-	ret = CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len));
-	if (ret) {
-		msg_error("%s", fdr_ctl_strerror(f->ctl, "map", ret));
-		out = FLUSH_FAILED;
-	} else {
-		out = flush_mapped(f, area, len);
-		fdr_ctl_unmap(f->ctl);
-	}
+	out = flush_begun(f, seen);
 	ret = out == FLUSH_FAILED ? CTL_RETRY(fdr_ctl_flush_abort(f->ctl))
 				  : CTL_RETRY(fdr_ctl_flush_done(f->ctl));
 	/* a log already in place stays WRITTEN: retrying would duplicate it */

@@ -32,10 +32,18 @@ struct flusher {
 
 /*
  * During the grace period: map the finalized region and walk the buffers
- * already released, so the flush need not (log_precheck.h).  Best effort:
- * a failure only means the flush walks everything itself.
+ * already released, so the flush need not (log_precheck.h).  st is the
+ * STATUS that saw the region finalized (the device's is trusted for the
+ * geometry and generation).  Best effort: a failure only means the flush
+ * walks everything itself.
  */
-void flush_precheck(struct flusher *f);
-enum flush_outcome flush_region(struct flusher *f);
+void flush_precheck(struct flusher *f, const struct fdr_status *st);
+/*
+ * FLUSH_BEGIN, write the log, FLUSH_DONE (FLUSH_ABORT on failure).  seen
+ * is the STATUS that found the region finalized: on the device fdrd then
+ * lays the log out from a fresh STATUS, on the embedded backend from the
+ * control page (layout_facts.h).
+ */
+enum flush_outcome flush_region(struct flusher *f, const struct fdr_status *seen);
 
 #endif /* FDRD_FLUSH_H */

@@ -4,9 +4,9 @@
  * > 0, well-formed), order them by acquisition sequence and give every
  * piece its file offset (FORMAT.md §1, §4.2).
  *
- * The control area is shared with writers we do not trust: every field is
- * read once into a local and checked against the mapping's length before
- * it is used as an offset.
+ * The region is shared with writers we do not trust: the facts it is laid
+ * out from are copied once and checked against the mapping's length
+ * (layout_facts.c), and a descriptor's fields are read once each.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -14,62 +14,20 @@
 #include <sys/uio.h>
 
 #include "buffer_check.h"
+#include "layout_facts.h"
 #include "log_layout.h"
 
-#define PAGE_BYTES 4096u
-
-/* The immutable geometry, copied out of the shared page once. */
-struct geometry {
-	uint64_t buffer_size;
-	uint64_t control_size;
-	uint32_t nr_buffers;
-	uint32_t descs_offset;
-	uint32_t generation;
-	uint32_t flags;
-	uint64_t tsc_hz;
-};
-
-static const char *read_geometry(const struct fdr_control *ctl, size_t map_len,
-				 struct geometry *g)
-{
-	if (map_len < sizeof(*ctl))
-		return "mapping smaller than the control header";
-	if (ctl->magic != FDR_CONTROL_MAGIC)
-		return "bad control magic";
-	if (ctl->abi_version != FDR_ABI_VERSION)
-		return "unsupported ABI version";
-	g->buffer_size = ctl->buffer_size;
-	g->control_size = ctl->control_size;
-	g->nr_buffers = ctl->nr_buffers;
-	g->descs_offset = ctl->descs_offset;
-	g->generation = ctl->generation;
-	g->flags = ctl->flags;
-	g->tsc_hz = ctl->tsc_hz;
-	if (g->buffer_size == 0 || g->buffer_size % PAGE_BYTES)
-		return "buffer_size is not a page multiple";
-	if (g->control_size % PAGE_BYTES || g->control_size > map_len)
-		return "control_size outside the mapping";
-	if (g->descs_offset < sizeof(*ctl) || g->descs_offset > g->control_size ||
-	    (uint64_t)g->nr_buffers * FDR_BUFFER_DESC_SIZE >
-		    g->control_size - g->descs_offset)
-		return "descriptors outside the control area";
-	if (g->nr_buffers &&
-	    g->buffer_size > (map_len - g->control_size) / g->nr_buffers)
-		return "buffers outside the mapping";
-	return NULL;
-}
-
-static void fill_header(const struct geometry *g, struct fdr_log_header *h)
+static void fill_header(const struct layout_facts *f, struct fdr_log_header *h)
 {
 	memset(h, 0, sizeof(*h));
 	h->version = 2;
 	h->type = FDR_LOG_TYPE_FDR;
-	if (g->flags & FDR_CTL_CONSTANT_TSC)
+	if (f->flags & FDR_CTL_CONSTANT_TSC)
 		h->flags |= FDR_LOG_FLAG_CONSTANT_TSC;
-	if (g->flags & FDR_CTL_NONSTOP_TSC)
+	if (f->flags & FDR_CTL_NONSTOP_TSC)
 		h->flags |= FDR_LOG_FLAG_NONSTOP_TSC;
-	h->cycle_frequency = g->tsc_hz;
-	h->buffer_size = g->buffer_size;
+	h->cycle_frequency = f->tsc_hz;
+	h->buffer_size = f->buffer_size;
 }
 
 static int by_seq(const void *a, const void *b)
@@ -99,12 +57,12 @@ static void note_problem(struct log_layout *l, const struct log_buffer *b,
  * extents is load-acquired so the record bytes it covers are visible.
  * The records are not looked at here (log_layout_validate_step does).
  */
-static int take_buffer(struct log_layout *l, const struct geometry *g,
+static int take_buffer(struct log_layout *l, const struct layout_facts *f,
 		       const struct fdr_control *ctl, uint32_t i,
 		       struct log_buffer *b)
 {
 	const struct fdr_buffer_desc *d = (const void *)((const uint8_t *)ctl +
-					   g->descs_offset +
+					   f->descs_offset +
 					   (uint64_t)i * FDR_BUFFER_DESC_SIZE);
 	uint64_t extents = __atomic_load_n(&d->extents, __ATOMIC_ACQUIRE);
 
@@ -112,12 +70,12 @@ static int take_buffer(struct log_layout *l, const struct geometry *g,
 		l->nr_empty++;
 		return 0;
 	}
-	if (d->generation != g->generation) {
+	if (d->generation != f->generation) {
 		l->nr_other_generation++;
 		return 0;
 	}
-	if (extents > g->buffer_size) {
-		extents = g->buffer_size;
+	if (extents > f->buffer_size) {
+		extents = f->buffer_size;
 		l->nr_clamped++;
 	}
 	memset(b, 0, sizeof(*b));
@@ -129,8 +87,8 @@ static int take_buffer(struct log_layout *l, const struct geometry *g,
 	b->extents = extents;
 	b->len = extents;	/* optimistic until validated */
 	b->state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
-	b->data = (const uint8_t *)ctl + g->control_size +
-		  (uint64_t)i * g->buffer_size;
+	b->data = (const uint8_t *)ctl + f->control_size +
+		  (uint64_t)i * f->buffer_size;
 	return 1;
 }
 
@@ -186,32 +144,36 @@ static void place_buffers(struct log_layout *l)
 	l->file_size = l->nr_buffers ? off : 0;
 }
 
-int log_layout_select(const struct fdr_control *ctl, size_t map_len,
-		      struct log_layout *l, const char **why)
+/* The side fields and the header come from the same facts as the geometry. */
+static void take_facts(struct log_layout *l, const struct layout_facts *f)
 {
-	struct geometry g;
-	const char *bad;
+	fill_header(f, &l->header);
+	l->generation = f->generation;
+	l->nr_descs = f->nr_buffers;
+	l->finalize_reason = f->finalize_reason;
+	l->finalize_signal = f->finalize_signal;
+	l->finalize_pid = f->finalize_pid;
+}
+
+int log_layout_select_trusted(const struct fdr_control *ctl, size_t map_len,
+			      const struct fdr_status *trusted,
+			      struct log_layout *l, const char **why)
+{
+	struct layout_facts f;
 
 	memset(l, 0, sizeof(*l));
-	*why = NULL;
-	bad = read_geometry(ctl, map_len, &g);
-	if (bad) {
-		*why = bad;
+	*why = layout_facts_read(ctl, map_len, trusted, &f);
+	if (*why)
 		return -EINVAL;
-	}
-	fill_header(&g, &l->header);
-	l->generation = g.generation;
-	l->finalize_reason = ctl->finalize_reason;
-	l->finalize_signal = ctl->finalize_signal;
-	l->finalize_pid = ctl->finalize_pid;
-	l->buffers = calloc(g.nr_buffers ? g.nr_buffers : 1, sizeof(*l->buffers));
-	l->problems = calloc(g.nr_buffers ? g.nr_buffers : 1, sizeof(*l->problems));
+	take_facts(l, &f);
+	l->buffers = calloc(f.nr_buffers ? f.nr_buffers : 1, sizeof(*l->buffers));
+	l->problems = calloc(f.nr_buffers ? f.nr_buffers : 1, sizeof(*l->problems));
 	if (!l->buffers || !l->problems) {
 		log_layout_free(l);
 		return -ENOMEM;
 	}
-	for (uint32_t i = 0; i < g.nr_buffers; i++)
-		if (take_buffer(l, &g, ctl, i, &l->buffers[l->nr_buffers]))
+	for (uint32_t i = 0; i < f.nr_buffers; i++)
+		if (take_buffer(l, &f, ctl, i, &l->buffers[l->nr_buffers]))
 			l->nr_buffers++;
 	qsort(l->buffers, l->nr_buffers, sizeof(*l->buffers), by_seq);
 	place_buffers(l);
@@ -229,10 +191,11 @@ void log_layout_finish(struct log_layout *l)
 	}
 }
 
-int log_layout_build(const struct fdr_control *ctl, size_t map_len,
-		     struct log_layout *l, const char **why)
+int log_layout_build_trusted(const struct fdr_control *ctl, size_t map_len,
+			     const struct fdr_status *trusted,
+			     struct log_layout *l, const char **why)
 {
-	int ret = log_layout_select(ctl, map_len, l, why);
+	int ret = log_layout_select_trusted(ctl, map_len, trusted, l, why);
 
 	if (!ret)
 		log_layout_finish(l);

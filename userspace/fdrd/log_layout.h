@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * log_layout.h - what goes into a log, and where: a pure function of the
- * mapped region (control area + buffers).  No I/O; the writer only copies
- * the pieces described here to their file offsets.
+ * mapped region (control area + buffers) and, on the device, the kernel's
+ * STATUS.  No I/O; the writer only copies the pieces described here to
+ * their file offsets.
  */
 #ifndef FDRD_LOG_LAYOUT_H
 #define FDRD_LOG_LAYOUT_H
@@ -57,6 +58,7 @@ struct log_layout {
 	size_t nr_validated;		/* buffers[0..nr_validated) checked */
 	bool changed;			/* validation cut or dropped a buffer */
 	uint64_t file_size;		/* header + all buffers */
+	uint32_t nr_descs;		/* descriptors in the region's geometry */
 	/* the finalize trigger, copied for the side table */
 	uint32_t finalize_reason;
 	uint32_t finalize_signal;
@@ -66,28 +68,47 @@ struct log_layout {
 /*
  * Two steps, so that validation can run while the writes are in flight:
  *
- * log_layout_select: the buffers of the current generation with extents,
- * in seq order, placed as if every one were valid (len = extents).
+ * log_layout_select_trusted: the buffers of the current generation with
+ * extents, in seq order, placed as if every one were valid (len = extents);
+ * trusted as for log_layout_build_trusted below.
  * log_layout_validate_step: check the next buffer's records; false when
  * all are checked.  If one was cut or dropped, `changed` is set and the
  * placement is stale.  log_layout_finish: validate what is left and, if
  * anything changed, drop the empty buffers and place again.
  */
-int log_layout_select(const struct fdr_control *ctl, size_t map_len,
-		      struct log_layout *layout, const char **why);
+int log_layout_select_trusted(const struct fdr_control *ctl, size_t map_len,
+			      const struct fdr_status *trusted,
+			      struct log_layout *layout, const char **why);
 bool log_layout_validate_step(struct log_layout *layout);
 void log_layout_finish(struct log_layout *layout);
 
 /*
  * Build the layout of the log of the region mapped at ctl (map_len bytes):
- * select + finish.
- * Returns 0, or -EINVAL with *why naming the inconsistency of the control
- * area, or -ENOMEM.  layout->nr_buffers == 0 means there is nothing to
- * write (llvm-xray rejects a header-only log).
+ * select + finish.  Geometry, generation, header flags and cycle frequency
+ * and the finalize trigger come from trusted, the kernel's STATUS of this
+ * region, or with NULL from the control page (layout_facts.h says when).
+ * Returns 0, or -EINVAL with *why naming what does not fit the mapping,
+ * or -ENOMEM.  layout->nr_buffers == 0 means there is nothing to write
+ * (llvm-xray rejects a header-only log).
  */
-int log_layout_build(const struct fdr_control *ctl, size_t map_len,
-		     struct log_layout *layout, const char **why);
+int log_layout_build_trusted(const struct fdr_control *ctl, size_t map_len,
+			     const struct fdr_status *trusted,
+			     struct log_layout *layout, const char **why);
 void log_layout_free(struct log_layout *layout);
+
+/* The same from the control page alone: the embedded backend's view, for
+ * callers that have no trusted status (bench/flush, most unit tests). */
+static inline int log_layout_select(const struct fdr_control *ctl, size_t map_len,
+				    struct log_layout *layout, const char **why)
+{
+	return log_layout_select_trusted(ctl, map_len, NULL, layout, why);
+}
+
+static inline int log_layout_build(const struct fdr_control *ctl, size_t map_len,
+				   struct log_layout *layout, const char **why)
+{
+	return log_layout_build_trusted(ctl, map_len, NULL, layout, why);
+}
 
 /*
  * The log as pieces in file order: header, then per buffer its extents

@@ -6,18 +6,19 @@
 
 #include "log_precheck.h"
 
-int log_precheck_build(const struct fdr_control *ctl, size_t map_len,
-		       struct log_precheck *pc)
+int log_precheck_build_trusted(const struct fdr_control *ctl, size_t map_len,
+			       const struct fdr_status *trusted,
+			       struct log_precheck *pc)
 {
 	struct log_layout l;
 	const char *why;
 	int ret;
 
 	memset(pc, 0, sizeof(*pc));
-	ret = log_layout_select(ctl, map_len, &l, &why);
+	ret = log_layout_select_trusted(ctl, map_len, trusted, &l, &why);
 	if (ret)
 		return ret;
-	pc->nr = ctl->nr_buffers;
+	pc->nr = l.nr_descs;	/* the checked geometry, not the shared page */
 	pc->entries = calloc(pc->nr ? pc->nr : 1, sizeof(*pc->entries));
 	if (!pc->entries) {
 		log_layout_free(&l);
