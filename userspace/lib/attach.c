@@ -5,13 +5,18 @@
  * fdr_attach() opens the target, maps the region writable and publishes
  * it in fdr__current.  Errors are printed once; recording calls are then
  * no-ops.  When the region leaves INITIALIZED (finalize, reset) writers
- * stop; at most every 100 ms a writer that wants to record asks the
+ * stop; at most every 10 ms a writer that wants to record asks the
  * target again, and maps the new region once a new INIT happened.
  *
- * Regions live in a static table and are never unmapped while the
- * process runs: a thread preempted between its state check and its write
- * must still find memory there.  No malloc on these paths either: an
- * instrumented allocator may be what is recording.
+ * A region is never unmapped while the process runs: a thread preempted
+ * between its state check and its write must still find memory there.
+ * Once a newer region is mapped, the old one is *retired* instead: its
+ * address range is replaced in place by private zero pages, which gives
+ * the kernel (or the shm object) its memory back, reads as UNINITIALIZED
+ * to a late writer, and takes a late write harmlessly.  Region structs
+ * live in a static ring whose slots are reused only long after their
+ * region was retired.  No malloc on these paths: an instrumented
+ * allocator may be what is recording.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,8 +27,8 @@
 #include <unistd.h>
 #include "recorder.h"
 
-#define MAX_REGIONS		64
-#define RECHECK_INTERVAL_NS	(100ull * 1000 * 1000)
+#define MAX_REGIONS		64	/* slots of the ring of region structs */
+#define RECHECK_INTERVAL_NS	(10ull * 1000 * 1000)
 
 struct fdr_region *fdr__current;
 pid_t fdr__pid;
@@ -34,7 +39,8 @@ static struct {
 					 * buffers to this file for reclaim */
 	struct fdr_options opts;
 	struct fdr_region regions[MAX_REGIONS];
-	unsigned nregions;
+	unsigned next_slot;
+	struct fdr_region *mapped;	/* the newest mapping: never retired */
 	uint64_t next_check_ns;
 	bool attached;
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -45,11 +51,6 @@ FDR_NOINSTR static uint64_t coarse_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-FDR_NOINSTR static void say(const char *what)
-{
-	fprintf(stderr, "libfdr: %s\n", what);
 }
 
 /*
@@ -70,21 +71,28 @@ FDR_NOINSTR static uint64_t threshold_hz(const struct fdr_control *c,
 	return calibrated;
 }
 
+/* Replace a superseded region's pages in place by private zero pages
+ * (see the top of this file).  On failure the old mapping just stays. */
+FDR_NOINSTR static void retire(struct fdr_region *r)
+{
+	mmap(r->base, r->len, PROT_READ | PROT_WRITE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+}
+
 /* Map the target's current region and make it the one writers use. */
 FDR_NOINSTR static int map_current(bool may_sleep)
 {
-	struct fdr_region *r;
+	struct fdr_region *r, *old = g.mapped;
 	void *addr;
 	size_t len;
 	uint64_t hz;
 	int ret;
 
-	if (g.nregions == MAX_REGIONS)
-		return -EMFILE;
 	ret = fdr__ctl_map_rw(g.ctl, &addr, &len);
 	if (ret < 0)
 		return ret;
-	r = &g.regions[g.nregions++];
+	r = &g.regions[g.next_slot];
+	g.next_slot = (g.next_slot + 1) % MAX_REGIONS;
 	r->ctl = addr;
 	r->base = addr;
 	r->len = len;
@@ -97,7 +105,10 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	hz = threshold_hz(r->ctl, may_sleep);
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);
+	g.mapped = r;
 	__atomic_store_n(&fdr__current, r, __ATOMIC_RELEASE);
+	if (old)
+		retire(old);
 	return 0;
 }
 
@@ -118,8 +129,7 @@ FDR_NOINSTR static void follow_target(void)
 	if (!g.ctl || fdr__ctl_peek(g.ctl, &state, &generation) < 0 ||
 	    state != FDR_STATE_INITIALIZED || region_live(cur, generation))
 		return;
-	if (map_current(false) == -EMFILE)
-		say("recording stopped: too many re-initializations in one process");
+	map_current(false);
 }
 
 FDR_NOINSTR struct fdr_region *fdr__region_for_writing(void)
@@ -220,10 +230,11 @@ FDR_API void fdr_detach(void)
 	__atomic_store_n(&fdr__current, NULL, __ATOMIC_RELEASE);
 	fdr_thread_release();
 	g.attached = false;
-	/* The mappings stay (other threads may be mid-record).  The other
-	 * threads give their buffers back at their next record or at their
-	 * exit; what is still held when the process dies, the kernel (or the
-	 * embedded controller) reclaims. */
+	/* The mappings stay (other threads may be mid-record), and are not
+	 * retired: the other threads give their buffers back through them at
+	 * their next record or at their exit; what is still held when the
+	 * process dies, the kernel (or the embedded controller) reclaims. */
+	g.mapped = NULL;
 	fdr_ctl_close(g.ctl);
 	g.ctl = NULL;
 	pthread_mutex_unlock(&g.lock);

@@ -393,7 +393,7 @@ static bool test_finalize_stops(void)
 	CHECK(fdr_ctl_reset(tr.ctl) == 0 && fdr_ctl_init(tr.ctl, &cfg) == 0,
 	      "reset + init");
 	CHECK(tr.c->generation == 2, "generation %u", tr.c->generation);
-	nanosleep(&nap, NULL);	/* writers look again every 100 ms */
+	nanosleep(&nap, NULL);	/* writers look again every 10 ms */
 	fake_tsc = 300;
 	fdr_enter(2);
 	fake_tsc = 400;
@@ -428,6 +428,43 @@ static bool test_reinit_new_geometry(void)
 	CHECK(tr_buffers_by_seq(&tr, idx, 8) == 1 &&
 	      tr_desc(&tr, idx[0])->extents == 32 + 16 + 16,
 	      "writer followed the name to the new object");
+	stop();
+	return true;
+}
+
+/*
+ * A long-lived process through many re-inits, each with a new geometry
+ * (so a new object, mapped anew): it records in every generation, past
+ * the 64 slots of libfdr's region ring, and its writable mappings do not
+ * grow: the superseded regions are retired.
+ */
+static bool test_many_reinits(void)
+{
+	struct timespec nap = { 0, 25 * 1000 * 1000 };	/* > one recheck */
+	int before;
+	uint32_t idx[8];
+
+	if (!start("many", 8192, 1, "func_duration_threshold_us=0"))
+		return false;
+	fdr_enter(1);	/* the writer maps the region */
+	before = writable_mappings(tr.target);
+	for (int i = 1; i <= 70; i++) {
+		struct fdr_init cfg = { .size = sizeof(cfg),
+					.buffer_size = i % 2 ? 16384 : 8192,
+					.buffers_per_cpu = 1 };
+
+		CHECK(fdr_ctl_finalize(tr.ctl) == 0 && fdr_ctl_reset(tr.ctl) == 0 &&
+		      fdr_ctl_init(tr.ctl, &cfg) == 0, "re-init %d", i);
+		nanosleep(&nap, NULL);
+		fake_tsc = 1000u * (uint64_t)i;
+		fdr_enter(i);
+		CHECK(tr_map(&tr) == 0 && tr_buffers_by_seq(&tr, idx, 8) == 1 &&
+		      tr_desc(&tr, idx[0])->extents == 32 + 16 + 8,
+		      "re-init %d: recorded in the new region", i);
+	}
+	CHECK(writable_mappings(tr.target) == before,
+	      "no writable mapping added: %d, then %d", before,
+	      writable_mappings(tr.target));
 	stop();
 	return true;
 }
@@ -579,7 +616,7 @@ int main(void)
 {
 	tr_pin_cpu(0);
 	fdr__test_tsc_hook = fake;
-	tap_plan(15);
+	tap_plan(16);
 	tap_ok(test_one_pair(), "one enter/exit pair: preamble and record bytes");
 	tap_ok(test_100_pairs(), "100 pairs: deltas and extents");
 	tap_ok(test_tsc_wrap(), "TSCWrap on a large delta and on a backwards TSC");
@@ -590,6 +627,7 @@ int main(void)
 	tap_ok(test_rotation(), "full buffer: released, next one has a new preamble");
 	tap_ok(test_finalize_stops(), "finalize stops writers; re-init resumes");
 	tap_ok(test_reinit_new_geometry(), "re-init with a new geometry: writers follow");
+	tap_ok(test_many_reinits(), "70 re-inits: writers follow each, old regions retired");
 	tap_ok(test_reentry_dropped(), "a record inside a record (signal) is dropped");
 	tap_ok(test_signal_before_guard(), "a signal between rdtsc and the guard: time stays ordered");
 	tap_ok(test_attach_before_init(), "attach before init: recording starts at init");

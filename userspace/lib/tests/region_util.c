@@ -139,6 +139,34 @@ int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max)
 	return n;
 }
 
+int writable_mappings(const char *target)
+{
+	const char *name = target;
+	char line[512], path[256];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0;
+
+	if (!strncmp(target, FDR_EMBEDDED_PREFIX, strlen(FDR_EMBEDDED_PREFIX)))
+		name = target + strlen(FDR_EMBEDDED_PREFIX);
+	snprintf(path, sizeof(path), "%s%s", name == target ? "" : "/dev/shm/fdr-",
+		 name);
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, path);
+		unsigned long lo, hi;
+
+		/* perms "rw-s"; a replaced shm object reads "... (deleted)";
+		 * one page is a controller's map of the control page only */
+		n += sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+		     hi - lo > (unsigned long)sysconf(_SC_PAGESIZE) &&
+		     strstr(line, " rw-s ") && p &&
+		     (p[strlen(path)] == '\n' || p[strlen(path)] == ' ');
+	}
+	fclose(f);
+	return n;
+}
+
 int count_fn(const struct rec *r, int n, uint32_t kind)
 {
 	int c = 0;

@@ -66,6 +66,11 @@ int parse_buffer(const uint8_t *data, uint64_t extents, struct rec *out,
 /* Indexes of the buffers with extents > 0, in seq order; returns count. */
 int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max);
 
+/* This process's writable shared mappings of a whole region of target
+ * (the device node, or the shm object of "embedded:NAME"), current or
+ * replaced. */
+int writable_mappings(const char *target);
+
 /* Count REC_FN records of one kind in a record array. */
 int count_fn(const struct rec *r, int n, uint32_t kind);
 

@@ -2,7 +2,7 @@
 /*
  * device_record.c - recording through /dev/fdr, in the VM: the record
  * bytes in kernel buffers, ring overwrite, finalize, the kernel's reclaim
- * of a dead writer, crash finalize, and writers following a re-init.
+ * of a dead writer, crash finalize, and writers following re-inits.
  * SKIPs without /dev/fdr.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "tap.h"
 #include "region_util.h"
 
-#define NTESTS 9
+#define NTESTS 10
 
 static struct test_region tr;
 static struct rec recs[8192];
@@ -183,6 +183,42 @@ static bool test_follow_reinit(void)
 	return true;
 }
 
+/*
+ * The kernel makes a new region at every INIT.  A long-lived writer
+ * follows 70 of them (past libfdr's 64-slot region ring), records in
+ * each, and its writable mappings do not grow: the superseded regions
+ * are retired, so their kernel memory is freed, not pinned by this
+ * process.
+ */
+static bool test_many_reinits(void)
+{
+	struct timespec nap = { 0, 25 * 1000 * 1000 };	/* > one recheck */
+	int before;
+	uint32_t idx[4];
+
+	if (!start(8192, 1))
+		return false;
+	fdr_enter(1);	/* the writer maps the region */
+	before = writable_mappings(tr.target);
+	for (int i = 1; i <= 70; i++) {
+		struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 8192,
+					.buffers_per_cpu = 1 };
+
+		CHECK(tr_to_uninitialized(tr.ctl) == 0 &&
+		      fdr_ctl_init(tr.ctl, &cfg) == 0, "re-init %d", i);
+		nanosleep(&nap, NULL);
+		fdr_enter(i);
+		CHECK(tr_map(&tr) == 0 && tr_buffers_by_seq(&tr, idx, 4) == 1 &&
+		      tr_desc(&tr, idx[0])->extents > 32,
+		      "re-init %d: recorded in the new region", i);
+	}
+	CHECK(writable_mappings(tr.target) == before,
+	      "no writable mapping added: %d, then %d", before,
+	      writable_mappings(tr.target));
+	stop();
+	return true;
+}
+
 static bool test_migration(void)
 {
 	uint32_t idx[4];
@@ -312,6 +348,7 @@ int main(void)
 	tap_ok(child_records(0), "the kernel reclaims a dead writer's buffer");
 	tap_ok(child_records(SIGKILL), "a writer killed by a signal finalizes (crash)");
 	tap_ok(test_follow_reinit(), "writers follow a re-init to the new region");
+	tap_ok(test_many_reinits(), "70 re-inits: writers follow each, old regions retired");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		tap_skip("one CPU", "migration writes NewCPUId");
 	else
