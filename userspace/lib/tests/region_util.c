@@ -6,10 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
 #include <fdr_reader.h>
 #include "region_util.h"
+#include "tap.h"
 
 /* Regions a test made, removed at its exit even when a check failed
  * half-way (but not by forked children, which share them). */
@@ -165,6 +167,32 @@ int writable_mappings(const char *target)
 	}
 	fclose(f);
 	return n;
+}
+
+bool tr_follow_reinits(struct test_region *tr, int n)
+{
+	struct timespec nap = { 0, 25 * 1000 * 1000 };	/* > libfdr's recheck */
+	int before = writable_mappings(tr->target);
+	uint32_t idx[4];
+
+	for (int i = 1; i <= n; i++) {
+		struct fdr_init cfg = { .size = sizeof(cfg),
+					.buffer_size = i % 2 ? 16384 : 8192,
+					.buffers_per_cpu = 1 };
+
+		CHECK(tr_to_uninitialized(tr->ctl) == 0 &&
+		      fdr_ctl_init(tr->ctl, &cfg) == 0, "re-init %d", i);
+		nanosleep(&nap, NULL);
+		fdr_enter(i);
+		/* preamble, NewCPUId, the Enter */
+		CHECK(tr_map(tr) == 0 && tr_buffers_by_seq(tr, idx, 4) == 1 &&
+		      tr_desc(tr, idx[0])->extents == 32 + 16 + 8,
+		      "re-init %d: recorded in the new region", i);
+	}
+	CHECK(writable_mappings(tr->target) == before,
+	      "writable mappings: %d, then %d", before,
+	      writable_mappings(tr->target));
+	return true;
 }
 
 int count_fn(const struct rec *r, int n, uint32_t kind)

@@ -7,6 +7,7 @@
 #ifndef FDR_REGION_UTIL_H
 #define FDR_REGION_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <fdr.h>
@@ -70,6 +71,15 @@ int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max);
  * (the device node, or the shm object of "embedded:NAME"), current or
  * replaced. */
 int writable_mappings(const char *target);
+
+/*
+ * A long-lived writer (this process, attached to tr's target and holding
+ * a buffer) through n re-inits of tr's target, the geometry alternating
+ * between two buffer sizes: after each it must record (one Enter, fid i)
+ * in the new region, and at the end its writable mappings must be as many
+ * as before.  false, with TAP diagnostics, otherwise.
+ */
+bool tr_follow_reinits(struct test_region *tr, int n);
 
 /* Count REC_FN records of one kind in a record array. */
 int count_fn(const struct rec *r, int n, uint32_t kind);

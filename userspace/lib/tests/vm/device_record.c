@@ -192,31 +192,14 @@ static bool test_follow_reinit(void)
  */
 static bool test_many_reinits(void)
 {
-	struct timespec nap = { 0, 25 * 1000 * 1000 };	/* > one recheck */
-	int before;
-	uint32_t idx[4];
+	bool ok;
 
 	if (!start(8192, 1))
 		return false;
 	fdr_enter(1);	/* the writer maps the region */
-	before = writable_mappings(tr.target);
-	for (int i = 1; i <= 70; i++) {
-		struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 8192,
-					.buffers_per_cpu = 1 };
-
-		CHECK(tr_to_uninitialized(tr.ctl) == 0 &&
-		      fdr_ctl_init(tr.ctl, &cfg) == 0, "re-init %d", i);
-		nanosleep(&nap, NULL);
-		fdr_enter(i);
-		CHECK(tr_map(&tr) == 0 && tr_buffers_by_seq(&tr, idx, 4) == 1 &&
-		      tr_desc(&tr, idx[0])->extents > 32,
-		      "re-init %d: recorded in the new region", i);
-	}
-	CHECK(writable_mappings(tr.target) == before,
-	      "no writable mapping added: %d, then %d", before,
-	      writable_mappings(tr.target));
+	ok = tr_follow_reinits(&tr, 70);
 	stop();
-	return true;
+	return ok;
 }
 
 static bool test_migration(void)
