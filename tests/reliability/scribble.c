@@ -9,7 +9,10 @@
  * Must hold: fdrd neither crashes nor hangs; any log it writes passes
  * fdrlog verify, llvm-xray's verify (host) and our scan; where only
  * extents, placement or data were hit, it still writes the valid part;
- * the target still answers STATUS and takes a new INIT.  In the VM the
+ * on the device, where only the control page's copies of the state,
+ * generation, flags, TSC rate or finalize trigger were hit, it writes
+ * every pair with the kernel's facts (fdrd lays out from STATUS); the
+ * target still answers STATUS and takes a new INIT.  In the VM the
  * runner also fails on any kernel warning or oops.
  */
 #include <errno.h>
@@ -28,6 +31,7 @@
 #include "pattern.h"
 #include "region_setup.h"
 #include "scribble_cases.h"
+#include "scribble_expect.h"
 #include "tap.h"
 
 #define WRITER_THREADS	4
@@ -119,6 +123,8 @@ static int map_rw(const struct env *e, const struct fdr_status *st,
 	m->nr_cpus = st->nr_cpus;
 	m->descs_offset = ((struct fdr_control *)m->base)->descs_offset;
 	m->rings_offset = ((struct fdr_control *)m->base)->rings_offset;
+	m->generation = st->generation;
+	m->flags = st->flags;
 	return 0;
 }
 
@@ -258,17 +264,86 @@ static void say_why(const struct scribble_case *c, const char *errfile)
 	tap_diag("scribble %s: fdrd wrote no log: %s", c->name, last);
 }
 
+/*
+ * On the device, after a case that hit only the control page's copies of
+ * what the kernel keeps for itself: the log has every pair (unless the
+ * ring already recycled or dropped some before the damage, as held says)
+ * and the kernel's TSC rate, flags, generation and finalize trigger.
+ */
+static void check_kernel_facts(const struct scribble_case *c, const char *log,
+			       const struct fdr_status *held,
+			       const struct fdr_status *truth)
+{
+	size_t all = (size_t)WRITER_THREADS * PAIRS;
+	size_t missing = expect_missing_pairs(log, WRITER_THREADS, PAIRS);
+	char why[256];
+
+	if (!held->buffers_recycled && !held->records_dropped)
+		tap_ok(missing == 0, "scribble %s: on the device the log holds every pair "
+		       "the writers made (%zu of %zu missing)", c->name, missing, all);
+	else
+		tap_ok(missing < all, "scribble %s: on the device the log holds the writers' "
+		       "pairs (%zu of %zu missing; the ring recycled %llu buffers and "
+		       "dropped %llu records before the damage)", c->name, missing, all,
+		       (unsigned long long)held->buffers_recycled,
+		       (unsigned long long)held->records_dropped);
+	tap_ok(expect_header(log, truth, why, sizeof(why)),
+	       "scribble %s: the header has the kernel's TSC rate and flags (%s)",
+	       c->name, why);
+	tap_ok(expect_side_table(log, truth, why, sizeof(why)),
+	       "scribble %s: the side table has the kernel's generation and finalize "
+	       "trigger (%s)", c->name, why);
+}
+
+/*
+ * What fdrd left.  strict (the device, a case of only the kernel's own
+ * facts): held and truth are STATUS while the writers held their buffers
+ * and after the finalize, and a log must be there.
+ */
+static void judge_case(struct env *e, const struct scribble_case *c,
+		       const char *log, const char *errfile, bool strict,
+		       const struct fdr_status *held, const struct fdr_status *truth)
+{
+	bool want = c->want_log || strict;
+
+	if (access(log, F_OK) == 0) {
+		tap_ok(judge_log_format(&e->tools, log, NULL, &e->js),
+		       "scribble %s: fdrd's log passes %s", c->name,
+		       judge_describe(&e->tools));
+		say_dropped(c, log);
+		if (want && c->apply != scribble_data_random)
+			check_no_phantoms(c, log);
+		if (strict)
+			check_kernel_facts(c, log, held, truth);
+		return;
+	}
+	say_why(c, errfile);
+	if (want)
+		tap_ok(false, "scribble %s: fdrd writes %s", c->name,
+		       strict ? "the log from the kernel's STATUS" : "the valid part");
+}
+
+static void remove_outputs(const char *log, const char *errfile)
+{
+	char threads[600];
+
+	snprintf(threads, sizeof(threads), "%s.threads", log);
+	unlink(errfile);
+	unlink(log);
+	unlink(threads);
+}
+
 static void run_case(struct env *e, const struct scribble_case *c, unsigned idx)
 {
 	char pattern[64], log[512], errfile[512];
 	char *argv[] = { e->tools.fdrd, "--foreground", "--once", "--target", e->target,
 			 "--output-dir", e->dir, "--pattern", pattern,
 			 "--grace-ms", "20", NULL };
-	struct fdr_status st = { .size = sizeof(st) };
+	struct fdr_status st = { .size = sizeof(st) }, held = st, truth = st;
+	bool strict = e->device && c->device_log;
 	struct fdr_ctl *ctl;
 	int fds[2], fin;
-	pid_t w, fdrd;
-	bool has_log;
+	pid_t w, fdrd = -1;
 	char r;
 
 	snprintf(pattern, sizeof(pattern), "scribble-%u.xray", idx);
@@ -286,31 +361,27 @@ static void run_case(struct env *e, const struct scribble_case *c, unsigned idx)
 	if (read(fds[0], &r, 1) != 1)
 		tap_diag("scribble %s: the writer did not start", c->name);
 	close(fds[0]);
+	/* STATUS of the device only: the embedded one reads the damage */
+	if (strict)
+		fdr_ctl_status(ctl, &held);
 	snprintf(errfile, sizeof(errfile), "%s/fdrd-%u.err", e->dir, idx);
-	fdrd = tools_spawn(argv, errfile);
+	if (!c->after_finalize)
+		fdrd = tools_spawn(argv, errfile);
 	tap_ok(scribble(e, c, &st, 1234 + idx), "scribble %s: a process maps the region writable and scribbles",
 	       c->name);
 	kill(w, SIGKILL);
 	waitpid(w, NULL, 0);
 	fin = finalize_in_child(e->target);
-	fdrd_outcome(e, c, fin, fdrd);
-	has_log = access(log, F_OK) == 0;
-	if (has_log) {
-		tap_ok(judge_log_format(&e->tools, log, NULL, &e->js),
-		       "scribble %s: fdrd's log passes %s", c->name,
-		       judge_describe(&e->tools));
-		say_dropped(c, log);
-		if (c->want_log && c->apply != scribble_data_random)
-			check_no_phantoms(c, log);
+	if (strict)
+		fdr_ctl_status(ctl, &truth);
+	if (c->after_finalize) {
+		tap_ok(scribble(e, c, &st, 4321 + idx),
+		       "scribble %s: and again after the finalize, before fdrd starts", c->name);
+		fdrd = tools_spawn(argv, errfile);
 	}
-	else if (c->want_log)
-		tap_ok(false, "scribble %s: fdrd writes the valid part", c->name);
-	else
-		say_why(c, errfile);
-	unlink(errfile);
-	unlink(log);
-	snprintf(log + strlen(log), sizeof(log) - strlen(log), ".threads");
-	unlink(log);
+	fdrd_outcome(e, c, fin, fdrd);
+	judge_case(e, c, log, errfile, strict, &held, &truth);
+	remove_outputs(log, errfile);
 	fdr_ctl_close(ctl);
 	/* The target must still work: a fresh INIT and STATUS. */
 	tap_ok(region_fresh(&ctl, e->target, 16384, 4, 0) == 0 &&

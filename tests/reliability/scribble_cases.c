@@ -114,6 +114,25 @@ static void control_state(const struct scribble_map *m, unsigned *seed)
 		((struct fdr_cpu_ring *)(m->base + m->rings_offset))[i].next = rnd64(seed);
 }
 
+/*
+ * The words that name the generation and say how to read its clock and
+ * why it ended, each to a value it cannot have: generation with the top
+ * bit flipped, every flag inverted (FDR_CTL_EMBEDDED too), a 12 kHz TSC.
+ * Assignments, not toggles: the case is applied twice.
+ */
+static void control_identity(const struct scribble_map *m, unsigned *seed)
+{
+	struct fdr_control *c = control(m);
+
+	(void)seed;
+	c->generation = m->generation ^ 0x80000000u;
+	c->flags = ~m->flags;
+	c->tsc_hz = 12345;
+	c->finalize_reason = ~0u;
+	c->finalize_signal = 1000;
+	c->finalize_pid = -1;
+}
+
 static void control_random(const struct scribble_map *m, unsigned *seed)
 {
 	for (uint64_t i = 0; i < m->control_size; i++)
@@ -144,16 +163,20 @@ static void everything(const struct scribble_map *m, unsigned *seed)
 	control_geometry(m, seed);
 }
 
+/* name, apply, control, want_log, device_log, after_finalize */
 const struct scribble_case scribble_cases[] = {
-	{ "extents past the buffer end", extents_past_end, false, true },
-	{ "extents through a record", extents_mid_record, false, true },
-	{ "descriptor states", desc_states, false, false },
-	{ "owners, generations, sequence numbers", desc_owners, false, false },
-	{ "descriptor offsets, cpus, nodes, reserved", desc_placement, false, true },
-	{ "random bytes in committed data", scribble_data_random, false, true },
-	{ "control area state words, counters, ring cursors", control_state, true, false },
-	{ "control area geometry", control_geometry, true, false },
-	{ "random control area", control_random, true, false },
-	{ "all of it", everything, true, false },
+	{ "extents past the buffer end", extents_past_end, false, true, false, false },
+	{ "extents through a record", extents_mid_record, false, true, false, false },
+	{ "descriptor states", desc_states, false, false, false, false },
+	{ "owners, generations, sequence numbers", desc_owners, false, false, false, false },
+	{ "descriptor offsets, cpus, nodes, reserved", desc_placement, false, true, false, false },
+	{ "random bytes in committed data", scribble_data_random, false, true, false, false },
+	{ "control area state words, counters, ring cursors", control_state,
+	  true, false, true, false },
+	{ "control area generation, flags, TSC rate, finalize trigger", control_identity,
+	  true, false, true, true },
+	{ "control area geometry", control_geometry, true, false, false, false },
+	{ "random control area", control_random, true, false, false, false },
+	{ "all of it", everything, true, false, false, false },
 };
 const unsigned scribble_nr_cases = sizeof(scribble_cases) / sizeof(scribble_cases[0]);

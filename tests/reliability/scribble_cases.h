@@ -19,6 +19,7 @@ struct scribble_map {
 	size_t len;
 	uint64_t control_size, buffer_size;
 	uint32_t nr_buffers, nr_cpus, descs_offset, rings_offset;
+	uint32_t generation, flags;
 };
 
 struct scribble_case {
@@ -31,6 +32,16 @@ struct scribble_case {
 	bool want_log;		/* geometry, states and generations are
 				 * intact: fdrd must still write the
 				 * valid part */
+	bool device_log;	/* only the control page's copies of the
+				 * state, generation, flags, TSC rate or
+				 * finalize trigger are hit: the kernel keeps
+				 * its own (STATUS), so on the device fdrd
+				 * must write every pair the writers made,
+				 * with the kernel's facts */
+	bool after_finalize;	/* hit again after the finalize and before
+				 * fdrd starts: the kernel writes its
+				 * finalize facts into the page when it
+				 * finalizes, over the first damage */
 };
 
 /* Random bytes in the data: any record may result, fdrd cannot know. */
