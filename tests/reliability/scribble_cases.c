@@ -175,7 +175,7 @@ const struct scribble_case scribble_cases[] = {
 	  true, false, true, false },
 	{ "control area generation, flags, TSC rate, finalize trigger", control_identity,
 	  true, false, true, true },
-	{ "control area geometry", control_geometry, true, false, false, false },
+	{ "control area geometry", control_geometry, true, false, true, false },
 	{ "random control area", control_random, true, false, false, false },
 	{ "all of it", everything, true, false, false, false },
 };

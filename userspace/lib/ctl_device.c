@@ -139,11 +139,36 @@ FDR_NOINSTR static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
 	return ret;
 }
 
+/*
+ * A writer indexes the region with the geometry in its control page, so
+ * that page must be sound and say what the kernel says.  A reader (fdrd)
+ * lays its log out from STATUS, so a scribbled page must not stop it from
+ * mapping what the kernel still holds.
+ */
+FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
+				  const struct fdr_control *c,
+				  const struct fdr_status *st, int prot)
+{
+	int ret;
+
+	if (!(prot & PROT_WRITE))
+		return 0;
+	ret = fdr__control_validate(c, st->map_size);
+	if (ret == 0 && (c->buffer_size != st->buffer_size ||
+			 c->nr_cpus != st->nr_cpus ||
+			 c->buffers_per_cpu != st->buffers_per_cpu))
+		ret = -EBADMSG;
+	if (ret == -EBADMSG)
+		snprintf(ctl->detail, sizeof(ctl->detail),
+			 "corrupt control area (its geometry is not the kernel's: overwritten by a process that maps it)");
+	return ret;
+}
+
 FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 			       size_t *len)
 {
 	for (int attempt = 0; attempt < 3; attempt++) {
-		struct fdr_status st;
+		struct fdr_status st, after;
 		void *p;
 		int ret = dev_status(ctl, &st);
 
@@ -155,18 +180,24 @@ FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 			 ctl->fd, 0);
 		if (p == MAP_FAILED)
 			return -errno;
-		/* A RESET + INIT between STATUS and mmap changes the size. */
-		ret = fdr__control_validate(p, st.map_size);
+		/* A RESET + INIT between STATUS and mmap: map again. */
+		ret = dev_status(ctl, &after);
+		if (ret == 0 && (after.generation != st.generation ||
+				 after.map_size != st.map_size)) {
+			munmap(p, st.map_size);
+			continue;
+		}
+		if (ret == 0)
+			ret = check_page(ctl, p, &st, prot);
 		if (ret == 0) {
 			*addr = p;
 			*len = st.map_size;
 			return 0;
 		}
 		munmap(p, st.map_size);
-		if (ret != -EBADMSG)
-			return ret;
+		return ret;
 	}
-	return -EBADMSG;
+	return -EAGAIN;
 }
 
 const struct fdr_ctl_ops fdr__device_ops = {

@@ -205,6 +205,11 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 			 "%s: cannot %s: the recorder is UNINITIALIZED (no region; run 'fdrctl init')",
 			 ctl->target.spec, op);
 		break;
+	case EAGAIN:
+		snprintf(msg, sizeof(msg),
+			 "%s: cannot %s: the region was re-initialized while it was being mapped, three times in a row; try again",
+			 ctl->target.spec, op);
+		break;
 	default:
 		snprintf(msg, sizeof(msg), "%s: cannot %s: %s", ctl->target.spec,
 			 op, strerror(err));
