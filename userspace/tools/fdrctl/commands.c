@@ -187,12 +187,13 @@ int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv)
 		return bad_usage("destroy needs an embedded target, not",
 				 o->target ? o->target : FDR_DEFAULT_DEVICE,
 				 usage);
-	ret = fdrctl_open(o, &ctl);
-	if (ret)
-		return ret;
+	/* No control handle first: opening validates the object, and a
+	 * corrupted region is exactly what must still be removable. */
 	ret = fdr_ctl_destroy_embedded(o->target);
-	if (ret < 0)
-		ret = fdrctl_fail(ctl, "destroy", ret);
+	if (ret == 0)
+		return EXIT_OK;
+	fdr_ctl_open(&ctl, o->target);	/* only to word the error */
+	ret = fdrctl_fail(ctl, "destroy", ret);
 	fdr_ctl_close(ctl);
 	return ret;
 }

@@ -8,7 +8,7 @@ T=embedded:$N
 OUT=$(mktemp) ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
 n=0 fails=0
-echo "1..17"
+echo "1..20"
 
 # run EXPECTED_RC ARGS...: output in $OUT/$ERR
 run() {
@@ -43,6 +43,12 @@ run 0 --target "$T" reset && run 0 --target "$T" status --json && has '"state":"
 run 1 --target "$T" init --buffer-size 5000 && has "bad sizes" "$ERR"; ok $? "a size that is not a page multiple is refused"
 run 2 --target "$T" init --buffer-size 12Q && has "bad --buffer-size '12Q'" "$ERR"; ok $? "unparsable size: exit 2"
 run 0 --target "$T" init --buffers-per-cpu 1 && run 0 --target "$T" status --json && has '"generation":2' "$OUT" && has '"buffer_size":65536' "$OUT"; ok $? "re-init: default 64K, generation 2"
+run 0 --target "$T" destroy && [ ! -e "/dev/shm/fdr-$N" ]; ok $? "destroy removes the region"
+run 3 --target "$T" destroy && has "no such region" "$ERR"; ok $? "destroy of a missing region: exit 3, says so"
+run 0 init --embedded "$N" && printf 'garbage!' | dd of="/dev/shm/fdr-$N" conv=notrunc status=none &&
+	run 3 --target "$T" status && has "not an fdr region" "$ERR" &&
+	run 0 --target "$T" destroy && [ ! -e "/dev/shm/fdr-$N" ]
+ok $? "a corrupted region: status refuses it, destroy removes it"
 r=0
 for c in init finalize status reset wait destroy flush-abort; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
 run 2 frobnicate && has "unknown command" "$ERR" || r=1
