@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <linux/fdr_log.h>
 #include <fdr_reader.h>
 #include "region_util.h"
@@ -192,6 +193,66 @@ bool tr_follow_reinits(struct test_region *tr, int n)
 	CHECK(writable_mappings(tr->target) == before,
 	      "writable mappings: %d, then %d", before,
 	      writable_mappings(tr->target));
+	return true;
+}
+
+static void record_pairs(int p, int pairs)
+{
+	for (int i = 0; i < pairs; i++) {
+		fdr_enter(1000 * (p + 1) + i % 100);
+		fdr_exit(1000 * (p + 1) + i % 100);
+	}
+}
+
+/* Count the function records of buffer i into count[child]. */
+static bool count_child_records(const struct test_region *tr, uint32_t i,
+				const pid_t pids[2], int count[2])
+{
+	static struct rec recs[8192];	/* a 64 KiB buffer's worth */
+	const struct fdr_buffer_desc *d = tr_desc(tr, i);
+	int p = d->owner_pid == pids[1], n;
+	char err[256];
+
+	CHECK(d->state == FDR_BUF_RELEASED, "buffer %u released at exit", i);
+	CHECK(d->owner_pid == pids[0] || d->owner_pid == pids[1],
+	      "buffer %u: owner %d is a child", i, d->owner_pid);
+	n = parse_buffer(tr_buffer(tr, i), d->extents, recs, 8192, err,
+			 sizeof(err));
+	CHECK(n > 0, "buffer %u parses: %s", i, err);
+	for (int r = 0; r < n; r++) {
+		if (recs[r].type != REC_FN)
+			continue;
+		CHECK(recs[r].fid / 1000 == (uint32_t)p + 1,
+		      "fid %u in a buffer of process %d", recs[r].fid, p);
+		count[p]++;
+	}
+	return true;
+}
+
+bool tr_two_processes(struct test_region *tr, int pairs)
+{
+	int count[2] = { 0, 0 }, status;
+	pid_t pids[2];
+
+	fdr_detach();
+	for (int p = 0; p < 2; p++) {
+		pids[p] = fork();
+		if (pids[p] == 0) {
+			fdr_attach(tr->target);
+			record_pairs(p, pairs);
+			exit(0);
+		}
+	}
+	for (int p = 0; p < 2; p++) {
+		waitpid(pids[p], &status, 0);
+		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child ok");
+	}
+	for (uint32_t i = 0; i < tr->c->nr_buffers; i++)
+		if (tr_desc(tr, i)->extents &&
+		    !count_child_records(tr, i, pids, count))
+			return false;
+	CHECK(count[0] == 2 * pairs && count[1] == 2 * pairs,
+	      "all records of both: %d %d", count[0], count[1]);
 	return true;
 }
 

@@ -81,6 +81,14 @@ int writable_mappings(const char *target);
  */
 bool tr_follow_reinits(struct test_region *tr, int n);
 
+/*
+ * Two child processes record `pairs` Enter/Exit pairs each into tr's
+ * region at once (this process detaches first): both must exit 0, every
+ * buffer with data must be RELEASED, owned by a child and hold only that
+ * child's function ids, and every record of both must be there.
+ */
+bool tr_two_processes(struct test_region *tr, int pairs);
+
 /* Count REC_FN records of one kind in a record array. */
 int count_fn(const struct rec *r, int n, uint32_t kind);
 

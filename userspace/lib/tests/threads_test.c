@@ -312,56 +312,15 @@ static bool test_dead_writer_reclaimed(void)
 	return true;
 }
 
-#define PAIRS_PER_PROC 3000
-
 static bool test_two_processes(void)
 {
-	int count[2] = { 0, 0 }, status;
-	pid_t pids[2];
+	bool ok;
 
 	if (!start("twoproc", 65536, 4))
 		return false;
-	fdr_detach();
-	for (int p = 0; p < 2; p++) {
-		pids[p] = fork();
-		if (pids[p] == 0) {
-			fdr_attach(tr.target);
-			for (int i = 0; i < PAIRS_PER_PROC; i++) {
-				fdr_enter(1000 * (p + 1) + i % 100);
-				fdr_exit(1000 * (p + 1) + i % 100);
-			}
-			exit(0);
-		}
-	}
-	for (int p = 0; p < 2; p++) {
-		waitpid(pids[p], &status, 0);
-		CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child ok");
-	}
-	for (uint32_t i = 0; i < tr.c->nr_buffers; i++) {
-		const struct fdr_buffer_desc *d = tr_desc(&tr, i);
-		int n;
-
-		if (!d->extents)
-			continue;
-		CHECK(d->state == FDR_BUF_RELEASED, "released at exit");
-		CHECK(d->owner_pid == pids[0] || d->owner_pid == pids[1],
-		      "owner is a child");
-		n = parse(i);
-		CHECK(n > 0, "parses: %s", err);
-		for (int r = 0; r < n; r++) {
-			int p = d->owner_pid == pids[1];
-
-			if (recs[r].type != REC_FN)
-				continue;
-			CHECK(recs[r].fid / 1000 == (uint32_t)p + 1,
-			      "fid %u in a buffer of process %d", recs[r].fid, p);
-			count[p]++;
-		}
-	}
-	CHECK(count[0] == 2 * PAIRS_PER_PROC && count[1] == 2 * PAIRS_PER_PROC,
-	      "all records of both: %d %d", count[0], count[1]);
+	ok = tr_two_processes(&tr, 3000);
 	stop();
-	return true;
+	return ok;
 }
 
 static bool test_fork_child_own_buffer(void)

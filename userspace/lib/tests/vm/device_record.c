@@ -224,46 +224,13 @@ static bool test_migration(void)
 
 static bool test_two_processes(void)
 {
-	enum { PAIRS = 2000 };
-	int count[2] = { 0, 0 }, status;
-	pid_t pids[2];
+	bool ok;
 
 	if (!start(65536, 4))
 		return false;
-	fdr_detach();
-	for (int p = 0; p < 2; p++) {
-		pids[p] = fork();
-		if (pids[p] == 0) {
-			fdr_attach(tr.target);
-			for (int i = 0; i < PAIRS; i++) {
-				fdr_enter(1000 * (p + 1) + i % 100);
-				fdr_exit(1000 * (p + 1) + i % 100);
-			}
-			exit(0);
-		}
-	}
-	for (int p = 0; p < 2; p++)
-		waitpid(pids[p], &status, 0);
-	for (uint32_t i = 0; i < tr.c->nr_buffers; i++) {
-		const struct fdr_buffer_desc *d = tr_desc(&tr, i);
-		int n, p = d->owner_pid == pids[1];
-
-		if (!d->extents)
-			continue;
-		CHECK(d->state == FDR_BUF_RELEASED, "released");
-		n = parse(i);
-		CHECK(n > 0, "parses: %s", err);
-		for (int r = 0; r < n; r++) {
-			if (recs[r].type != REC_FN)
-				continue;
-			CHECK(recs[r].fid / 1000 == (uint32_t)p + 1, "own fids only");
-			count[p]++;
-		}
-	}
-	CHECK(count[0] == 2 * PAIRS && count[1] == 2 * PAIRS,
-	      "every record of both: %d %d", count[0], count[1]);
+	ok = tr_two_processes(&tr, 2000);
 	stop();
-	return true;
+	return ok;
 }
 
 static volatile int racing;
