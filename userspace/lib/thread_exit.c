@@ -42,11 +42,9 @@ FDR_API void fdr_thread_release(void)
 
 	if (t->busy)
 		return;
-	t->busy = 1;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	fdr__guard_enter(t);
 	fdr__buffer_release(t);
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	t->busy = 0;
+	fdr__guard_leave(t);
 }
 
 /* exit() does not run key destructors for the main thread. */
