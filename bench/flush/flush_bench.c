@@ -141,7 +141,7 @@ static const char *fdrd_write(struct bench *b, struct variant *v, const char *na
 
 
 	snprintf(table, sizeof(table), "%s.threads", name);
-	if (log_layout_select(v->use_rw ? b->rw : b->ro, b->len, &l, &why))
+	if (log_layout_select(v->use_rw ? b->rw : b->ro, b->len, NULL, &l, &why))
 		die("layout", EINVAL);
 	if (pc)
 		log_precheck_apply(&l, pc);
@@ -174,7 +174,7 @@ static void run_variant(struct bench *b, struct variant *v, int round)
 
 	snprintf(path, sizeof(path), "%s/bench.xray", b->dir);
 	/* fdrd does this while it sleeps the grace period: not timed */
-	if (v->kind == 4 && log_precheck_build(b->ro, b->len, &pc))
+	if (v->kind == 4 && log_precheck_build(b->ro, b->len, NULL, &pc))
 		die("precheck", ENOMEM);
 	c0 = cpu_now_ms();
 	t0 = now_ms();
@@ -235,7 +235,7 @@ static void flatten(struct bench *b)
 	uint64_t off = 0;
 	size_t n;
 
-	if (log_layout_build(b->ro, b->len, &l, &why) || log_layout_iovecs(&l, &iov, &n))
+	if (log_layout_build(b->ro, b->len, NULL, &l, &why) || log_layout_iovecs(&l, &iov, &n))
 		die("layout", EINVAL);
 	b->size = l.file_size;
 	b->flat = malloc(b->size);
@@ -263,7 +263,7 @@ static double layout_ms(struct bench *b)
 		const char *why;
 		double t0 = now_ms();
 
-		log_layout_build(b->ro, b->len, &l, &why);
+		log_layout_build(b->ro, b->len, NULL, &l, &why);
 		if (now_ms() - t0 < best)
 			best = now_ms() - t0;
 		log_layout_free(&l);

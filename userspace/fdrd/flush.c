@@ -134,7 +134,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 	const char *why;
 	int ret;
 
-	ret = log_layout_select_trusted(area, len, trusted, &l, &why);
+	ret = log_layout_select(area, len, trusted, &l, &why);
 	if (ret) {
 		msg_error("cannot lay out the log: %s", why ? why : strerror(-ret));
 		return FLUSH_FAILED;
@@ -182,7 +182,7 @@ void flush_precheck(struct flusher *f, const struct fdr_status *st)
 	log_precheck_free(&f->precheck);
 	if (CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len)))
 		return;
-	if (log_precheck_build_trusted(area, len, layout_trusted_status(st),
+	if (log_precheck_build(area, len, layout_trusted_status(st),
 				       &f->precheck))
 		log_precheck_free(&f->precheck);
 	fdr_ctl_unmap(f->ctl);

@@ -155,9 +155,9 @@ static void take_facts(struct log_layout *l, const struct layout_facts *f)
 	l->finalize_pid = f->finalize_pid;
 }
 
-int log_layout_select_trusted(const struct fdr_control *ctl, size_t map_len,
-			      const struct fdr_status *trusted,
-			      struct log_layout *l, const char **why)
+int log_layout_select(const struct fdr_control *ctl, size_t map_len,
+		      const struct fdr_status *trusted,
+		      struct log_layout *l, const char **why)
 {
 	struct layout_facts f;
 
@@ -191,11 +191,11 @@ void log_layout_finish(struct log_layout *l)
 	}
 }
 
-int log_layout_build_trusted(const struct fdr_control *ctl, size_t map_len,
-			     const struct fdr_status *trusted,
-			     struct log_layout *l, const char **why)
+int log_layout_build(const struct fdr_control *ctl, size_t map_len,
+		     const struct fdr_status *trusted,
+		     struct log_layout *l, const char **why)
 {
-	int ret = log_layout_select_trusted(ctl, map_len, trusted, l, why);
+	int ret = log_layout_select(ctl, map_len, trusted, l, why);
 
 	if (!ret)
 		log_layout_finish(l);

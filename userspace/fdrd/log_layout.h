@@ -68,17 +68,17 @@ struct log_layout {
 /*
  * Two steps, so that validation can run while the writes are in flight:
  *
- * log_layout_select_trusted: the buffers of the current generation with
+ * log_layout_select: the buffers of the current generation with
  * extents, in seq order, placed as if every one were valid (len = extents);
- * trusted as for log_layout_build_trusted below.
+ * trusted as for log_layout_build below.
  * log_layout_validate_step: check the next buffer's records; false when
  * all are checked.  If one was cut or dropped, `changed` is set and the
  * placement is stale.  log_layout_finish: validate what is left and, if
  * anything changed, drop the empty buffers and place again.
  */
-int log_layout_select_trusted(const struct fdr_control *ctl, size_t map_len,
-			      const struct fdr_status *trusted,
-			      struct log_layout *layout, const char **why);
+int log_layout_select(const struct fdr_control *ctl, size_t map_len,
+		      const struct fdr_status *trusted,
+		      struct log_layout *layout, const char **why);
 bool log_layout_validate_step(struct log_layout *layout);
 void log_layout_finish(struct log_layout *layout);
 
@@ -91,24 +91,10 @@ void log_layout_finish(struct log_layout *layout);
  * or -ENOMEM.  layout->nr_buffers == 0 means there is nothing to write
  * (llvm-xray rejects a header-only log).
  */
-int log_layout_build_trusted(const struct fdr_control *ctl, size_t map_len,
-			     const struct fdr_status *trusted,
-			     struct log_layout *layout, const char **why);
+int log_layout_build(const struct fdr_control *ctl, size_t map_len,
+		     const struct fdr_status *trusted,
+		     struct log_layout *layout, const char **why);
 void log_layout_free(struct log_layout *layout);
-
-/* The same from the control page alone: the embedded backend's view, for
- * callers that have no trusted status (bench/flush, most unit tests). */
-static inline int log_layout_select(const struct fdr_control *ctl, size_t map_len,
-				    struct log_layout *layout, const char **why)
-{
-	return log_layout_select_trusted(ctl, map_len, NULL, layout, why);
-}
-
-static inline int log_layout_build(const struct fdr_control *ctl, size_t map_len,
-				   struct log_layout *layout, const char **why)
-{
-	return log_layout_build_trusted(ctl, map_len, NULL, layout, why);
-}
 
 /*
  * The log as pieces in file order: header, then per buffer its extents

@@ -6,16 +6,16 @@
 
 #include "log_precheck.h"
 
-int log_precheck_build_trusted(const struct fdr_control *ctl, size_t map_len,
-			       const struct fdr_status *trusted,
-			       struct log_precheck *pc)
+int log_precheck_build(const struct fdr_control *ctl, size_t map_len,
+		       const struct fdr_status *trusted,
+		       struct log_precheck *pc)
 {
 	struct log_layout l;
 	const char *why;
 	int ret;
 
 	memset(pc, 0, sizeof(*pc));
-	ret = log_layout_select_trusted(ctl, map_len, trusted, &l, &why);
+	ret = log_layout_select(ctl, map_len, trusted, &l, &why);
 	if (ret)
 		return ret;
 	pc->nr = l.nr_descs;	/* the checked geometry, not the shared page */

@@ -29,15 +29,10 @@ struct log_precheck {
  * Walk the RELEASED buffers of the region mapped at ctl, laid out from
  * trusted (NULL: the control page; log_layout.h).  0 or -errno.
  */
-int log_precheck_build_trusted(const struct fdr_control *ctl, size_t map_len,
-			       const struct fdr_status *trusted,
-			       struct log_precheck *pc);
+int log_precheck_build(const struct fdr_control *ctl, size_t map_len,
+		       const struct fdr_status *trusted,
+		       struct log_precheck *pc);
 
-static inline int log_precheck_build(const struct fdr_control *ctl,
-				     size_t map_len, struct log_precheck *pc)
-{
-	return log_precheck_build_trusted(ctl, map_len, NULL, pc);
-}
 /* Let l reuse the walks of its unchanged buffers; returns how many. */
 size_t log_precheck_apply(struct log_layout *l, const struct log_precheck *pc);
 void log_precheck_free(struct log_precheck *pc);

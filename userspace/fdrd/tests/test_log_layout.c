@@ -26,13 +26,13 @@ static void test_header(void)
 	synth_fill(&r, 0, 0, 100, 100, 0, 1000, 1, 2);
 	memcpy(expect + 8, &hz, 8);
 	memcpy(expect + 16, &bs, 8);
-	log_layout_build(r.ro, r.len, &l, &why);
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(memcmp(&l.header, expect, 32) == 0,
 	       "header: v2, FDR, flags 3, tsc_hz, ThreadBufferSize at 16, zeros after");
 	log_layout_free(&l);
 
 	r.ctl->flags = FDR_CTL_NONSTOP_TSC | FDR_CTL_CRASH_FINALIZE;
-	log_layout_build(r.ro, r.len, &l, &why);
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(l.header.flags == FDR_LOG_FLAG_NONSTOP_TSC,
 	       "header flags map only CONSTANT/NONSTOP (got %u)", l.header.flags);
 	log_layout_free(&l);
@@ -55,7 +55,7 @@ static void test_order_and_offsets(void)
 	/* buffer 2: extents 0; buffer 4: an older generation */
 	synth_fill(&r, 4, 1, 9, 9, 0, 1, 1, 1);
 	synth_desc(&r, 4)->generation = 6;
-	log_layout_build(r.ro, r.len, &l, &why);
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(l.nr_buffers == 4, "four buffers kept (got %zu)", l.nr_buffers);
 	tap_ok(l.nr_empty == 1 && l.nr_other_generation == 1,
 	       "empty and stale-generation buffers skipped");
@@ -133,7 +133,7 @@ static void test_hostile(void)
 	synth_fill(&r, 7, 7, 8, 1, 0, 1, 1, 0);
 	synth_append(&r, 7, rec, 16);
 
-	log_layout_build(r.ro, r.len, &l, &why);
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(l.nr_clamped == 1 && l.buffers[0].len == full && full == BSIZE,
 	       "extents beyond buffer_size clamped to buffer_size");
 	tap_ok(l.buffers[1].index == 1 && l.buffers[1].len == good,
@@ -169,24 +169,24 @@ static void test_nothing_and_bad_control(void)
 	int ret;
 
 	synth_region_create(&r, 4, BSIZE, 0, 1);
-	ret = log_layout_build(r.ro, r.len, &l, &why);
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(ret == 0 && l.nr_buffers == 0 && l.file_size == 0,
 	       "no data: nothing to write");
 	log_layout_free(&l);
 
-	ret = log_layout_build(r.ro, r.len - 1, &l, &why);
+	ret = log_layout_build(r.ro, r.len - 1, NULL, &l, &why);
 	tap_ok(ret < 0 && why && strstr(why, "outside the mapping"),
 	       "buffers beyond the mapping refused (%s)", why ? why : "-");
 	r.ctl->nr_buffers = 1u << 30;
-	ret = log_layout_build(r.ro, r.len, &l, &why);
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(ret < 0 && why, "absurd nr_buffers refused (%s)", why ? why : "-");
 	r.ctl->nr_buffers = 4;
 	r.ctl->buffer_size = 1000;
-	ret = log_layout_build(r.ro, r.len, &l, &why);
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(ret < 0 && why, "buffer_size not a page multiple refused (%s)", why ? why : "-");
 	r.ctl->buffer_size = BSIZE;
 	r.ctl->magic = 0;
-	ret = log_layout_build(r.ro, r.len, &l, &why);
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(ret < 0 && why && strstr(why, "magic"), "bad magic refused");
 	synth_region_destroy(&r);
 }

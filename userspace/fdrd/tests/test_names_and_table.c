@@ -75,7 +75,7 @@ static void test_table(void)
 	r.ctl->finalize_reason = FDR_FINALIZE_CRASH;
 	r.ctl->finalize_signal = SIGSEGV;
 	r.ctl->finalize_pid = 200;
-	log_layout_build(r.ro, r.len, &l, &why);
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
 	text = side_table_render(&l, "my.xray", root, &len);
 	tap_ok(text && len == strlen(text), "table rendered (%zu bytes)", len);
 	tap_ok(strstr(text, "fdrd-threads\t1\nlog\tmy.xray\ngeneration\t7\n") == text,

@@ -24,7 +24,7 @@ int main(void)
 	for (uint32_t i = 0; i < 5; i++)
 		synth_fill(&r, i, i, 10 + (int32_t)i, 10, 0, 1, 1, 5);
 	synth_desc(&r, 1)->state = FDR_BUF_HELD;	/* a writer still holds it */
-	tap_ok(log_precheck_build(r.ro, r.len, &pc) == 0, "precheck built");
+	tap_ok(log_precheck_build(r.ro, r.len, NULL, &pc) == 0, "precheck built");
 	tap_ok(pc.entries[0].valid && !pc.entries[1].valid,
 	       "RELEASED buffers walked, HELD ones left for the flush");
 
@@ -34,11 +34,11 @@ int main(void)
 	synth_desc(&r, 3)->seq = 9;
 	synth_desc(&r, 1)->state = FDR_BUF_RELEASED;
 
-	log_layout_select(r.ro, r.len, &l, &why);
+	log_layout_select(r.ro, r.len, NULL, &l, &why);
 	reused = log_precheck_apply(&l, &pc);
 	tap_ok(reused == 2, "only the two unchanged buffers reuse their walk (%zu)", reused);
 	log_layout_finish(&l);
-	log_layout_build(r.ro, r.len, &fresh, &why);
+	log_layout_build(r.ro, r.len, NULL, &fresh, &why);
 	tap_ok(l.nr_buffers == fresh.nr_buffers && l.records == fresh.records &&
 	       l.nr_problems == 1 && fresh.nr_problems == 1 &&
 	       l.problems[0].index == 2 && l.file_size == fresh.file_size,
@@ -56,7 +56,7 @@ int main(void)
 	r.ctl->generation++;
 	for (uint32_t i = 0; i < 5; i++)
 		synth_desc(&r, i)->generation = r.ctl->generation;
-	log_layout_select(r.ro, r.len, &l, &why);
+	log_layout_select(r.ro, r.len, NULL, &l, &why);
 	tap_ok(log_precheck_apply(&l, &pc) == 0, "walks of an older generation are not reused");
 	log_layout_free(&l);
 	log_precheck_free(&pc);

@@ -84,7 +84,7 @@ static void test_scribbled_identity(void)
 	st = kernel_status(&r);
 	scribble_identity(&r);
 
-	ret = log_layout_build_trusted(r.ro, r.len, &st, &l, &why);
+	ret = log_layout_build(r.ro, r.len, &st, &l, &why);
 	tap_ok(ret == 0 && l.nr_buffers == 3 && l.nr_other_generation == 0 &&
 	       l.generation == 7,
 	       "trusted STATUS: the buffers of the true generation are selected "
@@ -104,7 +104,7 @@ static void test_scribbled_identity(void)
 	       "(%u, %u, %d)", l.finalize_reason, l.finalize_signal, l.finalize_pid);
 	log_layout_free(&l);
 
-	ret = log_layout_build_trusted(r.ro, r.len, NULL, &l, &why);
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(ret == 0 && l.nr_buffers == 0 && l.nr_other_generation == 3 &&
 	       l.generation == 147709966 && l.header.cycle_frequency == ~0ull &&
 	       l.header.flags == 0 && l.finalize_reason == ~0u && l.finalize_pid == -1,
@@ -132,12 +132,12 @@ static void test_scribbled_geometry(void)
 	r.ctl->control_size = ~0ull;
 	r.ctl->buffer_size = 1ull << 40;
 
-	ret = log_layout_build_trusted(r.ro, r.len, &st, &l, &why);
+	ret = log_layout_build(r.ro, r.len, &st, &l, &why);
 	tap_ok(ret == 0 && l.nr_buffers == 3 && l.nr_descs == NR,
 	       "trusted STATUS: a scribbled header geometry does not matter "
 	       "(%zu buffers, %u descriptors)", l.nr_buffers, l.nr_descs);
 	log_layout_free(&l);
-	ret = log_layout_build_trusted(r.ro, r.len, NULL, &l, &why);
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
 	tap_ok(ret < 0 && why && strstr(why, "magic"),
 	       "no trusted status: the scribbled header is refused (%s)", why ? why : "-");
 	synth_region_destroy(&r);
@@ -149,7 +149,7 @@ static void expect_misfit(struct synth_region *r, const struct fdr_status *st,
 {
 	struct log_layout l;
 	const char *why = NULL;
-	int ret = log_layout_build_trusted(r->ro, len, st, &l, &why);
+	int ret = log_layout_build(r->ro, len, st, &l, &why);
 
 	tap_ok(ret < 0 && why && strstr(why, "STATUS") && strstr(why, reason),
 	       "trusted STATUS with %s refused (%s)", what, why ? why : "accepted");
@@ -207,10 +207,10 @@ static void test_precheck_trusted(void)
 	st = kernel_status(&r);
 	scribble_identity(&r);
 	r.ctl->nr_buffers = 1;
-	ret = log_precheck_build_trusted(r.ro, r.len, &st, &pc);
+	ret = log_precheck_build(r.ro, r.len, &st, &pc);
 	tap_ok(ret == 0 && pc.nr == NR,
 	       "precheck sized from STATUS, not the scribbled nr_buffers (%u)", pc.nr);
-	if (log_layout_select_trusted(r.ro, r.len, &st, &l, &why) == 0) {
+	if (log_layout_select(r.ro, r.len, &st, &l, &why) == 0) {
 		reused = log_precheck_apply(&l, &pc);
 		log_layout_free(&l);
 	}

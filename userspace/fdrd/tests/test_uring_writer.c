@@ -78,7 +78,7 @@ static void make_log(struct synth_region *r, struct log_layout *l,
 	for (uint32_t i = 0; i < NBUF; i++)
 		synth_fill(r, i, NBUF - i, 1000 + (int32_t)i, 1000, (uint16_t)(i % 3),
 			   100 * i, (int32_t)i + 1, i % 4 == 0 ? 100000 : 7 * i);
-	log_layout_build(r->ro, r->len, l, &why);
+	log_layout_build(r->ro, r->len, NULL, l, &why);
 	log_layout_iovecs(l, iov, n);
 }
 
@@ -145,7 +145,7 @@ static void test_fixed(const char *dir, struct synth_region *r)
 	size_t n, len, elen;
 	int ret;
 
-	log_layout_build(r->ro, r->len, &l, &why);
+	log_layout_build(r->ro, r->len, NULL, &l, &why);
 	log_layout_iovecs(&l, &iov, &n);
 	ret = uring_write_file(dir, "ro.xray", iov, n, &o, &rep, err, sizeof(err));
 	tap_ok(ret == 0 && rep.mode_used == URING_WRITE_VECTORED && rep.fallback,
@@ -156,7 +156,7 @@ static void test_fixed(const char *dir, struct synth_region *r)
 	free(iov);
 	log_layout_free(&l);
 
-	log_layout_build(r->ctl, r->len, &l, &why);
+	log_layout_build(r->ctl, r->len, NULL, &l, &why);
 	log_layout_iovecs(&l, &iov, &n);
 	ret = uring_write_file(dir, "rw.xray", iov, n, &o, &rep, err, sizeof(err));
 	snprintf(path, sizeof(path), "%s/rw.xray", dir);
