@@ -93,14 +93,17 @@ FDR__INLINE uint64_t fdr__tsc(void)
 /* The CPU in one TLS load.  Without rseq it reads -1, which never
  * matches the thread's CPU: the record takes the general path, which
  * finds the CPU another way.  Valid whenever the thread holds a buffer. */
+FDR__INLINE uint32_t fdr__fs_u32(long offset)
+{
+	uint32_t v;
+
+	__asm__ volatile("movl %%fs:(%1), %0" : "=r"(v) : "r"(offset));
+	return v;
+}
+
 FDR__INLINE uint32_t fdr__cpu_fast(const struct fdr_thread *t)
 {
-	uint32_t cpu;
-
-	__asm__ volatile("movl %%fs:(%1), %0"
-			 : "=r"(cpu)
-			 : "r"(t->cpu_offset));
-	return cpu;
+	return fdr__fs_u32(t->cpu_offset);
 }
 
 /* A signal handler that records while this thread is inside a record

@@ -44,11 +44,8 @@ static inline __attribute__((always_inline, no_instrument_function))
 uint32_t fdr__cpu(void)
 {
 	if (__builtin_expect(fdr__rseq_cpu_offset != 0, 1)) {
-		int32_t cpu;
+		int32_t cpu = (int32_t)fdr__fs_u32(fdr__rseq_cpu_offset);
 
-		__asm__ volatile("movl %%fs:(%1), %0"
-				 : "=r"(cpu)
-				 : "r"(fdr__rseq_cpu_offset));
 		if (__builtin_expect(cpu >= 0, 1))
 			return (uint32_t)cpu;
 	}
