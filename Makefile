@@ -12,6 +12,11 @@
 #   make demo           boot the VM, load fdr.ko, drive it with fdrctl
 #   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
 #   make bench          the benchmarks (bench/README.md)
+#   make install        tools, libraries, headers, man pages, udev rule,
+#                       systemd unit and the module's DKMS tree, under
+#                       PREFIX (/usr/local) and DESTDIR; make uninstall
+#                       removes exactly that (Documentation/install.md)
+#   make deb            the Debian packages, in build/deb/
 #   make clean          remove build outputs (keeps build/kselftest)
 #   make distclean      remove all of build/, build-san/, build-tsan/
 #
@@ -27,12 +32,13 @@ KDIR ?= /lib/modules/$(KVER)/build
 # scripts/tests tests the test infrastructure itself.
 COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests \
-	$(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile))) \
+	packaging $(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile))) \
 	scripts/tests
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 userspace check test vm-test demo vm bench print-dirs clean distclean
+.PHONY: all module module-6.12 userspace check test vm-test demo vm bench install uninstall deb \
+	print-dirs clean distclean
 
 all: module userspace
 
@@ -65,6 +71,22 @@ vm: module
 
 bench:
 	$(MAKE) -C bench
+
+# Where make install puts things; packaging/install.sh reads them.
+PREFIX ?= /usr/local
+INSTALL_VARS := DESTDIR PREFIX BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR SYSCONFDIR \
+	UDEVRULESDIR SYSTEMDUNITDIR SYSUSERSDIR MODULESLOADDIR DKMSDIR
+export $(INSTALL_VARS)
+
+# The module is not installed as a .ko: DKMS builds it for each kernel.
+install: userspace
+	packaging/install.sh install
+
+uninstall:
+	packaging/install.sh uninstall
+
+deb:
+	packaging/deb/build.sh
 
 # For scripts/run-tests.sh: the component directories, in build order.
 print-dirs:
