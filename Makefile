@@ -76,14 +76,15 @@ bench:
 PREFIX ?= /usr/local
 INSTALL_VARS := DESTDIR PREFIX BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR SYSCONFDIR \
 	UDEVRULESDIR SYSTEMDUNITDIR SYSUSERSDIR MODULESLOADDIR DKMSDIR
-export $(INSTALL_VARS)
+# Given to install.sh only: the components' own BINDIR is the build's.
+INSTALL_ENV = $(foreach v,$(INSTALL_VARS),$(if $(value $v),$v='$($v)'))
 
 # The module is not installed as a .ko: DKMS builds it for each kernel.
 install: userspace
-	packaging/install.sh install
+	$(INSTALL_ENV) packaging/install.sh install
 
 uninstall:
-	packaging/install.sh uninstall
+	$(INSTALL_ENV) packaging/install.sh uninstall
 
 deb:
 	packaging/deb/build.sh

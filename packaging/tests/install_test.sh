@@ -4,6 +4,10 @@
 # system (DESTDIR or a private PREFIX, DKMS with trees of its own).
 # usage: install_test.sh TOP BUILD   (TAP on stdout)
 set -u
+# Only what each step below sets: a make's BINDIR (the build's) must not
+# leak into the installs.
+unset DESTDIR PREFIX BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR SYSCONFDIR \
+	UDEVRULESDIR SYSTEMDUNITDIR SYSUSERSDIR MODULESLOADDIR DKMSDIR FDR_SYSTEM_SETUP
 top=$1 build=$2
 inst=$top/packaging/install.sh
 version=$(cat "$top/VERSION")
