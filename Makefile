@@ -5,6 +5,7 @@
 #   make module         fdr.ko against $(KDIR), W=1, warnings are errors
 #   make module-6.12    build check against Debian's 6.12 headers, in
 #                       build/kmod-6.12/ (kmod/fdr.ko is left alone)
+#   make module-6.1-rt  the same against the 6.1 PREEMPT_RT headers
 #   make userspace      every userspace component and the selftests
 #   make check          host tests of every component (TAP)
 #   make test           deps, build, host tests, VM selftests, one summary
@@ -37,7 +38,7 @@ COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 userspace check test vm-test demo vm bench install uninstall deb \
+.PHONY: all module module-6.12 module-6.1-rt userspace check test vm-test demo vm bench install uninstall deb \
 	print-dirs clean distclean
 
 all: module userspace
@@ -47,6 +48,9 @@ module:
 
 module-6.12:
 	scripts/build-module-other.sh 6.12
+
+module-6.1-rt:
+	scripts/build-module-other.sh 6.1-rt
 
 userspace:
 	@set -e; for d in $(DIRS); do $(MAKE) -C $$d; done
