@@ -28,6 +28,8 @@ static const char usage[] =
 "      --auto-reset        after each log, reset and re-initialize the region\n"
 "                          with the same geometry for the next cycle\n"
 "      --once              exit after one log (status 1 if the flush failed)\n"
+"      --wait-device       when the device is missing (fdr.ko not loaded),\n"
+"                          say so and wait for it instead of exiting\n"
 "  -f, --foreground        do not daemonize (messages go to stderr)\n"
 "      --syslog            send messages to syslog (default when daemonized)\n"
 "      --io=MODE           writev (default), fixed (registered buffers),\n"
@@ -43,7 +45,7 @@ static const char usage[] =
 "SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
-       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE };
+       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE, OPT_WAIT_DEV };
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
@@ -54,6 +56,7 @@ static const struct option longopts[] = {
 	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	{ "auto-reset", no_argument, NULL, OPT_AUTO_RESET },
 	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "wait-device", no_argument, NULL, OPT_WAIT_DEV },
 	{ "foreground", no_argument, NULL, 'f' },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ "io", required_argument, NULL, OPT_IO },
@@ -128,6 +131,7 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case OPT_FSYNC: o->write.fsync = true; return 0;
 	case OPT_AUTO_RESET: o->auto_reset = true; return 0;
 	case OPT_ONCE: o->once = true; return 0;
+	case OPT_WAIT_DEV: o->wait_device = true; return 0;
 	case 'f': o->foreground = true; return 0;
 	case OPT_SYSLOG: o->use_syslog = true; return 0;
 	case OPT_IO: return parse_io(optarg, &o->write);

@@ -15,6 +15,7 @@ struct fdrd_options {
 	unsigned int grace_ms;
 	unsigned int retry_ms;		/* first retry delay after a failed flush */
 	bool auto_reset, once, foreground, use_syslog;
+	bool wait_device;		/* a missing device is waited for */
 	struct uring_write_opts write;
 };
 
