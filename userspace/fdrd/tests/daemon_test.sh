@@ -209,7 +209,7 @@ test_vanished_dir() {
 	"$FILL" "$NAME" 2 10 >/dev/null
 	ctl finalize >/dev/null
 	sleep 0.4
-	check "vanished output directory named in the error" grep -q "$out/.*output directory is gone" "$WORK/fdrd.err" ||
+	check "vanished output directory named in the error" grep -q "$out.*output directory is gone" "$WORK/fdrd.err" ||
 		diag <"$WORK/fdrd.err"
 	check "flush aborted, region still FINALIZED" [ "$(status_field flush_state)" = NOT_FLUSHING ]
 	mkdir "$out"
