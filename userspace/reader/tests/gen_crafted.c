@@ -10,6 +10,11 @@
  *   gen_crafted threads N OUT   N threads (tids 1..N), one buffer each
  *                               with one Enter/Exit pair of function
  *                               1 + tid % 7
+ *   gen_crafted collide N OUT   as threads, but the N tids are chosen so
+ *                               that LLVM 19's DenseMap hash of (pid 0,
+ *                               tid) has its low 16 bits 0: every thread
+ *                               lands in one bucket (a brute-force search,
+ *                               ~2^16 tries per tid)
  *   gen_crafted mixed N OUT     N records over 8 threads, switching every
  *                               100: nested calls, exits lost (frames
  *                               unwound), exits without entry, calls
@@ -101,6 +106,32 @@ static void put_header(FILE *f)
 	fwrite(&h, 1, sizeof(h), f);
 }
 
+/*
+ * densemap::detail::mix and DenseMapInfo<pair<u64, i32>> as
+ * userspace/reader/dense_map_order.c replays them: hash(0) is 0, so the
+ * key's hash is mix(tid * 37) truncated to 32 bits.
+ */
+static uint32_t llvm_hash_pid0(int32_t tid)
+{
+	uint64_t x = (uint32_t)tid * 37u;
+
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 31;
+	return (uint32_t)x;
+}
+
+static void put_colliding(struct gen *g, long n)
+{
+	for (int32_t tid = 1; n > 0 && tid < INT32_MAX; tid++) {
+		if (llvm_hash_pid0(tid) & 0xffff)
+			continue;
+		start_buffer(g, tid);
+		put_fn(g, FDR_FN_ENTER, 1 + tid % 7);
+		put_fn(g, FDR_FN_EXIT, 1 + tid % 7);
+		n--;
+	}
+}
+
 /* A fixed pseudo-random walk, so a test can compare two readers' output. */
 static void put_mixed(struct gen *g, long n)
 {
@@ -136,9 +167,9 @@ int main(int argc, char **argv)
 	long n;
 
 	if (argc != 4 || (strcmp(argv[1], "orphans") && strcmp(argv[1], "threads") &&
-			  strcmp(argv[1], "mixed")) ||
+			  strcmp(argv[1], "mixed") && strcmp(argv[1], "collide")) ||
 	    (n = atol(argv[2])) <= 0) {
-		fprintf(stderr, "usage: gen_crafted orphans|threads|mixed N OUT\n");
+		fprintf(stderr, "usage: gen_crafted orphans|threads|mixed|collide N OUT\n");
 		return 2;
 	}
 	g.f = fopen(argv[3], "wb");
@@ -156,6 +187,8 @@ int main(int argc, char **argv)
 			put_fn(&g, FDR_FN_EXIT, 2);
 	} else if (!strcmp(argv[1], "mixed")) {
 		put_mixed(&g, n);
+	} else if (!strcmp(argv[1], "collide")) {
+		put_colliding(&g, n);
 	} else {
 		for (long t = 1; t <= n; t++) {
 			start_buffer(&g, (int32_t)t);

@@ -6,7 +6,10 @@
 # quadratic one takes 20-50 s here: killed at $LIMIT s), print the right
 # counts, and `account` must take at most 3x the time of `convert` on
 # the same log, measured side by side (best of 3 runs each; plus 30 ms
-# for process start-up noise on tiny runs).  A
+# for process start-up noise on tiny runs).  20,000 thread ids chosen to
+# collide in LLVM's DenseMap hash (which the reader replays to order
+# threads as llvm-xray does) must cost at most 3x what 20,000 ordinary
+# ones cost.  A
 # pseudo-random log with every kind of leftover compares account's whole
 # table with cases/crafted_mixed_30000.account.  TAP on stdout.
 #
@@ -70,7 +73,8 @@ ratio() { # CASE: account within 3x of convert
 }
 
 "$GEN" orphans $N "$WORK/orphans.log" && "$GEN" threads $N "$WORK/threads.log" &&
-	"$GEN" mixed 30000 "$WORK/mixed.log" || { not_ok "gen_crafted made the logs"; echo "1..$n"; exit 1; }
+	"$GEN" mixed 30000 "$WORK/mixed.log" && "$GEN" collide 20000 "$WORK/collide.log" &&
+	"$GEN" threads 20000 "$WORK/plain.log" || { not_ok "gen_crafted made the logs"; echo "1..$n"; exit 1; }
 
 commands orphans $N $N
 a=$WORK/orphans-account.out
@@ -91,6 +95,19 @@ check "threads: account has each function's calls over $N threads ($counts)" \
 check "threads: nothing left over" \
 	[ "$(field 'exits without entry' "$a")" = 0 -a "$(field 'calls open at the end' "$a")" = 0 ]
 ratio threads
+
+commands collide 20000 20000
+check "collide: convert keeps all 20000 threads" \
+	[ "$(sed -n 's/.*thread: \([0-9]*\),.*/\1/p' "$WORK/collide-yaml.out" | sort -u | wc -l)" = 20000 ]
+check "collide: account has the 20000 calls" \
+	[ "$(awk '$1 ~ /^[0-9]+$/ { s += $2 } END { print s }' "$WORK/collide-account.out")" = 20000 ]
+for c in verify "convert --format yaml" account; do
+	plain=$(best_ms "$FDRLOG" $c "$WORK/plain.log")
+	hit=$(best_ms "$FDRLOG" $c "$WORK/collide.log")
+	echo "# $c: 20000 colliding thread ids $hit ms, 20000 ordinary ones $plain ms"
+	check "collide: $c takes at most 3x the time of ordinary thread ids ($hit ms vs $plain ms)" \
+		[ "$hit" -le $((3 * plain + 30)) ]
+done
 
 run mixed-account "$FDRLOG" account "$WORK/mixed.log"
 check "mixed: account's table (latencies, lost exits, unwound, open) as expected" \
