@@ -157,11 +157,17 @@ int uring_tmp_publish(struct io_uring *ring, const struct out_dir *d,
 	return ret;
 }
 
+/*
+ * Only a file we created and still hold is removed: after a failed create
+ * the hidden name is someone else's entry (or nothing), and a publish
+ * removes its hidden name itself.
+ */
 void uring_tmp_discard(struct io_uring *ring, const struct out_dir *d,
 		       struct out_tmp *t)
 {
-	if (t->fd >= 0)
-		uring_close(ring, t->fd);
+	if (t->fd < 0)
+		return;
+	uring_close(ring, t->fd);
 	t->fd = -1;
 	if (t->named && t->name[0])
 		uring_unlinkat(ring, d->fd, t->name);
