@@ -3,8 +3,8 @@
 # files_test.sh - fdrd's files as a hostile local user would attack them
 # (issue 15, point 1), end to end on the embedded backend: a symlink or a
 # hard link planted at the temporary name, a symlink at the final name,
-# the output directory swapped for a symlink while fdrd runs, a directory
-# everyone may write to.  fdrd must never write through what was planted
+# the output directory swapped for a symlink or opened up to everyone while
+# fdrd runs, a directory everyone may write to.  fdrd must never write through what was planted
 # nor replace it, and still write its log where it can.  TAP on stdout.
 #
 #   files_test.sh BUILD_DIR
@@ -139,7 +139,39 @@ test_dir_swapped() {
 	kill -TERM "$DPID"; wait "$DPID"; DPID=
 }
 
-# 5. a directory every user may write to: refused unless sticky or told
+# 5. the directory is made writable by everyone while fdrd runs
+test_dir_opened_up() {
+	local out=$WORK/openedup; mkdir -p "$out"; chmod 0755 "$out"
+	ctl destroy >/dev/null 2>&1
+	ctl init --buffer-size 4096 --buffers-per-cpu 2 >/dev/null
+	"$FDRD" --foreground -t "$TARGET" -o "$out" --grace-ms 0 --retry-ms 200 2>"$WORK/fdrd.err" &
+	DPID=$!
+	local i
+	for ((i = 0; i < 250; i++)); do
+		grep -q "flushing .* into" "$WORK/fdrd.err" && break
+		sleep 0.02
+	done
+	chmod 0777 "$out"
+	"$FILL" "$NAME" 2 10 >/dev/null
+	ctl finalize >/dev/null
+	for ((i = 0; i < 50; i++)); do
+		grep -q "writable by every user" "$WORK/fdrd.err" && break
+		sleep 0.05
+	done
+	check "directory made world-writable while fdrd runs: the flush is refused, with the reason" \
+		grep -q "error: output directory $out is writable by every user and not sticky" "$WORK/fdrd.err" ||
+		diag <"$WORK/fdrd.err"
+	check "directory made world-writable: nothing written" [ -z "$(ls -A "$out")" ]
+	chmod 0755 "$out"
+	for ((i = 0; i < 60; i++)); do
+		ls "$out"/*.xray >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	check "directory private again: the retry writes the log" good_log "$(ls "$out"/*.xray 2>/dev/null | head -1)"
+	kill -TERM "$DPID"; wait "$DPID"; DPID=
+}
+
+# 6. a directory every user may write to: refused unless sticky or told
 test_world_writable() {
 	local out=$WORK/open; mkdir -p "$out"; chmod 0777 "$out"
 	finalized_region
@@ -161,7 +193,7 @@ test_world_writable() {
 }
 
 for t in ${FILES_TESTS:-test_symlink_tmp test_hardlink_tmp test_symlink_final \
-	test_dir_swapped test_world_writable}; do
+	test_dir_swapped test_dir_opened_up test_world_writable}; do
 	"$t"
 done
 echo "1..$n"
