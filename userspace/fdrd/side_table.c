@@ -3,7 +3,7 @@
  * side_table.c - thread ids of a log -> process, command, executable.
  *
  * The descriptors carry owner_tid/owner_pid; /proc/<pid>/comm and
- * /proc/<pid>/exe are read at flush time.  A pid can be reused after its
+ * /proc/<pid>/exe are read at flush time (thread_list.c).  A pid can be reused after its
  * process died; the table cannot tell, which Documentation/fdrd.md says.
  */
 #include <fcntl.h>
@@ -15,79 +15,23 @@
 
 #include "log_name.h"
 #include "side_table.h"
+#include "thread_list.h"
 
 #define UNKNOWN "unknown"
-
-struct thread_row {
-	int32_t tid, pid;
-	size_t buffers;
-};
 
 /* Escape backslash, tab and newline so a field stays one field. */
 static void put_escaped(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '\t')
-			fputs("\\t", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
+	for (;;) {
+		size_t plain = strcspn(s, "\\\t\n");	/* written in one go */
+
+		fwrite(s, 1, plain, f);
+		s += plain;
+		if (!*s)
+			return;
+		fputs(*s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : "\\n", f);
+		s++;
 	}
-}
-
-static void read_comm(const char *proc, int32_t pid, char *out, size_t len)
-{
-	char path[512];
-	ssize_t n = -1;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%d/comm", proc, pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, out, len - 1);
-		close(fd);
-	}
-	if (n <= 0) {
-		snprintf(out, len, UNKNOWN);
-		return;
-	}
-	out[n] = '\0';
-	out[strcspn(out, "\n")] = '\0';	/* comm ends with a newline */
-}
-
-static void read_exe(const char *proc, int32_t pid, char *out, size_t len)
-{
-	char path[512];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/%d/exe", proc, pid);
-	n = readlink(path, out, len - 1);
-	if (n <= 0)
-		snprintf(out, len, UNKNOWN);
-	else
-		out[n] = '\0';
-}
-
-/* Unique (tid, pid) pairs in order of first buffer (seq order). */
-static size_t collect_threads(const struct log_layout *l, struct thread_row *rows)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < l->nr_buffers; i++) {
-		const struct log_buffer *b = &l->buffers[i];
-		size_t j;
-
-		for (j = 0; j < n; j++)
-			if (rows[j].tid == b->owner_tid && rows[j].pid == b->owner_pid)
-				break;
-		if (j == n)
-			rows[n++] = (struct thread_row){ b->owner_tid, b->owner_pid, 0 };
-		rows[j].buffers++;
-	}
-	return n;
 }
 
 static void put_finalize(FILE *f, const struct log_layout *l, const char *proc)
@@ -95,7 +39,7 @@ static void put_finalize(FILE *f, const struct log_layout *l, const char *proc)
 	const char *sig = l->finalize_signal ? sigabbrev_np((int)l->finalize_signal) : NULL;
 	char comm[256];
 
-	read_comm(proc, l->finalize_pid, comm, sizeof(comm));
+	thread_list_read_comm(proc, l->finalize_pid, comm, sizeof(comm));
 	fprintf(f, "finalize\t%s\tsignal\t%u\t%s%s\tpid\t%d\tcomm\t",
 		log_name_reason(l->finalize_reason), l->finalize_signal,
 		sig ? "SIG" : "-", sig ? sig : "", l->finalize_pid);
@@ -103,33 +47,29 @@ static void put_finalize(FILE *f, const struct log_layout *l, const char *proc)
 	fputc('\n', f);
 }
 
-static void put_thread(FILE *f, const struct thread_row *r, const char *proc)
+static void put_thread(FILE *f, const struct thread_row *r)
 {
-	char comm[256], exe[4096];
-
-	read_comm(proc, r->pid, comm, sizeof(comm));
-	read_exe(proc, r->pid, exe, sizeof(exe));
 	fprintf(f, "thread\t%d\tpid\t%d\tbuffers\t%zu\tcomm\t", r->tid, r->pid,
 		r->buffers);
-	put_escaped(f, comm);
+	put_escaped(f, r->proc->comm);
 	fputs("\texe\t", f);
-	put_escaped(f, exe);
+	put_escaped(f, r->proc->exe);
 	fputc('\n', f);
 }
 
 char *side_table_render(const struct log_layout *l, const char *log_name,
 			const char *proc_root, size_t *len)
 {
-	struct thread_row *rows = calloc(l->nr_buffers + 1, sizeof(*rows));
-	size_t nr_rows, dropped = 0, cut = 0;
+	size_t dropped = 0, cut = 0;
+	struct thread_list threads;
 	char *text = NULL;
 	FILE *f;
 
-	if (!rows)
+	if (thread_list_build(&threads, l, proc_root))
 		return NULL;
 	f = open_memstream(&text, len);
 	if (!f) {
-		free(rows);
+		thread_list_free(&threads);
 		return NULL;
 	}
 	for (size_t i = 0; i < l->nr_problems; i++) {
@@ -142,10 +82,9 @@ char *side_table_render(const struct log_layout *l, const char *log_name,
 	put_finalize(f, l, proc_root);
 	fprintf(f, "buffers\t%zu\tdropped\t%zu\tcut\t%zu\trecords\t%llu\n",
 		l->nr_buffers, dropped, cut, (unsigned long long)l->records);
-	nr_rows = collect_threads(l, rows);
-	for (size_t i = 0; i < nr_rows; i++)
-		put_thread(f, &rows[i], proc_root);
-	free(rows);
+	for (size_t i = 0; i < threads.nr_rows; i++)
+		put_thread(f, &threads.rows[i]);
+	thread_list_free(&threads);
 	if (fclose(f)) {
 		free(text);
 		return NULL;
