@@ -5,13 +5,15 @@
  * "exit without entry", a call still open at the end as "open", and
  * neither stops the report (llvm-xray account aborts on both without -k).
  *
- * Matching follows llvm-xray account: records in expansion order (not
- * sorted), one call stack per thread, latency = exit TSC - entry TSC.  An
- * exit that matches a frame below the top closes the frames above it
- * (counted as "unwound": their exits were lost).
+ * Matching is call_walk's (llvm-xray account's rules): records in
+ * expansion order (not sorted), one call stack per thread, latency = exit
+ * TSC - entry TSC.  An exit that matches a frame below the top closes the
+ * frames above it (counted as "unwound": their exits were lost).
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "call_walk.h"
 #include "convert.h"
 
 struct func_stats {
@@ -22,21 +24,11 @@ struct func_stats {
 	double min, med, p90, p99, max, sum;	/* seconds, filled at the end */
 };
 
-struct frame { int32_t fid; uint64_t tsc; };
-
-struct thread_stack {
-	uint32_t pid, tid;
-	struct frame *f;
-	size_t n, cap;
-};
-
 struct accounting {
 	struct func_stats *funcs;
 	size_t nfuncs, capfuncs;
 	size_t *slot;		/* hash of fid -> funcs index + 1 */
 	size_t nslots;
-	struct thread_stack *threads;
-	size_t nthreads;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -94,24 +86,6 @@ static struct func_stats *func_of(struct accounting *a, int32_t fid)
 	return &a->funcs[a->nfuncs - 1];
 }
 
-static struct thread_stack *stack_of(struct accounting *a, uint32_t pid, uint32_t tid)
-{
-	struct thread_stack *t;
-
-	for (size_t i = 0; i < a->nthreads; i++)
-		if (a->threads[i].pid == pid && a->threads[i].tid == tid)
-			return &a->threads[i];
-	t = realloc(a->threads, (a->nthreads + 1) * sizeof(*t));
-	if (!t)
-		return NULL;
-	a->threads = t;
-	t = &a->threads[a->nthreads++];
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
-	t->tid = tid;
-	return t;
-}
-
 static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 {
 	struct func_stats *f = func_of(a, fid);
@@ -122,60 +96,40 @@ static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 	return 0;
 }
 
-static int on_exit_event(struct accounting *a, struct thread_stack *s, const struct fdr_event *ev)
+static int on_call(void *ctx, const struct call_done *c)
 {
-	size_t i = s->n;
-	struct func_stats *f;
-
-	while (i > 0 && s->f[i - 1].fid != ev->func_id)
-		i--;
-	if (i == 0) {
-		f = func_of(a, ev->func_id);
-		if (!f)
-			return -1;
-		f->orphan_exits++;
-		return 0;
-	}
-	for (size_t k = i; k < s->n; k++) {
-		f = func_of(a, s->f[k].fid);
-		if (!f)
-			return -1;
-		f->unwound++;
-	}
-	s->n = i - 1;
-	return add_latency(a, ev->func_id, ev->tsc > s->f[i - 1].tsc ?
-			   ev->tsc - s->f[i - 1].tsc : s->f[i - 1].tsc - ev->tsc);
+	return add_latency(ctx, c->frames[c->depth].fid, c->ticks);
 }
 
-static int account_event(struct accounting *a, const struct fdr_event *ev)
+static int on_orphan_exit(void *ctx, const struct fdr_event *ev)
 {
-	struct thread_stack *s;
+	struct func_stats *f = func_of(ctx, ev->func_id);
 
-	if (ev->kind >= FDR_EVENT_CUSTOM)
-		return 0;
-	s = stack_of(a, ev->pid, ev->tid);
-	if (!s)
+	if (!f)
 		return -1;
-	if (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG) {
-		if (grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
-			return -1;
-		s->f[s->n++] = (struct frame){ ev->func_id, ev->tsc };
-		return 0;
-	}
-	return on_exit_event(a, s, ev);
+	f->orphan_exits++;
+	return 0;
 }
 
-static int count_open_calls(struct accounting *a)
+static int on_unwound(void *ctx, int32_t fid)
 {
-	for (size_t i = 0; i < a->nthreads; i++) {
-		for (size_t k = 0; k < a->threads[i].n; k++) {
-			struct func_stats *f = func_of(a, a->threads[i].f[k].fid);
+	struct func_stats *f = func_of(ctx, fid);
 
-			if (!f)
-				return -1;
-			f->open_calls++;
-		}
-	}
+	if (!f)
+		return -1;
+	f->unwound++;
+	return 0;
+}
+
+static int on_open_call(void *ctx, uint32_t pid, uint32_t tid, int32_t fid)
+{
+	struct func_stats *f = func_of(ctx, fid);
+
+	(void)pid;
+	(void)tid;
+	if (!f)
+		return -1;
+	f->open_calls++;
 	return 0;
 }
 
@@ -274,11 +228,8 @@ static void accounting_free(struct accounting *a)
 {
 	for (size_t i = 0; i < a->nfuncs; i++)
 		free(a->funcs[i].lat);
-	for (size_t i = 0; i < a->nthreads; i++)
-		free(a->threads[i].f);
 	free(a->funcs);
 	free(a->slot);
-	free(a->threads);
 }
 
 int write_account(struct out_buffer *o, const struct fdr_trace *t,
@@ -289,10 +240,11 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	double freq = hz ? (double)hz : 1.0;
 	int ret = -1;
 
-	for (size_t i = 0; i < t->count; i++)
-		if (account_event(&a, fdr_trace_at(t, i)))
-			goto out;
-	if (count_open_calls(&a))
+	static const struct call_walk_ops ops = {
+		on_call, on_orphan_exit, on_unwound, on_open_call
+	};
+
+	if (call_walk(t, &ops, &a))
 		goto out;
 	for (size_t i = 0; i < a.nfuncs; i++)
 		summarize(&a.funcs[i], freq);
