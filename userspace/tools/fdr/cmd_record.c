@@ -29,10 +29,11 @@ static void summary(const struct data_dir *d, const struct backend *b,
 		fprintf(stderr, "fdr record: %s: no records (no instrumented call lasted "
 			"the threshold; try --threshold 0)%s\n", d->final, how);
 	else
-		fprintf(stderr, "fdr record: %s/" FDR_LOG_NAME ": %llu records, %llu threads, "
+		fprintf(stderr, "fdr record: %s/" FDR_LOG_NAME ": %llu records, %llu thread%s, "
 			"%llu buffers recycled, %llu dropped (%s)%s\n", d->final,
 			(unsigned long long)s->records, (unsigned long long)s->threads,
-			s->threads == 1 ? "" : "s", (unsigned long long)s->recycled, (unsigned long long)s->dropped,
+			s->threads == 1 ? "" : "s", (unsigned long long)s->recycled,
+			(unsigned long long)s->dropped,
 			b->embedded ? "private embedded region" : b->target, how);
 }
 
