@@ -24,7 +24,8 @@ static void summary(const struct data_dir *d, const struct backend *b,
 	char how[64] = "";
 
 	if (WIFSIGNALED(wstatus))
-		snprintf(how, sizeof(how), "; PROG killed by %s", strsignal(WTERMSIG(wstatus)));
+		snprintf(how, sizeof(how), "; PROG killed by SIG%s",
+			 sigabbrev_np(WTERMSIG(wstatus)) ? sigabbrev_np(WTERMSIG(wstatus)) : "?");
 	if (!s->written)
 		fprintf(stderr, "fdr record: %s: no records (no instrumented call lasted "
 			"the threshold; try --threshold 0)%s\n", d->final, how);

@@ -72,17 +72,18 @@ static int refuse(const char *dir, int err)
 
 int fdr__data_dir_begin(struct data_dir *d, const char *dir)
 {
-	char copy[PATH_MAX], *parent, *base;
+	char copy[PATH_MAX], parent[PATH_MAX];
+	const char *base;
 	int r = absolute(dir, d->final, sizeof(d->final));
 
 	if (r || (r = replaceable(d->final)))
 		return refuse(dir, r);
 	snprintf(copy, sizeof(copy), "%s", d->final);
+	snprintf(parent, sizeof(parent), "%s", dirname(copy));
+	snprintf(copy, sizeof(copy), "%s", d->final);
 	base = basename(copy);
-	snprintf(d->staging, sizeof(d->staging), "%s", d->final);
-	parent = dirname(d->staging);
-	if (snprintf(d->staging + strlen(parent), sizeof(d->staging) - strlen(parent),
-		     "/.%s.tmp-XXXXXX", base) >= (int)(sizeof(d->staging) - strlen(parent)))
+	if (snprintf(d->staging, sizeof(d->staging), "%s/.%s.tmp-XXXXXX", parent, base) >=
+	    (int)sizeof(d->staging))
 		return refuse(dir, -ENAMETOOLONG);
 	if (!mkdtemp(d->staging)) {
 		fprintf(stderr, "fdr record: cannot create %s in %s: %s (choose a writable "

@@ -106,7 +106,13 @@ static enum fdr_instr instrumentation(const struct elf *e)
 							    : FDR_INSTR_XRAY_NO_MODE;
 	if (defines_any(e, "__cyg_profile_func_enter"))
 		return FDR_INSTR_CYG;
-	return section(e, ".symtab") ? FDR_INSTR_NONE : FDR_INSTR_UNKNOWN;
+	/*
+	 * A stripped program keeps xray_instr_map and, linked dynamically by
+	 * fdr-cc --gcc, exports the hooks in .dynsym; one with neither is
+	 * taken for uninstrumented (a stripped static hook build is the one
+	 * case misjudged: rebuild it unstripped).
+	 */
+	return FDR_INSTR_NONE;
 }
 
 /* The GNU build-id note, as hex. */

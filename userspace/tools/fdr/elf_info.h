@@ -15,7 +15,6 @@ enum fdr_instr {
 	FDR_INSTR_XRAY,		/* xray_instr_map and the fdr XRay mode */
 	FDR_INSTR_XRAY_NO_MODE,	/* -fxray-instrument, but not the fdr mode */
 	FDR_INSTR_CYG,		/* the -finstrument-functions hooks */
-	FDR_INSTR_UNKNOWN,	/* stripped: cannot tell */
 };
 
 struct fdr_elf_info {
