@@ -140,15 +140,14 @@ int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symb
 	if (ds->nsym_maps) {
 		r = symbols_from_sym_maps(out, (const char *const *)ds->sym_maps, ds->nsym_maps,
 					  msg, sizeof(msg));
-	} else if (ds->exe[0] && strcmp(ds->instr, "cyg")) {
+	} else if (ds->exe[0] && !strcmp(ds->instr, "xray")) {
 		check_build_id(cmd, ds);
 		r = symbols_from_instr_map(out, ds->exe, msg, sizeof(msg));
-		if (r && !strcmp(ds->instr, "unknown")) {
-			*out = NULL;
-			return 0;	/* a script: its programs may have no map */
-		}
 	}
-	if (r)
-		fprintf(stderr, "fdr %s: %s\n", cmd, msg);
-	return r;
+	if (r) {
+		/* the numbers are still worth reading: go on with ids */
+		fprintf(stderr, "fdr %s: warning: %s; functions are shown as #id\n", cmd, msg);
+		*out = NULL;
+	}
+	return 0;
 }

@@ -31,7 +31,7 @@ struct data_source {
 int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds);
 void fdr__data_close(struct data_source *ds);
 
-/* The names for the log (*out NULL: none known).  0, or 1 after a message. */
+/* The names for the log (*out NULL: none known, said on stderr); 0. */
 int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symbols **out);
 
 #endif
