@@ -52,9 +52,9 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 	return r;
 }
 
-static int record(const struct record_opts *o, const struct prog *p)
+static int record(const struct record_opts *o, const struct prog *p, const char *functions)
 {
-	struct run_env env = { .threshold_us = o->threshold_us };
+	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
 	struct flush_summary sum = { 0 };
 	struct backend b;
 	struct data_dir d;
@@ -86,13 +86,15 @@ fail:
 
 int fdr__cmd_record(int argc, char **argv)
 {
+	char functions[65536];
 	struct record_opts o;
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
 
-	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)))
+	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
+	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))))
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
-	return record(&o, &p);
+	return record(&o, &p, functions);
 }

@@ -26,6 +26,10 @@ struct record_opts {
 	uint64_t buffer_size;
 	uint32_t buffers_per_cpu;
 	bool verbose;
+	const char *only[64];		/* -F: record only these functions */
+	size_t nonly;
+	const char *hide[64];		/* -N: record all but these */
+	size_t nhide;
 	char **argv;			/* PROG ARGS..., NULL-terminated */
 };
 
@@ -40,6 +44,10 @@ struct prog {
 };
 /* 0, or the exit status after a message naming the cause and the fix. */
 int fdr__prog_check(const char *name, struct prog *p);
+
+/* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
+int fdr__record_filter(const struct prog *p, const struct record_opts *o,
+		       char *out, size_t outsz);
 
 /* data_dir.c: DIR is written as a whole or not at all. */
 struct data_dir {
@@ -65,6 +73,7 @@ void fdr__backend_close(struct backend *b);
 /* run.c: PROG under the recording environment, and all its descendants. */
 struct run_env {
 	const char *target;
+	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
 	long threshold_us;
 	const char *symdir;
 };

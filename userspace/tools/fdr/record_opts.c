@@ -10,7 +10,8 @@
 
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
-	"                  [--buffers-per-cpu N] [-v] [--] PROG [ARGS...]\n"
+	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
+	"                  [--] PROG [ARGS...]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls,\n"
 	"and those of its threads, forked children and exec'ed instrumented\n"
 	"programs, into DIR (default ./" FDR_DEFAULT_DATA_DIR "/; replaced as a whole,\n"
@@ -24,6 +25,9 @@ static const char help[] =
 	"  -b, --buffer-size N     bytes per buffer (K/M suffixes; default 64K)\n"
 	"  -n, --buffers-per-cpu N buffers per CPU (default 64): the ring keeps the\n"
 	"                          newest buffer-size * N bytes of each CPU\n"
+	"  -F, --filter FUNC       record only FUNC (repeatable; XRay builds: only\n"
+	"                          FUNC's sleds are patched)\n"
+	"  -N, --notrace FUNC      record all but FUNC (repeatable)\n"
 	"  -v, --verbose           say what the flush did\n"
 	"Then: fdr report [DIR].\n";
 
@@ -41,6 +45,15 @@ static int parse_one(int c, struct record_opts *o)
 	case 'h': fputs(help, stdout); return 0;
 	case 'o': o->out_dir = optarg; return -1;
 	case 'v': o->verbose = true; return -1;
+	case 'F':
+	case 'N':
+		if ((c == 'F' ? o->nonly : o->nhide) == 64)
+			return usage_error("at most 64 functions for", c == 'F' ? "-F" : "-N");
+		if (c == 'F')
+			o->only[o->nonly++] = optarg;
+		else
+			o->hide[o->nhide++] = optarg;
+		return -1;
 	case 't':
 		if (fdr__parse_duration_us(optarg, &v) || v > 1000000000)
 			return usage_error("--threshold: expected N, Nus, Nms or Ns, got", optarg);
@@ -69,14 +82,16 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "threshold", required_argument, 0, 't' },
 		{ "buffer-size", required_argument, 0, 'b' },
 		{ "buffers-per-cpu", required_argument, 0, 'n' },
-		{ "verbose", no_argument, 0, 'v' }, { 0 }
+		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
+		{ "notrace", required_argument, 0, 'N' }, { 0 }
 	};
 	int c, r;
 
-	*o = (struct record_opts){ FDR_DEFAULT_DATA_DIR, -1, 64 * 1024, 64, false, NULL };
+	*o = (struct record_opts){ .out_dir = FDR_DEFAULT_DATA_DIR, .threshold_us = -1,
+				   .buffer_size = 64 * 1024, .buffers_per_cpu = 64 };
 	optind = 0;
 	/* '+': PROG's own options are PROG's, even without "--" */
-	while ((c = getopt_long(argc, argv, "+ho:t:b:n:v", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:", opts, NULL)) != -1)
 		if ((r = parse_one(c, o)) >= 0)
 			return r;
 	if (optind >= argc) {

@@ -53,6 +53,8 @@ static int set_env(const struct run_env *env)
 			 fo ? fo : "", fo && *fo ? ":" : "", env->threshold_us);
 	else
 		snprintf(opts, sizeof(opts), "%s", fo ? fo : "");
+	if (env->functions[0] && setenv("FDR_XRAY_FUNCTIONS", env->functions, 1))
+		return -1;
 	return setenv("XRAY_OPTIONS", xray, 1) || setenv("FDR_TARGET", env->target, 1) ||
 	       setenv("FDR_OPTIONS", opts, 1) || setenv("FDR_SYMDIR", env->symdir, 1);
 }

@@ -110,6 +110,20 @@ expect_profile "report -F work --depth 2" fdr.data "middle=4 work=1" -F work --d
 "$FDR" record -o defthr -- ./traced calls 2>/dev/null
 grep -q "^threshold_us	default" defthr/info && ok "record: default threshold noted in info" || nok "record: default threshold noted in info"
 
+# ---- record -F/-N: only the named sleds are patched ----
+"$FDR" record -o flt -t 0 -F middle -- ./traced calls 2>/dev/null
+expect_profile "record -F middle: only middle is recorded" flt "middle=4"
+"$FDR" record -o flt -t 0 -F leaf -F '#1' -- ./traced calls 2>/dev/null
+expect_profile "record -F by name and by #id" flt "leaf=12 main=1"
+"$FDR" record -o flt -t 0 -N leaf -N main -- ./traced calls 2>/dev/null
+expect_profile "record -N leaf -N main: all but those" flt "middle=4 work=1"
+"$FDR" record -o e5 -F nosuch -- ./traced 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q -- '-F nosuch: no such function' e.err && [ ! -e e5 ] \
+	&& ok "record -F with an unknown name: error, no data directory" || nok "record -F with an unknown name: error, no data directory" "rc=$rc" "$(cat e.err)"
+"$FDR" record -o e6 -F leaf -- ./traced_gcc 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'need a program built with fdr-cc' e.err && ok "record -F on a --gcc build: says it needs XRay" \
+	|| nok "record -F on a --gcc build: says it needs XRay" "rc=$rc" "$(cat e.err)"
+
 # ---- convert ----
 check "convert --format chrome: JSON with names" sh -c \
 	"'$FDR' convert --format chrome -o t.json && python3 -c 'import json; e=json.load(open(\"t.json\"))[\"traceEvents\"]; assert sum(1 for x in e if x.get(\"name\")==\"leaf\" and x[\"ph\"]==\"B\")==12'"
