@@ -81,8 +81,10 @@ static void reap_all(pid_t pid, int *wstatus)
 
 	for (;;) {
 		w = waitpid(-1, &st, 0);
-		if (w == pid)
+		if (w == pid) {
 			*wstatus = st;
+			prog_pid = 0;	/* reaped: its pid may be reused */
+		}
 		else if (w < 0 && errno != EINTR)
 			return;		/* ECHILD: nobody left */
 	}
