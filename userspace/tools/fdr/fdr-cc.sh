@@ -42,6 +42,7 @@ for a in "$@"; do
 	-o|-I|-L|-x|-MF|-MT|-MQ|-include|-imacros|-isystem|-idirafter|-iquote|\
 	-isysroot|-Xlinker|-Xassembler|-Xpreprocessor|-u|-T|-z|-D|-U|--param|-target|-l)
 		skip_next=yes ;;
+	-) inputs=$((inputs + 1)) ;;	# source on standard input
 	-*) ;;
 	*) inputs=$((inputs + 1)) ;;
 	esac
@@ -84,7 +85,8 @@ done
 
 if [ "$link" = yes ] && [ "$inputs" -gt 0 ]; then
 	# shellcheck disable=SC2086 # the flag and library lists split on spaces
-	exec "$compiler" $instr "$@" $libs
+	# -x none: a "-x c" of the user's must not make our archives C source
+	exec "$compiler" $instr "$@" -x none $libs
 fi
 # shellcheck disable=SC2086
 exec "$compiler" $instr "$@"

@@ -68,6 +68,11 @@ int main() { return total(3) == 5 ? 0 : 1; }
 X
 check "fdr-c++: a C++ program (XRay)" "$B/fdr-c++" -O1 -o cxx cxx.cc
 check "fdr-c++ --gcc: a C++ program" "$B/fdr-c++" --gcc -O1 -o cxx_gcc cxx.cc
+mkdir proj && cp traced.c proj/ && printf 'traced: traced.o\n\t$(CC) $(LDFLAGS) -o $@ traced.o -lpthread\n' >proj/Makefile
+check "make CC=fdr-cc: a project's own Makefile (implicit .c.o rule, separate link)" make -s -C proj CC="$B/fdr-cc" CFLAGS=-O2
+"$FDR" record -o projd -t 0 -- proj/traced calls 2>/dev/null
+expect_profile "make CC=fdr-cc: the program records" projd "leaf=12 main=1 middle=4 work=1"
+check "fdr-cc: source on standard input (-x c -)" sh -c "'$B/fdr-cc' -x c -o stdin_prog - <traced.c && '$FDR' record -o stdind -t 0 -- ./stdin_prog calls 2>/dev/null"
 if nm traced.o | grep -q fdr_xray_mode_link || ! readelf -S traced.o | grep -q xray_instr_map; then
 	nok "fdr-cc -c: instrumented object without the mode"
 else ok "fdr-cc -c: instrumented object without the mode"; fi
