@@ -13,7 +13,7 @@
 #   a program (static or dynamic)        + the fdr libraries, at the end
 #
 # The libraries are found next to this script (bin/../adapters, bin/../lib
-# of the build tree).  The XRay mode's archive is linked bare with
+# of the build tree), or all in $FDR_LIBDIR.  The XRay mode's archive is linked bare with
 # --undefined=fdr_xray_mode_link (what the libfdr-xray.a ld script says,
 # without the script's absolute build path), so a copied tree works too.
 set -eu
@@ -59,20 +59,22 @@ if [ "$lang" = c++ ]; then
 	esac
 fi
 
+# FDR_LIBDIR: one directory holding all three archives (an installed tree)
+adapters=${FDR_LIBDIR:-$top/adapters} lib=${FDR_LIBDIR:-$top/lib}
 if [ "$family" = gcc ]; then
 	instr=-finstrument-functions
-	libs="$top/adapters/libfdr-cyg.a $top/lib/libfdr.a -lpthread"
+	libs="$adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
 	static=no
 	for a in "$@"; do [ "$a" = -static ] && static=yes; done
 	# shared libraries loaded later call the program's hooks: export them
 	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
 else
 	instr="-fxray-instrument -fxray-instruction-threshold=1"
-	libs="-Wl,--undefined=fdr_xray_mode_link $top/adapters/libfdr-xray-objs.a $top/lib/libfdr.a -lpthread"
+	libs="-Wl,--undefined=fdr_xray_mode_link $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
 fi
 for f in $libs; do
 	case $f in
-	/*) [ -f "$f" ] || { echo "fdr-cc: $f is missing (run make in the fdr tree)" >&2; exit 1; } ;;
+	/*) [ -f "$f" ] || { echo "fdr-cc: $f is missing (run make in the fdr tree, or set FDR_LIBDIR)" >&2; exit 1; } ;;
 	esac
 done
 
