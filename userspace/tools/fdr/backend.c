@@ -45,8 +45,9 @@ static int try_device(struct backend *b, const struct fdr_init *cfg)
 	}
 	if (r == -EBUSY && fdr_ctl_status(b->ctl, &st) == 0)
 		fprintf(stderr, "fdr record: %s is in use by another session (%s); recording "
-			"into a private embedded region\n", FDR_DEFAULT_DEVICE,
-			fdr_state_name(st.state));
+			"into a private embedded region%s\n", FDR_DEFAULT_DEVICE,
+			fdr_state_name(st.state), st.state == FDR_STATE_FINALIZED ?
+			" (if nobody will flush it: fdrctl reset)" : "");
 	else
 		fprintf(stderr, "fdr record: %s; recording into a private embedded region\n",
 			fdr_ctl_strerror(b->ctl, "init", r));
