@@ -32,7 +32,7 @@ KDIR ?= /lib/modules/$(KVER)/build
 # test suites under tests/<name>/ last, picked up by their Makefile;
 # scripts/tests tests the test infrastructure itself.
 COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
-	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests \
+	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd userspace/tools/fdr selftests \
 	packaging $(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile))) \
 	scripts/tests
 # Only those that exist yet (parts land independently).

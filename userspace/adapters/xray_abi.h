@@ -57,6 +57,20 @@ struct fdr_xray_log_impl {
 	enum fdr_xray_log_flush_status (*flush_log)(void);
 };
 
+/* XRayPatchingStatus */
+enum fdr_xray_patching_status {
+	FDR_XRAY_PATCH_NOT_INITIALIZED = 0,
+	FDR_XRAY_PATCH_SUCCESS = 1,
+	FDR_XRAY_PATCH_ONGOING = 2,
+	FDR_XRAY_PATCH_FAILED = 3,
+};
+
+/* xray_interface.h: patching, by function id (1-based) or all at once. */
+enum fdr_xray_patching_status __xray_unpatch(void);
+enum fdr_xray_patching_status __xray_patch_function(int32_t func_id);
+enum fdr_xray_patching_status __xray_unpatch_function(int32_t func_id);
+size_t __xray_max_function_id(void);
+
 /* xray_interface.h: setters return 1 on success, 0 before __xray_init. */
 int __xray_set_handler(void (*entry)(int32_t, enum fdr_xray_entry_type));
 int __xray_set_handler_arg1(void (*entry)(int32_t, enum fdr_xray_entry_type,

@@ -13,12 +13,14 @@
  * Calls into instrumented code before this constructor are not recorded:
  * no handler is installed yet.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hook_attrs.h"
 #include "xray_abi.h"
+#include "xray_filter.h"
 #include "xray_mode.h"
 #include "xray_options.h"
 #include "xray_sleds.h"
@@ -57,6 +59,10 @@ FDR_HOOK static void use_patched_sleds(void)
 			"program calls __xray_patch()\n");
 		return;
 	}
+	n = fdr_xray_filter_apply(getenv("FDR_XRAY_FUNCTIONS"));
+	if (n == -EIO)
+		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
+			"functions of FDR_XRAY_FUNCTIONS; recording what is patched\n");
 	n = fdr_xray_sleds_retarget();
 	if (n < 0)	/* still correct, through compiler-rt's trampolines */
 		fprintf(stderr, "fdr xray mode: note: cannot rewrite the sleds "

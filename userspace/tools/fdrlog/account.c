@@ -5,20 +5,17 @@
  * "exit without entry", a call still open at the end as "open", and
  * neither stops the report (llvm-xray account aborts on both without -k).
  *
- * Matching follows llvm-xray account: records in expansion order (not
- * sorted), one call stack per thread, latency = exit TSC - entry TSC.  An
- * exit that matches a frame below the top closes the frames above it
- * (counted as "unwound": their exits were lost).
- *
- * Linear in records and threads whatever the log holds (a crafted log is
- * as welcome as a real one): functions and threads are found through
- * key_index, and an exit learns whether its function is on its thread's
- * stack at all from a count per (thread, function), so an exit without
- * entry costs O(1) instead of a walk down the whole stack.  A matched
- * exit walks down only over frames it then pops, each frame once.
+ * Matching is call_walk's (llvm-xray account's rules): records in
+ * expansion order (not sorted), one call stack per thread, latency = exit
+ * TSC - entry TSC.  An exit that matches a frame below the top closes the
+ * frames above it (counted as "unwound": their exits were lost).  Linear
+ * in records, threads and functions: call_walk's and key_index's.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "call_walk.h"
 #include "convert.h"
 #include "key_index.h"
 
@@ -30,24 +27,10 @@ struct func_stats {
 	double min, med, p90, p99, max, sum;	/* seconds, filled at the end */
 };
 
-struct frame { int32_t fid; uint64_t tsc; };
-
-struct thread_stack {
-	uint32_t pid, tid;
-	struct frame *f;
-	size_t n, cap;
-};
-
 struct accounting {
 	struct func_stats *funcs;	/* by func_ix index */
 	size_t capfuncs;
-	struct key_index func_ix;	/* fid */
-	struct thread_stack *threads;	/* by thread_ix index */
-	size_t capthreads;
-	struct key_index thread_ix;	/* pid << 32 | tid */
-	uint32_t *on_stack;		/* frames of a function on a thread's stack */
-	size_t capon;
-	struct key_index on_ix;		/* thread index << 32 | fid */
+	struct key_index func_ix;	/* fid, with a seed a crafted log cannot aim at */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -83,41 +66,6 @@ static struct func_stats *func_of(struct accounting *a, int32_t fid)
 	return &a->funcs[i];
 }
 
-static struct thread_stack *stack_of(struct accounting *a, uint32_t pid, uint32_t tid)
-{
-	bool added;
-	int64_t i = key_index_get(&a->thread_ix, (uint64_t)pid << 32 | tid, &added);
-
-	if (i < 0)
-		return NULL;
-	if (added) {
-		if (grow((void **)&a->threads, &a->capthreads, (size_t)i + 1,
-			 sizeof(*a->threads)))
-			return NULL;
-		memset(&a->threads[i], 0, sizeof(*a->threads));
-		a->threads[i].pid = pid;
-		a->threads[i].tid = tid;
-	}
-	return &a->threads[i];
-}
-
-/* How many frames of fid thread s has on its stack (a counter to change). */
-static uint32_t *on_stack(struct accounting *a, const struct thread_stack *s, int32_t fid)
-{
-	uint64_t thread = (uint64_t)(s - a->threads);
-	bool added;
-	int64_t i = key_index_get(&a->on_ix, thread << 32 | (uint32_t)fid, &added);
-
-	if (i < 0)
-		return NULL;
-	if (added) {
-		if (grow((void **)&a->on_stack, &a->capon, (size_t)i + 1, sizeof(*a->on_stack)))
-			return NULL;
-		a->on_stack[i] = 0;
-	}
-	return &a->on_stack[i];
-}
-
 static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 {
 	struct func_stats *f = func_of(a, fid);
@@ -128,83 +76,40 @@ static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 	return 0;
 }
 
-/* Pop the frames above the match (unwound) and the match itself. */
-static int pop_to(struct accounting *a, struct thread_stack *s, size_t i)
+static int on_call(void *ctx, const struct call_done *c)
 {
-	for (size_t k = s->n; k-- > i;) {
-		struct func_stats *f = func_of(a, s->f[k].fid);
-		uint32_t *count = on_stack(a, s, s->f[k].fid);
+	return add_latency(ctx, c->frames[c->depth].fid, c->ticks);
+}
 
-		if (!f || !count)
-			return -1;
-		(*count)--;
-		f->unwound += k != i;
-	}
-	s->n = i;
+static int on_orphan_exit(void *ctx, const struct fdr_event *ev)
+{
+	struct func_stats *f = func_of(ctx, ev->func_id);
+
+	if (!f)
+		return -1;
+	f->orphan_exits++;
 	return 0;
 }
 
-static int on_exit_event(struct accounting *a, struct thread_stack *s, const struct fdr_event *ev)
+static int on_unwound(void *ctx, int32_t fid)
 {
-	uint32_t *count = on_stack(a, s, ev->func_id);
-	size_t i = s->n;
-	struct func_stats *f;
-	uint64_t entry_tsc;
+	struct func_stats *f = func_of(ctx, fid);
 
-	if (!count)
+	if (!f)
 		return -1;
-	if (*count == 0) {
-		f = func_of(a, ev->func_id);
-		if (!f)
-			return -1;
-		f->orphan_exits++;
-		return 0;
-	}
-	/* the function is on the stack: every frame passed is popped below */
-	while (s->f[i - 1].fid != ev->func_id)
-		i--;
-	entry_tsc = s->f[i - 1].tsc;
-	if (pop_to(a, s, i - 1))
-		return -1;
-	return add_latency(a, ev->func_id, ev->tsc > entry_tsc ?
-			   ev->tsc - entry_tsc : entry_tsc - ev->tsc);
+	f->unwound++;
+	return 0;
 }
 
-static int account_event(struct accounting *a, const struct fdr_event *ev)
+static int on_open_call(void *ctx, uint32_t pid, uint32_t tid, int32_t fid)
 {
-	struct thread_stack *s;
+	struct func_stats *f = func_of(ctx, fid);
 
-	if (ev->kind >= FDR_EVENT_CUSTOM)
-		return 0;
-	s = stack_of(a, ev->pid, ev->tid);
-	if (!s)
+	(void)pid;
+	(void)tid;
+	if (!f)
 		return -1;
-	if (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG) {
-		uint32_t *count;
-
-		if (grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
-			return -1;
-		count = on_stack(a, s, ev->func_id);
-		if (!count)
-			return -1;
-		(*count)++;
-		s->f[s->n++] = (struct frame){ ev->func_id, ev->tsc };
-		return 0;
-	}
-	return on_exit_event(a, s, ev);
-}
-
-static int count_open_calls(struct accounting *a)
-{
-	for (size_t i = 0; i < a->thread_ix.n; i++) {
-		for (size_t k = 0; k < a->threads[i].n; k++) {
-			struct func_stats *f = func_of(a, a->threads[i].f[k].fid);
-
-			if (!f)
-				return -1;
-			f->open_calls++;
-		}
-	}
+	f->open_calls++;
 	return 0;
 }
 
@@ -303,14 +208,8 @@ static void accounting_free(struct accounting *a)
 {
 	for (size_t i = 0; i < a->func_ix.n; i++)
 		free(a->funcs[i].lat);
-	for (size_t i = 0; i < a->thread_ix.n; i++)
-		free(a->threads[i].f);
 	free(a->funcs);
-	free(a->threads);
-	free(a->on_stack);
 	key_index_free(&a->func_ix);
-	key_index_free(&a->thread_ix);
-	key_index_free(&a->on_ix);
 }
 
 int write_account(struct out_buffer *o, const struct fdr_trace *t,
@@ -321,13 +220,12 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	double freq = hz ? (double)hz : 1.0;
 	int ret = -1;
 
+	static const struct call_walk_ops ops = {
+		on_call, on_orphan_exit, on_unwound, on_open_call
+	};
+
 	key_index_init(&a.func_ix);
-	key_index_init(&a.thread_ix);
-	key_index_init(&a.on_ix);
-	for (size_t i = 0; i < t->count; i++)
-		if (account_event(&a, fdr_trace_at(t, i)))
-			goto out;
-	if (count_open_calls(&a))
+	if (call_walk(t, &ops, &a))
 		goto out;
 	for (size_t i = 0; i < a.func_ix.n; i++)
 		summarize(&a.funcs[i], freq);

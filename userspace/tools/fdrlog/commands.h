@@ -17,7 +17,7 @@ void report_log_error(const char *cmd, const char *path, const struct fdr_reader
 /* What --instr-map and --sym-map (repeatable) asked for. */
 struct symbol_sources {
 	const char *instr_map;
-	const char *sym_maps[16];
+	const char *sym_maps[256];
 	size_t nsym_maps;
 };
 

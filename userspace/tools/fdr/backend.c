@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: MIT
+/*
+ * backend.c - which region a run records into.  /dev/fdr when it is there
+ * and free (UNINITIALIZED: our INIT wins it; the kernel has one region, so
+ * a region someone else initialized is theirs until issue 16 gives one per
+ * session); else a private embedded region whose name only this run
+ * knows.  Either way no other run finalizes or flushes ours, and we say
+ * why the device was not used when it exists.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "record.h"
+
+static struct fdr_init init_of(const struct record_opts *o)
+{
+	return (struct fdr_init){
+		.size = sizeof(struct fdr_init),
+		.buffer_size = o->buffer_size,
+		.buffers_per_cpu = o->buffers_per_cpu,
+	};
+}
+
+/* 1: the device is ours; 0: use an embedded region (after saying why). */
+static int try_device(struct backend *b, const struct fdr_init *cfg)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+	int r;
+
+	if (access(FDR_DEFAULT_DEVICE, F_OK))
+		return 0;
+	r = fdr_ctl_open(&b->ctl, FDR_DEFAULT_DEVICE);
+	if (r) {
+		fprintf(stderr, "fdr record: %s: %s; recording into a private embedded "
+			"region\n", FDR_DEFAULT_DEVICE, strerror(-r));
+		return 0;
+	}
+	r = fdr_ctl_init(b->ctl, cfg);
+	if (!r) {
+		snprintf(b->target, sizeof(b->target), "%s", FDR_DEFAULT_DEVICE);
+		return 1;
+	}
+	if (r == -EBUSY && fdr_ctl_status(b->ctl, &st) == 0)
+		fprintf(stderr, "fdr record: %s is in use by another session (%s); recording "
+			"into a private embedded region%s\n", FDR_DEFAULT_DEVICE,
+			fdr_state_name(st.state), st.state == FDR_STATE_FINALIZED ?
+			" (if nobody will flush it: fdrctl reset)" : "");
+	else
+		fprintf(stderr, "fdr record: %s; recording into a private embedded region\n",
+			fdr_ctl_strerror(b->ctl, "init", r));
+	fdr_ctl_close(b->ctl);
+	b->ctl = NULL;
+	return 0;
+}
+
+static int open_embedded(struct backend *b, const struct fdr_init *cfg)
+{
+	uint32_t rnd = 0;
+	int r;
+
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (uint32_t)getpid() * 2654435761u;
+	snprintf(b->target, sizeof(b->target), FDR_EMBEDDED_PREFIX "record.%d.%08x",
+		 (int)getpid(), rnd);
+	b->embedded = true;
+	r = fdr_ctl_open(&b->ctl, b->target);
+	if (!r)
+		r = fdr_ctl_init(b->ctl, cfg);
+	if (!r)
+		return 0;
+	fprintf(stderr, "fdr record: %s\n", fdr_ctl_strerror(b->ctl, "init", r));
+	fdr__backend_close(b);
+	return FDR_EXIT_FAILED;
+}
+
+int fdr__backend_open(struct backend *b, const struct record_opts *o)
+{
+	struct fdr_init cfg = init_of(o);
+
+	memset(b, 0, sizeof(*b));
+	if (try_device(b, &cfg))
+		return 0;
+	return open_embedded(b, &cfg);
+}
+
+int fdr__backend_finalize(struct backend *b, struct fdr_status *st)
+{
+	int r = fdr_ctl_finalize(b->ctl);
+
+	st->size = sizeof(*st);
+	/* EBUSY: the kernel finalized already, for PROG's crash */
+	if (r && r != -EBUSY) {
+		fprintf(stderr, "fdr record: %s\n", fdr_ctl_strerror(b->ctl, "finalize", r));
+		return FDR_EXIT_FAILED;
+	}
+	r = fdr_ctl_status(b->ctl, st);
+	if (r || st->state != FDR_STATE_FINALIZED) {
+		fprintf(stderr, "fdr record: %s\n", r ? fdr_ctl_strerror(b->ctl, "status", r)
+			: "the region was not finalized: someone else reset it");
+		return FDR_EXIT_FAILED;
+	}
+	return 0;
+}
+
+void fdr__backend_close(struct backend *b)
+{
+	if (!b->ctl)
+		return;
+	if (b->embedded) {
+		fdr_ctl_close(b->ctl);
+		fdr_ctl_destroy_embedded(b->target);
+	} else {
+		/* leave the device free for the next session */
+		if (fdr_ctl_reset(b->ctl) == -EBUSY && fdr_ctl_finalize(b->ctl) == 0)
+			fdr_ctl_reset(b->ctl);
+		fdr_ctl_close(b->ctl);
+	}
+	b->ctl = NULL;
+}

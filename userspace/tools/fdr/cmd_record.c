@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_record.c - `fdr record`: check PROG, prepare DIR, take a region,
+ * run PROG and its descendants, finalize, flush, put DIR in place.  Every
+ * failure before the end leaves no DIR and no region behind.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "record.h"
+
+static int prog_status(int wstatus)
+{
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return WEXITSTATUS(wstatus);
+}
+
+static void summary(const struct data_dir *d, const struct backend *b,
+		    const struct flush_summary *s, int wstatus)
+{
+	char how[64] = "";
+
+	if (WIFSIGNALED(wstatus))
+		snprintf(how, sizeof(how), "; PROG killed by SIG%s",
+			 sigabbrev_np(WTERMSIG(wstatus)) ? sigabbrev_np(WTERMSIG(wstatus)) : "?");
+	if (!s->written)
+		fprintf(stderr, "fdr record: %s: no records (no instrumented call lasted "
+			"the threshold; try --threshold 0)%s\n", d->final, how);
+	else
+		fprintf(stderr, "fdr record: %s/" FDR_LOG_NAME ": %llu records, %llu thread%s, "
+			"%llu buffers recycled, %llu dropped (%s)%s\n", d->final,
+			(unsigned long long)s->records, (unsigned long long)s->threads,
+			s->threads == 1 ? "" : "s", (unsigned long long)s->recycled,
+			(unsigned long long)s->dropped,
+			b->embedded ? "private embedded region" : b->target, how);
+}
+
+/* After PROG: finalize, flush, describe; 0 or fdr's exit status. */
+static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
+		   const struct record_opts *o, struct flush_summary *sum)
+{
+	struct fdr_status st;
+	int r = fdr__backend_finalize(b, &st);
+
+	if (!r)
+		r = fdr__flush_log(b, &st, d->staging, sum);
+	if (!r)
+		r = fdr__info_write(d->staging, p, o->argv, b, o);
+	return r;
+}
+
+static int record(const struct record_opts *o, const struct prog *p, const char *functions)
+{
+	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
+	struct flush_summary sum = { 0 };
+	struct backend b;
+	struct data_dir d;
+	int wstatus = 0, r = fdr__data_dir_begin(&d, o->out_dir);
+
+	if (r)
+		return r;
+	r = fdr__backend_open(&b, o);
+	if (r)
+		goto fail;
+	env.target = b.target;
+	env.symdir = d.staging;
+	r = fdr__run(p, o->argv, &env, &wstatus);
+	if (!r)
+		r = collect(&b, &d, p, o, &sum);
+	fdr__backend_close(&b);
+	if (!r)
+		r = fdr__data_dir_commit(&d);
+	if (r)
+		goto fail;
+	summary(&d, &b, &sum, wstatus);
+	return prog_status(wstatus);
+fail:
+	fdr__data_dir_abort(&d);
+	if (r == FDR_EXIT_FAILED)
+		fprintf(stderr, "fdr record: no data directory written\n");
+	return r;
+}
+
+int fdr__cmd_record(int argc, char **argv)
+{
+	char functions[65536];
+	struct record_opts o;
+	struct prog p;
+	int r = fdr__record_parse(argc, argv, &o);
+
+	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
+	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))))
+		return r;
+	fdr__msg_set_prefix("fdr record");
+	fdr__msg_set_verbose(o.verbose);
+	return record(&o, &p, functions);
+}

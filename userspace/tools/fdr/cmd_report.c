@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/* cmd_report.c - `fdr report [DIR|LOG]`. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data_source.h"
+#include "fdr_commands.h"
+#include "report.h"
+#include "symbols.h"
+
+static const char help[] =
+	"usage: fdr report [--sort KEY] [--tid TID] [--json] [-F FUNC]... [-N FUNC]...\n"
+	"                  [--depth N] [DIR|LOG]\n"
+	"Per function: total time, self time (total minus completed callees) and\n"
+	"calls, of the log `fdr record` left in DIR (default ./fdr.data), names\n"
+	"resolved from the recorded program.  Calls still open at the end (a\n"
+	"crash) and exits whose entry the ring overwrote are counted apart.\n"
+	"  -s, --sort KEY   total (default), self, calls, name, id\n"
+	"  -t, --tid TID    only the calls of thread TID\n"
+	"  -F, --filter FUNC  only FUNC and what it calls (repeatable; a name or #id)\n"
+	"  -N, --notrace FUNC leave out FUNC and what it calls (repeatable)\n"
+	"  -D, --depth N    only calls less than N frames deep (from the -F function)\n"
+	"      --json       one JSON object: {\"functions\": [{name, id, calls,\n"
+	"                   total_ns, self_ns}...], ...}\n";
+
+static int parse_sort(const char *s, enum report_sort *out)
+{
+	static const char *const names[] = { "total", "self", "calls", "name", "id" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*out = (enum report_sort)i;
+			return 0;
+		}
+	fprintf(stderr, "fdr report: --sort %s: expected total, self, calls, name or id\n", s);
+	return -1;
+}
+
+static int number(const char *opt, const char *s, long *out)
+{
+	char *end;
+
+	*out = strtol(s, &end, 10);
+	if (*s < '0' || *s > '9' || *end) {
+		fprintf(stderr, "fdr report: %s %s: expected a number\n", opt, s);
+		return -1;
+	}
+	return 0;
+}
+
+static int add_filter(const char **v, size_t *n, const char *name)
+{
+	if (*n == REPORT_MAX_FILTERS) {
+		fprintf(stderr, "fdr report: at most %d -F and %d -N filters\n",
+			REPORT_MAX_FILTERS, REPORT_MAX_FILTERS);
+		return -1;
+	}
+	v[(*n)++] = name;
+	return 0;
+}
+
+static int parse_one(int c, struct report_opts *o)
+{
+	long v;
+
+	switch (c) {
+	case 'h': fputs(help, stdout); return 0;
+	case 's': return parse_sort(optarg, &o->sort) ? 2 : -1;
+	case 't': if (number("--tid", optarg, &o->tid)) return 2; return -1;
+	case 'D':
+		if (number("--depth", optarg, &v) || !v)
+			return 2;
+		o->depth = (size_t)v;
+		return -1;
+	case 'F': return add_filter(o->only, &o->nonly, optarg) ? 2 : -1;
+	case 'N': return add_filter(o->hide, &o->nhide, optarg) ? 2 : -1;
+	case 'j': o->json = true; return -1;
+	default: fputs(help, stderr); return 2;
+	}
+}
+
+static int parse(int argc, char **argv, struct report_opts *o, const char **in)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, 0, 'h' }, { "sort", required_argument, 0, 's' },
+		{ "tid", required_argument, 0, 't' }, { "depth", required_argument, 0, 'D' },
+		{ "filter", required_argument, 0, 'F' }, { "notrace", required_argument, 0, 'N' },
+		{ "json", no_argument, 0, 'j' }, { 0 }
+	};
+	int c, r;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "hs:t:D:F:N:", opts, NULL)) != -1)
+		if ((r = parse_one(c, o)) >= 0)
+			return r;
+	if (optind < argc - 1) {
+		fprintf(stderr, "fdr report: expected at most one DIR or LOG\n%s", help);
+		return 2;
+	}
+	*in = optind < argc ? argv[optind] : NULL;
+	return -1;
+}
+
+static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
+			const struct symbols *syms, const struct report_opts *o)
+{
+	struct report rep;
+
+	if (fdr__report_build(&rep, t, syms, o)) {
+		fprintf(stderr, "fdr report: out of memory\n");
+		return 1;
+	}
+	if (o->json)
+		fdr__report_print_json(stdout, &rep, ds->log);
+	else
+		fdr__report_print_text(stdout, &rep);
+	fdr__report_free(&rep);
+	if (fflush(stdout) || ferror(stdout)) {
+		perror("fdr report: standard output");
+		return 1;
+	}
+	return 0;
+}
+
+static int report_log(const struct data_source *ds, const struct report_opts *o)
+{
+	struct fdr_reader_error err;
+	struct symbols *syms = NULL;
+	struct fdr_trace t;
+	struct fdr_log *log;
+	int r = 1;
+
+	if (fdr_log_open_file(&log, ds->log, &err)) {
+		fprintf(stderr, "fdr report: %s: %s\n", ds->log, err.message);
+		return 1;
+	}
+	if (fdr__data_symbols("report", ds, &syms))
+		goto out;
+	if (fdr_trace_build(&t, log, 0, &err)) {
+		fprintf(stderr, "fdr report: %s: %s\n", ds->log, err.message);
+		goto out;
+	}
+	r = report_trace(ds, &t, syms, o);
+	fdr_trace_free(&t);
+out:
+	symbols_free(syms);
+	fdr_log_close(log);
+	return r;
+}
+
+int fdr__cmd_report(int argc, char **argv)
+{
+	struct report_opts o = { .sort = SORT_TOTAL, .tid = -1 };
+	struct data_source ds;
+	const char *in;
+	int r = parse(argc, argv, &o, &in);
+
+	if (r >= 0)
+		return r;
+	if (fdr__data_open("report", in, &ds))
+		return 1;
+	r = report_log(&ds, &o);
+	fdr__data_close(&ds);
+	return r;
+}

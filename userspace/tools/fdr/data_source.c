@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* data_source.c - DIR or LOG → log path, info, symbols (data_source.h). */
+#include <errno.h>
+#include <glob.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "data_source.h"
+#include "elf_info.h"
+#include "record.h"
+#include "symbols.h"
+
+static void unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = 0;
+}
+
+static void copy_value(char *dst, size_t n, const char *v)
+{
+	snprintf(dst, n, "%s", v);
+	unescape(dst);
+}
+
+static void read_info(struct data_source *ds)
+{
+	char path[PATH_MAX + 16], line[PATH_MAX * 2];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/" FDR_INFO_NAME, ds->dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *tab = strchr(line, '\t');
+
+		line[strcspn(line, "\n")] = 0;
+		if (!tab)
+			continue;
+		*tab++ = 0;
+		if (!strcmp(line, "fdr-data"))
+			ds->have_info = true;
+		else if (!strcmp(line, "exe"))
+			copy_value(ds->exe, sizeof(ds->exe), tab);
+		else if (!strcmp(line, "build-id"))
+			copy_value(ds->build_id, sizeof(ds->build_id), tab);
+		else if (!strcmp(line, "instrumentation"))
+			copy_value(ds->instr, sizeof(ds->instr), tab);
+	}
+	fclose(f);
+}
+
+static void find_sym_maps(struct data_source *ds)
+{
+	char pat[PATH_MAX + 32];
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/fdr-syms.*.map", ds->dir);
+	if (glob(pat, 0, NULL, &g))
+		return;
+	ds->sym_maps = calloc(g.gl_pathc, sizeof(char *));
+	for (size_t i = 0; ds->sym_maps && i < g.gl_pathc; i++)
+		if ((ds->sym_maps[ds->nsym_maps] = strdup(g.gl_pathv[i])))
+			ds->nsym_maps++;
+	globfree(&g);
+}
+
+int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds)
+{
+	struct stat st;
+	char tmp[PATH_MAX];
+
+	memset(ds, 0, sizeof(*ds));
+	if (!arg)
+		arg = FDR_DEFAULT_DATA_DIR;
+	if (stat(arg, &st)) {
+		fprintf(stderr, "fdr %s: %s: %s%s\n", cmd, arg, strerror(errno),
+			errno == ENOENT ? " (record one first: fdr record -- PROG)" : "");
+		return 1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(ds->dir, sizeof(ds->dir), "%s", arg);
+		snprintf(ds->log, sizeof(ds->log), "%s/" FDR_LOG_NAME, arg);
+		if (access(ds->log, F_OK)) {
+			fprintf(stderr, "fdr %s: %s holds no log (%s: %s)\n", cmd, arg,
+				FDR_LOG_NAME, strerror(errno));
+			return 1;
+		}
+	} else {
+		snprintf(ds->log, sizeof(ds->log), "%s", arg);
+		snprintf(tmp, sizeof(tmp), "%s", arg);
+		snprintf(ds->dir, sizeof(ds->dir), "%s", dirname(tmp));
+	}
+	read_info(ds);
+	find_sym_maps(ds);
+	return 0;
+}
+
+void fdr__data_close(struct data_source *ds)
+{
+	for (size_t i = 0; i < ds->nsym_maps; i++)
+		free(ds->sym_maps[i]);
+	free(ds->sym_maps);
+	ds->sym_maps = NULL;
+	ds->nsym_maps = 0;
+}
+
+/* A rebuilt PROG numbers its functions differently: say so. */
+static void check_build_id(const char *cmd, const struct data_source *ds)
+{
+	struct fdr_elf_info now;
+
+	if (!ds->build_id[0] || !strcmp(ds->build_id, "-"))
+		return;
+	if (fdr__elf_info(ds->exe, &now) || strcmp(now.build_id, ds->build_id))
+		fprintf(stderr, "fdr %s: warning: %s is not the binary that was recorded "
+			"(build-id %s); function names may be wrong\n", cmd, ds->exe,
+			ds->build_id);
+}
+
+int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symbols **out)
+{
+	char msg[512];
+	int r = 0;
+
+	*out = NULL;
+	if (ds->nsym_maps) {
+		r = symbols_from_sym_maps(out, (const char *const *)ds->sym_maps, ds->nsym_maps,
+					  msg, sizeof(msg));
+	} else if (ds->exe[0] && !strcmp(ds->instr, "xray")) {
+		check_build_id(cmd, ds);
+		r = symbols_from_instr_map(out, ds->exe, msg, sizeof(msg));
+	}
+	if (r) {
+		/* the numbers are still worth reading: go on with ids */
+		fprintf(stderr, "fdr %s: warning: %s; functions are shown as #id\n", cmd, msg);
+		*out = NULL;
+	}
+	return 0;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * data_source.h - find what `fdr record` left: the log, and from DIR/info
+ * the binary that names its functions (the XRay instrumentation map of
+ * PROG, or the sym-maps the -finstrument-functions hooks wrote into DIR).
+ */
+#ifndef FDR_DATA_SOURCE_H
+#define FDR_DATA_SOURCE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct symbols;
+
+struct data_source {
+	char dir[PATH_MAX];
+	char log[PATH_MAX + 64];
+	bool have_info;
+	char exe[PATH_MAX];
+	char build_id[130];
+	char instr[16];			/* xray, cyg, unknown */
+	char **sym_maps;		/* DIR/fdr-syms.*.map */
+	size_t nsym_maps;
+};
+
+/*
+ * arg: a data directory, a log file, or NULL for ./fdr.data.  0, or 1 after
+ * a message "fdr CMD: ..." naming the cause.
+ */
+int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds);
+void fdr__data_close(struct data_source *ds);
+
+/* The names for the log (*out NULL: none known, said on stderr); 0. */
+int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symbols **out);
+
+#endif

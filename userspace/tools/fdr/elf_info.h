@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * elf_info.h - what `fdr record` needs to know about PROG before running
+ * it: is it instrumented for fdr (and how), and its build-id, which goes
+ * into the data directory so that `fdr report` can tell a rebuilt binary.
+ */
+#ifndef FDR_ELF_INFO_H
+#define FDR_ELF_INFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum fdr_instr {
+	FDR_INSTR_NONE,		/* no sign of instrumentation */
+	FDR_INSTR_XRAY,		/* xray_instr_map and the fdr XRay mode */
+	FDR_INSTR_XRAY_NO_MODE,	/* -fxray-instrument, but not the fdr mode */
+	FDR_INSTR_CYG,		/* the -finstrument-functions hooks */
+};
+
+struct fdr_elf_info {
+	enum fdr_instr instr;
+	char build_id[2 * 64 + 1];	/* hex, "" if none */
+};
+
+/*
+ * Read path.  0, -ENOEXEC (not a 64-bit little-endian ELF file) or
+ * another negative errno.
+ */
+int fdr__elf_info(const char *path, struct fdr_elf_info *info);
+
+#endif

@@ -1,0 +1,94 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# fdr-cc, fdr-c++: drop-in C and C++ compilers for programs to record with
+# `fdr record` (make CC=fdr-cc CXX=fdr-c++).  They run clang-19 (clang++-19)
+# with XRay's instrumentation and, when linking a program, link the fdr
+# XRay mode; with --gcc or FDR_CC=gcc, gcc (g++) with
+# -finstrument-functions and fdr's hooks.  Everything else is the
+# compiler's own: the arguments are passed on unchanged.
+#
+#   compile only (-c, -S, -E, -M, -MM)   only the instrumentation flag
+#   -shared, -r                          no fdr library (the program that
+#                                        loads it brings the recorder)
+#   a program (static or dynamic)        + the fdr libraries, at the end
+#
+# The libraries are found next to this script (bin/../adapters, bin/../lib
+# of the build tree), or all in $FDR_LIBDIR.  The XRay mode's archive is linked bare with
+# --undefined=fdr_xray_mode_link (what the libfdr-xray.a ld script says,
+# without the script's absolute build path), so a copied tree works too.
+set -eu
+
+self=$(readlink -f "$0")
+top=$(dirname "$(dirname "$self")")
+case $(basename "$0") in
+*++*|*cxx*) lang=c++ ;;
+*) lang=c ;;
+esac
+
+family=clang
+compiler=${FDR_CC:-}
+case ${compiler##*/} in
+*gcc*|*g++*) family=gcc ;;
+esac
+
+# Pass 1: our own flag, and what kind of invocation this is.
+link=yes inputs=0 skip_next=no
+for a in "$@"; do
+	if [ "$skip_next" = yes ]; then skip_next=no; continue; fi
+	case $a in
+	--gcc) family=gcc ;;
+	-c|-S|-E|-M|-MM) link=no ;;
+	-shared|-r) [ "$link" = yes ] && link=lib ;;
+	-o|-I|-L|-x|-MF|-MT|-MQ|-include|-imacros|-isystem|-idirafter|-iquote|\
+	-isysroot|-Xlinker|-Xassembler|-Xpreprocessor|-u|-T|-z|-D|-U|--param|-target|-l)
+		skip_next=yes ;;
+	-) inputs=$((inputs + 1)) ;;	# source on standard input
+	-*) ;;
+	*) inputs=$((inputs + 1)) ;;
+	esac
+done
+
+if [ -z "$compiler" ]; then
+	if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; fi
+fi
+if [ "$lang" = c++ ]; then
+	case $compiler in
+	*clang++*|*g++*) ;;
+	*clang*) compiler=$(echo "$compiler" | sed 's/clang/clang++/') ;;
+	*gcc*) compiler=$(echo "$compiler" | sed 's/gcc/g++/') ;;
+	esac
+fi
+
+# FDR_LIBDIR: one directory holding all three archives (an installed tree)
+adapters=${FDR_LIBDIR:-$top/adapters} lib=${FDR_LIBDIR:-$top/lib}
+if [ "$family" = gcc ]; then
+	instr=-finstrument-functions
+	libs="$adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
+	static=no
+	for a in "$@"; do [ "$a" = -static ] && static=yes; done
+	# shared libraries loaded later call the program's hooks: export them
+	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
+else
+	instr="-fxray-instrument -fxray-instruction-threshold=1"
+	libs="-Wl,--undefined=fdr_xray_mode_link $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
+fi
+for f in $libs; do
+	case $f in
+	/*) [ -f "$f" ] || { echo "fdr-cc: $f is missing (run make in the fdr tree, or set FDR_LIBDIR)" >&2; exit 1; } ;;
+	esac
+done
+
+# Pass 2: drop --gcc, keep the rest as given.
+n=$#
+while [ "$n" -gt 0 ]; do
+	a=$1; shift; n=$((n - 1))
+	[ "$a" = --gcc ] || set -- "$@" "$a"
+done
+
+if [ "$link" = yes ] && [ "$inputs" -gt 0 ]; then
+	# shellcheck disable=SC2086 # the flag and library lists split on spaces
+	# -x none: a "-x c" of the user's must not make our archives C source
+	exec "$compiler" $instr "$@" -x none $libs
+fi
+# shellcheck disable=SC2086
+exec "$compiler" $instr "$@"

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * info_file.c - DIR/info: what the data directory was recorded from, so
+ * that `fdr report` names functions with no extra flag (uftrace's
+ * uftrace.data/info).  Text, one "key<TAB>value" per line, values escaped
+ * like fdrd's side table (\\ \t \n):
+ *
+ *   fdr-data	1
+ *   exe	/abs/path/prog
+ *   build-id	<hex>|-
+ *   instrumentation	xray|cyg|unknown
+ *   backend	/dev/fdr|embedded
+ *   threshold_us	<n>|default
+ *   log	log.xray
+ *   argv	<arg>	<arg>...
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "record.h"
+
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\t')
+			fputs("\\t", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static const char *instr_name(const struct prog *p)
+{
+	if (p->script)
+		return "unknown";
+	switch (p->elf.instr) {
+	case FDR_INSTR_XRAY: return "xray";
+	case FDR_INSTR_CYG: return "cyg";
+	default: return "unknown";
+	}
+}
+
+int fdr__info_write(const char *dir, const struct prog *p, char **argv,
+		    const struct backend *b, const struct record_opts *o)
+{
+	char path[PATH_MAX + 16];
+	FILE *f;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/" FDR_INFO_NAME, dir);
+	f = fopen(path, "we");
+	if (!f)
+		goto fail;
+	fputs("fdr-data\t1\nexe\t", f);
+	put_escaped(f, p->path);
+	fprintf(f, "\nbuild-id\t%s\ninstrumentation\t%s\nbackend\t%s\n",
+		p->elf.build_id[0] ? p->elf.build_id : "-", instr_name(p),
+		b->embedded ? "embedded" : b->target);
+	if (o->threshold_us >= 0)
+		fprintf(f, "threshold_us\t%ld\n", o->threshold_us);
+	else
+		fputs("threshold_us\tdefault\n", f);
+	fputs("log\t" FDR_LOG_NAME "\nargv", f);
+	for (char **a = argv; *a; a++) {
+		fputc('\t', f);
+		put_escaped(f, *a);
+	}
+	fputc('\n', f);
+	bad = ferror(f);
+	if (fclose(f) || bad)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "fdr record: cannot write %s: %s\n", path, strerror(errno));
+	return FDR_EXIT_FAILED;
+}

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fdr - the front door: record a program's function calls and read them
+ * (`fdr record -- ./prog`, then `fdr report`).  fdrctl, fdrd and fdrlog
+ * stay the plumbing; fdr runs their code in-process.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fdr_commands.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: fdr <command> [options]\n"
+	      "Record and read function-call traces of programs built with fdr-cc.\n\n"
+	      "commands:\n"
+	      "  record   run a program and record its calls into fdr.data/\n"
+	      "  report   functions by total and self time, call counts\n"
+	      "  convert  --format chrome|yaml: Chrome trace JSON or llvm-xray YAML\n\n"
+	      "`fdr <command> --help` describes each command; man fdr has the rest.\n"
+	      "Quick start:  fdr-cc -O2 -o prog prog.c && fdr record -- ./prog && fdr report\n",
+	      f);
+}
+
+static const struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "record", fdr__cmd_record },
+	{ "report", fdr__cmd_report },
+	{ "convert", fdr__cmd_convert },
+};
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "fdr: unknown command '%s'; expected record, report or convert\n",
+		argv[1]);
+	return 2;
+}

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* record.h - the parts of `fdr record`, one job per file. */
+#ifndef FDR_RECORD_H
+#define FDR_RECORD_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fdr.h>
+
+#include "elf_info.h"
+
+#define FDR_DEFAULT_DATA_DIR	"fdr.data"
+#define FDR_LOG_NAME		"log.xray"
+#define FDR_INFO_NAME		"info"
+/* Exit statuses of fdr itself, as env(1) and timeout(1) use them. */
+#define FDR_EXIT_FAILED		125	/* fdr record could not do its job */
+#define FDR_EXIT_CANNOT_EXEC	126
+#define FDR_EXIT_NOT_FOUND	127
+
+struct record_opts {
+	const char *out_dir;		/* -o DIR */
+	long threshold_us;		/* -1: libfdr's default */
+	uint64_t buffer_size;
+	uint32_t buffers_per_cpu;
+	bool verbose;
+	const char *only[64];		/* -F: record only these functions */
+	size_t nonly;
+	const char *hide[64];		/* -N: record all but these */
+	size_t nhide;
+	char **argv;			/* PROG ARGS..., NULL-terminated */
+};
+
+/* record_opts.c: -1 to run, else the exit status (help, usage error). */
+int fdr__record_parse(int argc, char **argv, struct record_opts *o);
+
+/* prog.c: PROG found and instrumented? */
+struct prog {
+	char path[PATH_MAX];		/* absolute */
+	struct fdr_elf_info elf;
+	bool script;			/* starts with #!: not checked */
+};
+/* 0, or the exit status after a message naming the cause and the fix. */
+int fdr__prog_check(const char *name, struct prog *p);
+
+/* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
+int fdr__record_filter(const struct prog *p, const struct record_opts *o,
+		       char *out, size_t outsz);
+
+/* data_dir.c: DIR is written as a whole or not at all. */
+struct data_dir {
+	char final[PATH_MAX];		/* DIR, absolute */
+	char staging[PATH_MAX];		/* hidden sibling, renamed to DIR at the end */
+};
+int fdr__data_dir_begin(struct data_dir *d, const char *dir);
+int fdr__data_dir_commit(struct data_dir *d);
+void fdr__data_dir_abort(struct data_dir *d);
+
+/* backend.c: the region this run records into. */
+struct backend {
+	struct fdr_ctl *ctl;
+	char target[96];		/* FDR_TARGET for PROG */
+	bool embedded;
+};
+int fdr__backend_open(struct backend *b, const struct record_opts *o);
+/* Finalize (unless the kernel did for a crash); *st is the status after. */
+int fdr__backend_finalize(struct backend *b, struct fdr_status *st);
+/* Give the region back: RESET the device, remove the embedded object. */
+void fdr__backend_close(struct backend *b);
+
+/* run.c: PROG under the recording environment, and all its descendants. */
+struct run_env {
+	const char *target;
+	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
+	long threshold_us;
+	const char *symdir;
+};
+/* 0 with PROG's wait status once every descendant is gone, or the exit status. */
+int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);
+
+/* flush_log.c: write the finalized region as DIR/log.xray + .threads. */
+struct flush_summary {
+	bool written;
+	uint64_t records, threads, recycled, dropped;
+};
+int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *dir,
+		   struct flush_summary *sum);
+
+/* info_file.c: DIR/info, what `fdr report` needs to name functions. */
+int fdr__info_write(const char *dir, const struct prog *p, char **argv,
+		    const struct backend *b, const struct record_opts *o);
+
+/* msg.c */
+void fdr__msg_set_prefix(const char *prefix);
+void fdr__msg_set_verbose(bool on);
+
+int fdr__cmd_record(int argc, char **argv);
+
+#endif

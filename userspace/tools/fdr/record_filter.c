@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * record_filter.c - `fdr record -F FUNC` / `-N FUNC`: the XRay function ids
+ * of the named functions, from PROG's instrumentation map (numbered as the
+ * runtime numbers them: fdrlog's symbols_instr_map.c), handed to the fdr
+ * XRay mode as $FDR_XRAY_FUNCTIONS so that it patches only those sleds
+ * (or all but those).  The -finstrument-functions hooks cannot be
+ * patched: -F/-N need an XRay build.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "report.h"
+#include "symbols_internal.h"
+
+/* Is fid's name (as fdr report prints it) in v[0..n), or is "#fid"/"fid"? */
+static bool named(const struct symbol *sym, const char *const *v, size_t n)
+{
+	char id[16], *name = sym->name ? fdr__demangle(sym->name) : NULL;
+	bool hit = false;
+
+	snprintf(id, sizeof(id), "#%d", sym->fid);
+	for (size_t i = 0; i < n && !hit; i++)
+		hit = (name && !strcmp(v[i], name)) || !strcmp(v[i], id) || !strcmp(v[i], id + 1);
+	free(name);
+	return hit;
+}
+
+/* Each name must match some function: a typo should not record nothing. */
+static int all_found(const struct symbols *s, const char *const *v, size_t n, char opt)
+{
+	for (size_t i = 0; i < n; i++) {
+		bool found = false;
+
+		for (size_t k = 0; k < s->n && !found; k++)
+			found = named(&s->v[k], &v[i], 1);
+		if (!found) {
+			fprintf(stderr, "fdr record: -%c %s: no such function in the program's "
+				"XRay instrumentation map (names as fdr report prints them, or "
+				"#id)\n", opt, v[i]);
+			return FDR_EXIT_FAILED;
+		}
+	}
+	return 0;
+}
+
+/* "only:" the -F functions not also given to -N, or "skip:" the -N ones. */
+static int build_spec(const struct symbols *s, const struct record_opts *o,
+		      char *out, size_t outsz)
+{
+	size_t len = (size_t)snprintf(out, outsz, o->nonly ? "only:" : "skip:");
+	bool first = true;
+
+	for (size_t k = 0; k < s->n; k++) {
+		bool on = o->nonly ? named(&s->v[k], o->only, o->nonly) &&
+				     !named(&s->v[k], o->hide, o->nhide)
+				   : named(&s->v[k], o->hide, o->nhide);
+
+		if (!on)
+			continue;
+		len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%d",
+					first ? "" : ",", s->v[k].fid);
+		first = false;
+		if (len >= outsz) {
+			fprintf(stderr, "fdr record: too many functions for -F/-N\n");
+			return FDR_EXIT_FAILED;
+		}
+	}
+	return 0;
+}
+
+int fdr__record_filter(const struct prog *p, const struct record_opts *o,
+		       char *out, size_t outsz)
+{
+	struct symbols *s;
+	char msg[512];
+	int r;
+
+	out[0] = 0;
+	if (!o->nonly && !o->nhide)
+		return 0;
+	if (p->script || p->elf.instr != FDR_INSTR_XRAY) {
+		fprintf(stderr, "fdr record: -F/-N patch XRay sleds: they need a program "
+			"built with fdr-cc (XRay), not --gcc\n");
+		return FDR_EXIT_FAILED;
+	}
+	if (symbols_from_instr_map(&s, p->path, msg, sizeof(msg))) {
+		fprintf(stderr, "fdr record: -F/-N: %s\n", msg);
+		return FDR_EXIT_FAILED;
+	}
+	r = all_found(s, o->only, o->nonly, 'F');
+	if (!r)
+		r = all_found(s, o->hide, o->nhide, 'N');
+	if (!r)
+		r = build_spec(s, o, out, outsz);
+	symbols_free(s);
+	return r;
+}

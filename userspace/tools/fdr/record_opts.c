@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/* record_opts.c - `fdr record`'s command line. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "sizes.h"
+
+static const char help[] =
+	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
+	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
+	"                  [--] PROG [ARGS...]\n"
+	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls,\n"
+	"and those of its threads, forked children and exec'ed instrumented\n"
+	"programs, into DIR (default ./" FDR_DEFAULT_DATA_DIR "/; replaced as a whole,\n"
+	"never left half-written).  Records through /dev/fdr when it is there\n"
+	"and free, else through a private shared-memory region.  Waits for PROG\n"
+	"and every descendant, then writes the log; exits with PROG's status\n"
+	"(128+N for a signal N; 125-127 for fdr's own errors).\n"
+	"  -o, --output DIR        the data directory (default " FDR_DEFAULT_DATA_DIR ")\n"
+	"  -t, --threshold DUR     drop calls shorter than DUR (N, Nus, Nms, Ns;\n"
+	"                          default 5us; 0 keeps every call)\n"
+	"  -b, --buffer-size N     bytes per buffer (K/M suffixes; default 64K)\n"
+	"  -n, --buffers-per-cpu N buffers per CPU (default 64): the ring keeps the\n"
+	"                          newest buffer-size * N bytes of each CPU\n"
+	"  -F, --filter FUNC       record only FUNC (repeatable; XRay builds: only\n"
+	"                          FUNC's sleds are patched)\n"
+	"  -N, --notrace FUNC      record all but FUNC (repeatable)\n"
+	"  -v, --verbose           say what the flush did\n"
+	"Then: fdr report [DIR].\n";
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "fdr record: %s '%s'\n%s", what, arg ? arg : "", help);
+	return 2;
+}
+
+static int parse_one(int c, struct record_opts *o)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'h': fputs(help, stdout); return 0;
+	case 'o': o->out_dir = optarg; return -1;
+	case 'v': o->verbose = true; return -1;
+	case 'F':
+	case 'N':
+		if ((c == 'F' ? o->nonly : o->nhide) == 64)
+			return usage_error("at most 64 functions for", c == 'F' ? "-F" : "-N");
+		if (c == 'F')
+			o->only[o->nonly++] = optarg;
+		else
+			o->hide[o->nhide++] = optarg;
+		return -1;
+	case 't':
+		if (fdr__parse_duration_us(optarg, &v) || v > 1000000000)
+			return usage_error("--threshold: expected N, Nus, Nms or Ns, got", optarg);
+		o->threshold_us = (long)v;
+		return -1;
+	case 'b':
+		if (fdr__parse_size(optarg, &v) || !v)
+			return usage_error("--buffer-size: expected a size like 64K, got", optarg);
+		o->buffer_size = v;
+		return -1;
+	case 'n':
+		if (fdr__parse_size(optarg, &v) || !v || v > UINT32_MAX)
+			return usage_error("--buffers-per-cpu: expected a count, got", optarg);
+		o->buffers_per_cpu = (uint32_t)v;
+		return -1;
+	default:
+		fputs(help, stderr);
+		return 2;
+	}
+}
+
+int fdr__record_parse(int argc, char **argv, struct record_opts *o)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, 0, 'h' }, { "output", required_argument, 0, 'o' },
+		{ "threshold", required_argument, 0, 't' },
+		{ "buffer-size", required_argument, 0, 'b' },
+		{ "buffers-per-cpu", required_argument, 0, 'n' },
+		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
+		{ "notrace", required_argument, 0, 'N' }, { 0 }
+	};
+	int c, r;
+
+	*o = (struct record_opts){ .out_dir = FDR_DEFAULT_DATA_DIR, .threshold_us = -1,
+				   .buffer_size = 64 * 1024, .buffers_per_cpu = 64 };
+	optind = 0;
+	/* '+': PROG's own options are PROG's, even without "--" */
+	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:", opts, NULL)) != -1)
+		if ((r = parse_one(c, o)) >= 0)
+			return r;
+	if (optind >= argc) {
+		fprintf(stderr, "fdr record: expected PROG\n%s", help);
+		return 2;
+	}
+	o->argv = argv + optind;
+	return -1;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - `fdr report`: per function, calls and total and self time
+ * (total minus the time of completed direct callees), over the calls
+ * fdrlog's call_walk matches, with uftrace's filters: -F FUNC keeps FUNC
+ * and what it calls, -N FUNC drops FUNC and what it calls, --depth N keeps
+ * calls less than N frames deep (counted from the -F function, if any).
+ */
+#ifndef FDR_REPORT_H
+#define FDR_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <fdr_reader.h>
+
+struct symbols;
+
+#define REPORT_MAX_FILTERS 64
+
+enum report_sort { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_ID };
+
+struct report_opts {
+	enum report_sort sort;
+	bool json;
+	long tid;			/* -1: every thread */
+	size_t depth;			/* 0: any */
+	const char *only[REPORT_MAX_FILTERS];	/* -F */
+	size_t nonly;
+	const char *hide[REPORT_MAX_FILTERS];	/* -N */
+	size_t nhide;
+};
+
+struct report_func {
+	int32_t fid;
+	char *name;			/* demangled */
+	bool only, hide;		/* matches a -F / -N */
+	uint64_t calls, total_ticks, self_ticks;
+};
+
+struct report {
+	struct report_func *funcs;	/* after report_build: sorted */
+	size_t nfuncs;
+	size_t *slot;			/* fid hash -> funcs index + 1 */
+	size_t nslots;
+	uint64_t orphan_exits, open_calls, unwound;
+	uint64_t hz;			/* ticks per second (0: ticks are ns) */
+};
+
+/* 0, or -1 on out of memory. */
+int fdr__report_build(struct report *r, const struct fdr_trace *t,
+		      const struct symbols *syms, const struct report_opts *o);
+void fdr__report_free(struct report *r);
+uint64_t fdr__report_ns(const struct report *r, uint64_t ticks);
+
+/* report_print.c */
+void fdr__report_print_text(FILE *f, const struct report *r);
+void fdr__report_print_json(FILE *f, const struct report *r, const char *log);
+
+/* demangle.c: the demangled C++ name, or a copy of name; NULL on ENOMEM. */
+char *fdr__demangle(const char *name);
+
+#endif

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+/* report_print.c - `fdr report` as a table (uftrace's layout) or as JSON. */
+#include <stdio.h>
+
+#include "report.h"
+
+static void put_time(FILE *f, uint64_t ns)
+{
+	if (ns < 1000)
+		fprintf(f, "%10llu ns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		fprintf(f, "%10.3f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		fprintf(f, "%10.3f ms", (double)ns / 1e6);
+	else
+		fprintf(f, "%10.3f  s", (double)ns / 1e9);
+}
+
+void fdr__report_print_text(FILE *f, const struct report *r)
+{
+	fputs("   Total time     Self time       Calls  Function\n"
+	      "  ===========   ===========  ==========  ====================\n", f);
+	for (size_t i = 0; i < r->nfuncs; i++) {
+		const struct report_func *fn = &r->funcs[i];
+
+		fputs(" ", f);
+		put_time(f, fdr__report_ns(r, fn->total_ticks));
+		fputs(" ", f);
+		put_time(f, fdr__report_ns(r, fn->self_ticks));
+		fprintf(f, "  %10llu  %s\n", (unsigned long long)fn->calls, fn->name);
+	}
+	if (r->open_calls || r->orphan_exits || r->unwound)
+		fprintf(f, "# not counted: %llu calls open at the end (a crash, or still "
+			"running at finalize), %llu exits whose entry the ring overwrote, "
+			"%llu frames closed by a deeper exit\n",
+			(unsigned long long)r->open_calls, (unsigned long long)r->orphan_exits,
+			(unsigned long long)r->unwound);
+}
+
+static void put_json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void fdr__report_print_json(FILE *f, const struct report *r, const char *log)
+{
+	fputs("{\"log\":", f);
+	put_json_string(f, log);
+	fputs(",\"functions\":[", f);
+	for (size_t i = 0; i < r->nfuncs; i++) {
+		const struct report_func *fn = &r->funcs[i];
+
+		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
+		put_json_string(f, fn->name);
+		fprintf(f, ",\"id\":%d,\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu}",
+			fn->fid, (unsigned long long)fn->calls,
+			(unsigned long long)fdr__report_ns(r, fn->total_ticks),
+			(unsigned long long)fdr__report_ns(r, fn->self_ticks));
+	}
+	fprintf(f, "],\n\"open_calls\":%llu,\"exits_without_entry\":%llu,"
+		"\"frames_unwound\":%llu}\n", (unsigned long long)r->open_calls,
+		(unsigned long long)r->orphan_exits, (unsigned long long)r->unwound);
+}

@@ -1,0 +1,247 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# fdr_test.sh BUILD - host tests of fdr record/report/convert and fdr-cc
+# on the embedded backend (TAP on stdout).  Every program is built by
+# fdr-cc/fdr-c++ here, so the wrappers are tested by the same runs.
+set -u
+BUILD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+B=$BUILD/bin
+FDR=$B/fdr
+T=$(mktemp -d /tmp/fdr-test.XXXXXX)
+MNT=
+cleanup() { [ -n "$MNT" ] && umount "$MNT" 2>/dev/null; rm -rf "$T"; }
+trap cleanup EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+skip() { n=$((n + 1)); echo "ok $n $1 # SKIP $2"; }
+check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
+
+# calls of FUNC in `fdr report --json` output FILE (0 if absent)
+calls() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(sum(f["calls"] for f in d["functions"] if f["name"]==sys.argv[2]))' "$1" "$2"
+}
+# "name=calls ..." of every function, sorted by name
+profile() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+print(" ".join("%s=%d" % (f["name"], f["calls"]) for f in sorted(d["functions"], key=lambda f: f["name"])))' "$1"
+}
+expect_profile() { # name dir expected [report args]
+	local name=$1 dir=$2 want=$3; shift 3
+	"$FDR" report --json "$@" ${dir:+"$dir"} >"$T/r.json" 2>"$T/r.err"
+	local got; got=$(profile "$T/r.json" 2>/dev/null)
+	if [ "$got" = "$want" ]; then ok "$name"; else nok "$name" "want: $want" "got:  $got" "$(cat "$T/r.err")"; fi
+}
+no_leftovers() { # name parent dir: no DIR, no staging directory
+	if [ ! -e "$2/$3" ] && ! ls -a "$2" | grep -q "^\.$3\.tmp-"; then ok "$1"; else nok "$1" "$(ls -a "$2")"; fi
+}
+
+cd "$T" || exit 1
+cp "$HERE/traced.c" .
+
+# ---- fdr-cc and fdr-c++ ----
+check "fdr-cc: compile and link in one step (XRay)" "$B/fdr-cc" -O2 -g -o traced traced.c
+check "fdr-cc: compile only adds no link flags (-c)" "$B/fdr-cc" -O2 -g -c -o traced.o traced.c
+check "fdr-cc: link separately compiled objects" "$B/fdr-cc" -o traced_sep traced.o
+check "fdr-cc: static link" "$B/fdr-cc" -static -O2 -o traced_static traced.c
+check "fdr-cc --gcc: -finstrument-functions hooks" "$B/fdr-cc" --gcc -O1 -g -o traced_gcc traced.c
+check "FDR_CC=gcc: static link" env FDR_CC=gcc "$B/fdr-cc" -static -O1 -o traced_gcc_static traced.c
+cat > lib.c <<'X'
+__attribute__((noinline)) int lib_twice(int x) { return 2 * x; }
+X
+cat > uselib.c <<'X'
+int lib_twice(int);
+int main(void) { int s = 0; for (int i = 0; i < 3; i++) s += lib_twice(i); return s == 6 ? 0 : 1; }
+X
+check "fdr-cc --gcc -shared: a library" "$B/fdr-cc" --gcc -O1 -fPIC -shared -o libtw.so lib.c
+check "fdr-cc --gcc: a program linking it" "$B/fdr-cc" --gcc -O1 -o uselib uselib.c -L. -ltw -Wl,-rpath,"$T"
+check "fdr-cc -shared (XRay): a library" "$B/fdr-cc" -O1 -fPIC -shared -o libtwx.so lib.c
+check "fdr-cc (XRay): a program linking it" "$B/fdr-cc" -O1 -o uselibx uselib.c -L. -ltwx -Wl,-rpath,"$T"
+cat > cxx.cc <<'X'
+namespace shapes { struct Sq { int s; __attribute__((noinline)) int area() const { return s * s; } }; }
+__attribute__((noinline)) int total(int n) { int t = 0; for (int i = 0; i < n; i++) t += shapes::Sq{i}.area(); return t; }
+int main() { return total(3) == 5 ? 0 : 1; }
+X
+check "fdr-c++: a C++ program (XRay)" "$B/fdr-c++" -O1 -o cxx cxx.cc
+check "fdr-c++ --gcc: a C++ program" "$B/fdr-c++" --gcc -O1 -o cxx_gcc cxx.cc
+mkdir proj && cp traced.c proj/ && printf 'traced: traced.o\n\t$(CC) $(LDFLAGS) -o $@ traced.o -lpthread\n' >proj/Makefile
+check "make CC=fdr-cc: a project's own Makefile (implicit .c.o rule, separate link)" make -s -C proj CC="$B/fdr-cc" CFLAGS=-O2
+"$FDR" record -o projd -t 0 -- proj/traced calls 2>/dev/null
+expect_profile "make CC=fdr-cc: the program records" projd "leaf=12 main=1 middle=4 work=1"
+check "fdr-cc: source on standard input (-x c -)" sh -c "'$B/fdr-cc' -x c -o stdin_prog - <traced.c && '$FDR' record -o stdind -t 0 -- ./stdin_prog calls 2>/dev/null"
+mkdir libdir && cp "$BUILD/adapters/libfdr-xray-objs.a" "$BUILD/adapters/libfdr-cyg.a" "$BUILD/lib/libfdr.a" libdir/
+check "fdr-cc with FDR_LIBDIR (a copied tree)" env FDR_LIBDIR="$T/libdir" "$B/fdr-cc" -O2 -o traced_libdir traced.c
+env FDR_LIBDIR="$T/nowhere" "$B/fdr-cc" -o x traced.c 2>e.err; rc=$?
+[ $rc != 0 ] && grep -q 'libfdr-xray-objs.a is missing.*FDR_LIBDIR' e.err && ok "fdr-cc: a missing library is named" || nok "fdr-cc: a missing library is named" "$(cat e.err)"
+if nm traced.o | grep -q fdr_xray_mode_link || ! readelf -S traced.o | grep -q xray_instr_map; then
+	nok "fdr-cc -c: instrumented object without the mode"
+else ok "fdr-cc -c: instrumented object without the mode"; fi
+
+# ---- record and report ----
+CALLS="leaf=12 main=1 middle=4 work=1"
+"$FDR" record -t 0 -- ./traced calls 2>rec.err; rc=$?
+[ $rc = 0 ] && [ -f fdr.data/log.xray ] && [ -f fdr.data/info ] && [ -f fdr.data/log.xray.threads ] \
+	&& ok "record: exit 0, fdr.data/ with log, side table and info" \
+	|| nok "record: exit 0, fdr.data/ with log, side table and info" "rc=$rc" "$(cat rec.err)"
+grep -q "^fdr record: $T/fdr.data/log.xray: 39 records, 1 thread, 0 buffers recycled, 0 dropped (private embedded region)\$" rec.err \
+	&& ok "record: one summary line" || nok "record: one summary line" "$(cat rec.err)"
+check "record: fdrlog verify accepts the log" "$B/fdrlog" verify fdr.data/log.xray
+got=$("$B/fdrlog" dump fdr.data/log.xray | grep -c 'Function ')
+[ "$got" = 36 ] && ok "record: 36 function records (18 calls)" || nok "record: 36 function records (18 calls)" "got $got"
+if command -v llvm-xray-19 >/dev/null; then
+	check "record: llvm-xray-19 fdr-dump --verify accepts the log" llvm-xray-19 fdr-dump --verify fdr.data/log.xray
+fi
+expect_profile "report --json: call counts of the program" fdr.data "$CALLS"
+expect_profile "report: fdr.data is the default" "" "$CALLS" 2>/dev/null || true
+"$FDR" report >rep.txt 2>&1
+grep -qE '^ +[0-9.]+ [nmu]?s +[0-9.]+ [nmu]?s +12  leaf$' rep.txt && ok "report: text table, names resolved" \
+	|| nok "report: text table, names resolved" "$(cat rep.txt)"
+"$FDR" report --sort name --json >r.json; names=$(python3 -c 'import json;print(" ".join(f["name"] for f in json.load(open("r.json"))["functions"]))')
+[ "$names" = "leaf main middle work" ] && ok "report --sort name" || nok "report --sort name" "$names"
+python3 - r.json <<'X' && ok "report --json: total >= self, ns, ids" || nok "report --json: total >= self, ns, ids"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(f["total_ns"] >= f["self_ns"] >= 0 and f["id"] > 0 for f in d["functions"])
+m = {f["name"]: f for f in d["functions"]}
+assert m["main"]["total_ns"] >= m["work"]["total_ns"] >= m["middle"]["total_ns"]
+X
+expect_profile "report -F middle: middle and what it calls" fdr.data "leaf=12 middle=4" -F middle
+expect_profile "report -N middle: all but middle and its callees" fdr.data "main=1 work=1" -N middle
+expect_profile "report --depth 2" fdr.data "main=1 work=1" --depth 2
+expect_profile "report -F work --depth 2" fdr.data "middle=4 work=1" -F work --depth 2
+"$FDR" record -o fdr.data -t 0 -- ./traced calls 2>/dev/null
+[ "$(ls -A fdr.data | sort | tr '\n' ' ')" = "info log.xray log.xray.threads " ] \
+	&& ok "record: a second run replaces the data directory" || nok "record: a second run replaces the data directory" "$(ls -A fdr.data)"
+"$FDR" record -o defthr -- ./traced calls 2>/dev/null
+grep -q "^threshold_us	default" defthr/info && ok "record: default threshold noted in info" || nok "record: default threshold noted in info"
+
+# ---- record -F/-N: only the named sleds are patched ----
+"$FDR" record -o flt -t 0 -F middle -- ./traced calls 2>/dev/null
+expect_profile "record -F middle: only middle is recorded" flt "middle=4"
+"$FDR" record -o flt -t 0 -F leaf -F '#1' -- ./traced calls 2>/dev/null
+expect_profile "record -F by name and by #id" flt "leaf=12 main=1"
+"$FDR" record -o flt -t 0 -N leaf -N main -- ./traced calls 2>/dev/null
+expect_profile "record -N leaf -N main: all but those" flt "middle=4 work=1"
+"$FDR" record -o e5 -F nosuch -- ./traced 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q -- '-F nosuch: no such function' e.err && [ ! -e e5 ] \
+	&& ok "record -F with an unknown name: error, no data directory" || nok "record -F with an unknown name: error, no data directory" "rc=$rc" "$(cat e.err)"
+"$FDR" record -o e6 -F leaf -- ./traced_gcc 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'need a program built with fdr-cc' e.err && ok "record -F on a --gcc build: says it needs XRay" \
+	|| nok "record -F on a --gcc build: says it needs XRay" "rc=$rc" "$(cat e.err)"
+
+# ---- convert ----
+check "convert --format chrome: JSON with names" sh -c \
+	"'$FDR' convert --format chrome -o t.json && python3 -c 'import json; e=json.load(open(\"t.json\"))[\"traceEvents\"]; assert sum(1 for x in e if x.get(\"name\")==\"leaf\" and x[\"ph\"]==\"B\")==12'"
+check "convert --format yaml: names as llvm-xray -y" sh -c "'$FDR' convert --format yaml | grep -c 'function: leaf' | grep -qx 24"
+
+# ---- exit status ----
+"$FDR" record -o st -t 0 -- ./traced exit 3 2>/dev/null; rc=$?
+[ $rc = 3 ] && ok "exit status: PROG's exit code (3)" || nok "exit status: PROG's exit code (3)" "rc=$rc"
+"$FDR" record -o st -t 0 -- ./traced signal 15 2>st.err; rc=$?
+[ $rc = 143 ] && grep -q 'killed by SIGTERM' st.err && ok "exit status: signal 15 gives 143" || nok "exit status: signal 15 gives 143" "rc=$rc"
+"$FDR" record -o st -t 0 -- ./traced signal 9 2>/dev/null; rc=$?
+[ $rc = 137 ] && ok "exit status: SIGKILL gives 137" || nok "exit status: SIGKILL gives 137" "rc=$rc"
+expect_profile "SIGKILL: the calls before it are in the log" st "leaf=12 middle=4 work=1"
+
+# ---- crash ----
+"$FDR" record -o crash -t 0 -- ./traced segv 2>/dev/null; rc=$?
+[ $rc = 139 ] && ok "crash: SIGSEGV gives 139" || nok "crash: SIGSEGV gives 139" "rc=$rc"
+last=$("$FDR" convert --format yaml --no-sort crash | grep 'kind: function-' | tail -1)
+echo "$last" | grep -q 'function: crash_here,.*kind: function-enter' && ok "crash: the thread's last record is the Enter of crash_here" \
+	|| nok "crash: the thread's last record is the Enter of crash_here" "$last"
+expect_profile "crash: the completed calls are counted" crash "leaf=12 middle=4 work=1"
+
+# ---- fork, exec, threads ----
+"$FDR" record -o fork -t 0 -- ./traced fork-outlive 2>/dev/null
+expect_profile "fork: a child outliving PROG by 100 ms is in the log" fork "child_late=5 leaf=12 main=1 middle=4 work=1"
+[ "$(grep -c '^thread' fork/log.xray.threads)" = 2 ] && ok "fork: two threads (parent, child) in the side table" \
+	|| nok "fork: two threads (parent, child) in the side table" "$(cat fork/log.xray.threads)"
+"$FDR" record -o exec -t 0 -- ./traced exec 2>/dev/null
+expect_profile "exec: the exec'ed instrumented program is in the log" exec "leaf=24 main=1 middle=8 work=2"
+"$FDR" record -o thr -t 0 -- ./traced threads 2>/dev/null
+expect_profile "threads: 4 threads' calls" thr "leaf=40 main=1 thread_body=4 threads=1"
+[ "$(grep -c '^thread' thr/log.xray.threads)" = 5 ] && ok "threads: 5 threads in the side table" || nok "threads: 5 threads in the side table"
+tid=$(awk -F'\t' '$1=="thread" {t=$2} END {print t}' thr/log.xray.threads)
+expect_profile "report --tid: one thread's calls" thr "leaf=10 thread_body=1" --tid "$tid"
+
+# ---- GCC hooks, shared library, C++ ----
+"$FDR" record -o gcc -t 0 -- ./traced_gcc calls 2>/dev/null
+expect_profile "--gcc program: counts and names from the sym-maps" gcc "$CALLS"
+"$FDR" record -o gccs -t 0 -- ./traced_gcc_static threads 2>/dev/null
+expect_profile "FDR_CC=gcc static program, threads" gccs "leaf=40 main=1 thread_body=4 threads=1"
+"$FDR" record -o sep -t 0 -- ./traced_sep calls 2>/dev/null
+expect_profile "separately linked program" sep "$CALLS"
+"$FDR" record -o stat -t 0 -- ./traced_static calls 2>/dev/null
+expect_profile "static program" stat "$CALLS"
+"$FDR" record -o lib -t 0 -- ./uselib 2>/dev/null
+expect_profile "--gcc shared library: its function named in the report" lib "lib_twice=3 main=1"
+"$FDR" record -o libx -t 0 -- ./uselibx 2>/dev/null
+expect_profile "XRay program with a -shared library: the program's calls" libx "main=1"
+"$FDR" record -o cxx.data -t 0 -- ./cxx 2>/dev/null
+expect_profile "C++ (XRay): names demangled" cxx.data "main=1 shapes::Sq::area() const=3 total(int)=1"
+"$FDR" record -o cxxg.data -t 0 -- ./cxx_gcc 2>/dev/null
+expect_profile "C++ (--gcc): names demangled" cxxg.data "main=1 shapes::Sq::area() const=3 total(int)=1"
+
+# ---- two runs at once ----
+"$FDR" record -o c1 -t 0 -- ./traced sleep 300 2>c1.err & p1=$!
+"$FDR" record -o c2 -t 0 -- ./traced threads 2>c2.err
+"$FDR" record -o c3 -t 0 -- ./traced exit 0 2>c3.err
+wait $p1
+expect_profile "concurrent: the long run's log is complete" c1 "leaf=12 main=1 middle=4 work=1"
+expect_profile "concurrent: the second run's log is its own" c2 "leaf=40 main=1 thread_body=4 threads=1"
+t1=$(awk -F'\t' '$1=="thread" {print $2}' c1/log.xray.threads | sort)
+t2=$(awk -F'\t' '$1=="thread" {print $2}' c2/log.xray.threads | sort)
+[ -n "$t1" ] && [ -z "$(comm -12 <(echo "$t1") <(echo "$t2"))" ] && [ "$(echo "$t1" | wc -l)" = 1 ] \
+	&& ok "concurrent: no thread in both logs" || nok "concurrent: no thread in both logs" "$t1 / $t2"
+ls /dev/shm | grep -q '^fdr-record\.' && nok "no embedded region left in /dev/shm" "$(ls /dev/shm)" || ok "no embedded region left in /dev/shm"
+
+# ---- errors leave no data directory ----
+"$FDR" record -o e1 -- ./no-such-prog 2>e.err; rc=$?
+[ $rc = 127 ] && grep -q 'no-such-prog: command not found' e.err && ok "PROG not found: 127 and a message" || nok "PROG not found: 127 and a message" "rc=$rc" "$(cat e.err)"
+no_leftovers "PROG not found: no data directory" . e1
+"$FDR" record -o e2 -- true 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'not instrumented.*fdr-cc' e.err && ok "PROG not instrumented (stripped /bin/true): says to rebuild with fdr-cc" \
+	|| nok "PROG not instrumented (stripped /bin/true): says to rebuild with fdr-cc" "rc=$rc" "$(cat e.err)"
+no_leftovers "PROG not instrumented: no data directory" . e2
+cc -o plain traced.c -lpthread
+"$FDR" record -o e3 -- ./plain 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'not instrumented' e.err && ok "PROG not instrumented (plain cc build)" || nok "PROG not instrumented (plain cc build)" "rc=$rc" "$(cat e.err)"
+clang-19 -fxray-instrument -o xplain traced.c -lpthread 2>/dev/null
+"$FDR" record -o e4 -- ./xplain 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'without the fdr XRay mode' e.err && ok "PROG built with -fxray-instrument but not fdr-cc" || nok "PROG built with -fxray-instrument but not fdr-cc" "rc=$rc" "$(cat e.err)"
+mkdir ro && chmod 0555 ro
+if [ "$(id -u)" = 0 ]; then
+	chmod 0755 "$T"; chmod 0644 traced.c
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$FDR" record -o ro/d -- ./traced 2>e.err; rc=$?
+else
+	"$FDR" record -o ro/d -- ./traced 2>e.err; rc=$?
+fi
+[ $rc = 125 ] && grep -q 'cannot create d in .*/ro: Permission denied' e.err && ok "DIR not writable: 125 and a message" \
+	|| nok "DIR not writable: 125 and a message" "rc=$rc" "$(cat e.err)"
+no_leftovers "DIR not writable: no data directory" ro d
+mkdir mine && echo keep >mine/file
+"$FDR" record -o mine -- ./traced 2>e.err; rc=$?
+[ $rc = 125 ] && [ "$(cat mine/file)" = keep ] && grep -q 'not an fdr data directory' e.err \
+	&& ok "DIR that is not an fdr data directory is left alone" || nok "DIR that is not an fdr data directory is left alone" "$(cat e.err)"
+MNT=$T/full; mkdir "$MNT"
+if mount -t tmpfs -o size=64k fdr-test "$MNT" 2>/dev/null; then
+	"$FDR" record -o "$MNT/d" -t 0 -- ./traced many 20000 2>e.err; rc=$?
+	[ $rc = 125 ] && grep -q 'No space left on device' e.err && ok "disk full: 125 and a message" || nok "disk full: 125 and a message" "rc=$rc" "$(cat e.err)"
+	no_leftovers "disk full: no data directory" "$MNT" d
+else
+	MNT=; skip "disk full" "cannot mount tmpfs (not root?)"; skip "disk full: no data directory" "no tmpfs"
+fi
+
+# ---- help ----
+for c in record report convert; do
+	"$FDR" "$c" --help | grep -q "^usage: fdr $c" && ok "fdr $c --help" || nok "fdr $c --help"
+done
+"$FDR" --help | grep -q 'fdr record' && ok "fdr --help" || nok "fdr --help"
+"$FDR" record 2>/dev/null; [ $? = 2 ] && ok "fdr record without PROG: usage, 2" || nok "fdr record without PROG: usage, 2"
+
+echo "1..$n"
+[ $failed = 0 ]

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * traced.c - the program the fdr tests record, built with fdr-cc (no
+ * tracing code).  Every mode makes a known number of calls:
+ *
+ *   calls          main 1, work 1, middle 4, leaf 12
+ *   exit N         the calls, then exit(N)
+ *   signal N       the calls, then raise(N)
+ *   segv           the calls, then crash_here() faults: its Enter is the
+ *                  thread's last record
+ *   fork-outlive   the calls; a child sleeps 100 ms after the parent
+ *                  exited, then calls child_late 5 times
+ *   exec           the calls, then exec "traced calls" (the same binary)
+ *   threads        threads 1; 4 threads, each thread_body 1, leaf 10
+ *   sleep MS       the calls, then sleep MS (for the concurrency test)
+ *   many N         the calls, then leaf N more times (a big log)
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile int sink;
+
+__attribute__((noinline)) static int leaf(int x)
+{
+	sink += x;
+	return x + 1;
+}
+
+__attribute__((noinline)) static int middle(int x)
+{
+	return leaf(x) + leaf(x + 1) + leaf(x + 2);
+}
+
+__attribute__((noinline)) static void work(void)
+{
+	for (int i = 0; i < 4; i++)
+		sink += middle(i);
+}
+
+__attribute__((noinline)) static void crash_here(volatile int *p)
+{
+	*p = 1;
+}
+
+__attribute__((noinline)) static void child_late(void)
+{
+	sink++;
+}
+
+__attribute__((noinline)) static void *thread_body(void *arg)
+{
+	for (int i = 0; i < 10; i++)
+		leaf(i);
+	return arg;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void fork_outlive(void)
+{
+	if (fork() == 0) {
+		sleep_ms(100);
+		for (int i = 0; i < 5; i++)
+			child_late();
+		_exit(0);
+	}
+}
+
+__attribute__((noinline)) static int threads(void)
+{
+	pthread_t t[4];
+
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, thread_body, NULL))
+			return 1;
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "calls";
+
+	if (!strcmp(mode, "threads"))
+		return threads();
+	work();
+	if (!strcmp(mode, "exit") && argc > 2)
+		exit(atoi(argv[2]));
+	if (!strcmp(mode, "signal") && argc > 2)
+		raise(atoi(argv[2]));
+	if (!strcmp(mode, "segv"))
+		crash_here(NULL);
+	if (!strcmp(mode, "fork-outlive"))
+		fork_outlive();
+	if (!strcmp(mode, "exec")) {
+		execl("/proc/self/exe", argv[0], "calls", (char *)NULL);
+		perror("exec");
+		return 1;
+	}
+	if (!strcmp(mode, "many") && argc > 2)
+		for (long i = atol(argv[2]); i > 0; i--)
+			leaf((int)i);
+	if (!strcmp(mode, "sleep") && argc > 2)
+		sleep_ms(atol(argv[2]));
+	return 0;
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# fdr record through /dev/fdr in the VM (busybox sh; KTAP on stdout).
+# Needs /bin/fdr, /bin/fdrctl, /bin/fdrlog and /bin/fdr-tests/traced_*
+# (vm-install).  traced_gcc's names come from its sym-maps, so `fdr
+# report` names them here too; traced_xray's ids stay numbers (the static
+# fdr has no DWARF reader), so its records are counted with fdrlog.
+P=/bin/fdr-tests
+W=/tmp/fdr-vm
+n=0
+failed=0
+ok() { n=$((n + 1)); echo "ok $n $*"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
+check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
+
+echo "KTAP version 1"
+if [ ! -c /dev/fdr ]; then
+	echo "1..0 # SKIP /dev/fdr missing (fdr.ko not loaded)"
+	exit 4
+fi
+fdrctl finalize >/dev/null 2>&1
+fdrctl reset >/dev/null 2>&1
+rm -rf "$W"
+mkdir -p "$W"
+cd "$W" || exit 1
+
+calls() { # DIR NAME: calls of NAME in fdr report --json DIR
+	fdr report --json "$1" 2>/dev/null | grep "\"name\":\"$2\"," |
+		sed 's/.*"calls":\([0-9]*\).*/\1/'
+}
+profile_is() { # DIR "name=calls ..."
+	for kv in $2; do
+		[ "$(calls "$1" "${kv%%=*}")" = "${kv#*=}" ] || { echo "# $1: ${kv%%=*}: $(calls "$1" "${kv%%=*}")" >&2; return 1; }
+	done
+}
+uninitialized() { fdrctl status | grep -q UNINITIALIZED; }
+enters() { fdrlog dump "$1/log.xray" | grep -c 'Function Enter'; }
+last_enter_is() { # DIR NAME: the thread's last function record
+	fdr convert --format yaml --no-sort "$1" | grep 'kind: function-' | tail -1 |
+		grep -q "function: $2,.*kind: function-enter"
+}
+
+# 1. the device, a GCC-hooks program
+fdr record -t 0 -o d1 -- $P/traced_gcc calls 2>d1.err; rc=$?
+check "device: exit 0" [ $rc = 0 ]
+check "device: the summary names /dev/fdr" grep -q 'records, 1 thread, .*(/dev/fdr)$' d1.err
+check "device: info says backend /dev/fdr" grep -q '^backend	/dev/fdr$' d1/info
+check "device: report counts" profile_is d1 "main=1 work=1 middle=4 leaf=12"
+check "device: fdrlog verify" fdrlog verify -q d1/log.xray
+check "device: left UNINITIALIZED for the next session" uninitialized
+
+# 2. XRay program
+fdr record -t 0 -o d2 -- $P/traced_xray calls 2>d2.err
+check "device, XRay: 18 Enters" [ "$(enters d2)" = 18 ]
+check "device, XRay: /dev/fdr" grep -q '(/dev/fdr)' d2.err
+
+# 3. crash: the kernel finalizes for it; the Enter of the crashing function is last
+fdr record -t 0 -o d3 -- $P/traced_gcc segv 2>d3.err; rc=$?
+check "device crash: 139" [ $rc = 139 ]
+check "device crash: last record is the Enter of crash_here" last_enter_is d3 crash_here
+check "device crash: the kernel finalized for the crash" grep -q '^finalize	crash	signal	11' d3/log.xray.threads
+check "device crash: left UNINITIALIZED" uninitialized
+fdr record -t 0 -o d3x -- $P/traced_xray signal 9 2>/dev/null; rc=$?
+check "device SIGKILL (XRay): 137" [ $rc = 137 ]
+check "device SIGKILL (XRay): the 18 Enters before it" [ "$(enters d3x)" = 18 ]
+
+# 4. fork child outliving PROG, threads, exec
+fdr record -t 0 -o d4 -- $P/traced_gcc fork-outlive 2>/dev/null
+check "device fork: the late child's calls" profile_is d4 "child_late=5 leaf=12"
+fdr record -t 0 -o d5 -- $P/traced_gcc threads 2>/dev/null
+check "device threads" profile_is d5 "thread_body=4 leaf=40"
+fdr record -t 0 -o d6 -- $P/traced_xray exec 2>/dev/null
+check "device exec (XRay): 2 x 18 Enters" [ "$(enters d6)" = 36 ]
+
+# 5. the device is in use by someone else: a private embedded region
+fdrctl init >/dev/null
+fdr record -t 0 -o d7 -- $P/traced_gcc calls 2>d7.err
+check "device in use: says so" grep -q '/dev/fdr is in use by another session (INITIALIZED)' d7.err
+check "device in use: private embedded region" grep -q '(private embedded region)' d7.err
+check "device in use: complete log" profile_is d7 "main=1 work=1 middle=4 leaf=12"
+check "device in use: the other session's region untouched" sh -c "fdrctl status | grep -q 'state: *INITIALIZED'"
+fdrctl finalize >/dev/null 2>&1
+fdrctl reset >/dev/null 2>&1
+
+# 6. two runs at once: one gets the device, the other an embedded region
+fdr record -t 0 -o c1 -- $P/traced_gcc sleep 300 2>c1.err &
+p1=$!
+sleep 0.1
+fdr record -t 0 -o c2 -- $P/traced_gcc threads 2>c2.err
+wait $p1
+check "concurrent: first run complete" profile_is c1 "main=1 work=1 middle=4 leaf=12"
+check "concurrent: second run complete" profile_is c2 "thread_body=4 leaf=40"
+one_each() {
+	[ "$(cat c1.err c2.err | grep -c '(/dev/fdr)$')" = 1 ] &&
+		[ "$(cat c1.err c2.err | grep -c '(private embedded region)$')" = 1 ] ||
+		{ sed 's/^/# /' c1.err c2.err >&2; return 1; }
+}
+check "concurrent: one device, one embedded" one_each
+check "concurrent: left UNINITIALIZED" uninitialized
+
+cd / && rm -rf "$W"
+echo "1..$n"
+[ $failed = 0 ]

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+/*
+ * call_walk.c - per-thread call stacks over an expanded trace
+ * (call_walk.h).  What a flight recorder keeps is tolerated, not fatal:
+ * an exit whose entry was overwritten, a call still open at the end, and
+ * frames whose exits were lost are each reported to their callback.
+ *
+ * Linear in records and threads whatever the log holds (a crafted log is
+ * as welcome as a real one): threads are found through key_index, and an
+ * exit learns whether its function is on its thread's stack at all from a
+ * count per (thread, function), so an exit without entry costs O(1)
+ * instead of a walk down the whole stack.  A matched exit walks down only
+ * over frames it then pops, each frame once.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "call_walk.h"
+#include "key_index.h"
+
+struct thread_stack {
+	uint32_t pid, tid;
+	struct call_frame *f;
+	size_t n, cap;
+};
+
+struct walk {
+	const struct call_walk_ops *ops;
+	void *ctx;
+	struct thread_stack *threads;	/* by thread_ix index */
+	size_t capthreads;
+	struct key_index thread_ix;	/* pid << 32 | tid */
+	uint32_t *on_stack;		/* frames of a function on a thread's stack */
+	size_t capon;
+	struct key_index on_ix;		/* thread index << 32 | fid */
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t cap2 = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (cap2 < need)
+		cap2 *= 2;
+	q = realloc(*p, cap2 * elem);
+	if (!q)
+		return -1;
+	*p = q;
+	*cap = cap2;
+	return 0;
+}
+
+static struct thread_stack *stack_of(struct walk *w, uint32_t pid, uint32_t tid)
+{
+	bool added;
+	int64_t i = key_index_get(&w->thread_ix, (uint64_t)pid << 32 | tid, &added);
+
+	if (i < 0)
+		return NULL;
+	if (added) {
+		if (grow((void **)&w->threads, &w->capthreads, (size_t)i + 1,
+			 sizeof(*w->threads)))
+			return NULL;
+		memset(&w->threads[i], 0, sizeof(*w->threads));
+		w->threads[i].pid = pid;
+		w->threads[i].tid = tid;
+	}
+	return &w->threads[i];
+}
+
+/* How many frames of fid thread s has on its stack (a counter to change). */
+static uint32_t *on_stack(struct walk *w, const struct thread_stack *s, int32_t fid)
+{
+	uint64_t thread = (uint64_t)(s - w->threads);
+	bool added;
+	int64_t i = key_index_get(&w->on_ix, thread << 32 | (uint32_t)fid, &added);
+
+	if (i < 0)
+		return NULL;
+	if (added) {
+		if (grow((void **)&w->on_stack, &w->capon, (size_t)i + 1, sizeof(*w->on_stack)))
+			return NULL;
+		w->on_stack[i] = 0;
+	}
+	return &w->on_stack[i];
+}
+
+static int push(struct walk *w, struct thread_stack *s, int32_t fid, uint64_t tsc)
+{
+	uint32_t *count;
+
+	if (grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
+		return -1;
+	count = on_stack(w, s, fid);
+	if (!count)
+		return -1;
+	(*count)++;
+	s->f[s->n++] = (struct call_frame){ fid, tsc, 0 };
+	return 0;
+}
+
+/* Pop the frames above frame i (unwound: their exits were lost), then i. */
+static int pop_to(struct walk *w, struct thread_stack *s, size_t i)
+{
+	int r;
+
+	for (size_t k = s->n; k-- > i;) {
+		uint32_t *count = on_stack(w, s, s->f[k].fid);
+
+		if (!count)
+			return -1;
+		(*count)--;
+		if (k != i && w->ops->unwound && (r = w->ops->unwound(w->ctx, s->f[k].fid)))
+			return r;
+	}
+	s->n = i;
+	return 0;
+}
+
+static int on_exit_event(struct walk *w, struct thread_stack *s, const struct fdr_event *ev)
+{
+	uint32_t *count = on_stack(w, s, ev->func_id);
+	size_t i = s->n;
+	struct call_frame *fr;
+	struct call_done c;
+	int r;
+
+	if (!count)
+		return -1;
+	if (*count == 0)
+		return w->ops->orphan_exit ? w->ops->orphan_exit(w->ctx, ev) : 0;
+	/* the function is on the stack: every frame passed is popped below */
+	while (s->f[i - 1].fid != ev->func_id)
+		i--;
+	fr = &s->f[i - 1];
+	c = (struct call_done){ s->pid, s->tid, s->f, i - 1,
+				ev->tsc > fr->tsc ? ev->tsc - fr->tsc : fr->tsc - ev->tsc };
+	if ((r = pop_to(w, s, i - 1)))
+		return r;
+	if (s->n)
+		s->f[s->n - 1].child_ticks += c.ticks;
+	/* c.frames[0..depth] are still in place: pop_to only moved s->n */
+	return w->ops->call ? w->ops->call(w->ctx, &c) : 0;
+}
+
+static int walk_event(struct walk *w, const struct fdr_event *ev)
+{
+	struct thread_stack *s;
+
+	if (ev->kind >= FDR_EVENT_CUSTOM)
+		return 0;
+	s = stack_of(w, ev->pid, ev->tid);
+	if (!s)
+		return -1;
+	if (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG)
+		return push(w, s, ev->func_id, ev->tsc);
+	return on_exit_event(w, s, ev);
+}
+
+static int report_open_calls(struct walk *w)
+{
+	int r;
+
+	if (!w->ops->open_call)
+		return 0;
+	for (size_t i = 0; i < w->thread_ix.n; i++)
+		for (size_t k = 0; k < w->threads[i].n; k++)
+			if ((r = w->ops->open_call(w->ctx, w->threads[i].pid, w->threads[i].tid,
+						   w->threads[i].f[k].fid)))
+				return r;
+	return 0;
+}
+
+int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *ctx)
+{
+	struct walk w = { .ops = ops, .ctx = ctx };
+	int r = 0;
+
+	key_index_init(&w.thread_ix);
+	key_index_init(&w.on_ix);
+	for (size_t i = 0; i < t->count && !r; i++)
+		r = walk_event(&w, fdr_trace_at(t, i));
+	if (!r)
+		r = report_open_calls(&w);
+	for (size_t i = 0; i < w.thread_ix.n; i++)
+		free(w.threads[i].f);
+	free(w.threads);
+	free(w.on_stack);
+	key_index_free(&w.thread_ix);
+	key_index_free(&w.on_ix);
+	return r;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * call_walk.h - match each thread's Enter and Exit records into calls, the
+ * way llvm-xray account does (records in expansion order, one stack per
+ * thread, an exit that matches a frame below the top closes the frames
+ * above it), for every tool that reports per call: `fdrlog account`,
+ * `fdr report`.
+ */
+#ifndef FDRLOG_CALL_WALK_H
+#define FDRLOG_CALL_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <fdr_reader.h>
+
+struct call_frame {
+	int32_t fid;
+	uint64_t tsc;		/* of the Enter */
+	uint64_t child_ticks;	/* time spent in completed direct callees */
+};
+
+/* A completed call: frames[depth] is the call itself, frames[0..depth) its callers. */
+struct call_done {
+	uint32_t pid, tid;
+	const struct call_frame *frames;
+	size_t depth;
+	uint64_t ticks;		/* exit TSC - entry TSC */
+};
+
+/* Callbacks; any may be NULL.  A non-zero return stops the walk and is returned. */
+struct call_walk_ops {
+	int (*call)(void *ctx, const struct call_done *c);
+	int (*orphan_exit)(void *ctx, const struct fdr_event *ev);	/* entry not in the log */
+	int (*unwound)(void *ctx, int32_t fid);		/* closed by a deeper exit */
+	int (*open_call)(void *ctx, uint32_t pid, uint32_t tid, int32_t fid);	/* at the end */
+};
+
+/* Walk t; 0, -1 on out of memory, or what a callback returned. */
+int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *ctx);
+
+#endif
