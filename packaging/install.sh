@@ -42,7 +42,7 @@ BUILD=${BUILD:-$top/build}
 FDR_SYSTEM_SETUP=${FDR_SYSTEM_SETUP:-yes}
 
 # What users run: the tools, and the man pages in Documentation/man/.
-TOOLS="fdrctl fdrd fdrlog"
+TOOLS="fdr fdrctl fdrd fdrlog"
 HEADERS="fdr.h fdr_inline.h fdr_reader.h"
 UAPI_HEADERS="fdr.h fdr_log.h"
 STATIC_LIBS="lib/libfdr.a adapters/libfdr-xray-objs.a adapters/libfdr-cyg.a reader/libfdrread.a"
@@ -104,6 +104,11 @@ install_tools() {
 	for t in $TOOLS; do
 		put 0755 "$BUILD/bin/$t" "$BINDIR/$t"
 	done
+	# The compiler wrappers find the installed libraries, not the build's.
+	sed "s|^installed_libdir=\$|installed_libdir=$LIBDIR|" "$BUILD/bin/fdr-cc" |
+		put_text 0755 "$BINDIR/fdr-cc"
+	grep -qx "installed_libdir=$LIBDIR" "$DESTDIR$BINDIR/fdr-cc" || die "fdr-cc: no installed_libdir line to set"
+	link fdr-cc "$BINDIR/fdr-c++"
 	for m in "$top"/Documentation/man/*.[1-8]; do
 		sect=${m##*.}
 		put 0644 "$m" "$MANDIR/man$sect/$(basename "$m")"

@@ -51,7 +51,7 @@ dkms_sources() {
 check "fdr-dkms holds the module's sources and dkms.conf, no prebuilt module" dkms_sources
 
 check "fdr-tools holds the tools, unit, udev rule, man pages" \
-	has "$(deb fdr-tools)" /usr/bin/fdrd /usr/bin/fdrctl /usr/bin/fdrlog \
+	has "$(deb fdr-tools)" /usr/bin/fdr /usr/bin/fdrd /usr/bin/fdrctl /usr/bin/fdrlog \
 	/lib/systemd/system/fdrd.service /lib/udev/rules.d/60-fdr.rules \
 	/usr/lib/sysusers.d/fdr.conf /usr/lib/modules-load.d/fdr.conf \
 	/usr/share/man/man8/fdrd.8.gz /usr/share/man/man1/fdrlog.1.gz
@@ -74,7 +74,7 @@ check "libfdr0 holds the shared library under its soname" \
 dev_paths() {
 	local f x
 	f=$(deb libfdr-dev)
-	has "$f" /usr/include/fdr.h /usr/include/fdr_inline.h /usr/include/linux/fdr.h \
+	has "$f" /usr/bin/fdr-cc /usr/bin/fdr-c++ /usr/include/fdr.h /usr/include/fdr_inline.h /usr/include/linux/fdr.h \
 		"/usr/lib/$multiarch/libfdr.a" "/usr/lib/$multiarch/libfdr.so" \
 		"/usr/lib/$multiarch/libfdr-xray.a" "/usr/lib/$multiarch/libfdr-cyg.a" \
 		"/usr/lib/$multiarch/pkgconfig/fdr.pc" || return 1
@@ -84,6 +84,8 @@ dev_paths() {
 		{ cat "$x/usr/lib/$multiarch/libfdr-xray.a"; return 1; }
 	grep -qx "libdir=/usr/lib/$multiarch" "$x/usr/lib/$multiarch/pkgconfig/fdr.pc" ||
 		{ cat "$x/usr/lib/$multiarch/pkgconfig/fdr.pc"; return 1; }
+	grep -qx "installed_libdir=/usr/lib/$multiarch" "$x/usr/bin/fdr-cc" ||
+		{ echo "fdr-cc does not look in /usr/lib/$multiarch"; return 1; }
 }
 check "libfdr-dev: headers, archives, the ld script and fdr.pc name Debian's paths" dev_paths
 

@@ -24,7 +24,7 @@ check() {	# description, command...: the command's success is the result
 # listing DIR: every path under DIR with its type and mode, sorted.
 listing() { (cd "$1" && find . -printf '%y %m %p\n' | LC_ALL=C sort); }
 
-echo "1..15"
+echo "1..17"
 
 # --- a staged install (DESTDIR), as a package build makes it ------------
 d=$tmp/dest
@@ -37,7 +37,7 @@ check "a DESTDIR install succeeds" test $? = 0
 p=$d/usr/local
 expected_files() {
 	local f missing=
-	for f in bin/fdrctl bin/fdrd bin/fdrlog lib/libfdr.a "lib/libfdr.so.$version" \
+	for f in bin/fdr bin/fdrctl bin/fdrd bin/fdrlog bin/fdr-cc share/man/man1/fdr.1 lib/libfdr.a "lib/libfdr.so.$version" \
 		lib/libfdr-xray.a lib/libfdr-xray-objs.a lib/libfdr-cyg.a lib/libfdrread.a \
 		include/fdr.h include/fdr_inline.h include/fdr_reader.h include/linux/fdr.h \
 		include/linux/fdr_log.h lib/pkgconfig/fdr.pc share/man/man8/fdrd.8 \
@@ -113,7 +113,8 @@ fi
 # An install that fails half-way leaves nothing behind.
 mkdir -p "$tmp/partial/bin"
 cp -a "$build/lib" "$build/adapters" "$build/reader" "$tmp/partial/"
-cp "$build/bin/fdrctl" "$build/bin/fdrd" "$tmp/partial/bin/"	# no fdrlog
+cp -a "$build/bin/." "$tmp/partial/bin/"
+rm "$tmp/partial/bin/fdrlog"
 d2=$tmp/dest2
 mkdir -p "$d2"
 listing "$d2" >"$tmp/before2"
@@ -157,6 +158,26 @@ linked_xray() {
 	nm "$tmp/xr" | grep -q fdr_xray_mode_link || { echo "the XRay mode was not linked in"; return 1; }
 }
 check "an XRay program links the installed fdr XRay mode by its ld script" linked_xray
+
+cat >"$tmp/traced.c" <<'SRC'
+int leaf(int x) { return x * 3; }
+int main(void) { return leaf(1) == 3 ? 0 : 1; }
+SRC
+wrapper_installed() {
+	"$pre/bin/fdr-cc" -o "$tmp/traced" "$tmp/traced.c" || return 1
+	nm "$tmp/traced" | grep -q fdr_xray_mode_link || { echo "fdr-cc linked no XRay mode"; return 1; }
+	"$pre/bin/fdr-c++" --gcc -x c -o "$tmp/traced-gcc" "$tmp/traced.c" || return 1
+	nm "$tmp/traced-gcc" | grep -q __cyg_profile_func_enter || { echo "fdr-c++ --gcc linked no hooks"; return 1; }
+	"$tmp/traced" && "$tmp/traced-gcc"
+}
+check "the installed fdr-cc and fdr-c++ link the installed libraries" wrapper_installed
+
+recorded_installed() {
+	(cd "$tmp" && "$pre/bin/fdr" record --threshold 0 -o "$tmp/rec.data" -- "$tmp/traced") || return 1
+	"$pre/bin/fdr" report --json "$tmp/rec.data" >"$tmp/rep.json" || return 1
+	grep -q '"name": *"leaf"' "$tmp/rep.json" || { cat "$tmp/rep.json"; return 1; }
+}
+check "the installed fdr records the program and reports leaf by name" recorded_installed
 
 emptied() {
 	PREFIX=$pre bash "$inst" uninstall || return 1

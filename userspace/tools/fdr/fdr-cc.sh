@@ -12,8 +12,9 @@
 #                                        loads it brings the recorder)
 #   a program (static or dynamic)        + the fdr libraries, at the end
 #
-# The libraries are found next to this script (bin/../adapters, bin/../lib
-# of the build tree), or all in $FDR_LIBDIR.  The XRay mode's archive is linked bare with
+# The libraries are found in $FDR_LIBDIR, else where make install put
+# them, else next to this script (bin/../adapters, bin/../lib of the
+# build tree).  The XRay mode's archive is linked bare with
 # --undefined=fdr_xray_mode_link (what the libfdr-xray.a ld script says,
 # without the script's absolute build path), so a copied tree works too.
 set -eu
@@ -59,8 +60,11 @@ if [ "$lang" = c++ ]; then
 	esac
 fi
 
-# FDR_LIBDIR: one directory holding all three archives (an installed tree)
-adapters=${FDR_LIBDIR:-$top/adapters} lib=${FDR_LIBDIR:-$top/lib}
+# FDR_LIBDIR: one directory holding all three archives (an installed
+# tree); make install writes its LIBDIR into installed_libdir.
+installed_libdir=
+adapters=${FDR_LIBDIR:-${installed_libdir:-$top/adapters}}
+lib=${FDR_LIBDIR:-${installed_libdir:-$top/lib}}
 if [ "$family" = gcc ]; then
 	instr=-finstrument-functions
 	libs="$adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
