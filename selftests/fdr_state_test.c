@@ -358,7 +358,7 @@ TEST_F(dev, status_sizes)
 	ASSERT_EQ(fdrt_param("buffer_size"), (long long)st.default_buffer_size);
 	ASSERT_EQ(fdrt_param("buffers_per_cpu"),
 		  (long long)st.default_buffers_per_cpu);
-	ASSERT_EQ(0, st.reserved0);
+	ASSERT_EQ(0, st.owner_pid);	/* no region */
 	default_size = st.default_buffer_size;
 
 	/* Smaller than version 0: EINVAL, nothing written. */
