@@ -65,7 +65,8 @@ static int exiter_main(void *arg)
 	if (!c)
 		return 11;
 	d = fdrt_desc(c, 0);
-	d->owner_pid = st.owner_pid;
+	/* What libfdr stores: getpid() on a kernel without owner_pid. */
+	d->owner_pid = st.owner_pid ? st.owner_pid : getpid();
 	__atomic_store_n(&d->state, FDR_BUF_HELD, __ATOMIC_RELEASE);
 	for (i = 0; i < e->nr_vmas; i++)
 		if (mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0) ==

@@ -77,8 +77,9 @@ int fdrt_to_uninitialized(int fd)
 	default:
 		return -EBUSY;	/* a transition is running elsewhere */
 	}
-	/* Whichever file began the flush: tests run as root. */
-	if (!err && st.flush_state == FDR_FLUSH_FLUSHING)
+	/* Ours, or (tests run as root) whichever file began it. */
+	if (!err && st.flush_state == FDR_FLUSH_FLUSHING &&
+	    fdrt_ioctl(fd, FDR_IOC_FLUSH_ABORT))
 		err = fdrt_ioctl(fd, FDR_IOC_FLUSH_FORCE_ABORT);
 	return err ? err : fdrt_ioctl(fd, FDR_IOC_RESET);
 }
