@@ -151,17 +151,35 @@ static void time_exit(struct __test_metadata *_metadata, int fd,
 	ASSERT_EQ(0, st.buffers_in_use);
 }
 
+/* The fastest of three: a busy host only ever adds time. */
+static void best_exit(struct __test_metadata *_metadata, int fd,
+		      uint32_t buffers, int nr_vmas, uint64_t *us,
+		      uint64_t *stall)
+{
+	uint64_t t, st;
+	int i;
+
+	*us = *stall = UINT64_MAX;
+	for (i = 0; i < 3; i++) {
+		time_exit(_metadata, fd, buffers, nr_vmas, &t, &st);
+		if (t < *us)
+			*us = t;
+		if (st < *stall)
+			*stall = st;
+	}
+}
+
 TEST_F_TIMEOUT(dev, dying_process_with_many_vmas_reclaims_once, 300)
 {
 	uint64_t small, big, one, stall_small, stall_big, stall_one;
 
 	REQUIRE_DEV();
 	/* Many VMAs, few buffers: the cost of the VMAs themselves. */
-	time_exit(_metadata, self->fd, 1, NR_VMAS, &small, &stall_small);
+	best_exit(_metadata, self->fd, 1, NR_VMAS, &small, &stall_small);
 	/* One VMA, many buffers: one scan. */
-	time_exit(_metadata, self->fd, NR_BUFFERS, 0, &one, &stall_one);
+	best_exit(_metadata, self->fd, NR_BUFFERS, 0, &one, &stall_one);
 	/* Both: must cost about the sum, not the product. */
-	time_exit(_metadata, self->fd, NR_BUFFERS, NR_VMAS, &big, &stall_big);
+	best_exit(_metadata, self->fd, NR_BUFFERS, NR_VMAS, &big, &stall_big);
 	TH_LOG("exit with %d VMAs: %llu us with ~1 buffer/CPU, %llu us with %d buffers (1 VMA: %llu us); slowest STATUS meanwhile %llu / %llu / %llu us",
 	       NR_VMAS + 1, (unsigned long long)small,
 	       (unsigned long long)big, NR_BUFFERS, (unsigned long long)one,
@@ -170,7 +188,7 @@ TEST_F_TIMEOUT(dev, dying_process_with_many_vmas_reclaims_once, 300)
 	/*
 	 * One scan per VMA (the old way) made "big" NR_VMAS scans: seconds
 	 * even natively.  A factor of 3 and a quarter second absorb TCG's
-	 * noise.
+	 * noise (each figure is the best of three runs).
 	 */
 	EXPECT_GT(3 * (small + one) + 250000, big);
 	EXPECT_GT(3 * (stall_small + stall_one) + 250000, stall_big);
