@@ -2,13 +2,14 @@
 /*
  * reclaim.c - buffers of processes that are gone, and crash finalize.
  *
- * A writer holds a buffer (descriptor state HELD, owner_pid = its id in
- * the region, fdr_owner_id()) and releases it itself.  When the process image goes away
- * (exit, fatal signal, exec) its HELD buffers become RELEASED, extents
- * kept, so the flusher still writes what was committed and the ring can
- * reuse them.  The trigger is the dying task itself, seen either as the
- * last unmap of a region (exit_mmap) or as the release of a /dev/fdr file
- * it opened: no exit hooks, nothing runs in the writer's own path.
+ * A writer holds a buffer (descriptor state HELD, owner_pid = its number
+ * in the region, fdr_owner_id()) and releases it itself.  When the
+ * process image goes away (exit, fatal signal, exec) its HELD buffers
+ * become RELEASED, extents kept, so the flusher still writes what was
+ * committed and the ring can reuse them.  The trigger is the dying task
+ * itself, seen either as the last unmap of a region in its address space
+ * (exit_mmap; mmap.c counts the VMAs) or as the release of a /dev/fdr
+ * file it opened: no exit hooks, nothing runs in the writer's own path.
  *
  * Everything read from the descriptors is shared memory: a value is only
  * compared, and the state word only ever moves HELD -> RELEASED by cmpxchg.
