@@ -12,6 +12,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -228,6 +229,31 @@ TEST_F(dev, forced_abort_is_for_root)
 	fdrt_wait(pid);
 	ASSERT_EQ(FDR_FLUSH_FLUSHING, flush_state(self->fd));
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FLUSH_DONE));
+}
+
+/* fdrctl flush-abort ends another file's flush, and says it forced it. */
+TEST_F(dev, fdrctl_flush_abort_forces)
+{
+	struct flusher f = { .with_child = 0 };
+	char out[256] = "";
+	size_t n;
+	FILE *p;
+	pid_t pid;
+
+	REQUIRE_DEV();
+	if (access("/bin/fdrctl", X_OK))
+		SKIP(return, "no fdrctl in the guest");
+	finalized(_metadata, self->fd);
+	pid = start_flusher(_metadata, &f);
+	p = popen("/bin/fdrctl flush-abort 2>&1", "r");
+	ASSERT_NE(NULL, p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	ASSERT_EQ(0, pclose(p)) TH_LOG("fdrctl: %s", out);
+	ASSERT_NE(NULL, strstr(out, "forced")) TH_LOG("fdrctl: %s", out);
+	ASSERT_EQ(FDR_FLUSH_NOT_FLUSHING, flush_state(self->fd));
+	kill(pid, SIGKILL);
+	fdrt_wait(pid);
 }
 
 /* The fdrd binary the VM stage brings, or NULL. */
