@@ -81,6 +81,6 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma);
 /* Reclaim of buffers whose owner process is gone (reclaim.c). */
 s32 fdr_owner_id(const struct fdr_region *region, struct pid *tgid);
 void fdr_reclaim_on_release(struct fdr_file *ff);
-void fdr_reclaim_on_unmap_locked(struct fdr_region *region, bool was_writer);
+void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer);
 
 #endif /* FDR_DEV_H */

@@ -23,7 +23,7 @@ static struct fdr_mm_map *fdr_mm_map_find(struct fdr_region *r,
 {
 	struct fdr_mm_map *m;
 
-	lockdep_assert_held(&r->dev->lock);
+	lockdep_assert_held(&r->mms_lock);
 	hash_for_each_possible(r->mms, m, node, (unsigned long)mm)
 		if (m->mm == mm)
 			return m;
@@ -58,7 +58,7 @@ static void fdr_mm_map_add_locked(struct fdr_region *r,
  * A copy of a VMA: a split or mremap in the same mm, or fork into a new
  * one (which needs a record of its own; this may not fail, so a failed
  * allocation leaves the VMA uncounted).  Sleeping is fine: callers hold
- * mmap_lock, which nests outside dev->lock.
+ * mmap_lock, which nests outside mms_lock.
  */
 static void fdr_vm_open(struct vm_area_struct *vma)
 {
@@ -66,40 +66,42 @@ static void fdr_vm_open(struct vm_area_struct *vma)
 	struct fdr_mm_map *fresh = NULL;
 
 	fdr_region_get(region);
-	mutex_lock(&region->dev->lock);
+	mutex_lock(&region->mms_lock);
 	if (!fdr_mm_map_find(region, vma->vm_mm))
 		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL | __GFP_NOWARN);
 	fdr_mm_map_add_locked(region, vma, &fresh);
-	mutex_unlock(&region->dev->lock);
+	mutex_unlock(&region->mms_lock);
 	kfree(fresh);
 }
 
 /*
  * The last VMA of the region in an mm reclaims, if the process is dying:
- * one scan of the descriptors per process, not one per VMA.
+ * one scan of the descriptors per process, not one per VMA.  The count
+ * has its own lock, so the other closes never wait for dev->lock (held
+ * by STATUS for a count of every descriptor).
  */
 static void fdr_vm_close(struct vm_area_struct *vma)
 {
 	struct fdr_region *region = vma->vm_private_data;
 	bool writable = vma->vm_flags & VM_WRITE;
+	bool last = true;	/* an uncounted VMA reclaims by itself */
 	struct fdr_mm_map *m;
 
-	mutex_lock(&region->dev->lock);
+	mutex_lock(&region->mms_lock);
 	m = fdr_mm_map_find(region, vma->vm_mm);
 	if (m) {
 		writable |= m->writable;
-		if (--m->nr_vmas) {
-			m->writable = writable;
+		m->writable = writable;
+		last = !--m->nr_vmas;
+		if (last)
+			hash_del(&m->node);
+		else
 			m = NULL;
-			goto out;
-		}
-		hash_del(&m->node);
 	}
-	/* No record: an uncounted VMA, which reclaims by itself. */
-	fdr_reclaim_on_unmap_locked(region, writable);
-out:
-	mutex_unlock(&region->dev->lock);
+	mutex_unlock(&region->mms_lock);
 	kfree(m);
+	if (last)
+		fdr_reclaim_on_unmap(region, writable);
 	fdr_region_put(region);
 }
 
@@ -181,9 +183,9 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 
 	vma->vm_private_data = region;
 	vma->vm_ops = &fdr_vm_ops;
-	mutex_lock(&ff->dev->lock);
+	mutex_lock(&region->mms_lock);
 	fdr_mm_map_add_locked(region, vma, &fresh);
-	mutex_unlock(&ff->dev->lock);
+	mutex_unlock(&region->mms_lock);
 	kfree(fresh);
 	return 0;
 

@@ -138,19 +138,23 @@ static void fdr_reclaim_current_locked(struct fdr_region *r, bool was_writer)
 }
 
 /**
- * fdr_reclaim_on_unmap_locked - the last VMA of @region in an mm is gone
+ * fdr_reclaim_on_unmap - the last VMA of @region in an mm is gone
  * @region: the region
  * @was_writer: some VMA of that mm mapped @region writable
  *
- * Called from vm_ops->close with dev->lock held, once per address space
- * (mmap.c counts the VMAs), or once per VMA for a VMA mmap.c could not
- * count.  If that is the dying process's teardown, it reclaims.
+ * Called from vm_ops->close once per address space (mmap.c counts the
+ * VMAs), or once per VMA for a VMA mmap.c could not count.  If that is
+ * the dying process's teardown, it reclaims.
  */
-void fdr_reclaim_on_unmap_locked(struct fdr_region *region, bool was_writer)
+void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer)
 {
-	lockdep_assert_held(&region->dev->lock);
-	if (fdr_current_image_gone())
-		fdr_reclaim_current_locked(region, was_writer);
+	struct fdr_dev *dev = region->dev;
+
+	if (!fdr_current_image_gone())
+		return;
+	mutex_lock(&dev->lock);
+	fdr_reclaim_current_locked(region, was_writer);
+	mutex_unlock(&dev->lock);
 }
 
 /*

@@ -188,6 +188,7 @@ static void fdr_region_free(struct fdr_region *r)
 		kvfree(r->pages);
 	}
 	vfree(r->ctl);
+	mutex_destroy(&r->mms_lock);
 	if (r->pid_ns)
 		put_pid_ns(r->pid_ns);
 	kfree(r);
@@ -231,6 +232,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->flags = ctl_flags | fdr_tsc_flags();
 	r->generation = generation;
 	r->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	mutex_init(&r->mms_lock);
 	hash_init(r->mms);
 
 	r->pages = kvcalloc(r->nr_pages, sizeof(*r->pages),

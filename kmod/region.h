@@ -9,6 +9,7 @@
 #include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/mm_types.h>
+#include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/types.h>
 #include <linux/fdr.h>
@@ -36,7 +37,8 @@ struct fdr_region {
 	u32 generation;
 	u64 reclaimed;			/* under dev->lock */
 	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
-	DECLARE_HASHTABLE(mms, 8);	/* struct fdr_mm_map, by mm; dev->lock */
+	struct mutex mms_lock;		/* guards mms; never with dev->lock */
+	DECLARE_HASHTABLE(mms, 8);	/* struct fdr_mm_map, by mm */
 };
 
 /*

@@ -194,20 +194,6 @@ TEST_F_TIMEOUT(dev, dying_process_with_many_vmas_reclaims_once, 300)
 	EXPECT_GT(3 * (stall_small + stall_one) + 250000, stall_big);
 }
 
-static long mem_free_kb(void)
-{
-	char line[128];
-	long kb = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemFree: %ld kB", &kb) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kb;
-}
-
 struct initer {
 	uint64_t buffer_size;
 };
@@ -234,7 +220,7 @@ TEST_F_TIMEOUT(dev, killed_init_stops_within_a_buffer, 300)
 	struct initer in;
 	struct fdr_status st;
 	uint64_t t0, full_us, per_buffer_us, kill_us, late_us;
-	long free_before, free_after;
+	long long free_before, free_after;
 	uint32_t generation;
 	int status;
 	pid_t pid;
@@ -255,7 +241,7 @@ TEST_F_TIMEOUT(dev, killed_init_stops_within_a_buffer, 300)
 
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	generation = st.generation;
-	free_before = mem_free_kb();
+	free_before = fdrt_mem_free_kib();
 	pid = fdrt_spawn(initer_main, &in);
 	ASSERT_LT(0, pid);
 	do {
@@ -274,9 +260,9 @@ TEST_F_TIMEOUT(dev, killed_init_stops_within_a_buffer, 300)
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	ASSERT_EQ(FDR_STATE_UNINITIALIZED, st.state);
 	ASSERT_EQ(generation, st.generation);
-	free_after = mem_free_kb();
+	free_after = fdrt_mem_free_kib();
 	late_us = per_buffer_us - per_buffer_us / 4;
-	TH_LOG("%d buffers of %llu MiB: INIT %llu us; killed a quarter into the first buffer, gone after %llu us (the rest of that buffer: ~%llu us); MemFree %ld -> %ld kB",
+	TH_LOG("%d buffers of %llu MiB: INIT %llu us; killed a quarter into the first buffer, gone after %llu us (the rest of that buffer: ~%llu us); free %lld -> %lld KiB",
 	       cpus, (unsigned long long)(in.buffer_size >> 20),
 	       (unsigned long long)full_us, (unsigned long long)kill_us,
 	       (unsigned long long)late_us, free_before, free_after);

@@ -254,3 +254,19 @@ int fdrt_wait_u32(const volatile uint32_t *word, uint32_t want, int ms)
 	}
 	return 0;
 }
+
+long long fdrt_mem_free_kib(void)
+{
+	char line[256];
+	long long pages = 0, n;
+	FILE *f = fopen("/proc/zoneinfo", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, " pages free %lld", &n) == 1 ||
+		    sscanf(line, " count: %lld", &n) == 1)
+			pages += n;
+	fclose(f);
+	return pages * (sysconf(_SC_PAGESIZE) / 1024);
+}
