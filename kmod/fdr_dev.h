@@ -33,14 +33,17 @@ struct fdr_dev {
 	u64 finalize_time_ns;
 	u32 generation;			/* of the last INIT, never 0 after it */
 	struct fdr_region *region;	/* the device's reference, or NULL */
+	struct fdr_file *flush_owner;	/* FLUSH_BEGIN's file while FLUSHING */
 	atomic64_t live_bytes;		/* map_size of every region alive */
 };
 
-/* One open file description of /dev/fdr. */
+/*
+ * One open file description of /dev/fdr: dup()ed and inherited
+ * descriptors share it, so it is released at the last close.
+ */
 struct fdr_file {
 	struct fdr_dev *dev;
 	struct pid *opener;		/* tgid of the process that opened it */
-	pid_t opener_vnr;		/* that tgid as the opener sees it */
 	u64 events_seen;		/* dev->events at this file's last STATUS */
 };
 
@@ -57,9 +60,11 @@ void fdr_dev_setup(struct fdr_dev *dev);
 void fdr_dev_teardown(struct fdr_dev *dev);
 int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg);
 int fdr_state_finalize(struct fdr_dev *dev);
-int fdr_state_flush_begin(struct fdr_dev *dev);
-int fdr_state_flush_done(struct fdr_dev *dev);
-int fdr_state_flush_abort(struct fdr_dev *dev);
+int fdr_state_flush_begin(struct fdr_dev *dev, struct fdr_file *ff);
+int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff);
+int fdr_state_flush_abort(struct fdr_dev *dev, struct fdr_file *ff);
+int fdr_state_flush_force_abort(struct fdr_dev *dev);
+void fdr_state_release(struct fdr_dev *dev, struct fdr_file *ff);
 int fdr_state_reset(struct fdr_dev *dev);
 void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 		      struct fdr_status *st);
@@ -74,8 +79,8 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 int fdr_mmap(struct file *file, struct vm_area_struct *vma);
 
 /* Reclaim of buffers whose owner process is gone (reclaim.c). */
+s32 fdr_owner_id(const struct fdr_region *region, struct pid *tgid);
 void fdr_reclaim_on_release(struct fdr_file *ff);
-void fdr_reclaim_on_unmap(struct fdr_region *region,
-			  struct vm_area_struct *vma);
+void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer);
 
 #endif /* FDR_DEV_H */

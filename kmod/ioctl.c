@@ -3,6 +3,7 @@
  * ioctl.c - decoding of the /dev/fdr ioctls.  All user memory is copied
  * here, outside dev->lock; state.c only sees kernel copies.
  */
+#include <linux/capability.h>
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/uaccess.h>
@@ -68,11 +69,16 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case FDR_IOC_FINALIZE:
 		return fdr_state_finalize(ff->dev);
 	case FDR_IOC_FLUSH_BEGIN:
-		return fdr_state_flush_begin(ff->dev);
+		return fdr_state_flush_begin(ff->dev, ff);
 	case FDR_IOC_FLUSH_DONE:
-		return fdr_state_flush_done(ff->dev);
+		return fdr_state_flush_done(ff->dev, ff);
 	case FDR_IOC_FLUSH_ABORT:
-		return fdr_state_flush_abort(ff->dev);
+		return fdr_state_flush_abort(ff->dev, ff);
+	case FDR_IOC_FLUSH_FORCE_ABORT:
+		/* Not for every member of dev_gid: it ends another's flush. */
+		if (!capable(CAP_SYS_ADMIN))
+			return -EPERM;
+		return fdr_state_flush_force_abort(ff->dev);
 	case FDR_IOC_RESET:
 		return fdr_state_reset(ff->dev);
 	case FDR_IOC_STATUS:

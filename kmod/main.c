@@ -48,7 +48,6 @@ static int fdr_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	ff->dev = &fdr_device;
 	ff->opener = get_pid(task_tgid(current));
-	ff->opener_vnr = task_tgid_vnr(current);
 	ff->events_seen = READ_ONCE(fdr_device.events);
 	file->private_data = ff;
 	return nonseekable_open(inode, file);
@@ -58,6 +57,7 @@ static int fdr_release(struct inode *inode, struct file *file)
 {
 	struct fdr_file *ff = file->private_data;
 
+	fdr_state_release(ff->dev, ff);
 	fdr_reclaim_on_release(ff);
 	put_pid(ff->opener);
 	kfree(ff);

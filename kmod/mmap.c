@@ -5,23 +5,103 @@
  * The pages are inserted with vm_insert_pages() at mmap time: recording
  * never faults into the module, and the VMA is a normal-page mapping (no
  * VM_IO / VM_PFNMAP) so gdb, O_DIRECT and io_uring can use it.  Each VMA
- * holds a region reference, which keeps the pages alive across RESET.
+ * holds a region reference, which keeps the pages alive across RESET, and
+ * is counted in its mm's struct fdr_mm_map, so that a dying process with
+ * many VMAs is reclaimed once.
  */
+#include <linux/hashtable.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
 #include "compat.h"
 #include "fdr_dev.h"
 #include "region.h"
 
-static void fdr_vm_open(struct vm_area_struct *vma)
+static struct fdr_mm_map *fdr_mm_map_find(struct fdr_region *r,
+					   const struct mm_struct *mm)
 {
-	fdr_region_get(vma->vm_private_data);
+	struct fdr_mm_map *m;
+
+	lockdep_assert_held(&r->mms_lock);
+	hash_for_each_possible(r->mms, m, node, (unsigned long)mm)
+		if (m->mm == mm)
+			return m;
+	return NULL;
 }
 
+/*
+ * Count @vma in its mm's record, using @fresh (consumed, set to NULL) if
+ * the mm has none yet.  Without either the VMA is simply not counted:
+ * its close then reclaims on its own (fdr_vm_close()).
+ */
+static void fdr_mm_map_add_locked(struct fdr_region *r,
+				  struct vm_area_struct *vma,
+				  struct fdr_mm_map **fresh)
+{
+	struct fdr_mm_map *m = fdr_mm_map_find(r, vma->vm_mm);
+
+	if (!m && *fresh) {
+		m = *fresh;
+		*fresh = NULL;
+		m->mm = vma->vm_mm;
+		hash_add(r->mms, &m->node, (unsigned long)m->mm);
+	}
+	if (!m)
+		return;
+	m->nr_vmas++;
+	if (vma->vm_flags & VM_WRITE)
+		m->writable = true;
+}
+
+/*
+ * A copy of a VMA: a split or mremap in the same mm, or fork into a new
+ * one (which needs a record of its own; this may not fail, so a failed
+ * allocation leaves the VMA uncounted).  Sleeping is fine: callers hold
+ * mmap_lock, which nests outside mms_lock.
+ */
+static void fdr_vm_open(struct vm_area_struct *vma)
+{
+	struct fdr_region *region = vma->vm_private_data;
+	struct fdr_mm_map *fresh = NULL;
+
+	fdr_region_get(region);
+	mutex_lock(&region->mms_lock);
+	if (!fdr_mm_map_find(region, vma->vm_mm))
+		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL | __GFP_NOWARN);
+	fdr_mm_map_add_locked(region, vma, &fresh);
+	mutex_unlock(&region->mms_lock);
+	kfree(fresh);
+}
+
+/*
+ * The last VMA of the region in an mm reclaims, if the process is dying:
+ * one scan of the descriptors per process, not one per VMA.  The count
+ * has its own lock, so the other closes never wait for dev->lock (held
+ * by STATUS for a count of every descriptor).
+ */
 static void fdr_vm_close(struct vm_area_struct *vma)
 {
 	struct fdr_region *region = vma->vm_private_data;
+	bool writable = vma->vm_flags & VM_WRITE;
+	bool last = true;	/* an uncounted VMA reclaims by itself */
+	struct fdr_mm_map *m;
 
-	fdr_reclaim_on_unmap(region, vma);
+	mutex_lock(&region->mms_lock);
+	m = fdr_mm_map_find(region, vma->vm_mm);
+	if (m) {
+		writable |= m->writable;
+		m->writable = writable;
+		last = !--m->nr_vmas;
+		if (last)
+			hash_del(&m->node);
+		else
+			m = NULL;
+	}
+	mutex_unlock(&region->mms_lock);
+	kfree(m);
+	if (last)
+		fdr_reclaim_on_unmap(region, writable);
 	fdr_region_put(region);
 }
 
@@ -64,6 +144,7 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 {
 	struct fdr_file *ff = file->private_data;
 	unsigned long npages = vma_pages(vma);
+	struct fdr_mm_map *fresh;
 	struct fdr_region *region;
 	unsigned long left;
 	int err;
@@ -76,6 +157,11 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 	region = fdr_current_region(ff->dev);
 	if (!region)
 		return -ENODEV;
+	/* Allocated up front: nothing may fail after the pages are in. */
+	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!fresh)
+		goto out_put;
 
 	err = -EINVAL;
 	if (vma->vm_pgoff >= region->nr_pages ||
@@ -97,9 +183,14 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 
 	vma->vm_private_data = region;
 	vma->vm_ops = &fdr_vm_ops;
+	mutex_lock(&region->mms_lock);
+	fdr_mm_map_add_locked(region, vma, &fresh);
+	mutex_unlock(&region->mms_lock);
+	kfree(fresh);
 	return 0;
 
 out_put:
+	kfree(fresh);
 	fdr_region_put(region);
 	return err;
 }

@@ -2,13 +2,14 @@
 /*
  * reclaim.c - buffers of processes that are gone, and crash finalize.
  *
- * A writer holds a buffer (descriptor state HELD, owner_pid = its tgid as
- * it sees it) and releases it itself.  When the process image goes away
- * (exit, fatal signal, exec) its HELD buffers become RELEASED, extents
- * kept, so the flusher still writes what was committed and the ring can
- * reuse them.  The trigger is the dying task itself, seen either as the
- * last unmap of a region (exit_mmap) or as the release of a /dev/fdr file
- * it opened: no exit hooks, nothing runs in the writer's own path.
+ * A writer holds a buffer (descriptor state HELD, owner_pid = its number
+ * in the region, fdr_owner_id()) and releases it itself.  When the
+ * process image goes away (exit, fatal signal, exec) its HELD buffers
+ * become RELEASED, extents kept, so the flusher still writes what was
+ * committed and the ring can reuse them.  The trigger is the dying task
+ * itself, seen either as the last unmap of a region in its address space
+ * (exit_mmap; mmap.c counts the VMAs) or as the release of a /dev/fdr
+ * file it opened: no exit hooks, nothing runs in the writer's own path.
  *
  * Everything read from the descriptors is shared memory: a value is only
  * compared, and the state word only ever moves HELD -> RELEASED by cmpxchg.
@@ -54,13 +55,34 @@ static int fdr_current_fatal_signal(void)
 	return code & 0x7f;
 }
 
+/**
+ * fdr_owner_id - the number a process stores as owner_pid in @region
+ * @region: the region
+ * @tgid: the process
+ *
+ * Writers of one region may live in different pid namespaces, where the
+ * same number names different processes; the region numbers them all in
+ * one: its creator's namespace (as finalize_pid), and a process that
+ * namespace cannot see by minus its number in the initial one.  Both are
+ * unique among live processes, and they never collide (one is positive,
+ * the other negative).  STATUS tells each writer its number.
+ *
+ * Return: the id, never 0.
+ */
+s32 fdr_owner_id(const struct fdr_region *region, struct pid *tgid)
+{
+	pid_t nr = pid_nr_ns(tgid, region->pid_ns);
+
+	return nr ? nr : -pid_nr(tgid);
+}
+
 /*
  * Is @d HELD by @owner?  A writer taking a buffer CASes it to HELD, then
- * stores its pid, then a new seq; the reads go the opposite way, so an
- * unchanged seq means the pid read is still the holder's, except in the
+ * stores its id, then a new seq; the reads go the opposite way, so an
+ * unchanged seq means the id read is still the holder's, except in the
  * instants between a writer's CAS and its seq store (abi.md).
  */
-static bool fdr_desc_held_by(struct fdr_buffer_desc *d, pid_t owner)
+static bool fdr_desc_held_by(struct fdr_buffer_desc *d, s32 owner)
 {
 	u32 state;
 	s32 pid;
@@ -70,7 +92,7 @@ static bool fdr_desc_held_by(struct fdr_buffer_desc *d, pid_t owner)
 	seq = smp_load_acquire(&d->seq);
 	/* then the state the writer CASed */
 	state = smp_load_acquire(&d->state);
-	/* then the pid it stored after the CAS */
+	/* then the id it stored after the CAS */
 	pid = smp_load_acquire(&d->owner_pid);
 	if (state != FDR_BUF_HELD || pid != owner)
 		return false;
@@ -79,12 +101,12 @@ static bool fdr_desc_held_by(struct fdr_buffer_desc *d, pid_t owner)
 }
 
 /* HELD -> RELEASED for each descriptor @owner holds; how many moved. */
-static u32 fdr_reclaim_owner(struct fdr_region *r, pid_t owner)
+static u32 fdr_reclaim_owner(struct fdr_region *r, s32 owner)
 {
 	u32 i, n = 0;
 
 	lockdep_assert_held(&r->dev->lock);
-	if (owner <= 0)
+	if (!owner)
 		return 0;
 	for (i = 0; i < r->nr_buffers; i++) {
 		struct fdr_buffer_desc *d = fdr_region_desc(r, i);
@@ -109,42 +131,49 @@ static u32 fdr_reclaim_owner(struct fdr_region *r, pid_t owner)
 static void fdr_reclaim_current_locked(struct fdr_region *r, bool was_writer)
 {
 	int sig = fdr_current_fatal_signal();
-	u32 n = fdr_reclaim_owner(r, task_tgid_vnr(current));
+	u32 n = fdr_reclaim_owner(r, fdr_owner_id(r, task_tgid(current)));
 
 	if (sig && (n || was_writer))
 		fdr_state_crash_finalize_locked(r->dev, r, sig);
 }
 
-/* vm_ops->close: the last unmap of a dying process reclaims. */
-void fdr_reclaim_on_unmap(struct fdr_region *region,
-			  struct vm_area_struct *vma)
+/**
+ * fdr_reclaim_on_unmap - the last VMA of @region in an mm is gone
+ * @region: the region
+ * @was_writer: some VMA of that mm mapped @region writable
+ *
+ * Called from vm_ops->close once per address space (mmap.c counts the
+ * VMAs), or once per VMA for a VMA mmap.c could not count.  If that is
+ * the dying process's teardown, it reclaims.
+ */
+void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer)
 {
 	struct fdr_dev *dev = region->dev;
 
 	if (!fdr_current_image_gone())
 		return;
 	mutex_lock(&dev->lock);
-	fdr_reclaim_current_locked(region, vma->vm_flags & VM_WRITE);
+	fdr_reclaim_current_locked(region, was_writer);
 	mutex_unlock(&dev->lock);
 }
 
 /*
  * Has the process that opened @ff exited (or is it exiting right now)?
- * A number that already names a new process does not count as gone: its
- * buffers are the new process's.
+ * A number that already names a new process in @r's numbering (@id)
+ * does not count as gone: its buffers are the new process's.
  */
-static bool fdr_opener_gone(const struct fdr_file *ff)
+static bool fdr_opener_gone(const struct fdr_region *r,
+			    const struct fdr_file *ff, s32 id)
 {
 	struct task_struct *task;
 	struct pid *now;
 	bool gone;
 
-	if (task_tgid(current) == ff->opener)
-		return fdr_current_image_gone();
 	rcu_read_lock();
 	task = pid_task(ff->opener, PIDTYPE_TGID);
 	gone = !task || !atomic_read(&task->signal->live);
-	now = find_pid_ns(ff->opener_vnr, ns_of_pid(ff->opener));
+	now = id > 0 ? find_pid_ns(id, r->pid_ns) :
+		       find_pid_ns(-id, &init_pid_ns);
 	if (now && now != ff->opener)
 		gone = false;
 	rcu_read_unlock();
@@ -160,13 +189,20 @@ void fdr_reclaim_on_release(struct fdr_file *ff)
 {
 	struct fdr_dev *dev = ff->dev;
 	bool by_opener = task_tgid(current) == ff->opener;
+	struct fdr_region *r;
+	s32 id;
 
-	if (!fdr_opener_gone(ff))
+	if (by_opener && !fdr_current_image_gone())
 		return;
 	mutex_lock(&dev->lock);
-	if (dev->region && by_opener)
-		fdr_reclaim_current_locked(dev->region, false);
-	else if (dev->region)	/* an inherited fd: reclaim, no finalize */
-		fdr_reclaim_owner(dev->region, ff->opener_vnr);
+	r = dev->region;
+	if (r && by_opener) {
+		fdr_reclaim_current_locked(r, false);
+	} else if (r) {
+		/* an inherited fd: reclaim, no finalize */
+		id = fdr_owner_id(r, ff->opener);
+		if (fdr_opener_gone(r, ff, id))
+			fdr_reclaim_owner(r, id);
+	}
 	mutex_unlock(&dev->lock);
 }

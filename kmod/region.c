@@ -104,6 +104,11 @@ static struct page *fdr_alloc_buffer_page(int nid)
 	return page;
 }
 
+/*
+ * Page by page, with a scheduling point and a fatal-signal check after
+ * each: a single buffer may be most of RAM, and a killed INIT caller
+ * must not wait for all of it.  On error the caller frees what is there.
+ */
 static int fdr_region_alloc_buffers(struct fdr_region *r)
 {
 	unsigned long per_buffer = r->buffer_size >> PAGE_SHIFT;
@@ -117,11 +122,10 @@ static int fdr_region_alloc_buffers(struct fdr_region *r)
 			r->pages[p] = fdr_alloc_buffer_page(nid);
 			if (!r->pages[p])
 				return -ENOMEM;
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
 		}
-		/* A large INIT must not outlive a kill of its caller. */
-		if (fatal_signal_pending(current))
-			return -EINTR;
-		cond_resched();
 	}
 	return 0;
 }
@@ -184,6 +188,7 @@ static void fdr_region_free(struct fdr_region *r)
 		kvfree(r->pages);
 	}
 	vfree(r->ctl);
+	mutex_destroy(&r->mms_lock);
 	if (r->pid_ns)
 		put_pid_ns(r->pid_ns);
 	kfree(r);
@@ -227,6 +232,8 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->flags = ctl_flags | fdr_tsc_flags();
 	r->generation = generation;
 	r->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	mutex_init(&r->mms_lock);
+	hash_init(r->mms);
 
 	r->pages = kvcalloc(r->nr_pages, sizeof(*r->pages),
 			    GFP_KERNEL | __GFP_NOWARN);

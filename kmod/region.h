@@ -6,8 +6,10 @@
 #ifndef FDR_REGION_H
 #define FDR_REGION_H
 
+#include <linux/hashtable.h>
 #include <linux/kref.h>
 #include <linux/mm_types.h>
+#include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/types.h>
 #include <linux/fdr.h>
@@ -34,7 +36,23 @@ struct fdr_region {
 	u32 flags;			/* FDR_CTL_* */
 	u32 generation;
 	u64 reclaimed;			/* under dev->lock */
-	struct pid_namespace *pid_ns;	/* of the INIT caller */
+	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
+	struct mutex mms_lock;		/* guards mms; never with dev->lock */
+	DECLARE_HASHTABLE(mms, 8);	/* struct fdr_mm_map, by mm */
+};
+
+/*
+ * The mappings of one region in one address space: the VMAs are counted
+ * so that the process's buffers are reclaimed once, when the last of them
+ * goes, not once per VMA.  The mm is only a key, never dereferenced: the
+ * record goes with the mm's last VMA of the region, before the mm can be
+ * freed and its address reused.
+ */
+struct fdr_mm_map {
+	struct hlist_node node;
+	const struct mm_struct *mm;
+	unsigned long nr_vmas;
+	bool writable;			/* some VMA was mapped writable */
 };
 
 int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,

@@ -180,37 +180,121 @@ void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
 	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig);
 }
 
-/* Move the flush state from one of @from_mask's states to @to. */
-static int fdr_flush_transition(struct fdr_dev *dev, u32 from_mask, u32 to)
+/*
+ * A flush belongs to the open file that began it (dev->flush_owner, set
+ * exactly while FLUSHING): only that file ends it, and its release
+ * aborts it, so a flusher that dies mid-flush leaves the data FINALIZED
+ * for the next one instead of FLUSHING forever.
+ */
+static void fdr_flush_end_locked(struct fdr_dev *dev, u32 to)
+{
+	lockdep_assert_held(&dev->lock);
+	dev->flush_owner = NULL;
+	fdr_set_flush_state(dev, to);
+}
+
+static bool fdr_flushing_locked(struct fdr_dev *dev)
+{
+	return dev->state == FDR_STATE_FINALIZED &&
+	       dev->flush_state == FDR_FLUSH_FLUSHING;
+}
+
+/**
+ * fdr_state_flush_begin - FINALIZED, NOT_FLUSHING or FLUSHED -> FLUSHING
+ * @dev: the device
+ * @ff: the file asking; it owns the flush until DONE, ABORT or release
+ *
+ * Return: 0, or -EBUSY in any other state.
+ */
+int fdr_state_flush_begin(struct fdr_dev *dev, struct fdr_file *ff)
 {
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
 	if (dev->state == FDR_STATE_FINALIZED &&
-	    (from_mask & BIT(dev->flush_state))) {
-		fdr_set_flush_state(dev, to);
+	    dev->flush_state != FDR_FLUSH_FLUSHING) {
+		dev->flush_owner = ff;
+		fdr_set_flush_state(dev, FDR_FLUSH_FLUSHING);
 		err = 0;
 	}
 	mutex_unlock(&dev->lock);
 	return err;
 }
 
-int fdr_state_flush_begin(struct fdr_dev *dev)
+/* FLUSHING -> @to, if @ff began the flush. */
+static int fdr_flush_end(struct fdr_dev *dev, struct fdr_file *ff, u32 to)
 {
-	return fdr_flush_transition(dev, BIT(FDR_FLUSH_NOT_FLUSHING) |
-				    BIT(FDR_FLUSH_FLUSHED), FDR_FLUSH_FLUSHING);
+	int err = -EBUSY;
+
+	mutex_lock(&dev->lock);
+	if (fdr_flushing_locked(dev) && dev->flush_owner == ff) {
+		fdr_flush_end_locked(dev, to);
+		err = 0;
+	}
+	mutex_unlock(&dev->lock);
+	return err;
 }
 
-int fdr_state_flush_done(struct fdr_dev *dev)
+/**
+ * fdr_state_flush_done - FLUSHING -> FLUSHED
+ * @dev: the device
+ * @ff: the file asking
+ *
+ * Return: 0, or -EBUSY if not FLUSHING or @ff did not begin the flush.
+ */
+int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff)
 {
-	return fdr_flush_transition(dev, BIT(FDR_FLUSH_FLUSHING),
-				    FDR_FLUSH_FLUSHED);
+	return fdr_flush_end(dev, ff, FDR_FLUSH_FLUSHED);
 }
 
-int fdr_state_flush_abort(struct fdr_dev *dev)
+/**
+ * fdr_state_flush_abort - FLUSHING -> NOT_FLUSHING (the data stays)
+ * @dev: the device
+ * @ff: the file asking
+ *
+ * Return: 0, or -EBUSY if not FLUSHING or @ff did not begin the flush.
+ */
+int fdr_state_flush_abort(struct fdr_dev *dev, struct fdr_file *ff)
 {
-	return fdr_flush_transition(dev, BIT(FDR_FLUSH_FLUSHING),
-				    FDR_FLUSH_NOT_FLUSHING);
+	return fdr_flush_end(dev, ff, FDR_FLUSH_NOT_FLUSHING);
+}
+
+/**
+ * fdr_state_flush_force_abort - FLUSHING -> NOT_FLUSHING, whoever began it
+ * @dev: the device
+ *
+ * For an administrator (the caller checked CAP_SYS_ADMIN) whose flusher
+ * hangs while its file stays open.
+ *
+ * Return: 0, or -EBUSY if not FLUSHING.
+ */
+int fdr_state_flush_force_abort(struct fdr_dev *dev)
+{
+	int err = -EBUSY;
+
+	mutex_lock(&dev->lock);
+	if (fdr_flushing_locked(dev)) {
+		fdr_flush_end_locked(dev, FDR_FLUSH_NOT_FLUSHING);
+		err = 0;
+	}
+	mutex_unlock(&dev->lock);
+	return err;
+}
+
+/**
+ * fdr_state_release - the last reference to @ff is going
+ * @dev: the device
+ * @ff: the file being released
+ *
+ * A flush @ff began and did not end is aborted: pollers see EPOLLIN
+ * again and the next flusher writes the same data.
+ */
+void fdr_state_release(struct fdr_dev *dev, struct fdr_file *ff)
+{
+	mutex_lock(&dev->lock);
+	if (dev->flush_owner == ff)
+		fdr_flush_end_locked(dev, FDR_FLUSH_NOT_FLUSHING);
+	mutex_unlock(&dev->lock);
 }
 
 /*
@@ -297,8 +381,10 @@ void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 	st->finalize_reason = dev->finalize_reason;
 	st->finalize_signal = dev->finalize_signal;
 	st->finalize_pid = dev->finalize_pid ? pid_vnr(dev->finalize_pid) : 0;
-	if (dev->region)
+	if (dev->region) {
 		fdr_status_region(dev->region, st);
+		st->owner_pid = fdr_owner_id(dev->region, task_tgid(current));
+	}
 	WRITE_ONCE(ff->events_seen, dev->events);
 	mutex_unlock(&dev->lock);
 }

@@ -442,27 +442,6 @@ TEST_F(dev, fork_shares_mapping)
 	ASSERT_EQ(0, munmap(c, len));
 }
 
-/*
- * Free memory in KiB, counting the pages parked on the per-CPU free lists
- * (which MemFree leaves out, and which would blur a freed region):
- * /proc/zoneinfo's "pages free" plus every pageset's "count:".
- */
-static long long mem_free_kib(void)
-{
-	char line[256];
-	long long pages = 0, n;
-	FILE *f = fopen("/proc/zoneinfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, " pages free %lld", &n) == 1 ||
-		    sscanf(line, " count: %lld", &n) == 1)
-			pages += n;
-	fclose(f);
-	return pages * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 #define REGION_MIB 128
 #define SLACK_KIB (4 * 1024)
 
@@ -479,17 +458,17 @@ TEST_F(dev, region_freed_after_last_unmap)
 
 	REQUIRE_DEV();
 	ASSERT_GT(ncpu, 0);
-	before = mem_free_kib();
+	before = fdrt_mem_free_kib();
 	ASSERT_LT(0, before);
 	ASSERT_EQ(0, fdrt_init(self->fd, 1 << 20, REGION_MIB / ncpu, 0));
 	c = fdrt_map(self->fd, PROT_READ, &len);
 	ASSERT_NE(NULL, c);
-	mapped = mem_free_kib();
+	mapped = fdrt_mem_free_kib();
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_RESET));
-	after_reset = mem_free_kib();
+	after_reset = fdrt_mem_free_kib();
 	ASSERT_EQ(0, munmap(c, len));
-	after_unmap = mem_free_kib();
+	after_unmap = fdrt_mem_free_kib();
 	TH_LOG("free KiB: before %lld, mapped %lld, reset %lld, unmapped %lld",
 	       before, mapped, after_reset, after_unmap);
 	/* The region's memory really was taken ... */
@@ -508,7 +487,7 @@ TEST_F(dev, no_leak_over_cycles)
 	int i;
 
 	REQUIRE_DEV();
-	before = mem_free_kib();
+	before = fdrt_mem_free_kib();
 	for (i = 0; i < 20; i++) {
 		struct fdr_control *c;
 		size_t len;
@@ -522,7 +501,7 @@ TEST_F(dev, no_leak_over_cycles)
 		ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_RESET));
 		ASSERT_EQ(0, munmap(c, len));
 	}
-	after = mem_free_kib();
+	after = fdrt_mem_free_kib();
 	TH_LOG("free KiB: before %lld, after %lld", before, after);
 	ASSERT_GT(after, before - SLACK_KIB);
 }
@@ -566,7 +545,7 @@ static int write_max_total_mb(long long mb)
 TEST_F(dev, init_enomem_frees_partial_allocation)
 {
 	long long total = meminfo_kib("MemTotal:");
-	long long avail = mem_free_kib();
+	long long avail = fdrt_mem_free_kib();
 	long long saved = fdrt_param("max_total_mb");
 	long long before, after;
 	size_t hold;
@@ -590,9 +569,9 @@ TEST_F(dev, init_enomem_frees_partial_allocation)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
 	ASSERT_EQ(0, write_max_total_mb(1 << 20));
-	before = mem_free_kib();
+	before = fdrt_mem_free_kib();
 	err = fdrt_init(self->fd, 1 << 20, per_cpu, 0);
-	after = mem_free_kib();
+	after = fdrt_mem_free_kib();
 	ASSERT_EQ(0, write_max_total_mb(saved));
 	ASSERT_EQ(0, munmap(p, hold));
 	TH_LOG("held %zu MiB, asked %u MiB: %s; free KiB %lld -> %lld",

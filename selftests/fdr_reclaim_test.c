@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -497,6 +498,158 @@ TEST_F(dev, scribbled_descriptors)
 	ASSERT_EQ(len, st.map_size);
 	ASSERT_EQ(1, st.buffers_reclaimed);
 	ASSERT_EQ(0, munmap(c, len));
+}
+
+/*
+ * A writer in a pid namespace of its own (pid 1 there): it stores what
+ * STATUS tells it (getpid() on a kernel without owner_pid, as libfdr).
+ */
+struct ns_writer {
+	uint32_t desc;
+	int sync[2], go[2];
+	char stack[64 * 1024] __attribute__((aligned(16)));
+};
+
+static int ns_writer_main(void *arg)
+{
+	struct ns_writer *w = arg;
+	struct fdr_buffer_desc *d;
+	struct fdr_status st;
+	struct fdr_control *c;
+	uint32_t expect = FDR_BUF_FREE;
+	int32_t mine[2];
+	size_t len;
+	char byte;
+	int fd = fdrt_open();
+
+	if (fd < 0 || fdrt_status(fd, &st))
+		return 10;
+	c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
+	if (!c)
+		return 11;
+	d = fdrt_desc(c, w->desc);
+	if (!__atomic_compare_exchange_n(&d->state, &expect, FDR_BUF_HELD, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 12;
+	d->owner_tid = gettid();
+	d->owner_pid = st.owner_pid ? st.owner_pid : getpid();
+	d->extents = 8;
+	mine[0] = getpid();
+	mine[1] = d->owner_pid;
+	if (write(w->sync[1], mine, sizeof(mine)) != sizeof(mine))
+		return 13;
+	return read(w->go[0], &byte, 1) == 1 ? 0 : 14;
+}
+
+static void let_ns_writer_go(struct ns_writer *w)
+{
+	if (write(w->go[1], "g", 1) == 1)
+		close(w->go[1]);
+}
+
+/* Start @w (clone @flags); *nspid and *stored from the child. */
+static pid_t start_ns_writer(struct __test_metadata *_metadata,
+			     struct ns_writer *w, int flags, int32_t *nspid,
+			     int32_t *stored)
+{
+	int32_t got[2];
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(w->sync));
+	ASSERT_EQ(0, pipe(w->go));
+	pid = clone(ns_writer_main, w->stack + sizeof(w->stack),
+		    flags | SIGCHLD, w);
+	ASSERT_LT(0, pid);
+	close(w->sync[1]);
+	ASSERT_EQ(sizeof(got), read(w->sync[0], got, sizeof(got)));
+	close(w->sync[0]);
+	*nspid = got[0];
+	*stored = got[1];
+	return pid;
+}
+
+/*
+ * Two writers, each pid 1 in its own namespace: one dying must not
+ * reclaim the other's buffer (the kernel numbers both in the region's
+ * namespace).
+ */
+TEST_F(dev, pid_namespaces_do_not_mix)
+{
+	static struct ns_writer a = { .desc = 0 }, b = { .desc = 1 };
+	int32_t a_ns, a_id, b_ns, b_id;
+	struct fdr_status st;
+	struct mapped m;
+	pid_t pa, pb;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
+	map_region(_metadata, self->fd, &m);
+	pa = start_ns_writer(_metadata, &a, CLONE_NEWPID, &a_ns, &a_id);
+	pb = start_ns_writer(_metadata, &b, CLONE_NEWPID, &b_ns, &b_id);
+	ASSERT_EQ(1, a_ns);
+	ASSERT_EQ(1, b_ns);
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 1)->state);
+	/* b exits; a, pid 1 as well, still records into buffer 0. */
+	let_ns_writer_go(&b);
+	ASSERT_EQ(0, fdrt_wait(pb));
+	ASSERT_EQ(FDR_BUF_RELEASED, fdrt_desc(m.c, 1)->state);
+	EXPECT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	EXPECT_EQ(1, st.buffers_reclaimed);
+	EXPECT_EQ(1, st.buffers_in_use);
+	let_ns_writer_go(&a);
+	ASSERT_EQ(0, fdrt_wait(pa));
+	ASSERT_EQ(FDR_BUF_RELEASED, fdrt_desc(m.c, 0)->state);
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(2, st.buffers_reclaimed);
+	/* The ids are the pids the region's creator (we) sees. */
+	ASSERT_EQ(pa, a_id);
+	ASSERT_EQ(pb, b_id);
+	ASSERT_EQ(getpid(), st.owner_pid);
+}
+
+/* INIT from inside a new pid namespace; then it exits. */
+static int ns_initer_main(void *arg)
+{
+	int fd = fdrt_open();
+
+	(void)arg;
+	return fd >= 0 && fdrt_init_default(fd, 0) == 0 ? 0 : 10;
+}
+
+/*
+ * A region created in a pid namespace its writers are not in: they are
+ * numbered by minus their initial-namespace pid, and still reclaimed.
+ */
+TEST_F(dev, writers_the_creator_cannot_see)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	static struct ns_writer w = { .desc = 3 };
+	int32_t nspid, id;
+	struct fdr_status st;
+	struct mapped m;
+	pid_t pid;
+
+	REQUIRE_DEV();
+	pid = clone(ns_initer_main, stack + sizeof(stack),
+		    CLONE_NEWPID | SIGCHLD, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, fdrt_wait(pid));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(FDR_STATE_INITIALIZED, st.state);
+	ASSERT_EQ(-getpid(), st.owner_pid);
+	map_region(_metadata, self->fd, &m);
+	pid = start_ns_writer(_metadata, &w, 0, &nspid, &id);
+	ASSERT_EQ(pid, nspid);
+	ASSERT_EQ(-pid, id);
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 3)->state);
+	let_ns_writer_go(&w);
+	ASSERT_EQ(0, fdrt_wait(pid));
+	ASSERT_EQ(FDR_BUF_RELEASED, fdrt_desc(m.c, 3)->state);
+	ASSERT_EQ(-pid, fdrt_desc(m.c, 3)->owner_pid);
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(1, st.buffers_reclaimed);
 }
 
 TEST_HARNESS_MAIN

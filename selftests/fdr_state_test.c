@@ -139,7 +139,8 @@ TEST_F(dev, illegal_from_uninitialized)
 {
 	REQUIRE_DEV();
 	CHECK_ILLEGAL(self->fd, FDR_IOC_FINALIZE, FDR_IOC_FLUSH_BEGIN,
-		      FDR_IOC_FLUSH_DONE, FDR_IOC_FLUSH_ABORT, FDR_IOC_RESET);
+		      FDR_IOC_FLUSH_DONE, FDR_IOC_FLUSH_ABORT,
+		      FDR_IOC_FLUSH_FORCE_ABORT, FDR_IOC_RESET);
 }
 
 TEST_F(dev, illegal_from_initialized)
@@ -147,7 +148,8 @@ TEST_F(dev, illegal_from_initialized)
 	REQUIRE_DEV();
 	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
 	CHECK_ILLEGAL(self->fd, DO_INIT, FDR_IOC_FLUSH_BEGIN,
-		      FDR_IOC_FLUSH_DONE, FDR_IOC_FLUSH_ABORT, FDR_IOC_RESET);
+		      FDR_IOC_FLUSH_DONE, FDR_IOC_FLUSH_ABORT,
+		      FDR_IOC_FLUSH_FORCE_ABORT, FDR_IOC_RESET);
 }
 
 TEST_F(dev, illegal_from_finalized)
@@ -156,7 +158,7 @@ TEST_F(dev, illegal_from_finalized)
 	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
 	CHECK_ILLEGAL(self->fd, DO_INIT, FDR_IOC_FINALIZE, FDR_IOC_FLUSH_DONE,
-		      FDR_IOC_FLUSH_ABORT);
+		      FDR_IOC_FLUSH_ABORT, FDR_IOC_FLUSH_FORCE_ABORT);
 }
 
 TEST_F(dev, illegal_while_flushing)
@@ -177,7 +179,7 @@ TEST_F(dev, illegal_from_flushed)
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FLUSH_BEGIN));
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FLUSH_DONE));
 	CHECK_ILLEGAL(self->fd, DO_INIT, FDR_IOC_FINALIZE, FDR_IOC_FLUSH_DONE,
-		      FDR_IOC_FLUSH_ABORT);
+		      FDR_IOC_FLUSH_ABORT, FDR_IOC_FLUSH_FORCE_ABORT);
 }
 
 /* A struct fdr_init with room for a tail beyond version 0. */
@@ -358,7 +360,7 @@ TEST_F(dev, status_sizes)
 	ASSERT_EQ(fdrt_param("buffer_size"), (long long)st.default_buffer_size);
 	ASSERT_EQ(fdrt_param("buffers_per_cpu"),
 		  (long long)st.default_buffers_per_cpu);
-	ASSERT_EQ(0, st.reserved0);
+	ASSERT_EQ(0, st.owner_pid);	/* no region */
 	default_size = st.default_buffer_size;
 
 	/* Smaller than version 0: EINVAL, nothing written. */
@@ -435,7 +437,7 @@ TEST_F(dev, unknown_ioctl_enotty)
 	uint64_t arg[32] = { 0 };
 	const unsigned long cmds[] = {
 		_IO(FDR_IOC_MAGIC, 0),
-		_IO(FDR_IOC_MAGIC, 8),
+		_IO(FDR_IOC_MAGIC, 9),
 		_IO(FDR_IOC_MAGIC, 99),
 		_IOW(FDR_IOC_MAGIC, 1, uint64_t),	/* INIT, wrong size */
 		_IOR(FDR_IOC_MAGIC, 7, struct fdr_status), /* wrong dir */
@@ -497,6 +499,8 @@ TEST_F(dev, argless_commands_ignore_argument)
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_ABORT, junk));
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_BEGIN, junk));
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_DONE, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_BEGIN, junk));
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_FLUSH_FORCE_ABORT, junk));
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_RESET, junk));
 	ASSERT_EQ(FDR_STATE_UNINITIALIZED, state_of(self->fd));
 }

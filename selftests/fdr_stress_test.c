@@ -22,7 +22,7 @@
 #define RUN_MS_MAX (14 * 60 * 1000)
 
 enum { OP_FINALIZE, OP_FLUSH_BEGIN, OP_FLUSH_DONE, OP_FLUSH_ABORT, OP_RESET,
-       OP_INIT, OP_STATUS, NR_OPS };
+       OP_FORCE_ABORT, OP_REOPEN, OP_INIT, OP_STATUS, NR_OPS };
 
 struct shared {
 	volatile int stop;
@@ -84,7 +84,7 @@ static void *driver(void *p)
 {
 	static const unsigned long cmds[] = {
 		FDR_IOC_FINALIZE, FDR_IOC_FLUSH_BEGIN, FDR_IOC_FLUSH_DONE,
-		FDR_IOC_FLUSH_ABORT, FDR_IOC_RESET,
+		FDR_IOC_FLUSH_ABORT, FDR_IOC_RESET, FDR_IOC_FLUSH_FORCE_ABORT,
 	};
 	struct shared *sh = p;
 	unsigned int seed = (unsigned int)(uintptr_t)&seed;
@@ -105,6 +105,11 @@ static void *driver(void *p)
 			if (!err && st.finalize_reason == FDR_FINALIZE_CRASH)
 				__atomic_add_fetch(&sh->crashes_seen, 1,
 						   __ATOMIC_RELAXED);
+		} else if (pick == OP_REOPEN) {
+			/* The release aborts a flush this file began. */
+			close(fd);
+			fd = fdrt_open();
+			err = fd < 0 ? fd : 0;
 		} else {
 			err = fdrt_ioctl(fd, cmds[pick]);
 		}
@@ -200,11 +205,11 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 	sh.stop = 1;
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
-	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu reset, %lu status; crash finalize seen %lu times",
+	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status; crash finalize seen %lu times",
 	       run_ms(), kills, sh.ok[OP_INIT], sh.ok[OP_FINALIZE],
 	       sh.ok[OP_FLUSH_BEGIN], sh.ok[OP_FLUSH_DONE],
-	       sh.ok[OP_FLUSH_ABORT], sh.ok[OP_RESET], sh.ok[OP_STATUS],
-	       sh.crashes_seen);
+	       sh.ok[OP_FLUSH_ABORT], sh.ok[OP_FORCE_ABORT], sh.ok[OP_REOPEN],
+	       sh.ok[OP_RESET], sh.ok[OP_STATUS], sh.crashes_seen);
 	ASSERT_EQ(0, sh.bad_errno);
 	/* The run really went through the cycle. */
 	ASSERT_LT(0, sh.ok[OP_INIT]);

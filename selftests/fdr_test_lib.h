@@ -51,6 +51,13 @@ int fdrt_wait(pid_t pid);
 int fdrt_load_module(const char *params);
 int fdrt_unload_module(void);
 
+/*
+ * Free memory in KiB, counting the pages parked on the per-CPU free lists
+ * (which MemFree leaves out, and which would blur a freed region):
+ * /proc/zoneinfo's "pages free" plus every pageset's "count:".
+ */
+long long fdrt_mem_free_kib(void);
+
 /* Poll until *word == want or @ms pass; 0 or -ETIMEDOUT. */
 int fdrt_wait_u32(const volatile uint32_t *word, uint32_t want, int ms);
 

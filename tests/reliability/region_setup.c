@@ -14,8 +14,9 @@ static int to_uninitialized(struct fdr_ctl *ctl)
 		return ret;
 	if (st.state == FDR_STATE_INITIALIZED)
 		fdr_ctl_finalize(ctl);
-	if (st.flush_state == FDR_FLUSH_FLUSHING)
-		fdr_ctl_flush_abort(ctl);
+	/* ours, else (root) whichever file began it */
+	if (st.flush_state == FDR_FLUSH_FLUSHING && fdr_ctl_flush_abort(ctl))
+		fdr_ctl_flush_force_abort(ctl);
 	fdr_ctl_reset(ctl);
 	ret = fdr_ctl_status(ctl, &st);
 	if (ret < 0)

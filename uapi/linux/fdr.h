@@ -136,7 +136,7 @@ struct fdr_buffer_desc {
 	__u32 cpu;		/* pool this buffer belongs to (kernel) */
 	__u32 node;		/* NUMA node of its pages (kernel) */
 	__s32 owner_tid;	/* last writer thread */
-	__s32 owner_pid;	/* last writer process (tgid) */
+	__s32 owner_pid;	/* last writer process: fdr_status.owner_pid */
 	__u32 generation;	/* generation it was acquired in */
 	__u64 seq;		/* acquisition order */
 	__u64 offset;		/* mmap offset of the buffer (kernel) */
@@ -180,7 +180,14 @@ struct fdr_status {
 	__u32 finalize_reason;	/* enum fdr_finalize_reason */
 	__u32 finalize_signal;
 	__s32 finalize_pid;
-	__u32 reserved0;
+	/*
+	 * What the caller stores in fdr_buffer_desc.owner_pid of the current
+	 * region (0 without one): its tgid in the pid namespace of the
+	 * region's creator (the INIT caller), or minus its tgid in the
+	 * initial namespace if that namespace cannot see it.  Never 0 with a
+	 * region; a kernel older than this field leaves it 0 (store getpid()).
+	 */
+	__s32 owner_pid;
 	__u64 reserved[4];
 };
 #define FDR_STATUS_SIZE_VER0	160
@@ -196,6 +203,10 @@ struct fdr_status {
  * FLUSH_BEGIN  FINALIZED, NOT_FLUSHING or FLUSHED -> FLUSHING
  * FLUSH_DONE   FLUSHING -> FLUSHED
  * FLUSH_ABORT  FLUSHING -> NOT_FLUSHING (the flush failed; data untouched)
+ * FLUSH_DONE and FLUSH_ABORT are refused (EBUSY) on any open file but the
+ * one that made the FLUSH_BEGIN; that file's release aborts the flush.
+ * FLUSH_FORCE_ABORT  FLUSHING -> NOT_FLUSHING whoever began it; needs
+ *              CAP_SYS_ADMIN (EPERM otherwise)
  * RESET        FINALIZED and not FLUSHING -> UNINITIALIZED (the region is
  *              freed once the last mapping goes)
  */
@@ -206,6 +217,7 @@ struct fdr_status {
 #define FDR_IOC_FLUSH_ABORT	_IO(FDR_IOC_MAGIC, 5)
 #define FDR_IOC_RESET		_IO(FDR_IOC_MAGIC, 6)
 #define FDR_IOC_STATUS		_IOWR(FDR_IOC_MAGIC, 7, struct fdr_status)
+#define FDR_IOC_FLUSH_FORCE_ABORT _IO(FDR_IOC_MAGIC, 8)
 
 #define FDR_CONTROL_HEADER_SIZE	256
 #define FDR_CPU_RING_SIZE	64

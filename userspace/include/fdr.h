@@ -42,6 +42,14 @@ int fdr_ctl_finalize(struct fdr_ctl *ctl);
 int fdr_ctl_flush_begin(struct fdr_ctl *ctl);
 int fdr_ctl_flush_done(struct fdr_ctl *ctl);
 int fdr_ctl_flush_abort(struct fdr_ctl *ctl);
+/*
+ * FLUSHING -> NOT_FLUSHING whoever began the flush (FLUSH_DONE and
+ * FLUSH_ABORT work only on the handle that began it): for an
+ * administrator whose flusher hangs.  The device wants CAP_SYS_ADMIN
+ * (-EPERM); the embedded backend has no owners and aborts as
+ * fdr_ctl_flush_abort().
+ */
+int fdr_ctl_flush_force_abort(struct fdr_ctl *ctl);
 int fdr_ctl_reset(struct fdr_ctl *ctl);
 int fdr_ctl_status(struct fdr_ctl *ctl, struct fdr_status *st);
 

@@ -119,6 +119,8 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	hz = threshold_hz(r->ctl, may_sleep);
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);
+	/* Each region may number its writers in another pid namespace. */
+	fdr__pid = fdr__ctl_owner_pid(g.ctl);
 	g.mapped = r;
 	__atomic_store_n(&fdr__current, r, __ATOMIC_RELEASE);
 	if (old)
@@ -177,7 +179,7 @@ FDR_NOINSTR static void forget_in_child(void)
 	struct fdr_thread *t = &fdr__thread;
 
 	pthread_mutex_init(&g.lock, NULL);
-	fdr__pid = getpid();
+	fdr__pid = g.ctl ? fdr__ctl_owner_pid(g.ctl) : getpid();
 	t->desc = NULL;
 	t->ctl = &fdr__no_control;
 	t->buf = NULL;

@@ -86,6 +86,11 @@ FDR_API int fdr_ctl_flush_abort(struct fdr_ctl *ctl)
 	return CALL(ctl, flush_abort, ctl);
 }
 
+FDR_API int fdr_ctl_flush_force_abort(struct fdr_ctl *ctl)
+{
+	return CALL(ctl, flush_force_abort, ctl);
+}
+
 FDR_API int fdr_ctl_reset(struct fdr_ctl *ctl)
 {
 	return CALL(ctl, reset, ctl);
@@ -140,6 +145,11 @@ FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
 	if (!ctl || !ctl->ops)
 		return -EBADF;
 	return note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, geom));
+}
+
+FDR_NOINSTR pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl)
+{
+	return ctl && ctl->ops ? ctl->ops->owner_pid(ctl) : getpid();
 }
 
 FDR_NOINSTR int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state,

@@ -205,6 +205,25 @@ FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 	return -EAGAIN;
 }
 
+/* Any file's flush; the kernel wants CAP_SYS_ADMIN for it. */
+FDR_NOINSTR static int dev_flush_force_abort(struct fdr_ctl *ctl)
+{
+	return dev_ioctl(ctl, FDR_IOC_FLUSH_FORCE_ABORT, NULL);
+}
+
+/*
+ * The kernel numbers a region's writers in one pid namespace (ours may
+ * not be it); a kernel without the field says 0, and then getpid().
+ */
+FDR_NOINSTR static pid_t dev_owner_pid(struct fdr_ctl *ctl)
+{
+	struct fdr_status st;
+
+	if (dev_status(ctl, &st) == 0 && st.owner_pid)
+		return st.owner_pid;
+	return getpid();
+}
+
 const struct fdr_ctl_ops fdr__device_ops = {
 	.open = dev_open,
 	.init = dev_init,
@@ -212,9 +231,11 @@ const struct fdr_ctl_ops fdr__device_ops = {
 	.flush_begin = dev_flush_begin,
 	.flush_done = dev_flush_done,
 	.flush_abort = dev_flush_abort,
+	.flush_force_abort = dev_flush_force_abort,
 	.reset = dev_reset,
 	.status = dev_status,
 	.wait = dev_wait,
 	.peek = dev_peek,
 	.map = dev_map,
+	.owner_pid = dev_owner_pid,
 };

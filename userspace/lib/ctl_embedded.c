@@ -281,6 +281,13 @@ FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 	return 0;
 }
 
+/* No kernel: every process of the region shares our pid namespace. */
+FDR_NOINSTR static pid_t emb_owner_pid(struct fdr_ctl *ctl)
+{
+	(void)ctl;
+	return getpid();
+}
+
 const struct fdr_ctl_ops fdr__embedded_ops = {
 	.open = emb_open,
 	.init = emb_init,
@@ -288,9 +295,12 @@ const struct fdr_ctl_ops fdr__embedded_ops = {
 	.flush_begin = emb_flush_begin,
 	.flush_done = emb_flush_done,
 	.flush_abort = emb_flush_abort,
+	/* A flush has no owner here: nobody could end it for a dead one. */
+	.flush_force_abort = emb_flush_abort,
 	.reset = emb_reset,
 	.status = emb_status,
 	.wait = emb_wait,
 	.peek = emb_peek,
 	.map = emb_map,
+	.owner_pid = emb_owner_pid,
 };

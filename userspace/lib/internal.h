@@ -103,6 +103,7 @@ struct fdr_ctl_ops {
 	int (*flush_begin)(struct fdr_ctl *ctl);
 	int (*flush_done)(struct fdr_ctl *ctl);
 	int (*flush_abort)(struct fdr_ctl *ctl);
+	int (*flush_force_abort)(struct fdr_ctl *ctl);
 	int (*reset)(struct fdr_ctl *ctl);
 	int (*status)(struct fdr_ctl *ctl, struct fdr_status *st);
 	int (*wait)(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
@@ -116,6 +117,8 @@ struct fdr_ctl_ops {
 	 */
 	int (*map)(struct fdr_ctl *ctl, int prot, void **addr, size_t *len,
 		   struct fdr_geometry *geom);
+	/* what this process stores as owner_pid in the current region */
+	pid_t (*owner_pid)(struct fdr_ctl *ctl);
 };
 
 extern const struct fdr_ctl_ops fdr__device_ops;
@@ -124,6 +127,8 @@ extern const struct fdr_ctl_ops fdr__embedded_ops;
 /* Map the current region writable, for recording, and its geometry (attach.c). */
 int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
 		    struct fdr_geometry *geom);
+/* This process's owner_pid for the current region (attach.c). */
+pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl);
 /* State and generation without taking the controllers' lock. */
 int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
 

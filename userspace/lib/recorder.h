@@ -31,7 +31,9 @@ struct fdr_region {
 	uint64_t max_event;		/* largest custom event payload */
 };
 
-extern pid_t fdr__pid;	/* getpid() is a syscall: cached at attach and fork */
+/* owner_pid for buffers of fdr__current (fdr__ctl_owner_pid()), cached
+ * at each map and fork: on the device not always getpid() */
+extern pid_t fdr__pid;
 
 /* ---- time and CPU ---- */
 

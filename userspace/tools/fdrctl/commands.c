@@ -160,11 +160,17 @@ int cmd_flush_abort(struct fdrctl_opts *o, int argc, char **argv)
 	static const char usage[] =
 		"usage: fdrctl [--target T] flush-abort\n\n"
 		"Give up a flush that will never finish (FLUSHING -> NOT_FLUSHING),\n"
-		"e.g. after fdrd was killed with SIGKILL while writing: the data\n"
-		"stays, so fdrd can flush again, or 'fdrctl reset' can drop it.\n";
+		"e.g. when the fdrd that began it hangs: the data stays, so fdrd can\n"
+		"flush again, or 'fdrctl reset' can drop it.  This is a forced abort:\n"
+		"it ends the flush whoever began it, so on /dev/fdr it needs\n"
+		"CAP_SYS_ADMIN.  (A flusher that dies needs none: closing its\n"
+		"/dev/fdr file aborts its flush.)\n";
+	int ret = simple_transition(o, argc, argv, usage, "flush-abort",
+				    fdr_ctl_flush_force_abort);
 
-	return simple_transition(o, argc, argv, usage, "flush-abort",
-				 fdr_ctl_flush_abort);
+	if (ret == EXIT_OK && !fdrctl_wants_help(argc, argv))
+		puts("flush aborted (forced, whoever began it); the data stays FINALIZED");
+	return ret;
 }
 
 int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv)

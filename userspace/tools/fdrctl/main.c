@@ -21,7 +21,7 @@ static const char usage[] =
 	"  status [--json]  state, geometry and counters\n"
 	"  reset            drop the recorded data (after finalize)\n"
 	"  wait STATE [--timeout MS]  wait until the recorder is in STATE\n"
-	"  flush-abort      give up a flush whose fdrd died (FLUSHING)\n"
+	"  flush-abort      force the abort of a hung flush (FLUSHING)\n"
 	"  destroy          remove an embedded region's shared-memory object\n"
 	"\n"
 	"targets: /dev/fdr (default, or $FDR_TARGET), a device path, or\n"

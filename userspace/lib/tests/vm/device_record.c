@@ -6,6 +6,7 @@
  * SKIPs without /dev/fdr.
  */
 #include <errno.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,7 +20,7 @@
 #include "tap.h"
 #include "region_util.h"
 
-#define NTESTS 10
+#define NTESTS 11
 
 static struct test_region tr;
 static struct rec recs[8192];
@@ -161,6 +162,65 @@ static bool child_records(int sig)
 	return true;
 }
 
+/*
+ * A writer that is pid 1 in a pid namespace of its own, and a child it
+ * forks after attaching: each buffer's owner is the number the region
+ * (made from our namespace) knows the writer by, never a clash with our
+ * own pid 1, and the kernel reclaims both.
+ */
+static int ns_writer(void *arg)
+{
+	pid_t child;
+	int status;
+
+	(void)arg;
+	if (getpid() != 1 || fdr_attach(tr.target) != 0)
+		return 10;
+	fdr_enter(3);
+	fdr_exit(3);
+	child = fork();
+	if (child == 0) {
+		fdr_enter(4);
+		fdr_exit(4);
+		_exit(0);	/* its buffer is still HELD */
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child || status)
+		return 11;
+	_exit(0);
+}
+
+static bool test_pid_namespace(void)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	struct fdr_status st;
+	uint32_t idx[4];
+	int32_t a, b;
+	int status;
+	pid_t pid;
+
+	if (!start(8192, 2))
+		return false;
+	fdr_detach();
+	pid = clone(ns_writer, stack + sizeof(stack), CLONE_NEWPID | SIGCHLD,
+		    NULL);
+	CHECK(pid > 0, "clone(CLONE_NEWPID): %s", strerror(errno));
+	CHECK(waitpid(pid, &status, 0) == pid && status == 0,
+	      "writer in its own pid namespace: status %#x", status);
+	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 2, "two buffers");
+	a = tr_desc(&tr, idx[0])->owner_pid;
+	b = tr_desc(&tr, idx[1])->owner_pid;
+	CHECK(a == pid, "the writer's buffer: owner %d, its pid here %d", a,
+	      pid);
+	CHECK(b > 1 && b != pid && b != getpid(),
+	      "its child's: owner %d, a pid of our namespace", b);
+	CHECK(tr_desc(&tr, idx[0])->state == FDR_BUF_RELEASED &&
+	      tr_desc(&tr, idx[1])->state == FDR_BUF_RELEASED, "both reclaimed");
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.buffers_reclaimed == 2,
+	      "reclaimed %llu", (unsigned long long)st.buffers_reclaimed);
+	stop();
+	return true;
+}
+
 static bool test_follow_reinit(void)
 {
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 16384,
@@ -297,6 +357,7 @@ int main(void)
 	tap_ok(test_finalize_stops(), "finalize stops writers");
 	tap_ok(child_records(0), "the kernel reclaims a dead writer's buffer");
 	tap_ok(child_records(SIGKILL), "a writer killed by a signal finalizes (crash)");
+	tap_ok(test_pid_namespace(), "a writer in its own pid namespace, and its child: owners in the region's namespace");
 	tap_ok(test_follow_reinit(), "writers follow a re-init to the new region");
 	tap_ok(test_many_reinits(), "70 re-inits: writers follow each, old regions retired");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
