@@ -128,6 +128,13 @@ static void run_cycle(struct stress *s, uint32_t gen)
 	bool kill = (unsigned)rand_r(&s->seed) % 100 < s->o.kill_percent;
 	struct fdr_status st;
 
+	/*
+	 * The churn check wants a kill whenever kills are asked for: a short
+	 * run on a slow guest (a few cycles) must not pass them all by chance.
+	 */
+	if (s->o.kill_percent && !s->pool.killed && s->cycles >= 2)
+		kill = true;
+
 	if (kill) {
 		sleep_ms(kill_at);
 		pool_kill_one(&s->pool);

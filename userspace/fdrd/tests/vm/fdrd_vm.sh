@@ -131,7 +131,7 @@ expect "$log" any any ioctl
 # 4: ENOSPC on a tiny tmpfs: no partial file, then the retry succeeds
 mkdir -p /tmp/tiny
 mount -t tmpfs -o size=64k fdrd-tiny /tmp/tiny
-fresh 65536 8
+fresh 65536 32	# 2 x 30,000 pairs fit even if both threads share a CPU
 $REC /dev/fdr 2 30000 >/dev/null
 fdrctl finalize >/dev/null
 fdrd --foreground --once --grace-ms 0 -o /tmp/tiny 2>>"$OUT/fdrd.err"
