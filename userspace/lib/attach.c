@@ -100,6 +100,7 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	r->descs = fdr__descs(r->ctl);
 	r->buffers = r->base + r->ctl->control_size;
 	r->buffer_size = r->ctl->buffer_size;
+	r->note_size = fdr__owner_note_size(r->buffer_size);
 	r->nr_cpus = r->ctl->nr_cpus;
 	r->buffers_per_cpu = r->ctl->buffers_per_cpu;
 	hz = threshold_hz(r->ctl, may_sleep);
@@ -193,6 +194,7 @@ FDR_API int fdr_attach(const char *target)
 		return ret;
 	}
 	fdr__pid = getpid();
+	fdr__owner_process_setup();
 	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {
