@@ -105,12 +105,16 @@ test_record() {
 	records_of "$log" >"$WORK/recs"
 	check "4000 enters and 4000 exits in the log" \
 		[ "$(grep -c '^function-enter ' "$WORK/recs")" = 4000 -a "$(grep -c '^function-exit ' "$WORK/recs")" = 4000 ]
-	local good=1 tid fid calls
+	local good=1 named=1 tid fid calls exe; exe=$(readlink -f "$RECORDER")
 	while read -r tid fid calls; do
 		[ "$(grep -c "^function-enter $fid $tid\$" "$WORK/recs")" = "$calls" ] || good=0
 		grep -q "^thread	$tid	pid	" "$log.threads" || good=0
+		grep -q "^thread	$tid	pid	[0-9]*	buffers	[0-9]*	comm	rec-$fid	exe	$exe\$" "$log.threads" || named=0
 	done <"$WORK/threads"
 	check "each thread's calls under its own tid and function id; tids in .threads" [ $good = 1 ]
+	# the recorder exited before the finalize: /proc no longer knows it
+	check "side table names each thread of the exited recorder (comm rec-N, exe $exe)" [ $named = 1 ] ||
+		diag <"$log.threads"
 	check "side table names the ioctl finalize" grep -q '^finalize	ioctl	' "$log.threads"
 	if [ -x "$FDRLOG" ]; then
 		"$XRAY" convert -f yaml "$log" >"$WORK/llvm.yaml" 2>/dev/null
