@@ -29,7 +29,7 @@ static void write_everything(const struct fdr_trace *t)
 	struct account_options ao = { SORT_SUM, 1, 0 };
 
 	write_yaml(&out, t, NULL);
-	write_chrome(&out, t, NULL);
+	write_chrome(&out, t, NULL, NULL);
 	if (write_account(&out, t, NULL, &ao))
 		abort();
 	out.len = 0;	/* discard: only the code paths matter */

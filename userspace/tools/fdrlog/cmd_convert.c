@@ -13,7 +13,7 @@
 
 static const char help[] =
 	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [--no-sort] [-o OUT] FILE\n"
+	"                      [--no-sort] [--threads FILE | --no-threads] [-o OUT] FILE\n"
 	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
 	"TSCs) and print it:\n"
 	"  yaml    the text of `llvm-xray convert -f yaml`, records stable-sorted\n"
@@ -25,11 +25,15 @@ static const char help[] =
 	"--sym-map FILE      name functions from the -finstrument-functions\n"
 	"                    adapter's id table (fid<TAB>symbol<TAB>module<TAB>offset);\n"
 	"                    repeat it to merge the maps of several processes\n"
+	"--threads FILE      fdrd's side table (default: FILE.threads when it exists):\n"
+	"                    chrome gets real pids and process/thread names\n"
+	"--no-threads        ignore the side table (pid = tid, as llvm-xray)\n"
 	"-o OUT              write to OUT (atomically: all or nothing)\n";
 
 struct convert_opts {
 	const char *format, *out, *in;
 	struct symbol_sources syms;
+	struct thread_source threads;
 	int no_sort;
 };
 
@@ -39,6 +43,7 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		{ "help", no_argument, 0, 'h' }, { "format", required_argument, 0, 'f' },
 		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
 		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, 'n' },
+		{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
 		{ 0 }
 	};
 	int c;
@@ -51,6 +56,8 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		case 's': if (add_sym_map("convert", &co->syms, optarg)) return 2; break;
 		case 'o': co->out = optarg; break;
 		case 'n': co->no_sort = 1; break;
+		case 't': co->threads.path = optarg; break;
+		case 'T': co->threads.disabled = 1; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
@@ -94,7 +101,7 @@ static int finish_output(const struct convert_opts *co, const char *tmp, int fd,
 }
 
 static int convert(const struct convert_opts *co, const struct fdr_trace *t,
-		   const struct symbols *syms)
+		   const struct symbols *syms, const struct fdr_thread_table *threads)
 {
 	struct out_buffer o;
 	char tmp[4096];
@@ -108,7 +115,7 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 		if (!strcmp(co->format, "yaml"))
 			write_yaml(&o, t, syms);
 		else
-			write_chrome(&o, t, syms);
+			write_chrome(&o, t, syms, threads);
 		out_flush(&o);
 	}
 	if (o.error)
@@ -123,6 +130,7 @@ int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts co = { 0 };
 	struct fdr_reader_error err;
+	struct fdr_thread_table *threads;
 	struct fdr_trace trace;
 	struct symbols *syms;
 	struct fdr_log *log;
@@ -137,14 +145,20 @@ int cmd_convert(int argc, char **argv)
 		fdr_log_close(log);
 		return 1;
 	}
+	if (load_thread_table("convert", co.in, &co.threads, &threads)) {
+		symbols_free(syms);
+		fdr_log_close(log);
+		return 1;
+	}
 	r = fdr_trace_build(&trace, log, co.no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
 	if (r) {
 		report_log_error("convert", co.in, &err);
 		r = 1;
 	} else {
-		r = convert(&co, &trace, syms);
+		r = convert(&co, &trace, syms, threads);
 		fdr_trace_free(&trace);
 	}
+	fdr_thread_table_free(threads);
 	symbols_free(syms);
 	fdr_log_close(log);
 	return r;

@@ -26,4 +26,14 @@ int add_sym_map(const char *cmd, struct symbol_sources *src, const char *path);
 /* Load them (instr-map and sym-maps exclude each other); *out NULL if none. */
 int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbols **out);
 
+/* --threads FILE / --no-threads: fdrd's side table, default LOG.threads. */
+struct thread_source {
+	const char *path;	/* NULL: LOG.threads if it exists */
+	int disabled;
+};
+
+/* Load the table (*out NULL if there is none); -1 with a message. */
+int load_thread_table(const char *cmd, const char *log_path,
+		      const struct thread_source *src, struct fdr_thread_table **out);
+
 #endif

@@ -10,9 +10,10 @@
 /* llvm-xray convert -f yaml's text (symbolized like -y when syms != NULL). */
 void write_yaml(struct out_buffer *o, const struct fdr_trace *t,
 		const struct symbols *syms);
-/* Chrome trace-event JSON. */
+/* Chrome trace-event JSON; threads (may be NULL): fdrd's side table, for
+ * real pids and process/thread names. */
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
-		  const struct symbols *syms);
+		  const struct symbols *syms, const struct fdr_thread_table *threads);
 
 enum account_sort { SORT_FUNC, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99,
 		    SORT_MAX, SORT_SUM };

@@ -1,0 +1,70 @@
+#!/bin/sh
+# run_views.sh - TAP tests of the views of a log on the known logs of
+# gen_views.py: the Chrome trace with fdrd's side table (pids, process and
+# thread names), replay, flame and the llvm-xray export.  Output bytes are
+# compared with the files in views/.
+# usage: run_views.sh FDRLOG WORKDIR
+set -u
+FDRLOG=$1 WORK=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+V=$HERE/views
+n=0 failed=0
+
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+# same FILE EXPECTED WHAT: byte-equal, else the diff as # lines
+same() {
+	if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3"; diff "$2" "$1" | head -20 | sed 's/^/# /'; fi
+}
+# expect STATUS PATTERN DESCRIPTION -- command...: exit status and stderr text
+expect() {
+	want_status=$1 pattern=$2 what=$3
+	shift 4
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	status=$?
+	if [ $status = "$want_status" ] && grep -q -- "$pattern" "$WORK/err"; then
+		ok "$what"
+	else
+		not_ok "$what (status $status, stderr: $(head -c 200 "$WORK/err"))"
+	fi
+}
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+python3 "$HERE/gen_views.py" "$WORK" || { echo "not ok 1 gen_views.py"; echo 1..1; exit 1; }
+LOG=$WORK/views.xray
+"$FDRLOG" convert --format yaml "$LOG" >"$WORK/views.yaml"
+
+# ---- Chrome trace with the side table ----
+"$FDRLOG" convert --format chrome "$LOG" >"$WORK/chrome.json"
+same "$WORK/chrome.json" "$V/chrome.json" "chrome: LOG.threads read by default: real pids, process and thread names (bytes)"
+python3 "$HERE/check_chrome.py" "$WORK/chrome.json" "$WORK/views.yaml" "$LOG.threads"
+check $? "chrome: every event's pid is its thread's pid from the table; metadata first"
+grep -q '"pid":100,"tid":102' "$WORK/chrome.json" && ! grep -q '"pid":102' "$WORK/chrome.json"
+check $? "chrome: threads 101 and 102 share process 100 (not pid = tid)"
+"$FDRLOG" convert --format chrome --no-threads "$LOG" >"$WORK/plain.json" &&
+	python3 "$HERE/check_chrome.py" "$WORK/plain.json" "$WORK/views.yaml" &&
+	! grep -q '"ph":"M"' "$WORK/plain.json"
+check $? "chrome --no-threads: pid = tid as llvm-xray, no metadata"
+cp "$LOG" "$WORK/copy.xray"
+"$FDRLOG" convert --format chrome --threads "$LOG.threads" "$WORK/copy.xray" | cmp -s - "$V/chrome.json"
+check $? "chrome --threads FILE: the same bytes"
+expect 1 "cannot open $WORK/none.threads" "--threads of a missing file is named" -- \
+	"$FDRLOG" convert --format chrome --threads "$WORK/none.threads" "$LOG"
+printf 'fdrd-threads\t2\n' >"$WORK/bad1.threads"
+expect 1 "bad1.threads: line 1: expected" "a table of another format version is refused" -- \
+	"$FDRLOG" convert --format chrome --threads "$WORK/bad1.threads" "$LOG"
+printf 'fdrd-threads\t1\nthread\t5\tpid\tx\tbuffers\t1\tcomm\ta\texe\tb\n' >"$WORK/bad2.threads"
+expect 1 "bad2.threads: line 2: expected thread" "a malformed thread line is named by number" -- \
+	"$FDRLOG" convert --format chrome --threads "$WORK/bad2.threads" "$LOG"
+printf 'fdrd-threads\t1\nthread\t5\tpid\t5\tbuffers\t1\tcomm\ta\\x00b\texe\tb\n' >"$WORK/bad3.threads"
+expect 1 "bad3.threads: line 2" "an escaped NUL in a value is refused" -- \
+	"$FDRLOG" convert --format chrome --threads "$WORK/bad3.threads" "$LOG"
+cp "$WORK/bad2.threads" "$WORK/copy.xray.threads"
+expect 1 "(--no-threads ignores it)" "a broken default table says how to go on without it" -- \
+	"$FDRLOG" convert --format chrome "$WORK/copy.xray"
+rm -f "$WORK/copy.xray.threads"
+
+echo "1..$n"
+[ $failed = 0 ]
