@@ -66,5 +66,44 @@ expect 1 "(--no-threads ignores it)" "a broken default table says how to go on w
 	"$FDRLOG" convert --format chrome "$WORK/copy.xray"
 rm -f "$WORK/copy.xray.threads"
 
+# ---- replay ----
+SYM="--sym-map $WORK/views.symmap"
+"$FDRLOG" replay $SYM "$LOG" >"$WORK/replay.txt"
+same "$WORK/replay.txt" "$V/replay.txt" "replay: trees per thread, durations, arguments, custom event, C++ names demangled, lost entries and open calls marked (bytes)"
+"$FDRLOG" replay $SYM -F work --depth 2 "$LOG" >"$WORK/replay-F.txt"
+same "$WORK/replay-F.txt" "$V/replay-F-work-depth2.txt" "replay -F work --depth 2: only work's subtrees, two levels (bytes)"
+"$FDRLOG" replay $SYM -N work -N '#6' "$LOG" >"$WORK/replay-N.txt"
+same "$WORK/replay-N.txt" "$V/replay-N-work.txt" "replay -N work -N '#6': those calls and their callees left out (bytes)"
+"$FDRLOG" replay --depth 1 "$LOG" >"$WORK/replay-ids.txt"
+same "$WORK/replay-ids.txt" "$V/replay-ids-depth1.txt" "replay without names: #id; --depth 1 shows top-level calls as leaves (bytes)"
+"$FDRLOG" replay $SYM -F 'void ns::bar<int>(int)' "$LOG" | grep -q 'ns::bar<int>();'
+check $? "replay -F takes the full demangled symbol too"
+"$FDRLOG" replay $SYM -F nosuch "$LOG" >"$WORK/out" && [ "$(cat "$WORK/out")" = "# DURATION     TID     FUNCTION" ]
+check $? "replay -F of a function not in the log: the header only, exit 0"
+expect 2 "depth 0: expected a number" "replay --depth 0 is a usage error" -- "$FDRLOG" replay --depth 0 "$LOG"
+expect 1 "views.xray.missing" "replay of a missing log names it" -- "$FDRLOG" replay "$LOG.missing"
+
+# ---- flame ----
+rm -f "$WORK/flame.svg"
+"$FDRLOG" flame $SYM -o "$WORK/flame.svg" "$LOG" &&
+	python3 "$HERE/check_flame.py" "$WORK/flame.svg" "$V/flame.expect"
+check $? "flame -o: well-formed self-contained SVG, frames merged by path, widths = 1180 px x time / total, callees on their callers"
+"$FDRLOG" flame $SYM "$LOG" | cmp -s - "$WORK/flame.svg"
+check $? "flame to stdout: the same bytes as -o"
+"$FDRLOG" flame $SYM -F work "$LOG" >"$WORK/flame-F.svg" &&
+	printf '%s\n' "all 2800 0" "work 2800 3" "leaf 900 4" >"$WORK/flame-F.expect" &&
+	python3 "$HERE/check_flame.py" "$WORK/flame-F.svg" "$WORK/flame-F.expect"
+check $? "flame -F work: only work's calls, merged over both threads"
+"$FDRLOG" flame $SYM -N leaf -N parse "$LOG" >"$WORK/flame-N.svg" &&
+	! grep -q '<title>leaf' "$WORK/flame-N.svg" &&
+	python3 "$HERE/check_flame.py" "$WORK/flame-N.svg"
+check $? "flame -N: the frames left out, the callers keep their whole width"
+grep -q 'ns::bar&lt;int&gt;' "$WORK/flame.svg"
+check $? "flame: names escaped for XML"
+expect 1 "cannot create $WORK/nodir/f.svg.tmp" "flame -o into a missing directory is named" -- \
+	"$FDRLOG" flame -o "$WORK/nodir/f.svg" "$LOG"
+[ -z "$(ls "$WORK" | grep 'svg.tmp')" ]
+check $? "a failed flame leaves no temporary file"
+
 echo "1..$n"
 [ $failed = 0 ]

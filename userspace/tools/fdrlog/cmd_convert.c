@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "commands.h"
 #include "convert.h"
+#include "out_file.h"
 
 static const char help[] =
 	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
@@ -74,38 +75,12 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 	return -1;
 }
 
-/* Open the destination: stdout, or a temporary next to OUT. */
-static int open_output(const struct convert_opts *co, char *tmp, size_t size)
-{
-	int fd;
-
-	if (!co->out)
-		return STDOUT_FILENO;
-	snprintf(tmp, size, "%s.tmpXXXXXX", co->out);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		fprintf(stderr, "fdrlog convert: cannot create %s: %s\n", tmp, strerror(errno));
-	return fd;
-}
-
-static int finish_output(const struct convert_opts *co, const char *tmp, int fd, int err)
-{
-	if (!co->out)
-		return err;
-	if (!err && fchmod(fd, 0644) == 0 && close(fd) == 0 && rename(tmp, co->out) == 0)
-		return 0;
-	if (!err)
-		fprintf(stderr, "fdrlog convert: cannot write %s: %s\n", co->out, strerror(errno));
-	unlink(tmp);
-	return 1;
-}
-
 static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 		   const struct symbols *syms, const struct fdr_thread_table *threads)
 {
 	struct out_buffer o;
 	char tmp[4096];
-	int fd = open_output(co, tmp, sizeof(tmp));
+	int fd = out_file_open("convert", co->out, tmp, sizeof(tmp));
 
 	if (fd < 0)
 		return 1;
@@ -121,7 +96,7 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 	if (o.error)
 		fprintf(stderr, "fdrlog convert: writing %s: %s\n",
 			co->out ? co->out : "standard output", strerror(o.error));
-	r = finish_output(co, tmp, fd, o.error ? 1 : 0);
+	r = out_file_finish("convert", co->out, tmp, fd, o.error ? 1 : 0);
 	out_release(&o);
 	return r;
 }

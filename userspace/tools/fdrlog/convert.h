@@ -15,6 +15,15 @@ void write_yaml(struct out_buffer *o, const struct fdr_trace *t,
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
 		  const struct symbols *syms, const struct fdr_thread_table *threads);
 
+struct view_filter;
+/* uftrace-replay-like call trees per thread (replay.c); -1 on out of memory. */
+int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		 const struct fdr_thread_table *threads, const struct view_filter *filter);
+
+/* A self-contained SVG flame graph (flame.c); -1 on out of memory. */
+int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		const struct view_filter *filter, const char *title);
+
 enum account_sort { SORT_FUNC, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99,
 		    SORT_MAX, SORT_SUM };
 struct account_options {
