@@ -2,6 +2,9 @@
 """Write the known logs the view tests (run_views.sh) read: replay, flame,
 Chrome with the side table, and the llvm-xray export.
 
+clean.xray: thread 101 alone (nothing lost).
+unwound.xray: exits that close deeper frames and one of a function not on
+the stack (see UNWOUND).
 views.xray (v2, 1 GHz: one tick is one nanosecond), its .threads table
 and views.symmap (C and C++ names):
   thread 101 of process 100 (server): main calls parse(7), a custom event,
@@ -50,6 +53,10 @@ SERVER = [(1000, ENTER, 1), (1100, ENTER_ARG, 2, 7), (1400, EXIT, 2),
           (5000, EXIT, 1)]
 WORKER = [(1200, EXIT, 4), (1500, EXIT, 3), (2000, ENTER, 3), (2100, ENTER, 4),
           (2300, EXIT, 4), (2500, EXIT, 3), (2600, ENTER, 1)]
+# unwound.xray: thread 401 leaves f1 from under f2 and f3 (a longjmp), and
+# exits f5, which is not on its stack, inside f4.
+UNWOUND = [(100, ENTER, 1), (110, ENTER, 2), (120, ENTER, 3), (200, EXIT, 1),
+           (300, ENTER, 4), (310, EXIT, 5), (320, EXIT, 4)]
 CLIENT = [(1000, ENTER, 5), (1800, EXIT, 5), (1900, ENTER, 6), (2000, TAIL, 6)]
 
 SYMS = [(1, "main"), (2, "parse"), (3, "work"), (4, "leaf"),
@@ -74,6 +81,8 @@ def main():
     log += buffer(201, 12, 0, 1000, CLIENT)
     open(os.path.join(out, "views.xray"), "wb").write(log)
     open(os.path.join(out, "views.xray.threads"), "w").write(THREADS)
+    open(os.path.join(out, "clean.xray"), "wb").write(header + buffer(101, 10, 0, 1000, SERVER))
+    open(os.path.join(out, "unwound.xray"), "wb").write(header + buffer(401, 10, 0, 100, UNWOUND))
     with open(os.path.join(out, "views.symmap"), "w") as f:
         for fid, name in SYMS:
             f.write("%d\t%s\t/usr/bin/server\t%x\n" % (fid, name, 0x1000 + fid * 16))

@@ -105,5 +105,33 @@ expect 1 "cannot create $WORK/nodir/f.svg.tmp" "flame -o into a missing director
 [ -z "$(ls "$WORK" | grep 'svg.tmp')" ]
 check $? "a failed flame leaves no temporary file"
 
+# ---- the export for llvm-xray ----
+XRAY=${LLVM_XRAY:-$(command -v llvm-xray-19 || true)}
+for l in views unwound; do
+	"$FDRLOG" convert --for-llvm-xray "$WORK/$l.xray" >"$WORK/export-$l.yaml" 2>"$WORK/export-$l.err"
+	same "$WORK/export-$l.yaml" "$V/export-$l.yaml" "--for-llvm-xray of $l.xray: sorted, lost entries and exits added and marked (bytes)"
+done
+grep -q "added 2 Enter records (data fdr-entry-lost) and 0 Exit records" "$WORK/export-views.err" &&
+	grep -q "added 1 Enter records (data fdr-entry-lost) and 2 Exit records" "$WORK/export-unwound.err"
+check $? "--for-llvm-xray says on stderr how many records it added"
+"$FDRLOG" convert --for-llvm-xray "$WORK/clean.xray" 2>"$WORK/err" | grep -v '^  version:' >"$WORK/export-clean.yaml"
+"$FDRLOG" convert --format yaml "$WORK/clean.xray" | grep -v '^  version:' | cmp -s - "$WORK/export-clean.yaml" &&
+	[ ! -s "$WORK/err" ] && grep -q '^  version:         1$' "$V/export-views.yaml"
+check $? "--for-llvm-xray of a log that lost nothing: convert --format yaml's bytes but 'version: 1', and silent"
+expect 2 "not with --format chrome" "--for-llvm-xray with --format chrome is a usage error" -- \
+	"$FDRLOG" convert --for-llvm-xray --format chrome "$LOG"
+if [ -n "$XRAY" ]; then
+	! "$XRAY" account "$WORK/views.xray" >/dev/null 2>&1 &&
+		! "$XRAY" account -d "$WORK/unwound.xray" >/dev/null 2>&1
+	check $? "llvm-xray-19 account rejects both logs as they are (the unwound one with -d too)"
+	"$XRAY" account "$WORK/export-views.yaml" 2>/dev/null | awk '/^ +[0-9]+ +[0-9]+ \[/ { print $1, $2 }' >"$WORK/acct"
+	printf '1 1\n2 1\n3 3\n4 4\n5 1\n6 1\n' | cmp -s - "$WORK/acct"
+	check $? "llvm-xray-19 account reads the export: every call counted, the ones with a lost entry too"
+	"$XRAY" account "$WORK/export-unwound.yaml" >/dev/null 2>&1
+	check $? "llvm-xray-19 account (no -d) reads the export of the unwound log"
+else
+	ok "llvm-xray-19 reads the exports # SKIP llvm-xray-19 not installed"
+fi
+
 echo "1..$n"
 [ $failed = 0 ]

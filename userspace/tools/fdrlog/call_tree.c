@@ -6,17 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "call_tree.h"
-
-struct thread_key { uint32_t pid, tid, index; };
-
-static int key_cmp(const void *a, const void *b)
-{
-	const struct thread_key *x = a, *y = b;
-
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return x->tid != y->tid ? (x->tid < y->tid ? -1 : 1) : 0;
-}
+#include "thread_index.h"
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
 {
@@ -156,54 +146,18 @@ static int add(struct call_forest *f, struct call_thread *th, const struct fdr_e
 	}
 }
 
-static int by_first(const void *a, const void *b)
+/* The threads, in order of first record. */
+static int make_threads(struct call_forest *f, struct thread_index *ti)
 {
-	const struct thread_key *x = a, *y = b;
-
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* The threads, in order of first record (f->threads), and keys sorted by
- * (pid, tid) whose index is the thread's place in f->threads. */
-static int index_threads(struct call_forest *f, const struct fdr_trace *t,
-			 struct thread_key **keys, size_t *nkeys)
-{
-	struct thread_key *k = malloc((t->count + 1) * sizeof(*k));
-	size_t n = 0;
-
-	if (!k)
+	f->threads = calloc(ti->count + 1, sizeof(*f->threads));
+	if (!f->threads)
 		return -1;
-	for (size_t i = 0; i < t->count; i++) {
-		const struct fdr_event *ev = fdr_trace_at(t, i);
-
-		k[i] = (struct thread_key){ ev->pid, ev->tid, (uint32_t)i };
-	}
-	qsort(k, t->count, sizeof(*k), key_cmp);	/* ties: any first index */
-	for (size_t i = 0; i < t->count; i++) {
-		if (n && !key_cmp(&k[n - 1], &k[i])) {
-			if (k[i].index < k[n - 1].index)
-				k[n - 1].index = k[i].index;
-			continue;
-		}
-		k[n++] = k[i];
-	}
-	f->threads = calloc(n + 1, sizeof(*f->threads));
-	if (!f->threads) {
-		free(k);
-		return -1;
-	}
-	qsort(k, n, sizeof(*k), by_first);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < ti->count; i++)
 		f->threads[i] = (struct call_thread){
-			.pid = k[i].pid, .tid = k[i].tid, .first_tsc = UINT64_MAX,
+			.pid = ti->pid[i], .tid = ti->tid[i], .first_tsc = UINT64_MAX,
 			.first_root = CALL_NONE, .last_root = CALL_NONE,
 		};
-		k[i].index = (uint32_t)i;
-	}
-	f->nthreads = n;
-	qsort(k, n, sizeof(*k), key_cmp);
-	*keys = k;
-	*nkeys = n;
+	f->nthreads = ti->count;
 	return 0;
 }
 
@@ -223,23 +177,24 @@ static void close_open(struct call_forest *f, struct call_thread *th)
 
 int call_forest_build(struct call_forest *f, const struct fdr_trace *t)
 {
-	struct thread_key *keys, *k;
-	size_t nkeys;
+	struct thread_index ti;
 	int r = 0;
 
 	memset(f, 0, sizeof(*f));
-	if (index_threads(f, t, &keys, &nkeys))
+	if (thread_index_build(&ti, t))
 		return -1;
+	if (make_threads(f, &ti)) {
+		thread_index_free(&ti);
+		return -1;
+	}
 	for (size_t i = 0; i < t->count && r == 0; i++) {
 		const struct fdr_event *ev = fdr_trace_at(t, i);
-		struct thread_key want = { ev->pid, ev->tid, 0 };
 
-		k = bsearch(&want, keys, nkeys, sizeof(want), key_cmp);
-		r = add(f, &f->threads[k->index], ev);
+		r = add(f, &f->threads[thread_index_find(&ti, ev)], ev);
 	}
 	for (size_t i = 0; i < f->nthreads; i++)
 		close_open(f, &f->threads[i]);
-	free(keys);
+	thread_index_free(&ti);
 	if (r)
 		call_forest_free(f);
 	return r;

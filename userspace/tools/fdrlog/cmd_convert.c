@@ -15,6 +15,7 @@
 static const char help[] =
 	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
 	"                      [--no-sort] [--threads FILE | --no-threads] [-o OUT] FILE\n"
+	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE] [-o OUT] FILE\n"
 	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
 	"TSCs) and print it:\n"
 	"  yaml    the text of `llvm-xray convert -f yaml`, records stable-sorted\n"
@@ -29,13 +30,18 @@ static const char help[] =
 	"--threads FILE      fdrd's side table (default: FILE.threads when it exists):\n"
 	"                    chrome gets real pids and process/thread names\n"
 	"--no-threads        ignore the side table (pid = tid, as llvm-xray)\n"
+	"--for-llvm-xray     YAML that llvm-xray-19 account/graph/stack read for any\n"
+	"                    log: sorted by TSC; an Enter with data fdr-entry-lost for\n"
+	"                    each Exit whose Enter the ring overwrote (at the thread's\n"
+	"                    first record: a lower bound), an Exit with data\n"
+	"                    fdr-exit-lost for each frame an exit further down closed\n"
 	"-o OUT              write to OUT (atomically: all or nothing)\n";
 
 struct convert_opts {
 	const char *format, *out, *in;
 	struct symbol_sources syms;
 	struct thread_source threads;
-	int no_sort;
+	int no_sort, for_llvm;
 };
 
 static int parse(int argc, char **argv, struct convert_opts *co)
@@ -45,6 +51,7 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
 		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, 'n' },
 		{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
+		{ "for-llvm-xray", no_argument, 0, 'L' },
 		{ 0 }
 	};
 	int c;
@@ -59,9 +66,17 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		case 'n': co->no_sort = 1; break;
 		case 't': co->threads.path = optarg; break;
 		case 'T': co->threads.disabled = 1; break;
+		case 'L': co->for_llvm = 1; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
+	if (co->for_llvm && ((co->format && strcmp(co->format, "yaml")) || co->no_sort)) {
+		fprintf(stderr, "fdrlog convert: --for-llvm-xray writes sorted YAML: "
+			"not with --format %s or --no-sort\n", co->format ? co->format : "yaml");
+		return 2;
+	}
+	if (co->for_llvm)
+		co->format = "yaml";
 	if (!co->format || (strcmp(co->format, "yaml") && strcmp(co->format, "chrome"))) {
 		fprintf(stderr, "fdrlog convert: --format %s: expected yaml or chrome\n",
 			co->format ? co->format : "missing");
@@ -73,6 +88,24 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 	}
 	co->in = argv[optind];
 	return -1;
+}
+
+/* What was added, on stderr: the user should know the export is not the
+ * log byte for byte. */
+static void export_for_llvm(struct out_buffer *o, const struct fdr_trace *t,
+			    const struct symbols *syms)
+{
+	size_t enters = 0, exits = 0;
+
+	if (write_llvm_export(o, t, syms, &enters, &exits)) {
+		if (!o->error)
+			o->error = ENOMEM;
+		return;
+	}
+	if (enters || exits)
+		fprintf(stderr, "fdrlog convert: --for-llvm-xray: added %zu Enter records "
+			"(data fdr-entry-lost) and %zu Exit records (data fdr-exit-lost) "
+			"for what the ring overwrote\n", enters, exits);
 }
 
 static int convert(const struct convert_opts *co, const struct fdr_trace *t,
@@ -87,7 +120,9 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 	int r;
 
 	if (out_init(&o, fd) == 0) {
-		if (!strcmp(co->format, "yaml"))
+		if (co->for_llvm)
+			export_for_llvm(&o, t, syms);
+		else if (!strcmp(co->format, "yaml"))
 			write_yaml(&o, t, syms);
 		else
 			write_chrome(&o, t, syms, threads);
