@@ -17,7 +17,7 @@ if [ -z "$kdir" ]; then
 	kdir=$(ls -d /usr/src/linux-headers-"$series".*-amd64 2>/dev/null | sort -V | tail -n 1)
 fi
 [ -n "$kdir" ] && [ -f "$kdir/Makefile" ] || {
-	echo "build-module-other: no linux-headers-$series.*-amd64 in /usr/src (run scripts/deps.sh, or set KDIR_OTHER=)" >&2
+	echo "build-module-other: no linux-headers-$series.*-amd64 in /usr/src (run scripts/deps.sh module-6.12, or set KDIR_OTHER=)" >&2
 	exit 1
 }
 [ -f "$top/Kbuild" ] || {

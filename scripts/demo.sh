@@ -25,8 +25,8 @@ die() { echo "demo: $*" >&2; exit 1; }
 
 setup() {
 	if [ "${FDR_SKIP_DEPS:-0}" != 1 ]; then
-		say "checking dependencies (scripts/deps.sh)"
-		scripts/deps.sh || die "installing dependencies failed (see above)"
+		say "checking dependencies (scripts/deps.sh demo)"
+		scripts/deps.sh demo || die "installing dependencies failed (see above)"
 	fi
 	say "building fdr.ko and userspace"
 	mkdir -p build
