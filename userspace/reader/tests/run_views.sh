@@ -100,6 +100,10 @@ check $? "flame -F work: only work's calls, merged over both threads"
 check $? "flame -N: the frames left out, the callers keep their whole width"
 grep -q 'ns::bar&lt;int&gt;' "$WORK/flame.svg"
 check $? "flame: names escaped for XML"
+printf '1\ta&b"<\377\001>x_long_name_that_is_cut_in_its_label_somewhere_past_here_and_on_and_on_and_on\t/m\t10\n' >"$WORK/hostile.symmap"
+"$FDRLOG" flame --sym-map "$WORK/hostile.symmap" "$LOG" >"$WORK/hostile.svg" &&
+	python3 "$HERE/check_flame.py" "$WORK/hostile.svg"
+check $? "flame: a hostile name (markup, a byte that is not UTF-8, a control byte) still gives well-formed XML"
 expect 1 "cannot create $WORK/nodir/f.svg.tmp" "flame -o into a missing directory is named" -- \
 	"$FDRLOG" flame -o "$WORK/nodir/f.svg" "$LOG"
 [ -z "$(ls "$WORK" | grep 'svg.tmp')" ]

@@ -123,8 +123,10 @@ static void put_xml_text(struct out_buffer *o, const char *s)
 			out_str(o, "&gt;");
 		else if (c == '"')
 			out_str(o, "&quot;");
-		else if (c < 0x20 || c == 0x7f)
-			out_char(o, '?');	/* not allowed in XML 1.0 */
+		else if (c < 0x20 || c >= 0x7f)
+			out_char(o, '?');	/* control bytes are not XML 1.0; bytes
+						 * >= 0x80 may not be UTF-8, or be
+						 * cut mid-character by a label */
 		else
 			out_char(o, (char)c);
 	}

@@ -175,6 +175,10 @@ keep /tmp/fdrd-crash crash
 log=$(ls "$OUT"/crash/*.xray 2>/dev/null | head -n 1)
 check "crash: log verifies" verify "$log"
 check "crash: .threads names crash, SIGSEGV" grep -q "^finalize	crash	signal	11	SIGSEGV" "$log.threads"
+# the process is dead at flush time: the names come from the owner notes
+check "crash: .threads names the dead process and its threads (owner notes)" \
+	grep -q "^finalize	crash	.*	comm	fdrd-test-recor\$" "$log.threads" &&
+	[ "$(grep -c "^thread	.*	comm	rec-[12]	exe	/bin/fdrd-test-recorder\$" "$log.threads")" = 2 ]
 expect "$log" 1000+ 1000+ crash
 stop_fdrd
 
