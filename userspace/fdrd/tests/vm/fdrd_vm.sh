@@ -176,9 +176,11 @@ log=$(ls "$OUT"/crash/*.xray 2>/dev/null | head -n 1)
 check "crash: log verifies" verify "$log"
 check "crash: .threads names crash, SIGSEGV" grep -q "^finalize	crash	signal	11	SIGSEGV" "$log.threads"
 # the process is dead at flush time: the names come from the owner notes
-check "crash: .threads names the dead process and its threads (owner notes)" \
-	grep -q "^finalize	crash	.*	comm	fdrd-test-recor\$" "$log.threads" &&
-	[ "$(grep -c "^thread	.*	comm	rec-[12]	exe	/bin/fdrd-test-recorder\$" "$log.threads")" = 2 ]
+named_from_notes() {
+	grep -q "^finalize	crash	.*	comm	fdrd-test-recor\$" "$1" &&
+		[ "$(grep -c "^thread	.*	comm	rec-[12]	exe	/bin/fdrd-test-recorder\$" "$1")" = 2 ]
+}
+check "crash: .threads names the dead process and its threads (owner notes)" named_from_notes "$log.threads"
 expect "$log" 1000+ 1000+ crash
 stop_fdrd
 
