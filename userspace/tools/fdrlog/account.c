@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "array_grow.h"
 #include "convert.h"
 
 struct func_stats {
@@ -38,23 +39,6 @@ struct accounting {
 	struct thread_stack *threads;
 	size_t nthreads;
 };
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t cap2 = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
-}
 
 static int rehash(struct accounting *a)
 {
@@ -86,7 +70,7 @@ static struct func_stats *func_of(struct accounting *a, int32_t fid)
 	for (; a->slot[h]; h = (h + 1) & (a->nslots - 1))
 		if (a->funcs[a->slot[h] - 1].fid == fid)
 			return &a->funcs[a->slot[h] - 1];
-	if (grow((void **)&a->funcs, &a->capfuncs, a->nfuncs + 1, sizeof(*a->funcs)))
+	if (array_grow((void **)&a->funcs, &a->capfuncs, a->nfuncs + 1, sizeof(*a->funcs)))
 		return NULL;
 	memset(&a->funcs[a->nfuncs], 0, sizeof(*a->funcs));
 	a->funcs[a->nfuncs].fid = fid;
@@ -116,7 +100,7 @@ static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 {
 	struct func_stats *f = func_of(a, fid);
 
-	if (!f || grow((void **)&f->lat, &f->cap, f->n + 1, sizeof(*f->lat)))
+	if (!f || array_grow((void **)&f->lat, &f->cap, f->n + 1, sizeof(*f->lat)))
 		return -1;
 	f->lat[f->n++] = ticks;
 	return 0;
@@ -157,7 +141,7 @@ static int account_event(struct accounting *a, const struct fdr_event *ev)
 	if (!s)
 		return -1;
 	if (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG) {
-		if (grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
+		if (array_grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
 			return -1;
 		s->f[s->n++] = (struct frame){ ev->func_id, ev->tsc };
 		return 0;

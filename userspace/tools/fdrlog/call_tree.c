@@ -5,32 +5,16 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "array_grow.h"
 #include "call_tree.h"
 #include "thread_index.h"
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t c = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	q = realloc(*p, c * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = c;
-	return 0;
-}
 
 static uint32_t new_node(struct call_forest *f, int32_t fid, uint32_t flags,
 			 uint64_t start)
 {
 	struct call_node *n;
 
-	if (grow((void **)&f->nodes, &f->cap, f->count + 1, sizeof(*n)))
+	if (array_grow((void **)&f->nodes, &f->cap, f->count + 1, sizeof(*n)))
 		return CALL_NONE;
 	n = &f->nodes[f->count];
 	memset(n, 0, sizeof(*n));
@@ -66,7 +50,7 @@ static int push(struct call_forest *f, struct call_thread *th, const struct fdr_
 {
 	uint32_t i = new_node(f, ev->func_id, 0, ev->tsc);
 
-	if (i == CALL_NONE || grow((void **)&th->stack, &th->cap, th->depth + 1, sizeof(uint32_t)))
+	if (i == CALL_NONE || array_grow((void **)&th->stack, &th->cap, th->depth + 1, sizeof(uint32_t)))
 		return -1;
 	f->nodes[i].enter = ev;
 	attach(f, th, i);
