@@ -5,6 +5,7 @@
 #   make module         fdr.ko against $(KDIR), W=1, warnings are errors
 #   make module-6.12    build check against Debian's 6.12 headers, in
 #                       build/kmod-6.12/ (kmod/fdr.ko is left alone)
+#   make module-6.1-rt  the same against the 6.1 PREEMPT_RT headers
 #   make userspace      every userspace component and the selftests
 #   make check          host tests of every component (TAP)
 #   make test           deps, build, host tests, VM selftests, one summary
@@ -12,6 +13,11 @@
 #   make demo           boot the VM, load fdr.ko, drive it with fdrctl
 #   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
 #   make bench          the benchmarks (bench/README.md)
+#   make install        tools, libraries, headers, man pages, udev rule,
+#                       systemd unit and the module's DKMS tree, under
+#                       PREFIX (/usr/local) and DESTDIR; make uninstall
+#                       removes exactly that (Documentation/install.md)
+#   make deb            the Debian packages, in build/deb/
 #   make clean          remove build outputs (keeps build/kselftest)
 #   make distclean      remove all of build/, build-san/, build-tsan/
 #
@@ -27,12 +33,13 @@ KDIR ?= /lib/modules/$(KVER)/build
 # scripts/tests tests the test infrastructure itself.
 COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 	userspace/tools/fdrctl userspace/tools/fdrlog userspace/fdrd selftests \
-	$(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile))) \
+	packaging $(patsubst %/Makefile,%,$(sort $(wildcard tests/*/Makefile))) \
 	scripts/tests
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 userspace check test vm-test demo vm bench print-dirs clean distclean
+.PHONY: all module module-6.12 module-6.1-rt userspace check test vm-test demo vm bench install uninstall deb \
+	print-dirs clean distclean
 
 all: module userspace
 
@@ -41,6 +48,9 @@ module:
 
 module-6.12:
 	+scripts/build-module-other.sh 6.12
+
+module-6.1-rt:
+	scripts/build-module-other.sh 6.1-rt
 
 userspace:
 	@set -e; for d in $(DIRS); do $(MAKE) -C $$d; done
@@ -65,6 +75,23 @@ vm: module
 
 bench:
 	$(MAKE) -C bench
+
+# Where make install puts things; packaging/install.sh reads them.
+PREFIX ?= /usr/local
+INSTALL_VARS := DESTDIR PREFIX BINDIR LIBDIR INCLUDEDIR DATADIR MANDIR SYSCONFDIR \
+	UDEVRULESDIR SYSTEMDUNITDIR SYSUSERSDIR MODULESLOADDIR DKMSDIR
+# Given to install.sh only: the components' own BINDIR is the build's.
+INSTALL_ENV = $(foreach v,$(INSTALL_VARS),$(if $(value $v),$v='$($v)'))
+
+# The module is not installed as a .ko: DKMS builds it for each kernel.
+install: userspace
+	$(INSTALL_ENV) packaging/install.sh install
+
+uninstall:
+	$(INSTALL_ENV) packaging/install.sh uninstall
+
+deb:
+	packaging/deb/build.sh
 
 # For scripts/run-tests.sh: the component directories, in build order.
 print-dirs:

@@ -3,9 +3,10 @@
 # checkout's kmod/fdr.ko: the sources (Kbuild, kmod/, uapi/) are copied to
 # build/kmod-<series>/ and built there, warnings being errors.
 #
-# usage: scripts/build-module-other.sh SERIES      e.g. 6.12
-# Uses the newest installed /usr/src/linux-headers-SERIES.*-amd64, or
-# $KDIR_OTHER if set.
+# usage: scripts/build-module-other.sh SERIES      e.g. 6.12, 6.1-rt
+# Uses the newest installed /usr/src/linux-headers-SERIES.*-amd64 (for
+# SERIES-rt: linux-headers-SERIES.*-rt-amd64, PREEMPT_RT), or $KDIR_OTHER
+# if set.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,11 +14,17 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 series=$1
 
 kdir=${KDIR_OTHER:-}
+case $series in
+*-rt) pattern="linux-headers-${series%-rt}.*-rt-amd64" ;;
+*) pattern="linux-headers-$series.*-amd64" ;;
+esac
 if [ -z "$kdir" ]; then
-	kdir=$(ls -d /usr/src/linux-headers-"$series".*-amd64 2>/dev/null | sort -V | tail -n 1)
+	# A plain series never takes the -rt flavour's headers.
+	kdir=$(ls -d /usr/src/$pattern 2>/dev/null | { case $series in *-rt) cat ;; *) grep -v -- '-rt-amd64$' ;; esac; } |
+		sort -V | tail -n 1 || true)
 fi
 [ -n "$kdir" ] && [ -f "$kdir/Makefile" ] || {
-	echo "build-module-other: no linux-headers-$series.*-amd64 in /usr/src (run scripts/deps.sh module-6.12, or set KDIR_OTHER=)" >&2
+	echo "build-module-other: no $pattern in /usr/src (run scripts/deps.sh module-6.12, or set KDIR_OTHER=)" >&2
 	exit 1
 }
 [ -f "$top/Kbuild" ] || {

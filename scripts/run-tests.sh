@@ -13,6 +13,9 @@
 #   FDR_SKIP_VM=1          no VM boot, no vm-check
 #   FDR_TEST_TIMEOUT=SEC   per VM test program (default 120)
 #   FDR_VM_TIMEOUT=SEC     whole VM run (default 90 + tests x per-test)
+#   FDR_VM_KERNELS="..."   the kernels the VM suite boots, each with its own
+#                          fdr.ko (default: "6.1 6.12 6.1-rt"; 6.1 is the
+#                          default kernel, kmod/fdr.ko)
 set -eu
 # modinfo lives in /sbin, which is not on a normal user's PATH on Debian.
 export PATH="$PATH:/sbin:/usr/sbin"
@@ -40,7 +43,7 @@ if ! flock -n 9; then
 	flock -w 3600 9 || { echo "run-tests: build/.run-tests.lock still held after 1 h (fuser build/.run-tests.lock)" >&2; exit 1; }
 fi
 
-rm -rf "$results" "$stage" "$vmout"
+rm -rf "$results" "$stage" "$vmout" "$vmout"-*
 mkdir -p "$results" "$stage" "$vmout"
 
 # Results the runner itself produces (builds, crashes, timeouts, steps
@@ -90,6 +93,8 @@ for d in $dirs; do
 done
 step "build check of fdr.ko against the 6.12 headers" build-module-6.12 \
 	make -s --no-print-directory module-6.12
+step "build check of fdr.ko against the 6.1 PREEMPT_RT headers" build-module-6.1-rt \
+	make -s --no-print-directory module-6.1-rt
 
 # 2. Host tests: each component's `make check` prints TAP on stdout.
 [ "${FDR_SKIP_HOST:-0}" != 1 ] || echo "== host tests skipped (FDR_SKIP_HOST=1)"
@@ -109,8 +114,9 @@ for d in $dirs; do
 	fi
 done
 
-vm_tests() {
-	# 3. The VM: install every component's VM binaries and tests, boot once.
+# 3. The VM: install every component's VM binaries and tests once, then
+# boot each kernel of the matrix once with its own fdr.ko.
+vm_install() {
 	echo "== VM: installing tests into $stage"
 	for d in $dirs; do
 		has_target "$d" vm-install || continue
@@ -120,58 +126,70 @@ vm_tests() {
 			tail -n 20 "$log" | sed 's/^/  | /' >&2
 		fi
 	done
+}
+
+# vm_tests SERIES: one boot of that kernel; its results are
+# 2-vm-NAME.tap for the default kernel (6.1), 2-vm@SERIES-NAME.tap for
+# the others, and what it wrote to /out goes to build/vm-out[-SERIES].
+vm_tests() {
+	local series=$1 ko tag= vmout=$vmout kver
+	case $series in
+	6.1) ko=kmod/fdr.ko ;;
+	*) ko=build/kmod-$series/kmod/fdr.ko; tag=@$series; vmout=$vmout-$series ;;
+	esac
+	rm -rf "$vmout"; mkdir -p "$vmout"
 	n_tests=0
 	if [ -d "$stage/tests" ]; then
 		n_tests=$(find "$stage/tests" -maxdepth 1 -type f -perm -u+x | wc -l)
 	fi
-	kos=()
-	if [ -f kmod/fdr.ko ]; then
-		kos=(--ko kmod/fdr.ko)
-	else
-		result fail "kmod/fdr.ko missing: the VM runs without the module"
+	if [ ! -f "$ko" ]; then
+		result fail "VM $series: $ko missing (its build failed above): not booted"
+		return
 	fi
+	kver=$(modinfo -F vermagic "$ko" | awk '{ print $1 }')
 	vm_timeout=${FDR_VM_TIMEOUT:-$((90 + n_tests * per_test))}
-	echo "== VM: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
-	console=$results/vm-console.txt
+	echo "== VM $kver: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
+	console=$results/vm-console$tag.txt
 	vm_rc=0
 	t0=$SECONDS
-	scripts/vm/run "${kos[@]}" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
+	scripts/vm/run --ko "$ko" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
 		--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" 9>&- \
-		2> >(tee "$results/vm-run.err" >&2) | tee "$console" | awk '
+		2> >(tee "$results/vm-run$tag.err" >&2) | tee "$console" | awk '
 			# Progress only; the whole stream is in $console.
 			/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-44s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
 			/^@@/ { next }
 			/^[ \t]*not ok/ { print "     " $0; fflush() }' || vm_rc=$?
 	echo "   (VM run: $((SECONDS - t0)) s)"
 	case "$vm_rc" in
-	0) result ok "VM boot: fdr.ko loaded, tests ran, no kernel warnings" ;;
-	3) result fail "VM: the guest kernel reported problems (see $results/vm-run.err)" ;;
-	124) result fail "VM: timed out after ${vm_timeout}s" ;;
-	*) result fail "VM run failed (exit $vm_rc, see $results/vm-run.err)" ;;
+	0) result ok "VM boot $kver: fdr.ko loaded, tests ran, no kernel warnings" ;;
+	3) result fail "VM $kver: the guest kernel reported problems (see $results/vm-run$tag.err)" ;;
+	124) result fail "VM $kver: timed out after ${vm_timeout}s" ;;
+	*) result fail "VM $kver run failed (exit $vm_rc, see $results/vm-run$tag.err)" ;;
 	esac
 
 	# Split the guest stream into one TAP file (and stderr file) per test.
-	awk -v dir="$results" '
-		/^@@fdr-test-out .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".tap"; printf "" >out; next }
-		/^@@fdr-test-err .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/2-vm-" name ".err"; printf "" >out; next }
-		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); print $2, $3, $4 >(dir "/vm-exit-status"); out = ""; next }
+	local prefix=2-vm$tag- status=$results/vm-exit-status$tag
+	awk -v dir="$results" -v prefix="$prefix" -v status="$status" '
+		/^@@fdr-test-out .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/" prefix name ".tap"; printf "" >out; next }
+		/^@@fdr-test-err .*@@$/ { name = $2; sub(/@@$/, "", name); out = dir "/" prefix name ".err"; printf "" >out; next }
+		/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); print $2, $3, $4 >status; out = ""; next }
 		out != "" { print >out }
 	' "$console"
-	touch "$results/vm-exit-status"
-	for tap in "$results"/2-vm-*.tap; do
+	touch "$status"
+	for tap in "$results/$prefix"*.tap; do
 		[ -e "$tap" ] || continue
-		name=${tap#"$results"/2-vm-}
+		name=${tap#"$results/$prefix"}
 		name=${name%.tap}
-		rc=$(awk -v n="$name" '$1 == n { print $2 }' "$results/vm-exit-status")
+		rc=$(awk -v n="$name" '$1 == n { print $2 }' "$status")
 		case "$rc" in
-		'') result fail "VM test $name did not finish (the VM crashed or timed out)" ;;
+		'') result fail "VM $kver test $name did not finish (the VM crashed or timed out)" ;;
 		0|4) ;; # 4 is kselftest's KSFT_SKIP
-		124|137) result fail "VM test $name was killed: timeout of ${per_test}s (or SIGKILL)" ;;
+		124|137) result fail "VM $kver test $name was killed: timeout of ${per_test}s (or SIGKILL)" ;;
 		*)
 			if [ "$rc" -gt 128 ]; then
-				result fail "VM test $name died from signal $((rc - 128))"
+				result fail "VM $kver test $name died from signal $((rc - 128))"
 			elif ! has_failures "$tap"; then
-				result fail "VM test $name exited $rc without a failing test"
+				result fail "VM $kver test $name exited $rc without a failing test"
 			fi ;;
 		esac
 	done
@@ -180,8 +198,8 @@ vm_tests() {
 	for d in $dirs; do
 		has_target "$d" vm-check || continue
 		name=$(name_of "$d")
-		tap=$results/3-vmcheck-$name.tap
-		echo "== host checks of VM output: $d"
+		tap=$results/3-vmcheck$tag-$name.tap
+		echo "== host checks of VM $kver output: $d"
 		rc=0
 		make -s --no-print-directory -C "$d" vm-check VMOUT="$vmout" >"$tap" 2>"${tap%.tap}.err" 9>&- || rc=$?
 		if [ "$rc" -ne 0 ] && ! has_failures "$tap"; then
@@ -194,7 +212,10 @@ vm_tests() {
 if [ "${FDR_SKIP_VM:-0}" = 1 ]; then
 	echo "== VM tests skipped (FDR_SKIP_VM=1)"
 else
-	vm_tests
+	vm_install
+	for series in ${FDR_VM_KERNELS:-6.1 6.12 6.1-rt}; do
+		vm_tests "$series"
+	done
 fi
 
 end=$(date +%s)

@@ -24,6 +24,11 @@ CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) \
 	  -I$(TOP)/uapi -I$(TOP)/userspace/include -MMD -MP
 LDFLAGS += $(SANFLAGS)
 
+# The release, one place for all (libfdr's soname, fdr.pc, the DKMS tree,
+# the packages): the file VERSION at the top.
+FDR_VERSION := $(shell cat $(TOP)/VERSION)
+FDR_SOVERSION := $(firstword $(subst ., ,$(FDR_VERSION)))
+
 # Public outputs every component can link against.
 LIBFDR_A := $(BUILD)/lib/libfdr.a
 LIBFDRREAD_A := $(BUILD)/reader/libfdrread.a

@@ -26,6 +26,7 @@
 #define WAIT_SLICE_MS 1000
 #define RETRY_MAX_MS 60000
 #define NO_REGION_POLL_MS 200
+#define NO_DEVICE_POLL_MS 1000
 
 static volatile sig_atomic_t stop_signal;
 
@@ -218,6 +219,36 @@ static int serve(struct fdr_ctl *ctl, const struct fdrd_options *o)
 	return lp.status;
 }
 
+/* The device is absent: fdr.ko not loaded (yet), or being reloaded. */
+static bool device_missing(int ret)
+{
+	return ret == -ENOENT || ret == -ENODEV || ret == -ENXIO;
+}
+
+/*
+ * Open the target.  With --wait-device a missing device is waited for,
+ * said once: at boot the service may start before the module is loaded,
+ * and an administrator may load it later (an embedded region is waited
+ * for by the loop itself, since opening one needs nothing to exist).
+ */
+static int open_target(struct fdr_ctl **ctl, const struct fdrd_options *o)
+{
+	bool said = false;
+	int ret;
+
+	for (;;) {
+		ret = fdr_ctl_open(ctl, o->target);
+		if (!ret || !o->wait_device || !device_missing(ret) || stop_signal)
+			return ret;
+		if (!said)
+			msg_info("%s; waiting for it to appear", fdr_ctl_strerror(*ctl, "open", ret));
+		said = true;
+		fdr_ctl_close(*ctl);
+		*ctl = NULL;
+		sleep_ms(NO_DEVICE_POLL_MS, 1);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct fdrd_options o;
@@ -230,7 +261,12 @@ int main(int argc, char **argv)
 	case OPTIONS_RUN: break;
 	}
 	msg_use_syslog(o.use_syslog);
-	ret = fdr_ctl_open(&ctl, o.target);
+	install_signals();
+	ret = open_target(&ctl, &o);
+	if (ret && stop_signal) {
+		fdr_ctl_close(ctl);
+		return 0;
+	}
 	if (ret) {
 		/* before daemonizing: the user sees why on the terminal */
 		fprintf(stderr, "fdrd: %s\n", fdr_ctl_strerror(ctl, "open", ret));
@@ -241,7 +277,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fdrd: cannot daemonize: %s\n", strerror(errno));
 		return 1;
 	}
-	install_signals();
 	msg_info("flushing %s into %s", o.target ? o.target : "the default target",
 		 o.output_dir);
 	ret = serve(ctl, &o);

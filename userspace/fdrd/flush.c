@@ -22,6 +22,7 @@
 #include "log_name.h"
 #include "msg.h"
 #include "log_writer.h"
+#include "out_dir.h"
 #include "uring_writer.h"
 
 #define MAX_NAME_TRIES 1000
@@ -31,18 +32,14 @@ struct names {
 	char threads[256 + 8];
 };
 
-static int exists_in(const char *dir, const char *name)
-{
-	char path[PATH_MAX + 300];
-
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >= sizeof(path))
-		return 1;	/* too long to ever create: treat as taken */
-	return access(path, F_OK) == 0;
-}
-
-/* A log name (and its .threads) not in use yet: <seq> moves on if taken. */
-static int choose_names(struct flusher *f, const struct log_layout *l,
-			struct names *n)
+/*
+ * A log name (and its .threads) not in use yet: <seq> moves on if taken.
+ * Taken includes a dangling symlink: the name could never be linked.  A
+ * name taken after this check makes the link fail (EEXIST), never
+ * replaces anything; the flush then fails and the retry moves on.
+ */
+static int choose_names(struct flusher *f, const struct out_dir *d,
+			const struct log_layout *l, struct names *n)
 {
 	struct log_name_vars v = {
 		.when = time(NULL),
@@ -56,8 +53,7 @@ static int choose_names(struct flusher *f, const struct log_layout *l,
 		if (log_name_expand(f->opts->pattern, &v, n->log, sizeof(n->log)))
 			return -ENAMETOOLONG;
 		snprintf(n->threads, sizeof(n->threads), "%s.threads", n->log);
-		if (!exists_in(f->opts->output_dir, n->log) &&
-		    !exists_in(f->opts->output_dir, n->threads))
+		if (out_dir_has(d, n->log) == 0 && out_dir_has(d, n->threads) == 0)
 			return 0;
 	}
 	return -EEXIST;
@@ -89,8 +85,8 @@ static double ms_since(const struct timespec *t0)
 }
 
 /* Log (and side table); on failure neither is left.  1: nothing to write. */
-static int write_files(struct flusher *f, struct log_layout *l,
-		       const struct names *n)
+static int write_files(struct flusher *f, const struct out_dir *d,
+		       struct log_layout *l, const struct names *n)
 {
 	struct uring_write_report rep;
 	struct timespec t0;
@@ -98,7 +94,7 @@ static int write_files(struct flusher *f, struct log_layout *l,
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = log_write(l, f->opts->output_dir, n->log, n->threads, &f->opts->write,
+	ret = log_write(l, d, n->log, n->threads, &f->opts->write,
 			&rep, err, sizeof(err));
 	if (ret < 0)
 		msg_error("%s", err);
@@ -129,9 +125,11 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 				       const struct fdr_status *trusted)
 {
 	enum flush_outcome out = FLUSH_WRITTEN;
+	struct out_dir d = { .fd = -1 };
 	struct log_layout l;
 	struct names n;
 	const char *why;
+	char err[PATH_MAX + 512];
 	int ret;
 
 	ret = log_layout_select(area, len, trusted, &l, &why);
@@ -144,14 +142,21 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		goto done;
 	}
 	f->reused = log_precheck_apply(&l, &f->precheck);
-	ret = choose_names(f, &l, &n);
+	/* once per flush: a directory removed and made again is found */
+	if (out_dir_open(&d, f->opts->output_dir, f->opts->allow_insecure_dir,
+			 err, sizeof(err))) {
+		msg_error("%s", err);
+		out = FLUSH_FAILED;
+		goto done;
+	}
+	ret = choose_names(f, &d, &l, &n);
 	if (ret) {
 		msg_error("no free log name in %s for pattern '%s': %s",
 			  f->opts->output_dir, f->opts->pattern, strerror(-ret));
 		out = FLUSH_FAILED;
 		goto done;
 	}
-	ret = write_files(f, &l, &n);
+	ret = write_files(f, &d, &l, &n);
 	report_problems(&l);
 	if (ret == 1) {
 		out = nothing_to_write(&l);
@@ -163,6 +168,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 			 f->opts->output_dir, n.log);
 	}
 done:
+	out_dir_close(&d);
 	log_layout_free(&l);
 	return out;
 }

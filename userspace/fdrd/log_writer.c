@@ -21,7 +21,8 @@
 
 struct write_ctx {
 	struct log_layout *l;
-	const char *dir, *log_name, *table_name;
+	const struct out_dir *dir;
+	const char *log_name, *table_name;
 	const struct uring_write_opts *opts;
 	bool relayout;		/* validation changed the placement */
 	bool table_written;
@@ -90,7 +91,7 @@ static int write_log(struct write_ctx *w, const struct uring_write_hooks *hooks,
 	return ret;
 }
 
-int log_write(struct log_layout *l, const char *dir, const char *log_name,
+int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_name,
 	      const char *table_name, const struct uring_write_opts *opts,
 	      struct uring_write_report *rep, char *err, size_t errlen)
 {

@@ -15,7 +15,7 @@
  * nothing written), or a negative errno with err naming path and cause
  * (no file left).  The layout is fully validated afterwards.
  */
-int log_write(struct log_layout *l, const char *dir, const char *log_name,
+int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_name,
 	      const char *table_name, const struct uring_write_opts *opts,
 	      struct uring_write_report *rep, char *err, size_t errlen);
 

@@ -9,6 +9,7 @@
 
 #include "log_name.h"
 #include "options.h"
+#include "out_dir.h"
 
 static const char usage[] =
 "Usage: fdrd [OPTION]...\n"
@@ -18,7 +19,11 @@ static const char usage[] =
 "\n"
 "  -t, --target=TARGET     /dev/fdr (default: $FDR_TARGET, else /dev/fdr),\n"
 "                          another device path, or embedded:NAME\n"
-"  -o, --output-dir=DIR    where logs go (default: the current directory)\n"
+"  -o, --output-dir=DIR    where logs go (default: the current directory);\n"
+"                          refused if every user may write to it and it is\n"
+"                          not sticky\n"
+"      --allow-insecure-dir  accept such a directory anyway (other users can\n"
+"                          then remove or replace the logs)\n"
 "  -p, --pattern=PATTERN   log file name (default " LOG_NAME_DEFAULT_PATTERN ");\n"
 "                          placeholders <timestamp> <seq> <generation> <reason> <pid>\n"
 "  -g, --grace-ms=MS       wait after finalize for writers to finish (default 100)\n"
@@ -28,6 +33,8 @@ static const char usage[] =
 "      --auto-reset        after each log, reset and re-initialize the region\n"
 "                          with the same geometry for the next cycle\n"
 "      --once              exit after one log (status 1 if the flush failed)\n"
+"      --wait-device       when the device is missing (fdr.ko not loaded),\n"
+"                          say so and wait for it instead of exiting\n"
 "  -f, --foreground        do not daemonize (messages go to stderr)\n"
 "      --syslog            send messages to syslog (default when daemonized)\n"
 "      --io=MODE           writev (default), fixed (registered buffers),\n"
@@ -43,17 +50,20 @@ static const char usage[] =
 "SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
-       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE };
+       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE, OPT_WAIT_DEV,
+       OPT_INSECURE };
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
 	{ "output-dir", required_argument, NULL, 'o' },
+	{ "allow-insecure-dir", no_argument, NULL, OPT_INSECURE },
 	{ "pattern", required_argument, NULL, 'p' },
 	{ "grace-ms", required_argument, NULL, 'g' },
 	{ "retry-ms", required_argument, NULL, OPT_RETRY },
 	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	{ "auto-reset", no_argument, NULL, OPT_AUTO_RESET },
 	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "wait-device", no_argument, NULL, OPT_WAIT_DEV },
 	{ "foreground", no_argument, NULL, 'f' },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
 	{ "io", required_argument, NULL, OPT_IO },
@@ -99,19 +109,25 @@ static int parse_io(const char *s, struct uring_write_opts *w)
 	return 0;
 }
 
-/* The output directory must exist now; it is kept as an absolute path. */
+/*
+ * The output directory must exist now and be safe to write to; it is
+ * kept as an absolute path without symlinks (realpath), and every flush
+ * opens it again without following one (out_dir.c).
+ */
 static int check_output_dir(const char *dir, struct fdrd_options *o)
 {
-	struct stat st;
+	struct out_dir d;
+	char err[PATH_MAX + 512];
 
-	if (!realpath(dir, o->output_dir) || stat(o->output_dir, &st)) {
+	if (!realpath(dir, o->output_dir)) {
 		fprintf(stderr, "fdrd: output directory %s: %s\n", dir, strerror(errno));
 		return -1;
 	}
-	if (!S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "fdrd: output directory %s: not a directory\n", dir);
+	if (out_dir_open(&d, o->output_dir, o->allow_insecure_dir, err, sizeof(err))) {
+		fprintf(stderr, "fdrd: %s\n", err);
 		return -1;
 	}
+	out_dir_close(&d);
 	return 0;
 }
 
@@ -128,6 +144,7 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case OPT_FSYNC: o->write.fsync = true; return 0;
 	case OPT_AUTO_RESET: o->auto_reset = true; return 0;
 	case OPT_ONCE: o->once = true; return 0;
+	case OPT_WAIT_DEV: o->wait_device = true; return 0;
 	case 'f': o->foreground = true; return 0;
 	case OPT_SYSLOG: o->use_syslog = true; return 0;
 	case OPT_IO: return parse_io(optarg, &o->write);
@@ -143,6 +160,7 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 		return 0;
 	case OPT_PREALLOC: o->write.preallocate = true; return 0;
 	case OPT_REGFILE: o->write.register_file = true; return 0;
+	case OPT_INSECURE: o->allow_insecure_dir = true; return 0;
 	}
 	return -1;
 }

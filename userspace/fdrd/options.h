@@ -15,6 +15,8 @@ struct fdrd_options {
 	unsigned int grace_ms;
 	unsigned int retry_ms;		/* first retry delay after a failed flush */
 	bool auto_reset, once, foreground, use_syslog;
+	bool wait_device;		/* a missing device is waited for */
+	bool allow_insecure_dir;	/* others may write, no sticky bit: accept */
 	struct uring_write_opts write;
 };
 

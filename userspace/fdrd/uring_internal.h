@@ -6,8 +6,11 @@
 #ifndef FDRD_URING_INTERNAL_H
 #define FDRD_URING_INTERNAL_H
 
+#include <limits.h>
+#include <stdbool.h>
 #include <liburing.h>
 
+#include "out_dir.h"
 #include "uring_writer.h"
 
 /* Submit the one prepared SQE and wait for its result (EINTR retried). */
@@ -32,5 +35,35 @@ int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
 		       const struct uring_write_opts *opts,
 		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *report);
+
+/* ---- the file being written (uring_tmpfile.c) ---------------------------- */
+
+struct out_tmp {
+	int fd;
+	bool named;		/* no O_TMPFILE here: a hidden name instead */
+	char name[NAME_MAX + 1];	/* that name, "" once it is gone */
+};
+
+int uring_close(struct io_uring *ring, int fd);
+/*
+ * A new file in d for the final name final, opened write-only with the
+ * extra flags (O_DIRECT): O_TMPFILE, or a hidden name nothing was at
+ * (always the latter with no_tmpfile).  0 or a negative errno.
+ */
+int uring_tmp_create(struct io_uring *ring, const struct out_dir *d,
+		     const char *final, int flags, bool no_tmpfile,
+		     struct out_tmp *t);
+/*
+ * Give the complete file the name final, never replacing an entry there
+ * (-EEXIST), and close it.  -EOPNOTSUPP: this filesystem offers no way to
+ * do that.  On failure nothing is left but what the caller discards.
+ */
+int uring_tmp_publish(struct io_uring *ring, const struct out_dir *d,
+		      struct out_tmp *t, const char *final);
+/* Close and remove a file that will not be published. */
+void uring_tmp_discard(struct io_uring *ring, const struct out_dir *d,
+		       struct out_tmp *t);
+/* unlinkat(d, name) through a ring of its own. */
+int uring_unlink_in(const struct out_dir *d, const char *name);
 
 #endif /* FDRD_URING_INTERNAL_H */

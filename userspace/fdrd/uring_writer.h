@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * uring_writer.h - write a file of contiguous pieces through io_uring,
- * atomically: a temporary name in the target directory, batched writes at
- * precomputed offsets, optional fsync, rename into place.  On any error
- * the temporary file is removed and nothing is left behind.
+ * atomically: an unnamed file (O_TMPFILE, else a hidden name) in the
+ * output directory, batched writes at precomputed offsets, optional
+ * fsync, then its name, which never replaces an existing entry.  On any
+ * error the file is discarded and nothing is left behind.
  */
 #ifndef FDRD_URING_WRITER_H
 #define FDRD_URING_WRITER_H
@@ -12,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
+
+#include "out_dir.h"
 
 enum uring_write_mode {
 	URING_WRITE_VECTORED,	/* IORING_OP_WRITEV, many pieces per SQE */
@@ -28,6 +31,7 @@ struct uring_write_opts {
 	size_t chunk_bytes;	/* bytes per SQE, default 1 MiB */
 	bool async;		/* IOSQE_ASYNC: always hand writes to io-wq */
 	bool register_file;	/* the output fd as a registered file */
+	bool no_tmpfile;	/* as on a filesystem without O_TMPFILE (tests) */
 };
 
 struct uring_write_report {
@@ -44,9 +48,9 @@ struct uring_write_report {
  * submitted so far; does the work that range allows, returns false when
  * it has none left (fdrd validates the buffers just written, while their
  * bytes are still in the CPU cache, or while io-wq writes them).
- * before_rename: called when the temporary file is complete; a non-zero
- * return (a negative errno, with a sentence in err) removes the file
- * instead of renaming it, and is returned.
+ * before_rename: called when the file is complete, before it gets its
+ * name; a non-zero return (a negative errno, with a sentence in err)
+ * discards the file instead, and is returned.
  */
 struct uring_write_hooks {
 	bool (*idle)(void *ctx, uint64_t submitted_end);
@@ -55,16 +59,17 @@ struct uring_write_hooks {
 };
 
 /*
- * Write iov[0..n) back to back into dir/name.  An existing dir/name is
- * never replaced: -EEXIST.  Returns 0 or a negative errno; on error err
- * holds a sentence naming the path and the cause.
+ * Write iov[0..n) back to back into dir/name.  An existing dir/name (a
+ * symlink included) is never replaced nor followed: -EEXIST.  Returns 0
+ * or a negative errno; on error err holds a sentence naming the path and
+ * the cause.
  */
-int uring_write_file(const char *dir, const char *name,
+int uring_write_file(const struct out_dir *dir, const char *name,
 		     const struct iovec *iov, size_t n,
 		     const struct uring_write_opts *opts,
 		     struct uring_write_report *report,
 		     char *err, size_t errlen);
-int uring_write_file_hooked(const char *dir, const char *name,
+int uring_write_file_hooked(const struct out_dir *dir, const char *name,
 			    const struct iovec *iov, size_t n,
 			    const struct uring_write_opts *opts,
 			    const struct uring_write_hooks *hooks,
@@ -72,7 +77,7 @@ int uring_write_file_hooked(const char *dir, const char *name,
 			    char *err, size_t errlen);
 
 /* Remove dir/name (undoing a file written earlier in the same flush). */
-int uring_remove_file(const char *dir, const char *name);
+int uring_remove_file(const struct out_dir *dir, const char *name);
 
 const char *uring_write_mode_name(enum uring_write_mode mode);
 

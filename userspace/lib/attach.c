@@ -33,6 +33,11 @@
 struct fdr_region *fdr__current;
 pid_t fdr__pid;
 
+#ifdef FDR_TEST_HOOKS
+/* Runs between the map (and its checks) and the region's first use. */
+void (*fdr__test_mapped_hook)(void *addr, size_t len);
+#endif
+
 static struct {
 	pthread_mutex_t lock;
 	struct fdr_ctl *ctl;		/* kept open: the device ties our
@@ -83,26 +88,35 @@ FDR_NOINSTR static void retire(struct fdr_region *r)
 FDR_NOINSTR static int map_current(bool may_sleep)
 {
 	struct fdr_region *r, *old = g.mapped;
+	struct fdr_geometry geom;
 	void *addr;
 	size_t len;
 	uint64_t hz;
 	int ret;
 
-	ret = fdr__ctl_map_rw(g.ctl, &addr, &len);
+	ret = fdr__ctl_map_rw(g.ctl, &addr, &len, &geom);
 	if (ret < 0)
 		return ret;
+#ifdef FDR_TEST_HOOKS
+	if (fdr__test_mapped_hook)
+		fdr__test_mapped_hook(addr, len);
+#endif
 	r = &g.regions[g.next_slot];
 	g.next_slot = (g.next_slot + 1) % MAX_REGIONS;
 	r->ctl = addr;
 	r->base = addr;
 	r->len = len;
-	r->rings = fdr__rings(r->ctl);
-	r->descs = fdr__descs(r->ctl);
-	r->buffers = r->base + r->ctl->control_size;
-	r->buffer_size = r->ctl->buffer_size;
+	/*
+	 * The geometry checked when mapping (the kernel's on the device), not
+	 * the page again: another process may have rewritten it since.
+	 */
+	r->rings = (struct fdr_cpu_ring *)(r->base + geom.rings_offset);
+	r->descs = (struct fdr_buffer_desc *)(r->base + geom.descs_offset);
+	r->buffers = r->base + geom.control_size;
+	r->buffer_size = geom.buffer_size;
 	r->note_size = fdr__owner_note_size(r->buffer_size);
-	r->nr_cpus = r->ctl->nr_cpus;
-	r->buffers_per_cpu = r->ctl->buffers_per_cpu;
+	r->nr_cpus = geom.nr_cpus;
+	r->buffers_per_cpu = geom.buffers_per_cpu;
 	hz = threshold_hz(r->ctl, may_sleep);
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);

@@ -114,7 +114,7 @@ FDR_API int fdr_ctl_map(struct fdr_ctl *ctl,
 	if (!ctl || !ctl->ops)
 		return -EBADF;
 	fdr_ctl_unmap(ctl);
-	ret = note(ctl, ctl->ops->map(ctl, PROT_READ, &addr, &n));
+	ret = note(ctl, ctl->ops->map(ctl, PROT_READ, &addr, &n, NULL));
 	if (ret < 0)
 		return ret;
 	ctl->map = addr;
@@ -134,11 +134,12 @@ FDR_API void fdr_ctl_unmap(struct fdr_ctl *ctl)
 	}
 }
 
-FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len)
+FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
+			       struct fdr_geometry *geom)
 {
 	if (!ctl || !ctl->ops)
 		return -EBADF;
-	return note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len));
+	return note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, geom));
 }
 
 FDR_NOINSTR int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state,

@@ -140,24 +140,29 @@ FDR_NOINSTR static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
 }
 
 /*
- * A writer indexes the region with the geometry in its control page, so
- * that page must be sound and say what the kernel says.  A reader (fdrd)
- * lays its log out from STATUS, so a scribbled page must not stop it from
- * mapping what the kernel still holds.
+ * A writer indexes the region with the kernel's geometry (STATUS), never
+ * the page's; still, a page that is unsound or says otherwise has been
+ * scribbled on, and recording into such a region is refused.  A reader
+ * (fdrd) lays its log out from STATUS, so a scribbled page must not stop
+ * it from mapping what the kernel still holds.
  */
 FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
 				  const struct fdr_control *c,
-				  const struct fdr_status *st, int prot)
+				  const struct fdr_status *st, int prot,
+				  struct fdr_geometry *geom)
 {
+	struct fdr_geometry kernel, page;
 	int ret;
 
 	if (!(prot & PROT_WRITE))
 		return 0;
-	ret = fdr__control_validate(c, st->map_size);
-	if (ret == 0 && (c->buffer_size != st->buffer_size ||
-			 c->nr_cpus != st->nr_cpus ||
-			 c->buffers_per_cpu != st->buffers_per_cpu))
+	ret = fdr__geometry_from_status(st, &kernel);
+	if (ret == 0)
+		ret = fdr__control_validate(c, st->map_size, &page);
+	if (ret == 0 && !fdr__geometry_equal(&page, &kernel))
 		ret = -EBADMSG;
+	if (ret == 0 && geom)
+		*geom = kernel;
 	if (ret == -EBADMSG)
 		snprintf(ctl->detail, sizeof(ctl->detail),
 			 "corrupt control area (its geometry is not the kernel's: overwritten by a process that maps it)");
@@ -165,7 +170,7 @@ FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
 }
 
 FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
-			       size_t *len)
+			       size_t *len, struct fdr_geometry *geom)
 {
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct fdr_status st, after;
@@ -188,7 +193,7 @@ FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 			continue;
 		}
 		if (ret == 0)
-			ret = check_page(ctl, p, &st, prot);
+			ret = check_page(ctl, p, &st, prot, geom);
 		if (ret == 0) {
 			*addr = p;
 			*len = st.map_size;

@@ -257,7 +257,7 @@ FDR_NOINSTR static int emb_peek(struct fdr_ctl *ctl, uint32_t *state,
 }
 
 FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
-			       size_t *len)
+			       size_t *len, struct fdr_geometry *geom)
 {
 	int ret = fdr__embedded_refresh(ctl);
 	void *p;
@@ -270,7 +270,8 @@ FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 		 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	ret = fdr__control_validate(p, ctl->shm_size);
+	/* no trusted party here: the page's geometry, checked and copied once */
+	ret = fdr__control_validate(p, ctl->shm_size, geom);
 	if (ret < 0) {
 		munmap(p, ctl->shm_size);
 		return ret;

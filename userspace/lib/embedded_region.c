@@ -59,7 +59,7 @@ FDR_NOINSTR static int map_control(struct fdr_ctl *ctl, const struct stat *sb)
 		return -errno;
 	ctl->ectl = p;
 	ctl->ectl_len = head.control_size;
-	ret = fdr__control_validate(p, (size_t)sb->st_size);
+	ret = fdr__control_validate(p, (size_t)sb->st_size, NULL);
 	if (ret < 0)
 		snprintf(ctl->detail, sizeof(ctl->detail),
 			 "%s has an inconsistent control area",

@@ -52,7 +52,12 @@ struct fdr_geometry {
 size_t fdr__page_size(void);
 int fdr__geometry_compute(struct fdr_geometry *g, uint64_t buffer_size,
 			  uint32_t buffers_per_cpu, uint32_t nr_cpus);
-int fdr__control_validate(const struct fdr_control *c, size_t map_len);
+/* Check the page's geometry, read once; *geom (may be NULL) gets that copy. */
+int fdr__control_validate(const struct fdr_control *c, size_t map_len,
+			  struct fdr_geometry *geom);
+/* The kernel's geometry from STATUS, offsets as the ABI fixes them. */
+int fdr__geometry_from_status(const struct fdr_status *st, struct fdr_geometry *g);
+bool fdr__geometry_equal(const struct fdr_geometry *a, const struct fdr_geometry *b);
 int fdr__init_cfg_check(const struct fdr_init *cfg);
 
 static inline __attribute__((no_instrument_function)) struct fdr_cpu_ring *
@@ -104,15 +109,21 @@ struct fdr_ctl_ops {
 		    int timeout_ms);
 	/* state and generation, never blocking (for writers) */
 	int (*peek)(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
-	/* map the whole current region; prot is PROT_READ or PROT_READ|WRITE */
-	int (*map)(struct fdr_ctl *ctl, int prot, void **addr, size_t *len);
+	/*
+	 * map the whole current region; prot is PROT_READ or PROT_READ|WRITE.
+	 * geom (NULL for readers) gets the geometry to index with, taken once:
+	 * the kernel's on the device, the checked copy of the page otherwise.
+	 */
+	int (*map)(struct fdr_ctl *ctl, int prot, void **addr, size_t *len,
+		   struct fdr_geometry *geom);
 };
 
 extern const struct fdr_ctl_ops fdr__device_ops;
 extern const struct fdr_ctl_ops fdr__embedded_ops;
 
-/* Map the current region writable, for recording (attach.c). */
-int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len);
+/* Map the current region writable, for recording, and its geometry (attach.c). */
+int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
+		    struct fdr_geometry *geom);
 /* State and generation without taking the controllers' lock. */
 int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
 

@@ -61,36 +61,96 @@ FDR_NOINSTR int fdr__geometry_compute(struct fdr_geometry *g,
 }
 
 /*
- * A mapped control area must describe exactly the mapping we have: the
- * writer indexes buffers with these numbers and must never step outside.
+ * Each geometry word of a shared page, read once.  Any process that maps
+ * the region writable can change the page at any time, so a field read
+ * twice can differ between the check and the use: callers check and use
+ * this copy only.
  */
-FDR_NOINSTR int fdr__control_validate(const struct fdr_control *c,
-				      size_t map_len)
+#define ONCE(field) __atomic_load_n(&c->field, __ATOMIC_RELAXED)
+
+FDR_NOINSTR static void snapshot(const struct fdr_control *c,
+				 struct fdr_geometry *g)
+{
+	g->buffer_size = ONCE(buffer_size);
+	g->nr_cpus = ONCE(nr_cpus);
+	g->buffers_per_cpu = ONCE(buffers_per_cpu);
+	g->nr_buffers = ONCE(nr_buffers);
+	g->rings_offset = ONCE(rings_offset);
+	g->descs_offset = ONCE(descs_offset);
+	g->control_size = ONCE(control_size);
+	g->map_size = 0;
+}
+
+/* The snapshot describes a region that fits inside map_len bytes. */
+FDR_NOINSTR static int geometry_check(struct fdr_geometry *s, size_t map_len)
 {
 	struct fdr_geometry g;
 
-	if (map_len < FDR_CONTROL_HEADER_SIZE || c->magic != FDR_CONTROL_MAGIC)
+	if (s->nr_cpus == 0 || s->buffers_per_cpu == 0 ||
+	    (uint64_t)s->nr_cpus * s->buffers_per_cpu != s->nr_buffers)
 		return -EBADMSG;
-	if (c->abi_version != FDR_ABI_VERSION ||
-	    c->header_size < FDR_CONTROL_HEADER_SIZE)
+	if (fdr__geometry_compute(&g, s->buffer_size, s->buffers_per_cpu,
+				  s->nr_cpus))
+		return -EBADMSG;
+	if (s->rings_offset < FDR_CONTROL_HEADER_SIZE ||
+	    s->rings_offset + (uint64_t)s->nr_cpus * FDR_CPU_RING_SIZE >
+		    s->control_size ||
+	    s->descs_offset + (uint64_t)s->nr_buffers * FDR_BUFFER_DESC_SIZE >
+		    s->control_size ||
+	    s->rings_offset % 64 || s->descs_offset % 64 ||
+	    s->control_size % fdr__page_size())
+		return -EBADMSG;
+	s->map_size = s->control_size + (uint64_t)s->nr_buffers * s->buffer_size;
+	return s->map_size > map_len ? -EBADMSG : 0;
+}
+
+/*
+ * A mapped control area must describe exactly the mapping we have: the
+ * writer indexes buffers with these numbers and must never step outside.
+ * On success *geom (if not NULL) is the snapshot that was checked.
+ */
+FDR_NOINSTR int fdr__control_validate(const struct fdr_control *c,
+				      size_t map_len, struct fdr_geometry *geom)
+{
+	struct fdr_geometry g;
+	int ret;
+
+	if (map_len < FDR_CONTROL_HEADER_SIZE || ONCE(magic) != FDR_CONTROL_MAGIC)
+		return -EBADMSG;
+	if (ONCE(abi_version) != FDR_ABI_VERSION ||
+	    ONCE(header_size) < FDR_CONTROL_HEADER_SIZE)
 		return -EPROTO;
-	if (c->nr_cpus == 0 || c->buffers_per_cpu == 0 ||
-	    (uint64_t)c->nr_cpus * c->buffers_per_cpu != c->nr_buffers)
-		return -EBADMSG;
-	if (fdr__geometry_compute(&g, c->buffer_size, c->buffers_per_cpu,
-				  c->nr_cpus))
-		return -EBADMSG;
-	if (c->rings_offset + (uint64_t)c->nr_cpus * FDR_CPU_RING_SIZE >
-		    c->control_size ||
-	    c->descs_offset + (uint64_t)c->nr_buffers * FDR_BUFFER_DESC_SIZE >
-		    c->control_size ||
-	    c->rings_offset % 64 || c->descs_offset % 64 ||
-	    c->control_size % fdr__page_size())
-		return -EBADMSG;
-	if (c->control_size + (uint64_t)c->nr_buffers * c->buffer_size >
-	    map_len)
+	snapshot(c, &g);
+	ret = geometry_check(&g, map_len);
+	if (ret == 0 && geom)
+		*geom = g;
+	return ret;
+}
+
+/*
+ * The geometry the kernel reports in STATUS, laid out as the ABI fixes
+ * it (rings right after the header, descriptors after the rings): what a
+ * writer on the device indexes with, whatever the shared page says.
+ */
+FDR_NOINSTR int fdr__geometry_from_status(const struct fdr_status *st,
+					  struct fdr_geometry *g)
+{
+	if (fdr__geometry_compute(g, st->buffer_size, st->buffers_per_cpu,
+				  st->nr_cpus) ||
+	    g->nr_buffers != st->nr_buffers || g->control_size != st->control_size ||
+	    g->map_size != st->map_size)
 		return -EBADMSG;
 	return 0;
+}
+
+/* The same geometry, field by field. */
+FDR_NOINSTR bool fdr__geometry_equal(const struct fdr_geometry *a,
+				     const struct fdr_geometry *b)
+{
+	return a->buffer_size == b->buffer_size && a->nr_cpus == b->nr_cpus &&
+	       a->buffers_per_cpu == b->buffers_per_cpu &&
+	       a->nr_buffers == b->nr_buffers && a->rings_offset == b->rings_offset &&
+	       a->descs_offset == b->descs_offset && a->control_size == b->control_size;
 }
 
 /* struct fdr_init as the kernel checks it (copy_struct_from_user rules). */

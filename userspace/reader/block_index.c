@@ -148,7 +148,14 @@ int block_index_build(struct block_index *ix, const struct fdr_log *log,
 		reader_fail(err, 0, "", "out of memory");
 		goto out;
 	}
-	ix->ngroups = dense_map_iteration_order(in.map, ix->group_order);
+	if (dense_map_gave_up(in.map)) {
+		if (thread_groups_first_seen(ix)) {
+			reader_fail(err, 0, "", "out of memory");
+			goto out;
+		}
+	} else {
+		ix->ngroups = dense_map_iteration_order(in.map, ix->group_order);
+	}
 	ret = 0;
 out:
 	dense_map_free(in.map);

@@ -84,14 +84,25 @@ int block_index_build(struct block_index *ix, const struct fdr_log *log,
 		      struct fdr_reader_error *err);
 void block_index_free(struct block_index *ix);
 
+/*
+ * Without the DenseMap (it gave up): each block's group by (pid, tid) in
+ * first-seen order, group_order = 0, 1, ...; O(n log n).  -1 on ENOMEM.
+ */
+int thread_groups_first_seen(struct block_index *ix);
+
 /* ---- LLVM DenseMap<pair<u64,i32>> iteration order (dense_map_order.c) ----- */
 
 struct group_key { uint64_t pid; int32_t tid; };
 struct dense_map;
 struct dense_map *dense_map_new(void);
 void dense_map_free(struct dense_map *m);
-/* Group id (first-seen order) of key, inserting it if new; -1 on ENOMEM. */
+/*
+ * Group id (first-seen order) of key, inserting it if new; -1 on ENOMEM.
+ * Once the map has given up (keys crafted to collide), 0 for every key.
+ */
 int64_t dense_map_insert(struct dense_map *m, struct group_key key);
+/* Probing went over budget: the ids are meaningless, regroup the blocks. */
+bool dense_map_gave_up(const struct dense_map *m);
 /* Fill order[] with group ids in bucket order; returns how many. */
 size_t dense_map_iteration_order(const struct dense_map *m, uint32_t *order);
 

@@ -5,12 +5,14 @@
  * publish extents, release), without libfdr's record path, so the daemon
  * can be tested with exactly known contents.
  *
- *   fill_region NAME BUFFERS PAIRS [TID]
+ *   fill_region NAME BUFFERS PAIRS [TID|each]
  *
  * fills BUFFERS buffers (cycling over the region's buffers, the oldest
  * first: a full ring keeps the newest), each with the preamble and up to
  * PAIRS Enter/Exit pairs.  Function ids are the global buffer number + 1,
  * so a log shows which buffers survived.  Prints "seq fid" per buffer.
+ * TID "each" gives buffer k its own thread id, k + 1 (a region with as
+ * many threads as buffers).
  */
 #include <fcntl.h>
 #include <stdint.h>
@@ -67,14 +69,15 @@ int main(int argc, char **argv)
 	struct fdr_buffer_desc *d;
 	long nbuf, pairs;
 	int32_t tid;
-	int fd;
+	int fd, each;
 
 	if (argc < 4) {
-		fprintf(stderr, "usage: fill_region NAME BUFFERS PAIRS [TID]\n");
+		fprintf(stderr, "usage: fill_region NAME BUFFERS PAIRS [TID|each]\n");
 		return 2;
 	}
 	nbuf = atol(argv[2]);
 	pairs = atol(argv[3]);
+	each = argc > 4 && !strcmp(argv[4], "each");
 	tid = argc > 4 ? atoi(argv[4]) : getpid();
 	snprintf(path, sizeof(path), "/dev/shm/fdr-%s", argv[1]);
 	fd = open(path, O_RDWR);
@@ -94,6 +97,8 @@ int main(int argc, char **argv)
 		uint8_t *buf = (uint8_t *)c + c->control_size + i * c->buffer_size;
 		uint64_t ext;
 
+		if (each)
+			tid = (int32_t)k + 1;
 		__atomic_store_n(&d[i].state, FDR_BUF_HELD, __ATOMIC_RELAXED);
 		d[i].owner_tid = tid;
 		d[i].owner_pid = getpid();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_uring_writer.c - the io_uring writer puts exactly the laid-out
- * bytes on disk in every mode, never replaces a file, and leaves nothing
- * behind when it fails (vanished directory, full filesystem).
+ * bytes on disk in every mode, with O_TMPFILE and with the hidden-name
+ * fallback, never replaces or follows what is in the directory, and
+ * leaves nothing behind when it fails (vanished directory, full
+ * filesystem).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -68,6 +70,21 @@ static size_t count_entries(const char *dir)
 	return n;
 }
 
+/* uring_write_file into the directory at path, opened as fdrd does. */
+static int write_to(const char *path, const char *name, const struct iovec *iov,
+		    size_t n, const struct uring_write_opts *o,
+		    struct uring_write_report *rep, char *err, size_t errlen)
+{
+	struct out_dir d;
+	int ret = out_dir_open(&d, path, true, err, errlen);
+
+	if (ret)
+		return ret;
+	ret = uring_write_file(&d, name, iov, n, o, rep, err, errlen);
+	out_dir_close(&d);
+	return ret;
+}
+
 /* A region with buffers of assorted fill levels, the log's pieces. */
 static void make_log(struct synth_region *r, struct log_layout *l,
 		     struct iovec **iov, size_t *n)
@@ -84,17 +101,20 @@ static void make_log(struct synth_region *r, struct log_layout *l,
 
 static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 {
-	static const struct { enum uring_write_mode mode; size_t chunk; unsigned depth; bool pre, reg, async; }
+	static const struct { enum uring_write_mode mode; size_t chunk; unsigned depth; bool pre, reg, async, named; }
 	cases[] = {
-		{ URING_WRITE_VECTORED, 0, 0, false, false, false },
-		{ URING_WRITE_VECTORED, 4096, 2, false, false, false },	/* many small requests */
-		{ URING_WRITE_VECTORED, 0, 0, true, false, false },
-		{ URING_WRITE_VECTORED, 65536, 4, false, true, true },	/* registered fd, io-wq */
-		{ URING_WRITE_FIXED, 0, 0, false, false, false },
-		{ URING_WRITE_DIRECT, 0, 0, false, false, false },
-		{ URING_WRITE_DIRECT, 8192, 3, false, false, false },
-		{ URING_WRITE_BOUNCE, 0, 0, false, false, false },
-		{ URING_WRITE_BOUNCE, 12288, 2, false, false, false },
+		{ URING_WRITE_VECTORED, 0, 0, false, false, false, false },
+		{ URING_WRITE_VECTORED, 4096, 2, false, false, false, false },	/* many small requests */
+		{ URING_WRITE_VECTORED, 0, 0, true, false, false, false },
+		{ URING_WRITE_VECTORED, 65536, 4, false, true, true, false },	/* registered fd, io-wq */
+		{ URING_WRITE_FIXED, 0, 0, false, false, false, false },
+		{ URING_WRITE_DIRECT, 0, 0, false, false, false, false },
+		{ URING_WRITE_DIRECT, 8192, 3, false, false, false, false },
+		{ URING_WRITE_BOUNCE, 0, 0, false, false, false, false },
+		{ URING_WRITE_BOUNCE, 12288, 2, false, false, false, false },
+		/* no O_TMPFILE: a hidden name, renamed without replacing */
+		{ URING_WRITE_VECTORED, 0, 0, false, false, false, true },
+		{ URING_WRITE_DIRECT, 8192, 3, false, false, false, true },
 	};
 	size_t elen, flen;
 	char *expect = flatten(iov, n, &elen), *got, name[64], path[512], err[512];
@@ -106,17 +126,19 @@ static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 					      .preallocate = cases[c].pre,
 					      .register_file = cases[c].reg,
 					      .async = cases[c].async,
-					      .fsync = c == 0 };
+					      .no_tmpfile = cases[c].named,
+					      .fsync = c == 0 || cases[c].named };
 		struct uring_write_report rep;
 		int ret;
 
 		snprintf(name, sizeof(name), "mode%zu.xray", c);
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
-		ret = uring_write_file(dir, name, iov, n, &o, &rep, err, sizeof(err));
+		ret = write_to(dir, name, iov, n, &o, &rep, err, sizeof(err));
 		got = read_all(path, &flen);
 		tap_ok(ret == 0 && got && flen == elen && !memcmp(got, expect, elen),
-		       "%s (chunk %zu, depth %u%s%s%s%s): %zu bytes identical to the layout; used %s%s%s",
+		       "%s (chunk %zu, depth %u%s%s%s%s%s): %zu bytes identical to the layout; used %s%s%s",
 		       uring_write_mode_name(o.mode), cases[c].chunk, cases[c].depth,
+		       o.no_tmpfile ? ", hidden name" : "",
 		       o.preallocate ? ", preallocate" : "", o.fsync ? ", fsync" : "",
 		       o.register_file ? ", registered file" : "", o.async ? ", IOSQE_ASYNC" : "",
 		       elen, uring_write_mode_name(rep.mode_used),
@@ -126,6 +148,7 @@ static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 		free(got);
 		unlink(path);
 	}
+	tap_ok(count_entries(dir) == 0, "every mode: nothing but the file was left");
 	free(expect);
 }
 
@@ -147,7 +170,7 @@ static void test_fixed(const char *dir, struct synth_region *r)
 
 	log_layout_build(r->ro, r->len, NULL, &l, &why);
 	log_layout_iovecs(&l, &iov, &n);
-	ret = uring_write_file(dir, "ro.xray", iov, n, &o, &rep, err, sizeof(err));
+	ret = write_to(dir, "ro.xray", iov, n, &o, &rep, err, sizeof(err));
 	tap_ok(ret == 0 && rep.mode_used == URING_WRITE_VECTORED && rep.fallback,
 	       "registered buffers on the read-only mapping: fallback to writev (%s)",
 	       rep.fallback ? rep.fallback : "no fallback");
@@ -158,7 +181,7 @@ static void test_fixed(const char *dir, struct synth_region *r)
 
 	log_layout_build(r->ctl, r->len, NULL, &l, &why);
 	log_layout_iovecs(&l, &iov, &n);
-	ret = uring_write_file(dir, "rw.xray", iov, n, &o, &rep, err, sizeof(err));
+	ret = write_to(dir, "rw.xray", iov, n, &o, &rep, err, sizeof(err));
 	snprintf(path, sizeof(path), "%s/rw.xray", dir);
 	got = read_all(path, &len);
 	expect = flatten(iov, n, &elen);
@@ -173,40 +196,122 @@ static void test_fixed(const char *dir, struct synth_region *r)
 	log_layout_free(&l);
 }
 
-static void test_no_replace(const char *dir, const struct iovec *iov, size_t n)
+static void put_file(const char *path, const char *text)
 {
-	struct uring_write_opts o = { 0 };
-	struct uring_write_report rep;
-	char path[512], err[512], *got;
-	size_t len;
-	int fd, ret;
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
 
-	snprintf(path, sizeof(path), "%s/taken.xray", dir);
-	fd = open(path, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-	if (write(fd, "mine", 4) != 4)
-		tap_diag("setup write failed");
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		tap_diag("setup: cannot write %s", path);
 	close(fd);
-	ret = uring_write_file(dir, "taken.xray", iov, n, &o, &rep, err, sizeof(err));
-	got = read_all(path, &len);
-	tap_ok(ret == -EEXIST && len == 4 && !memcmp(got, "mine", 4) && strstr(err, path),
-	       "an existing file is never replaced (%s)", err);
-	free(got);
-	unlink(path);
-	tap_ok(count_entries(dir) == 0, "no temporary file left behind");
 }
 
+static bool holds(const char *path, const char *text)
+{
+	size_t len;
+	char *got = read_all(path, &len);
+	bool same = got && len == strlen(text) && !memcmp(got, text, len);
+
+	free(got);
+	return same;
+}
+
+/* A file, or a symlink to one, at the final name: kept, not followed. */
+static void test_no_replace(const char *dir, const struct iovec *iov, size_t n)
+{
+	char path[512], link[600], victim[512], err[512];
+	struct uring_write_report rep;
+	int ret;
+
+	snprintf(path, sizeof(path), "%s/taken.xray", dir);
+	snprintf(link, sizeof(link), "%s/link.xray", dir);
+	snprintf(victim, sizeof(victim), "%s.victim", dir);
+	for (int named = 0; named < 2; named++) {
+		struct uring_write_opts o = { .no_tmpfile = named };
+		const char *how = named ? "hidden name" : "O_TMPFILE";
+		struct stat st;
+
+		put_file(path, "mine");
+		ret = write_to(dir, "taken.xray", iov, n, &o, &rep, err, sizeof(err));
+		tap_ok(ret == -EEXIST && holds(path, "mine") && strstr(err, path) &&
+		       strstr(err, "never replaces"),
+		       "%s: an existing file is never replaced (%s)", how, err);
+		unlink(path);
+		put_file(victim, "precious");
+		if (symlink(victim, link))
+			tap_diag("setup: symlink %s", link);
+		ret = write_to(dir, "link.xray", iov, n, &o, &rep, err, sizeof(err));
+		tap_ok(ret == -EEXIST && holds(victim, "precious") && !lstat(link, &st) &&
+		       S_ISLNK(st.st_mode),
+		       "%s: a symlink at the final name is neither followed nor replaced", how);
+		unlink(link);
+		unlink(victim);
+		tap_ok(count_entries(dir) == 0, "%s: no temporary file left behind", how);
+	}
+}
+
+/*
+ * Without O_TMPFILE the hidden name .NAME.tmp is tried first: a symlink
+ * or a hard link planted there is never opened (O_EXCL|O_NOFOLLOW);
+ * another hidden name is used, and removed once the file has its name.
+ */
+static void test_planted_hidden(const char *dir, const struct iovec *iov, size_t n)
+{
+	struct uring_write_opts o = { .no_tmpfile = true };
+	char tmp[512], victim[512], path[512], err[512], *got, *expect;
+	struct uring_write_report rep;
+	size_t len, elen;
+	int ret;
+
+	snprintf(tmp, sizeof(tmp), "%s/.p.xray.tmp", dir);
+	snprintf(path, sizeof(path), "%s/p.xray", dir);
+	snprintf(victim, sizeof(victim), "%s.victim", dir);
+	expect = flatten(iov, n, &elen);
+	for (int hard = 0; hard < 2; hard++) {
+		put_file(victim, "precious");
+		if (hard ? link(victim, tmp) : symlink(victim, tmp))
+			tap_diag("setup: cannot plant %s", tmp);
+		ret = write_to(dir, "p.xray", iov, n, &o, &rep, err, sizeof(err));
+		got = read_all(path, &len);
+		tap_ok(ret == 0 && holds(victim, "precious") && got && len == elen &&
+		       !memcmp(got, expect, elen) && count_entries(dir) == 2,
+		       "hidden name: a %s planted at .p.xray.tmp is not written through; "
+		       "the file is complete, no other temporary left",
+		       hard ? "hard link" : "symlink");
+		if (ret)
+			tap_diag("%s", err);
+		free(got);
+		unlink(path);
+		unlink(tmp);
+		unlink(victim);
+	}
+	free(expect);
+}
+
+/* The directory goes away before fdrd opens it, or while it writes. */
 static void test_vanished_dir(const struct iovec *iov, size_t n)
 {
 	struct uring_write_opts o = { 0 };
 	struct uring_write_report rep;
 	char dir[] = "/tmp/fdrd-gone-XXXXXX", err[512];
+	struct out_dir d;
 	int ret;
 
 	mkdtemp(dir);
 	rmdir(dir);
-	ret = uring_write_file(dir, "x.xray", iov, n, &o, &rep, err, sizeof(err));
+	ret = write_to(dir, "x.xray", iov, n, &o, &rep, err, sizeof(err));
 	tap_ok(ret == -ENOENT && strstr(err, dir) && strstr(err, "gone"),
 	       "vanished output directory: %s", err);
+	for (int named = 0; named < 2; named++) {
+		mkdtemp(strcpy(dir, "/tmp/fdrd-gone-XXXXXX"));
+		out_dir_open(&d, dir, true, err, sizeof(err));
+		rmdir(dir);
+		o.no_tmpfile = named;
+		ret = uring_write_file(&d, "x.xray", iov, n, &o, &rep, err, sizeof(err));
+		out_dir_close(&d);
+		tap_ok(ret == -ENOENT && strstr(err, dir) && strstr(err, "gone"),
+		       "%s: output directory removed after it was opened: %s",
+		       named ? "hidden name" : "O_TMPFILE", err);
+	}
 }
 
 /* ENOSPC on a tmpfs smaller than the log: error, nothing left, retry works. */
@@ -226,13 +331,13 @@ static void test_enospc(const struct iovec *iov, size_t n, size_t total)
 		rmdir(dir);
 		return;
 	}
-	ret = uring_write_file(dir, "full.xray", iov, n, &o, &rep, err, sizeof(err));
+	ret = write_to(dir, "full.xray", iov, n, &o, &rep, err, sizeof(err));
 	tap_ok(ret == -ENOSPC && strstr(err, dir) && strstr(err, "No space") &&
 	       count_entries(dir) == 0,
 	       "ENOSPC: clear error, no partial file (%s)", err);
 	snprintf(opts, sizeof(opts), "size=%zuk", total / 1024 + 64);
 	mount("fdrd-test", dir, "tmpfs", MS_REMOUNT, opts);
-	ret = uring_write_file(dir, "full.xray", iov, n, &o, &rep, err, sizeof(err));
+	ret = write_to(dir, "full.xray", iov, n, &o, &rep, err, sizeof(err));
 	{
 		char path[512];
 
@@ -263,6 +368,7 @@ int main(void)
 	test_modes(dir, iov, n);
 	test_fixed(dir, &r);
 	test_no_replace(dir, iov, n);
+	test_planted_hidden(dir, iov, n);
 	test_vanished_dir(iov, n);
 	test_enospc(iov, n, l.file_size);
 	free(iov);

@@ -9,11 +9,19 @@
  * sorted), one call stack per thread, latency = exit TSC - entry TSC.  An
  * exit that matches a frame below the top closes the frames above it
  * (counted as "unwound": their exits were lost).
+ *
+ * Linear in records and threads whatever the log holds (a crafted log is
+ * as welcome as a real one): functions and threads are found through
+ * key_index, and an exit learns whether its function is on its thread's
+ * stack at all from a count per (thread, function), so an exit without
+ * entry costs O(1) instead of a walk down the whole stack.  A matched
+ * exit walks down only over frames it then pops, each frame once.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include "array_grow.h"
 #include "convert.h"
+#include "key_index.h"
 
 struct func_stats {
 	int32_t fid;
@@ -32,68 +40,66 @@ struct thread_stack {
 };
 
 struct accounting {
-	struct func_stats *funcs;
-	size_t nfuncs, capfuncs;
-	size_t *slot;		/* hash of fid -> funcs index + 1 */
-	size_t nslots;
-	struct thread_stack *threads;
-	size_t nthreads;
+	struct func_stats *funcs;	/* by func_ix index */
+	size_t capfuncs;
+	struct key_index func_ix;	/* fid */
+	struct thread_stack *threads;	/* by thread_ix index */
+	size_t capthreads;
+	struct key_index thread_ix;	/* pid << 32 | tid */
+	uint32_t *on_stack;		/* frames of a function on a thread's stack */
+	size_t capon;
+	struct key_index on_ix;		/* thread index << 32 | fid */
 };
-
-static int rehash(struct accounting *a)
-{
-	size_t n = a->nslots ? a->nslots * 2 : 1024;
-	size_t *slot = calloc(n, sizeof(*slot));
-
-	if (!slot)
-		return -1;
-	for (size_t i = 0; i < a->nfuncs; i++) {
-		size_t h = ((uint32_t)a->funcs[i].fid * 2654435761u) & (n - 1);
-
-		while (slot[h])
-			h = (h + 1) & (n - 1);
-		slot[h] = i + 1;
-	}
-	free(a->slot);
-	a->slot = slot;
-	a->nslots = n;
-	return 0;
-}
 
 static struct func_stats *func_of(struct accounting *a, int32_t fid)
 {
-	size_t h;
+	bool added;
+	int64_t i = key_index_get(&a->func_ix, (uint32_t)fid, &added);
 
-	if ((a->nfuncs + 1) * 2 > a->nslots && rehash(a))
+	if (i < 0)
 		return NULL;
-	h = ((uint32_t)fid * 2654435761u) & (a->nslots - 1);
-	for (; a->slot[h]; h = (h + 1) & (a->nslots - 1))
-		if (a->funcs[a->slot[h] - 1].fid == fid)
-			return &a->funcs[a->slot[h] - 1];
-	if (array_grow((void **)&a->funcs, &a->capfuncs, a->nfuncs + 1, sizeof(*a->funcs)))
-		return NULL;
-	memset(&a->funcs[a->nfuncs], 0, sizeof(*a->funcs));
-	a->funcs[a->nfuncs].fid = fid;
-	a->slot[h] = ++a->nfuncs;
-	return &a->funcs[a->nfuncs - 1];
+	if (added) {
+		if (array_grow((void **)&a->funcs, &a->capfuncs, (size_t)i + 1, sizeof(*a->funcs)))
+			return NULL;
+		memset(&a->funcs[i], 0, sizeof(*a->funcs));
+		a->funcs[i].fid = fid;
+	}
+	return &a->funcs[i];
 }
 
 static struct thread_stack *stack_of(struct accounting *a, uint32_t pid, uint32_t tid)
 {
-	struct thread_stack *t;
+	bool added;
+	int64_t i = key_index_get(&a->thread_ix, (uint64_t)pid << 32 | tid, &added);
 
-	for (size_t i = 0; i < a->nthreads; i++)
-		if (a->threads[i].pid == pid && a->threads[i].tid == tid)
-			return &a->threads[i];
-	t = realloc(a->threads, (a->nthreads + 1) * sizeof(*t));
-	if (!t)
+	if (i < 0)
 		return NULL;
-	a->threads = t;
-	t = &a->threads[a->nthreads++];
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
-	t->tid = tid;
-	return t;
+	if (added) {
+		if (array_grow((void **)&a->threads, &a->capthreads, (size_t)i + 1,
+			 sizeof(*a->threads)))
+			return NULL;
+		memset(&a->threads[i], 0, sizeof(*a->threads));
+		a->threads[i].pid = pid;
+		a->threads[i].tid = tid;
+	}
+	return &a->threads[i];
+}
+
+/* How many frames of fid thread s has on its stack (a counter to change). */
+static uint32_t *on_stack(struct accounting *a, const struct thread_stack *s, int32_t fid)
+{
+	uint64_t thread = (uint64_t)(s - a->threads);
+	bool added;
+	int64_t i = key_index_get(&a->on_ix, thread << 32 | (uint32_t)fid, &added);
+
+	if (i < 0)
+		return NULL;
+	if (added) {
+		if (array_grow((void **)&a->on_stack, &a->capon, (size_t)i + 1, sizeof(*a->on_stack)))
+			return NULL;
+		a->on_stack[i] = 0;
+	}
+	return &a->on_stack[i];
 }
 
 static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
@@ -106,29 +112,46 @@ static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 	return 0;
 }
 
+/* Pop the frames above the match (unwound) and the match itself. */
+static int pop_to(struct accounting *a, struct thread_stack *s, size_t i)
+{
+	for (size_t k = s->n; k-- > i;) {
+		struct func_stats *f = func_of(a, s->f[k].fid);
+		uint32_t *count = on_stack(a, s, s->f[k].fid);
+
+		if (!f || !count)
+			return -1;
+		(*count)--;
+		f->unwound += k != i;
+	}
+	s->n = i;
+	return 0;
+}
+
 static int on_exit_event(struct accounting *a, struct thread_stack *s, const struct fdr_event *ev)
 {
+	uint32_t *count = on_stack(a, s, ev->func_id);
 	size_t i = s->n;
 	struct func_stats *f;
+	uint64_t entry_tsc;
 
-	while (i > 0 && s->f[i - 1].fid != ev->func_id)
-		i--;
-	if (i == 0) {
+	if (!count)
+		return -1;
+	if (*count == 0) {
 		f = func_of(a, ev->func_id);
 		if (!f)
 			return -1;
 		f->orphan_exits++;
 		return 0;
 	}
-	for (size_t k = i; k < s->n; k++) {
-		f = func_of(a, s->f[k].fid);
-		if (!f)
-			return -1;
-		f->unwound++;
-	}
-	s->n = i - 1;
-	return add_latency(a, ev->func_id, ev->tsc > s->f[i - 1].tsc ?
-			   ev->tsc - s->f[i - 1].tsc : s->f[i - 1].tsc - ev->tsc);
+	/* the function is on the stack: every frame passed is popped below */
+	while (s->f[i - 1].fid != ev->func_id)
+		i--;
+	entry_tsc = s->f[i - 1].tsc;
+	if (pop_to(a, s, i - 1))
+		return -1;
+	return add_latency(a, ev->func_id, ev->tsc > entry_tsc ?
+			   ev->tsc - entry_tsc : entry_tsc - ev->tsc);
 }
 
 static int account_event(struct accounting *a, const struct fdr_event *ev)
@@ -141,8 +164,14 @@ static int account_event(struct accounting *a, const struct fdr_event *ev)
 	if (!s)
 		return -1;
 	if (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG) {
+		uint32_t *count;
+
 		if (array_grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
 			return -1;
+		count = on_stack(a, s, ev->func_id);
+		if (!count)
+			return -1;
+		(*count)++;
 		s->f[s->n++] = (struct frame){ ev->func_id, ev->tsc };
 		return 0;
 	}
@@ -151,7 +180,7 @@ static int account_event(struct accounting *a, const struct fdr_event *ev)
 
 static int count_open_calls(struct accounting *a)
 {
-	for (size_t i = 0; i < a->nthreads; i++) {
+	for (size_t i = 0; i < a->thread_ix.n; i++) {
 		for (size_t k = 0; k < a->threads[i].n; k++) {
 			struct func_stats *f = func_of(a, a->threads[i].f[k].fid);
 
@@ -224,7 +253,7 @@ static void print_table(struct out_buffer *o, struct accounting *a,
 		   "99p            max            sum            function\n"
 		   : "funcid      count  min            med            90p            "
 		   "99p            max            sum\n");
-	for (size_t i = 0; i < a->nfuncs; i++) {
+	for (size_t i = 0; i < a->func_ix.n; i++) {
 		struct func_stats *f = &a->funcs[i];
 
 		orphans += f->orphan_exits;
@@ -242,7 +271,7 @@ static void print_table(struct out_buffer *o, struct accounting *a,
 	out_printf(o, "functions with latencies: %zu\n", shown);
 	out_printf(o, "exits without entry: %zu\ncalls open at the end: %zu\n"
 		   "frames unwound by a deeper exit: %zu\n", orphans, open, unwound);
-	for (size_t i = 0; i < a->nfuncs; i++) {
+	for (size_t i = 0; i < a->func_ix.n; i++) {
 		struct func_stats *f = &a->funcs[i];
 
 		if (f->orphan_exits || f->open_calls || f->unwound)
@@ -256,13 +285,16 @@ static void print_table(struct out_buffer *o, struct accounting *a,
 
 static void accounting_free(struct accounting *a)
 {
-	for (size_t i = 0; i < a->nfuncs; i++)
+	for (size_t i = 0; i < a->func_ix.n; i++)
 		free(a->funcs[i].lat);
-	for (size_t i = 0; i < a->nthreads; i++)
+	for (size_t i = 0; i < a->thread_ix.n; i++)
 		free(a->threads[i].f);
 	free(a->funcs);
-	free(a->slot);
 	free(a->threads);
+	free(a->on_stack);
+	key_index_free(&a->func_ix);
+	key_index_free(&a->thread_ix);
+	key_index_free(&a->on_ix);
 }
 
 int write_account(struct out_buffer *o, const struct fdr_trace *t,
@@ -273,16 +305,19 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	double freq = hz ? (double)hz : 1.0;
 	int ret = -1;
 
+	key_index_init(&a.func_ix);
+	key_index_init(&a.thread_ix);
+	key_index_init(&a.on_ix);
 	for (size_t i = 0; i < t->count; i++)
 		if (account_event(&a, fdr_trace_at(t, i)))
 			goto out;
 	if (count_open_calls(&a))
 		goto out;
-	for (size_t i = 0; i < a.nfuncs; i++)
+	for (size_t i = 0; i < a.func_ix.n; i++)
 		summarize(&a.funcs[i], freq);
 	/* func_of's index is stale after sorting; nothing looks up after this. */
-	if (a.nfuncs)
-		qsort_r(a.funcs, a.nfuncs, sizeof(*a.funcs), cmp_funcs, (void *)opt);
+	if (a.func_ix.n)
+		qsort_r(a.funcs, a.func_ix.n, sizeof(*a.funcs), cmp_funcs, (void *)opt);
 	print_table(o, &a, syms, opt);
 	ret = 0;
 out:
