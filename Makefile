@@ -44,10 +44,10 @@ DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS
 all: module userspace
 
 module:
-	scripts/build-module.sh "$(KDIR)"
+	+scripts/build-module.sh "$(KDIR)"
 
 module-6.12:
-	scripts/build-module-other.sh 6.12
+	+scripts/build-module-other.sh 6.12
 
 module-6.1-rt:
 	scripts/build-module-other.sh 6.1-rt

@@ -24,7 +24,7 @@ if [ -z "$kdir" ]; then
 		sort -V | tail -n 1 || true)
 fi
 [ -n "$kdir" ] && [ -f "$kdir/Makefile" ] || {
-	echo "build-module-other: no $pattern in /usr/src (run scripts/deps.sh, or set KDIR_OTHER=)" >&2
+	echo "build-module-other: no $pattern in /usr/src (run scripts/deps.sh module-6.12, or set KDIR_OTHER=)" >&2
 	exit 1
 }
 [ -f "$top/Kbuild" ] || {

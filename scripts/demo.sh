@@ -25,8 +25,8 @@ die() { echo "demo: $*" >&2; exit 1; }
 
 setup() {
 	if [ "${FDR_SKIP_DEPS:-0}" != 1 ]; then
-		say "checking dependencies (scripts/deps.sh)"
-		scripts/deps.sh || die "installing dependencies failed (see above)"
+		say "checking dependencies (scripts/deps.sh demo)"
+		scripts/deps.sh demo || die "installing dependencies failed (see above)"
 	fi
 	say "building fdr.ko and userspace"
 	mkdir -p build
@@ -89,12 +89,29 @@ report() {
 	fi
 	say "per-function latency (fdrlog account)"
 	build/bin/fdrlog account "${maps[@]}" --sort sum --desc "$log"
+	say "the first calls of the first thread (fdrlog replay --depth 3)"
+	# into a file first: with pipefail, head closing the pipe would fail the demo
+	build/bin/fdrlog replay "${maps[@]}" --depth 3 "$log" >"$out/demo.replay.txt" \
+		|| die "fdrlog replay failed"
+	head -n 14 "$out/demo.replay.txt"
+	if command -v llvm-xray-19 >/dev/null; then
+		# llvm-xray account fails on most multi-threaded logs (its record
+		# order; Documentation/reader.md): feed it the export instead
+		say "llvm-xray-19 account, through fdrlog convert --for-llvm-xray"
+		build/bin/fdrlog convert --for-llvm-xray -o "$out/demo.llvm.yaml" "$log" \
+			|| die "fdrlog convert --for-llvm-xray failed"
+		llvm-xray-19 account "$out/demo.llvm.yaml" >"$out/demo.llvm-account.txt" \
+			|| die "llvm-xray-19 account refused the export"
+		head -n 8 "$out/demo.llvm-account.txt"
+	fi
 	build/bin/fdrlog convert --format chrome "${maps[@]}" -o "$out/demo.chrome.json" "$log" \
 		|| die "fdrlog convert --format chrome failed"
+	build/bin/fdrlog flame "${maps[@]}" -o "$out/demo.svg" "$log" || die "fdrlog flame failed"
 	say "done"
 	echo "The log:          $log"
 	echo "Who wrote it:     $log.threads"
 	echo "Chrome trace:     $out/demo.chrome.json (open it in https://ui.perfetto.dev or chrome://tracing)"
+	echo "Flame graph:      $out/demo.svg"
 }
 
 # One demo per checkout at a time (they share build/demo-*).

@@ -1,25 +1,82 @@
 #!/bin/bash
-# Install what building and testing fdr needs, on Debian/Ubuntu: the union
-# of scripts/packages.d/*.txt plus the kernel image and headers the VM bench
-# boots and builds against.  Installs only what is missing; with everything
-# present it takes well under a second.  Elsewhere, prints what to install.
+# Install what a task of fdr needs, on Debian/Ubuntu; only what is missing.
+# With everything present it takes well under a second.  Elsewhere, prints
+# what to install.
+#
+#   scripts/deps.sh [NEED...]     default: test
+#
+#   build        the lists of scripts/packages.d/ but bench.txt, the 6.1
+#                kernel image and headers (the VM boots it, fdr.ko builds
+#                against it), the kselftest headers
+#   demo         what `make demo` needs: build
+#   test         what `make test` and CI need: build + the kernel matrix
+#                the VM suite boots and builds for: the newest 6.12 image
+#                and headers, the 6.1 PREEMPT_RT image and headers
+#   module-6.12  the 6.12 headers (and kmod.txt) for `make module-6.12`
+#   bench        what `make bench` needs: bench.txt (LTTng, uftrace: the
+#                peers) + the lists of the benchmarked parts
+#
+# When another apt-get or dpkg holds its lock, waits for it up to
+# FDR_APT_LOCK_TIMEOUT seconds (default 300; apt's DPkg::Lock::Timeout),
+# says so, and names the holder if it is still there after that.
+# FDR_DEPS_PRINT=1 prints the packages the NEEDs select and exits (no apt).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
 say() { echo "deps: $*" >&2; }
+APT_GET=${FDR_APT_GET:-apt-get}
+DPKG_QUERY=${FDR_DPKG_QUERY:-dpkg-query}
+LOCK_TIMEOUT=${FDR_APT_LOCK_TIMEOUT:-300}
 
-# Package names from the per-part lists (comments and blanks skipped).
-wanted=$(cat "$here"/packages.d/*.txt | sed 's/#.*//' | tr -s ' \t' '\n\n' | grep -v '^$' || true)
+# lists_of NEED: the package lists (file names in packages.d/) it needs.
+lists_of() {
+	case $1 in
+	build | demo | test)
+		(cd "$here/packages.d" && ls ./*.txt | sed 's|^\./||' | grep -vx bench.txt) ;;
+	module-6.12) echo kmod.txt ;;
+	bench) echo base.txt bench.txt lib.txt adapters.txt fdrd.txt reader.txt ;;
+	*) return 1 ;;
+	esac
+}
+
+needs=${*:-test}
+lists= kernel61=0 headers612_wanted=0 matrix=0 kselftest=0
+for need in $needs; do
+	l=$(lists_of "$need") || {
+		say "unknown need '$need'; expected build, demo, test, module-6.12 or bench"
+		exit 2
+	}
+	lists="$lists $l"
+	case $need in build | demo | test) kernel61=1 kselftest=1 ;; esac
+	case $need in test | module-6.12) headers612_wanted=1 ;; esac
+	case $need in test) matrix=1 ;; esac
+done
+
+# Package names from the selected lists (comments and blanks skipped).
+wanted=$(for l in $(printf '%s\n' $lists | sort -u); do cat "$here/packages.d/$l"; done |
+	sed 's/#.*//' | tr -s ' \t' '\n\n' | grep -v '^$' || true)
 # Bookworm's default kernel (6.1) for the VM, and its headers for the build.
-wanted="$wanted
+[ $kernel61 = 0 ] || wanted="$wanted
 linux-image-amd64
 linux-headers-amd64"
+# The other kernels of make test's VM matrix (testing.md); the 6.12 image
+# comes with its headers in add_headers612.
+[ $matrix = 0 ] || wanted="$wanted
+linux-image-rt-amd64
+linux-headers-rt-amd64"
 wanted=$(printf '%s\n' "$wanted" | LC_ALL=C sort -u)
 
-if [ ! -f /etc/debian_version ] || ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+if [ "${FDR_DEPS_PRINT:-0}" = 1 ]; then
+	printf '%s\n' $wanted
+	[ $headers612_wanted = 0 ] || echo 'linux-headers-6.12.*+deb12-amd64'
+	[ $matrix = 0 ] || echo 'linux-image-6.12.*+deb12-amd64'
+	exit 0
+fi
+
+if [ ! -f /etc/debian_version ] || ! command -v "$APT_GET" >/dev/null || ! command -v "$DPKG_QUERY" >/dev/null; then
 	say "this is not a Debian-like system; install the equivalents of these Debian packages:"
-	printf '  %s\n' $wanted 'linux-headers-6.12.*+deb12-amd64 (the newest)' >&2
+	printf '  %s\n' $wanted >&2
+	[ $headers612_wanted = 0 ] || printf '  %s\n' 'linux-headers-6.12.*+deb12-amd64 (the newest)' >&2
 	say "(a kernel image under /boot with its /lib/modules, matching kernel headers,"
 	say " qemu-system-x86_64 with virtfs, a statically linked busybox at /bin/busybox,"
 	say " cpio, kmod, liburing, libelf, libdw, clang/llvm 19)"
@@ -30,7 +87,7 @@ fi
 missing_of() {
 	local p
 	for p in "$@"; do
-		case "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" in
+		case "$("$DPKG_QUERY" -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" in
 		installed) ;;
 		*) echo "$p" ;;
 		esac
@@ -48,45 +105,75 @@ run_root() {
 	fi
 }
 
+# apt WHAT ARGS...: apt-get, waiting (bounded) for a lock another apt or
+# dpkg holds instead of failing at once.
+apt() {
+	local what=$1 err rc=0
+	shift
+	err=$(mktemp)
+	say "$what (waits up to $LOCK_TIMEOUT s if another apt or dpkg holds the lock)"
+	run_root env DEBIAN_FRONTEND=noninteractive "$APT_GET" -o DPkg::Lock::Timeout="$LOCK_TIMEOUT" \
+		"$@" 2>"$err" >&2 || rc=$?
+	cat "$err" >&2
+	if [ $rc != 0 ] && grep -q 'Could not get lock\|Unable to acquire\|is another process using it' "$err"; then
+		say "another apt or dpkg still held the lock after $LOCK_TIMEOUT s:"
+		grep -o 'It is held by process [0-9]* ([^)]*)' "$err" | tail -n 1 | sed 's/^/deps:   /' >&2 || true
+		say "let it finish and run this again (or set FDR_APT_LOCK_TIMEOUT=seconds)"
+	fi
+	rm -f "$err"
+	return $rc
+}
+
 updated=0
 apt_update() {
 	[ "$updated" = 1 ] && return 0
-	say "apt-get update"
-	run_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 || { say "apt-get update failed"; exit 1; }
+	apt "apt-get update" update -qq || { say "apt-get update failed"; exit 1; }
 	updated=1
 }
 
 # The 6.12 headers Debian ships for bookworm (build check only): any
 # installed one is enough, else the newest one apt knows.
-headers612=$(dpkg-query -W -f='${db:Status-Status} ${Package}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null \
-	| awk '$1 == "installed" { print $2 }' | sort -V | tail -n 1)
-if [ -z "$headers612" ]; then
-	find612() { apt-cache search --names-only '^linux-headers-6\.12\..*\+deb12-amd64$' 2>/dev/null | awk '{ print $1 }' | sort -V | tail -n 1; }
-	headers612=$(find612)
-	if [ -z "$headers612" ]; then
-		apt_update
-		headers612=$(find612)
+add_headers612() {
+	local h
+	h=$("$DPKG_QUERY" -W -f='${db:Status-Status} ${Package}\n' 'linux-headers-6.12.*+deb12-amd64' 2>/dev/null \
+		| awk '$1 == "installed" { print $2 }' | sort -V | tail -n 1)
+	if [ -n "$h" ]; then
+		# the matrix boots the kernel whose headers the module is built with
+		[ $matrix = 0 ] || wanted="$wanted
+${h/headers/image}"
+		return 0
 	fi
-	if [ -z "$headers612" ]; then
+	find612() { apt-cache search --names-only '^linux-headers-6\.12\..*\+deb12-amd64$' 2>/dev/null | awk '{ print $1 }' | sort -V | tail -n 1; }
+	h=$(find612)
+	if [ -z "$h" ]; then
+		apt_update
+		h=$(find612)
+	fi
+	if [ -z "$h" ]; then
 		say "no linux-headers-6.12.*+deb12-amd64 in the apt sources (bookworm-updates/security);"
 		say "the 6.12 build check (make module-6.12) will report this"
 	else
 		wanted="$wanted
-$headers612"
+$h"
+		[ $matrix = 0 ] || wanted="$wanted
+${h/headers/image}"
 	fi
-fi
+}
+[ $headers612_wanted = 0 ] || add_headers612
 
 missing=$(missing_of $wanted)
 if [ -n "$missing" ]; then
-	say "installing: $(echo $missing)"
+	say "installing for ${needs// /, }: $(echo $missing)"
 	apt_update
 	# shellcheck disable=SC2086
-	run_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >&2 \
+	apt "apt-get install" install -y -qq --no-install-recommends $missing \
 		|| { say "apt-get install failed for: $(echo $missing)"; exit 1; }
 	still=$(missing_of $missing)
 	[ -z "$still" ] || { say "still missing after install: $(echo $still)"; exit 1; }
 fi
 
 # The kselftest harness headers the selftests compile against.
-"$here/get-kselftest.sh" >&2 || { apt_update; "$here/get-kselftest.sh" >&2; }
-say "all dependencies present"
+if [ $kselftest = 1 ]; then
+	"$here/get-kselftest.sh" >&2 || { apt_update; "$here/get-kselftest.sh" >&2; }
+fi
+say "all dependencies of ${needs// /, } present"

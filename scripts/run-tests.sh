@@ -84,7 +84,7 @@ has_failures() { grep -Eq '^[[:space:]]*not ok' "$1"; }
 
 # 1. Dependencies and build.
 if [ "${FDR_SKIP_DEPS:-0}" != 1 ]; then
-	step "install dependencies (scripts/deps.sh)" deps scripts/deps.sh
+	step "install dependencies (scripts/deps.sh test)" deps scripts/deps.sh test
 fi
 dirs=$(make -s --no-print-directory print-dirs)
 step "build fdr.ko (W=1, no warnings)" build-module make -s --no-print-directory module

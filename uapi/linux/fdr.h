@@ -219,6 +219,47 @@ struct fdr_status {
 #define FDR_IOC_STATUS		_IOWR(FDR_IOC_MAGIC, 7, struct fdr_status)
 #define FDR_IOC_FLUSH_FORCE_ABORT _IO(FDR_IOC_MAGIC, 8)
 
+/*
+ * Owner note: the last bytes of every buffer a libfdr writer takes say who
+ * wrote it - process and thread id, command and executable - so that a
+ * flusher can name the threads of a process that is gone by flush time
+ * (/proc no longer has it).  The writer fills it in at acquire, after
+ * setting seq and before its first record, and keeps its records in front
+ * of it (extents <= buffer_size - size).  The kernel never reads or writes
+ * it.  Like every byte of the region it is written by userspace: a reader
+ * copies it once and validates every field (magic, size, seq, generation,
+ * ids against the descriptor, lengths) before using any.
+ *
+ *   buffer_size - size     struct fdr_owner_note
+ *                          then exe_len bytes of the executable's path
+ *                          (no NUL), zero padding
+ *   buffer_size - 8        struct fdr_owner_note_tail
+ *
+ * size is a multiple of 8, at least FDR_OWNER_NOTE_MIN and at most
+ * FDR_OWNER_NOTE_MAX and buffer_size / 8; a longer path is cut and flagged.
+ */
+#define FDR_OWNER_NOTE_MAGIC	0x4f524446u	/* "FDRO" */
+#define FDR_OWNER_NOTE_MAX	1024u
+#define FDR_OWNER_EXE_TRUNCATED	(1u << 0)	/* the path was cut to fit */
+
+struct fdr_owner_note {
+	__u64 seq;		/* the desc.seq of the acquisition */
+	__u32 generation;	/* the desc.generation of the acquisition */
+	__s32 pid;		/* = desc.owner_pid */
+	__s32 tid;		/* = desc.owner_tid */
+	__u16 exe_len;		/* bytes of path after this struct */
+	__u16 flags;		/* FDR_OWNER_* */
+	char comm[16];		/* the thread's command, NUL padded */
+};
+
+struct fdr_owner_note_tail {
+	__u32 size;		/* bytes of the whole note, tail included */
+	__u32 magic;		/* FDR_OWNER_NOTE_MAGIC */
+};
+
+#define FDR_OWNER_NOTE_SIZE	40
+#define FDR_OWNER_NOTE_MIN	(FDR_OWNER_NOTE_SIZE + 8)
+
 #define FDR_CONTROL_HEADER_SIZE	256
 #define FDR_CPU_RING_SIZE	64
 #define FDR_BUFFER_DESC_SIZE	64
@@ -229,12 +270,14 @@ static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE);
 static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE);
 static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0);
 static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER0);
+static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE);
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE, "control header");
 _Static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE, "cpu ring");
 _Static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE, "buffer desc");
 _Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0, "fdr_init");
 _Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER0, "fdr_status");
+_Static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE, "owner note");
 #endif
 
 #endif /* _UAPI_LINUX_FDR_H */

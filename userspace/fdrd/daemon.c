@@ -91,14 +91,39 @@ static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
 			 cfg.buffers_per_cpu, (unsigned long long)cfg.buffer_size);
 }
 
+/* What fdrd is waiting for, so that it says it once, not every slice. */
+enum waiting { WAIT_NOTHING, WAIT_REGION, WAIT_INIT, WAIT_FINALIZE };
+
 struct loop {
 	struct fdr_ctl *ctl;
 	const struct fdrd_options *o;
 	struct flusher flusher;
 	unsigned int retry_ms;
 	uint32_t grace_generation;	/* generation whose grace period passed */
+	enum waiting waiting;
 	int done, status;
 };
+
+/*
+ * Say what fdrd waits for when that changes: a user who starts fdrd
+ * before anything created or initialized the region must not face a
+ * silent process.  It keeps waiting (also with --once): `fdr record`
+ * and scripts start fdrd first and create the region after.
+ */
+static void say_waiting(struct loop *lp, enum waiting w)
+{
+	if (w == lp->waiting)
+		return;
+	if (w == WAIT_REGION)
+		msg_info("%s; waiting for it to appear", fdr_ctl_strerror(lp->ctl, "status", -ENOENT));
+	else if (w == WAIT_INIT && lp->waiting != WAIT_NOTHING)
+		msg_info("the region is UNINITIALIZED; waiting for an init (fdrctl init)");
+	else if (w == WAIT_INIT)
+		msg_info("the region is UNINITIALIZED; waiting for an init (fdrctl init), then a finalize");
+	else if (w == WAIT_FINALIZE && lp->waiting == WAIT_REGION)
+		msg_info("the region exists now; waiting for a finalize");
+	lp->waiting = w;
+}
 
 /* A finalized, unflushed region: grace period (once), flush, next step. */
 static void handle_finalized(struct loop *lp, const struct fdr_status *st)
@@ -151,6 +176,7 @@ static void step(struct loop *lp)
 
 	if (ret == -ENOENT) {
 		/* an embedded region nobody has created yet */
+		say_waiting(lp, WAIT_REGION);
 		sleep_ms(NO_REGION_POLL_MS, 1);
 		return;
 	}
@@ -169,6 +195,7 @@ static void step(struct loop *lp)
 		reinit(lp->ctl, &st);
 		return;
 	}
+	say_waiting(lp, st.state == FDR_STATE_UNINITIALIZED ? WAIT_INIT : WAIT_FINALIZE);
 	ret = fdr_ctl_wait(lp->ctl, st.state, st.flush_state, WAIT_SLICE_MS);
 	if (ret && ret != -ETIMEDOUT && ret != -EINTR && ret != -ENOENT) {
 		msg_error("%s", fdr_ctl_strerror(lp->ctl, "wait", ret));

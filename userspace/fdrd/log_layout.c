@@ -89,6 +89,7 @@ static int take_buffer(struct log_layout *l, const struct layout_facts *f,
 	b->state = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	b->data = (const uint8_t *)ctl + f->control_size +
 		  (uint64_t)i * f->buffer_size;
+	b->span = f->buffer_size;
 	return 1;
 }
 

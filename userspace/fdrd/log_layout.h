@@ -27,6 +27,8 @@ struct log_buffer {
 	uint64_t extents;	/* as published by the writer (clamped) */
 	uint64_t file_offset;	/* of the extents record */
 	const uint8_t *data;	/* into the mapping */
+	uint64_t span;		/* bytes mapped at data: the whole buffer,
+				 * owner note included (owner_note.h) */
 	uint64_t len;		/* bytes of data written (<= extents) */
 	uint32_t state;		/* descriptor state at the snapshot */
 	/* this buffer's walk, done earlier on the same bytes (log_precheck) */

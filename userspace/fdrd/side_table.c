@@ -2,9 +2,13 @@
 /*
  * side_table.c - thread ids of a log -> process, command, executable.
  *
- * The descriptors carry owner_tid/owner_pid; /proc/<pid>/comm and
- * /proc/<pid>/exe are read at flush time (thread_list.c).  A pid can be reused after its
- * process died; the table cannot tell, which Documentation/fdrd.md says.
+ * The descriptors carry owner_tid/owner_pid.  Command and executable come
+ * from the owner notes libfdr wrote into the thread's buffers while it ran
+ * (owner_note.c, thread_list.c): by flush time the writers have usually
+ * exited.  Only for a thread none of whose buffers has a valid note (a
+ * writer that is not libfdr, or a scribbled note) are /proc/<pid>/comm
+ * and /proc/<pid>/exe read at flush time; a pid can be reused after its
+ * process died, which the table cannot tell (Documentation/fdrd.md).
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -19,27 +23,54 @@
 
 #define UNKNOWN "unknown"
 
-/* Escape backslash, tab and newline so a field stays one field. */
+/* Escape backslash, tab and newline so a field stays one field, and any
+ * other control byte as \xHH: names come from pages anyone may write. */
 static void put_escaped(FILE *f, const char *s)
 {
+	static const char special[] = "\\\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r"
+		"\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
+
 	for (;;) {
-		size_t plain = strcspn(s, "\\\t\n");	/* written in one go */
+		size_t plain = strcspn(s, special);	/* written in one go */
 
 		fwrite(s, 1, plain, f);
 		s += plain;
 		if (!*s)
 			return;
-		fputs(*s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : "\\n", f);
+		if (*s == '\\' || *s == '\t' || *s == '\n')
+			fputs(*s == '\\' ? "\\\\" : *s == '\t' ? "\\t" : "\\n", f);
+		else
+			fprintf(f, "\\x%02x", (unsigned char)*s);
 		s++;
 	}
 }
 
-static void put_finalize(FILE *f, const struct log_layout *l, const char *proc)
+/* The command of process pid: its main thread's note (tid == pid), else
+ * any of its threads', else /proc. */
+static void process_comm(const struct thread_list *t, int32_t pid, const char *proc,
+			 char *out, size_t len)
+{
+	const struct thread_row *any = NULL;
+
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		const struct thread_row *r = &t->rows[i];
+
+		if (r->pid == pid && r->note_comm && (r->tid == pid || !any))
+			any = r;
+	}
+	if (any)
+		snprintf(out, len, "%s", any->note_comm);
+	else
+		thread_list_read_comm(proc, pid, out, len);
+}
+
+static void put_finalize(FILE *f, const struct log_layout *l, const struct thread_list *t,
+			 const char *proc)
 {
 	const char *sig = l->finalize_signal ? sigabbrev_np((int)l->finalize_signal) : NULL;
 	char comm[256];
 
-	thread_list_read_comm(proc, l->finalize_pid, comm, sizeof(comm));
+	process_comm(t, l->finalize_pid, proc, comm, sizeof(comm));
 	fprintf(f, "finalize\t%s\tsignal\t%u\t%s%s\tpid\t%d\tcomm\t",
 		log_name_reason(l->finalize_reason), l->finalize_signal,
 		sig ? "SIG" : "-", sig ? sig : "", l->finalize_pid);
@@ -51,9 +82,9 @@ static void put_thread(FILE *f, const struct thread_row *r)
 {
 	fprintf(f, "thread\t%d\tpid\t%d\tbuffers\t%zu\tcomm\t", r->tid, r->pid,
 		r->buffers);
-	put_escaped(f, r->proc->comm);
+	put_escaped(f, r->note_comm ? r->note_comm : r->proc->comm);
 	fputs("\texe\t", f);
-	put_escaped(f, r->proc->exe);
+	put_escaped(f, r->note_exe ? r->note_exe : r->proc->exe);
 	fputc('\n', f);
 }
 
@@ -79,7 +110,7 @@ char *side_table_render(const struct log_layout *l, const char *log_name,
 	fprintf(f, "fdrd-threads\t1\nlog\t");
 	put_escaped(f, log_name);
 	fprintf(f, "\ngeneration\t%u\n", l->generation);
-	put_finalize(f, l, proc_root);
+	put_finalize(f, l, &threads, proc_root);
 	fprintf(f, "buffers\t%zu\tdropped\t%zu\tcut\t%zu\trecords\t%llu\n",
 		l->nr_buffers, dropped, cut, (unsigned long long)l->records);
 	for (size_t i = 0; i < threads.nr_rows; i++)

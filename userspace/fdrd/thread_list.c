@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "owner_note.h"
 #include "thread_list.h"
 
 #define UNKNOWN "unknown"
@@ -83,23 +84,59 @@ static int by_proc_pid(const void *x, const void *y)
 	return by_pid(&((const struct proc_facts *)x)->pid, y);
 }
 
-/* One row per buffer, sorted by thread, merged: the first of each group stays. */
-static size_t collect(const struct log_layout *l, struct thread_row *rows)
+/* The names of the first valid owner note of buffer b for row r; -1 only
+ * when out of memory. */
+static int take_note(struct thread_row *r, const struct log_layout *l,
+		     const struct log_buffer *b)
+{
+	struct owner_info *info;
+
+	if (r->note_comm)
+		return 0;
+	info = malloc(sizeof(*info));
+	if (!info)
+		return -1;
+	if (owner_note_read(b, l->generation, info)) {
+		r->note_comm = strdup(info->comm);
+		if (asprintf(&r->note_exe, "%s%s", info->exe, info->exe_truncated ? "..." : "") < 0)
+			r->note_exe = NULL;
+		if (!r->note_comm || !r->note_exe) {
+			free(info);
+			return -1;
+		}
+	}
+	free(info);
+	return 0;
+}
+
+/* One row per buffer, sorted by thread, merged: the first of each group
+ * stays, with the names of the group's first valid owner note. */
+static ssize_t collect(const struct log_layout *l, struct thread_row *rows)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < l->nr_buffers; i++)
 		rows[i] = (struct thread_row){ l->buffers[i].owner_tid,
-					       l->buffers[i].owner_pid, 1, i, NULL };
+					       l->buffers[i].owner_pid, 1, i, NULL, NULL, NULL };
 	qsort(rows, l->nr_buffers, sizeof(*rows), by_thread);
 	for (size_t i = 0; i < l->nr_buffers; i++) {
+		size_t buffer = rows[i].first;
+
 		if (n && rows[n - 1].tid == rows[i].tid && rows[n - 1].pid == rows[i].pid)
 			rows[n - 1].buffers++;
 		else
 			rows[n++] = rows[i];
+		if (take_note(&rows[n - 1], l, &l->buffers[buffer])) {
+			for (size_t j = 0; j < n; j++) {
+				free(rows[j].note_comm);
+				free(rows[j].note_exe);
+				rows[j].note_comm = rows[j].note_exe = NULL;
+			}
+			return -1;
+		}
 	}
 	qsort(rows, n, sizeof(*rows), by_first);
-	return n;
+	return (ssize_t)n;
 }
 
 /* The distinct pids of the rows, sorted, with their /proc facts. */
@@ -134,11 +171,15 @@ int thread_list_build(struct thread_list *t, const struct log_layout *l,
 		      const char *proc_root)
 {
 	memset(t, 0, sizeof(*t));
+	/* rows start zeroed: what collect() leaves past nr_rows is freed too */
 	t->rows = calloc(l->nr_buffers + 1, sizeof(*t->rows));
 	if (!t->rows)
 		return -ENOMEM;
-	t->nr_rows = collect(l, t->rows);
-	if (read_procs(t, proc_root)) {
+	ssize_t n;
+
+	n = collect(l, t->rows);
+	t->nr_rows = n < 0 ? 0 : (size_t)n;
+	if (n < 0 || read_procs(t, proc_root)) {
 		thread_list_free(t);
 		return -ENOMEM;
 	}
@@ -149,6 +190,10 @@ void thread_list_free(struct thread_list *t)
 {
 	for (size_t i = 0; t->procs && i < t->nr_procs; i++)
 		free(t->procs[i].exe);
+	for (size_t i = 0; t->rows && i < t->nr_rows; i++) {
+		free(t->rows[i].note_comm);
+		free(t->rows[i].note_exe);
+	}
 	free(t->procs);
 	free(t->rows);
 	memset(t, 0, sizeof(*t));

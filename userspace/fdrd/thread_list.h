@@ -2,8 +2,9 @@
 /*
  * thread_list.h - the threads of a log for its side table: each (tid,
  * pid) of the buffers once, in order of its first buffer, with its
- * number of buffers and its process's command and executable, read from
- * /proc once per process.  O(n log n) in buffers: a region can hold
+ * number of buffers, the command and executable of the first valid owner
+ * note among its buffers (owner_note.h), and its process's command and
+ * executable read from /proc once per process, for threads without one.  O(n log n) in buffers: a region can hold
  * hundreds of thousands of threads.
  */
 #ifndef FDRD_THREAD_LIST_H
@@ -19,6 +20,7 @@ struct thread_row {
 	size_t buffers;
 	size_t first;			/* index of its first buffer */
 	const struct proc_facts *proc;	/* comm and exe of pid */
+	char *note_comm, *note_exe;	/* from an owner note, or NULL */
 };
 
 struct proc_facts {

@@ -42,7 +42,8 @@ struct fdr_thread {
 	struct fdr_region *region;	/* region of the held buffer */
 	struct fdr_buffer_desc *desc;	/* NULL: no buffer */
 	uint8_t *buf;
-	uint64_t size;			/* buffer_size */
+	uint64_t size;			/* bytes records may use: buffer_size
+					 * less the owner note at its end */
 	uint64_t pos;			/* our extents: bytes written */
 	uint64_t latest_tsc;		/* TSC of the last record kept */
 	uint64_t last_entry_tsc;	/* TSC of the last undoable Enter */

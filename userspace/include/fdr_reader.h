@@ -138,6 +138,30 @@ const uint64_t *fdr_event_args(const struct fdr_trace *t, const struct fdr_event
 const uint8_t *fdr_event_payload(const struct fdr_trace *t, const struct fdr_event *ev,
 				 uint32_t *n);
 
+/* ---- the side table fdrd writes next to a log ---------------------------- */
+
+/* One `thread` line of `<log>.threads` (Documentation/fdrd.md). */
+struct fdr_thread_info {
+	int32_t tid;
+	int32_t pid;
+	const char *comm;	/* unescaped; "unknown" when fdrd did not know */
+	const char *exe;
+};
+
+struct fdr_thread_table;
+
+/* Read a `.threads` file; every line checked, values unescaped. */
+int fdr_thread_table_load(struct fdr_thread_table **out, const char *path,
+			  struct fdr_reader_error *err);
+void fdr_thread_table_free(struct fdr_thread_table *table);
+/* Rows in file order (order of each thread's first buffer). */
+size_t fdr_thread_table_count(const struct fdr_thread_table *table);
+const struct fdr_thread_info *fdr_thread_table_at(const struct fdr_thread_table *table,
+						  size_t i);
+/* The first row of thread tid, NULL if none (or table NULL). */
+const struct fdr_thread_info *fdr_thread_table_find(const struct fdr_thread_table *table,
+						    int32_t tid);
+
 #ifdef __cplusplus
 }
 #endif

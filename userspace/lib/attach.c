@@ -114,6 +114,7 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	r->descs = (struct fdr_buffer_desc *)(r->base + geom.descs_offset);
 	r->buffers = r->base + geom.control_size;
 	r->buffer_size = geom.buffer_size;
+	r->note_size = fdr__owner_note_size(r->buffer_size);
 	r->nr_cpus = geom.nr_cpus;
 	r->buffers_per_cpu = geom.buffers_per_cpu;
 	hz = threshold_hz(r->ctl, may_sleep);
@@ -209,6 +210,7 @@ FDR_API int fdr_attach(const char *target)
 		return ret;
 	}
 	fdr__pid = getpid();
+	fdr__owner_process_setup();
 	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {

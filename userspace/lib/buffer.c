@@ -104,6 +104,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	struct fdr_control *c = r->ctl;
 	struct fdr_buffer_desc *d = NULL;
 	uint32_t nr = r->nr_cpus, home = cpu % nr;
+	uint64_t seq;
 
 	for (uint32_t k = 0; k < nr && !d; k++)
 		d = take_from_pool(r, (home + k) % nr);
@@ -112,8 +113,8 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	d->owner_tid = t->tid;
 	d->owner_pid = fdr__pid;
 	d->generation = c->generation;
-	__atomic_store_n(&d->seq, __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED),
-			 __ATOMIC_RELEASE);	/* after the pid: see reclaim.c */
+	seq = __atomic_fetch_add(&c->next_seq, 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->seq, seq, __ATOMIC_RELEASE);	/* after the pid: see reclaim.c */
 	count(&c->buffers_acquired);
 	t->region = r;
 	t->ctl = c;
@@ -122,7 +123,8 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	t->desc = d;
 	t->generation = c->generation;
 	t->buf = r->buffers + (uint64_t)(d - r->descs) * r->buffer_size;
-	t->size = r->buffer_size;
+	t->size = fdr__usable_size(r);
+	fdr__owner_note_write(t, r, seq);	/* before the preamble publishes */
 	write_preamble(t);
 	return 0;
 }

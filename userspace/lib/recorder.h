@@ -29,6 +29,7 @@ struct fdr_region {
 	uint32_t buffers_per_cpu;
 	uint64_t threshold_ticks;	/* func_duration_threshold in TSC ticks */
 	uint64_t max_event;		/* largest custom event payload */
+	uint64_t note_size;		/* owner note at each buffer's end */
 };
 
 /* owner_pid for buffers of fdr__current (fdr__ctl_owner_pid()), cached
@@ -87,6 +88,20 @@ void fdr__buffer_release(struct fdr_thread *t);
 void fdr__arm_thread_exit(struct fdr_thread *t);
 struct fdr_region *fdr__region_for_writing(void);
 bool fdr__rewind(struct fdr_thread *t, uint64_t tsc);
+
+/* The owner note at the end of each buffer (owner_note.c). */
+void fdr__owner_process_setup(void);
+void fdr__owner_thread_setup(void);
+uint64_t fdr__owner_note_size(uint64_t buffer_size);
+void fdr__owner_note_write(const struct fdr_thread *t,
+			   const struct fdr_region *r, uint64_t seq);
+
+/* Bytes of a buffer that records may use: all but the owner note. */
+static inline __attribute__((always_inline, no_instrument_function))
+uint64_t fdr__usable_size(const struct fdr_region *r)
+{
+	return r->buffer_size - r->note_size;
+}
 
 /* Options (options.c). */
 struct fdr_options {

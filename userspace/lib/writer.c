@@ -15,8 +15,10 @@ __thread struct fdr_thread fdr__thread __attribute__((tls_model("initial-exec"))
 
 FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r)
 {
-	if (!t->tid)
+	if (!t->tid) {
 		t->tid = (int32_t)syscall(SYS_gettid);
+		fdr__owner_thread_setup();
+	}
 	if (fdr__buffer_acquire(t, r, fdr__cpu()) < 0)
 		return false;
 	if (!t->key_set)
@@ -37,7 +39,7 @@ FDR_NOINSTR bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
 	if (!r)
 		return false;
 	/* Even an empty buffer cannot take it: drop, do not tear. */
-	if (FDR_BUFFER_PREAMBLE_SIZE + need > r->buffer_size) {
+	if (FDR_BUFFER_PREAMBLE_SIZE + need > fdr__usable_size(r)) {
 		fdr__count_drop(r);
 		return false;
 	}

@@ -105,12 +105,16 @@ test_record() {
 	records_of "$log" >"$WORK/recs"
 	check "4000 enters and 4000 exits in the log" \
 		[ "$(grep -c '^function-enter ' "$WORK/recs")" = 4000 -a "$(grep -c '^function-exit ' "$WORK/recs")" = 4000 ]
-	local good=1 tid fid calls
+	local good=1 named=1 tid fid calls exe; exe=$(readlink -f "$RECORDER")
 	while read -r tid fid calls; do
 		[ "$(grep -c "^function-enter $fid $tid\$" "$WORK/recs")" = "$calls" ] || good=0
 		grep -q "^thread	$tid	pid	" "$log.threads" || good=0
+		grep -q "^thread	$tid	pid	[0-9]*	buffers	[0-9]*	comm	rec-$fid	exe	$exe\$" "$log.threads" || named=0
 	done <"$WORK/threads"
 	check "each thread's calls under its own tid and function id; tids in .threads" [ $good = 1 ]
+	# the recorder exited before the finalize: /proc no longer knows it
+	check "side table names each thread of the exited recorder (comm rec-N, exe $exe)" [ $named = 1 ] ||
+		diag <"$log.threads"
 	check "side table names the ioctl finalize" grep -q '^finalize	ioctl	' "$log.threads"
 	if [ -x "$FDRLOG" ]; then
 		"$XRAY" convert -f yaml "$log" >"$WORK/llvm.yaml" 2>/dev/null
@@ -307,6 +311,36 @@ test_sigterm() {
 	check "SIGTERM 0-60 ms after finalize: exit 0, each log complete ($logs of 5 written), no temp file" [ $good = 1 ]
 }
 
+# fdrd --once started before the region exists: it says so and what
+# creates it, keeps waiting, and flushes the region once it is made.
+test_no_region_yet() {
+	local out=$WORK/noregion i said=0 appeared=0; mkdir -p "$out"
+	ctl destroy >/dev/null 2>&1
+	: >"$WORK/fdrd.err"
+	"$FDRD" --once --foreground --target "$TARGET" --output-dir "$out" --grace-ms 0 2>>"$WORK/fdrd.err" &
+	DPID=$!
+	for ((i = 0; i < 50; i++)); do
+		grep -q "$TARGET: no such region (/dev/shm/fdr-$NAME does not exist; create it with 'fdrctl init --embedded $NAME'); waiting for it to appear" \
+			"$WORK/fdrd.err" && { said=1; break; }
+		sleep 0.02
+	done
+	check "fdrd --once on a region that does not exist says so within 1 s, naming what creates it" [ $said = 1 ] ||
+		diag <"$WORK/fdrd.err"
+	sleep 0.5
+	check "... says it once, and keeps waiting" \
+		[ "$(grep -c 'no such region' "$WORK/fdrd.err")" = 1 -a -d /proc/$DPID ]
+	ctl init --buffer-size 65536 --buffers-per-cpu 2 >/dev/null
+	for ((i = 0; i < 50; i++)); do
+		grep -q "the region exists now; waiting for a finalize" "$WORK/fdrd.err" && { appeared=1; break; }
+		sleep 0.02
+	done
+	check "... says when the region appears" [ $appeared = 1 ]
+	"$RECORDER" "$TARGET" 1 10 >/dev/null
+	ctl finalize >/dev/null
+	wait "$DPID"; local rc=$?; DPID=
+	check "... then flushes it and exits 0 (status $rc)" [ $rc = 0 -a "$(logs_in "$out" | wc -l)" = 1 ]
+}
+
 # 10. 200,000 threads (one buffer each): the side table and every fdrlog
 # command stay O(n log n).  fdrd's own figure for writing the log is
 # compared with the same region written by one thread (same bytes):
@@ -350,7 +384,7 @@ test_many_threads() {
 # DAEMON_TESTS="test_sigterm ..." runs a subset.
 for t in ${DAEMON_TESTS:-test_record test_cycles test_full_ring test_enospc \
 	test_vanished_dir test_eacces test_empty test_hostile test_options \
-	test_sigterm test_many_threads}; do
+	test_sigterm test_many_threads test_no_region_yet}; do
 	"$t"
 done
 echo "1..$n"

@@ -5,7 +5,7 @@
  *
  *   recorder TARGET THREADS CALLS [crash]
  *
- * Thread t (0-based) makes CALLS calls of function t+1, each a matching
+ * Thread t (0-based), named "rec-<t+1>", makes CALLS calls of function t+1, each a matching
  * Enter/Exit pair.  Run it with FDR_OPTIONS=func_duration_threshold_us=0
  * so no call is rewound.  Prints "tid fid calls" per thread on stdout.
  * With "crash", the threads keep their buffers and the process then dies
@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 
 #include <fdr.h>
@@ -27,7 +28,10 @@ static int crash;
 static void *run(void *arg)
 {
 	int32_t fid = (int32_t)(long)arg;
+	char name[16];
 
+	snprintf(name, sizeof(name), "rec-%d", fid);
+	prctl(PR_SET_NAME, name);	/* before the first record: the owner note */
 	for (long i = 0; i < calls; i++) {
 		fdr_enter(fid);
 		fdr_exit(fid);

@@ -107,6 +107,27 @@ static void preamble(struct synth_region *r, uint32_t i, int32_t tid,
 	synth_append(r, i, rec, 16);
 }
 
+uint8_t *synth_note(struct synth_region *r, uint32_t i, const char *comm,
+		    const char *exe)
+{
+	struct fdr_buffer_desc *d = synth_desc(r, i);
+	size_t exe_len = strlen(exe);
+	uint32_t size = (uint32_t)((FDR_OWNER_NOTE_MIN + exe_len + 7) / 8 * 8);
+	uint8_t *at = synth_buffer(r, i) + r->ctl->buffer_size - size;
+	struct fdr_owner_note n = {
+		.seq = d->seq, .generation = d->generation, .pid = d->owner_pid,
+		.tid = d->owner_tid, .exe_len = (uint16_t)exe_len,
+	};
+	struct fdr_owner_note_tail tail = { size, FDR_OWNER_NOTE_MAGIC };
+
+	strncpy(n.comm, comm, sizeof(n.comm) - 1);
+	memset(at, 0, size);
+	memcpy(at, &n, sizeof(n));
+	memcpy(at + sizeof(n), exe, exe_len);
+	memcpy(at + size - sizeof(tail), &tail, sizeof(tail));
+	return at;
+}
+
 uint64_t synth_fill(struct synth_region *r, uint32_t i, uint64_t seq,
 		    int32_t tid, int32_t pid, uint16_t cpu, uint64_t tsc,
 		    int32_t fid, size_t pairs)

@@ -38,6 +38,14 @@ uint64_t synth_fill(struct synth_region *r, uint32_t i, uint64_t seq,
 		    int32_t tid, int32_t pid, uint16_t cpu, uint64_t tsc,
 		    int32_t fid, size_t pairs);
 
+/*
+ * Write the owner note of buffer i as libfdr does, from its descriptor
+ * (call after synth_fill): comm, exe, size rounded up.  Returns a pointer
+ * to the note so a test can spoil it.
+ */
+uint8_t *synth_note(struct synth_region *r, uint32_t i, const char *comm,
+		    const char *exe);
+
 /* Append raw bytes at the end of buffer i's extents (no checks). */
 void synth_append(struct synth_region *r, uint32_t i, const void *rec, size_t len);
 

@@ -100,9 +100,102 @@ static void test_table(void)
 		tap_diag("cleanup of %s failed", root);
 }
 
+/* The line of thread tid in text, without its newline, into out. */
+static const char *thread_line(const char *text, int tid, char *out, size_t len)
+{
+	char key[32];
+	const char *at;
+
+	snprintf(key, sizeof(key), "\nthread\t%d\t", tid);
+	at = text ? strstr(text, key) : NULL;
+	if (!at) {
+		snprintf(out, len, "(none)");
+		return out;
+	}
+	at++;
+	snprintf(out, len, "%.*s", (int)strcspn(at, "\n"), at);
+	return out;
+}
+
+/* Threads whose processes are gone: names from the owner notes libfdr
+ * wrote, and every spoiled note ignored (then /proc, where they are gone
+ * too: "unknown"). */
+static void test_owner_notes(void)
+{
+	char root[] = "/tmp/fdrd-proc-XXXXXX", cmd[600], line[600];
+	struct synth_region r;
+	struct log_layout l;
+	const char *why;
+	uint8_t *note;
+	size_t len;
+	char *text;
+	uint32_t u32;
+
+	mkdtemp(root);
+	fake_proc(root, 700, "from-proc", "/proc/says");
+	synth_region_create(&r, 12, 4096, 0, 1);
+	for (uint32_t i = 0; i < 12; i++)
+		synth_fill(&r, i, i, (int32_t)(500 + i), i < 2 ? 500 : (int32_t)(600 + i), 0, 1, 1, 1);
+	synth_note(&r, 0, "main-thr", "/usr/bin/gone");
+	synth_note(&r, 1, "worker", "/usr/bin/gone");
+	note = synth_note(&r, 2, "badmagic", "/x");
+	memset(synth_buffer(&r, 2) + 4096 - 4, 0, 4);		/* magic */
+	note = synth_note(&r, 3, "badseq", "/x");
+	note[0] ^= 1;						/* seq */
+	note = synth_note(&r, 4, "badtid", "/x");
+	note[16] ^= 1;						/* tid */
+	note = synth_note(&r, 5, "longexe", "/x");
+	note[20] = 200;						/* exe_len past the note */
+	note = synth_note(&r, 6, "0123456789abcdef", "/x");
+	memset(note + 24, 'A', 16);				/* comm without NUL */
+	synth_note(&r, 7, "ctl\001\033[2J", "/bin/x\ty");	/* valid, hostile bytes */
+	u32 = 4096;						/* size: whole buffer */
+	synth_note(&r, 8, "huge", "/x");
+	memcpy(synth_buffer(&r, 8) + 4096 - 8, &u32, 4);
+	synth_note(&r, 9, "under", "/x");
+	synth_desc(&r, 9)->extents = 4096 - 8;			/* records over the note */
+	note = synth_note(&r, 10, "badflags", "/x");
+	note[22] = 2;
+	synth_note(&r, 11, "nulexe", "/a");
+	synth_buffer(&r, 11)[4096 - 56 + 40] = '\0';
+	r.ctl->finalize_reason = FDR_FINALIZE_IOCTL;
+	r.ctl->finalize_pid = 500;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "n.xray", root, &len);
+	tap_ok(text && strstr(text, "\tpid\t500\tcomm\tmain-thr\n"),
+	       "finalize pid's command from its main thread's note");
+	tap_ok(!strcmp(thread_line(text, 500, line, sizeof(line)),
+		       "thread\t500\tpid\t500\tbuffers\t1\tcomm\tmain-thr\texe\t/usr/bin/gone") &&
+	       !strcmp(thread_line(text, 501, line, sizeof(line)),
+		       "thread\t501\tpid\t500\tbuffers\t1\tcomm\tworker\texe\t/usr/bin/gone"),
+	       "process gone: comm and exe from the notes: %s", line);
+	const char *spoiled[] = { "magic", "seq", "tid", "exe_len", "comm without NUL",
+				  NULL, "size", "extents over the note", "flags", "NUL in exe" };
+	for (int i = 2; i < 12; i++) {
+		char want[200];
+
+		if (i == 7)
+			continue;
+		snprintf(want, sizeof(want), "thread\t%d\tpid\t%d\tbuffers\t1\tcomm\tunknown\texe\tunknown",
+			 500 + i, 600 + i);
+		tap_ok(!strcmp(thread_line(text, 500 + i, line, sizeof(line)), want),
+		       "spoiled note (%s) ignored: %s", spoiled[i - 2], line);
+	}
+	tap_ok(!strcmp(thread_line(text, 507, line, sizeof(line)),
+		       "thread\t507\tpid\t607\tbuffers\t1\tcomm\tctl\\x01\\x1b[2J\texe\t/bin/x\\ty"),
+	       "control bytes of a note escaped: %s", line);
+	free(text);
+	log_layout_free(&l);
+	synth_region_destroy(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		tap_diag("cleanup of %s failed", root);
+}
+
 int main(void)
 {
 	test_names();
 	test_table();
+	test_owner_notes();
 	return tap_done();
 }

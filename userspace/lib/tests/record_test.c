@@ -6,6 +6,8 @@
  * rotation, finalize and re-init.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +207,8 @@ static bool test_custom_events(void)
 	struct fdr_status st;
 	uint64_t ext, before;
 	static char huge[70000];
+	/* all of a buffer but its preamble, NewCPUId, marker and owner note */
+	size_t room = 65536 - 32 - 16 - 16 - tr_note_size(65536);
 	int n;
 
 	if (!start("custom", 65536, 2, "func_duration_threshold_us=0"))
@@ -227,15 +231,16 @@ static bool test_custom_events(void)
 	/* Larger than a buffer can ever hold: dropped and counted, not torn. */
 	before = ext;
 	fdr_custom_event(huge, sizeof(huge));
-	fdr_custom_event(huge, 65536 - 32 - 16 - 16 + 1);
+	fdr_custom_event(huge, room + 1);
 	newest(&ext);
 	CHECK(ext == before, "oversize event wrote something");
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.records_dropped == 2,
 	      "records_dropped %llu", (unsigned long long)st.records_dropped);
 	/* The largest that fits takes a fresh buffer of its own. */
-	fdr_custom_event(huge, 65536 - 32 - 16 - 16);
+	fdr_custom_event(huge, room);
 	n = newest(&ext);
-	CHECK(n == 4 && ext == 65536 && recs[3].type == REC_CUSTOM,
+	CHECK(n == 4 && ext == 65536 - tr_note_size(65536) &&
+	      recs[3].type == REC_CUSTOM,
 	      "largest event alone in a buffer: n %d ext %llu", n,
 	      (unsigned long long)ext);
 	stop();
@@ -336,7 +341,8 @@ static bool test_rotation(void)
 {
 	uint32_t idx[16];
 	uint64_t ext;
-	int per = (4096 - 32 - 16) / 16, nb;
+	uint64_t usable = 4096 - tr_note_size(4096);
+	int per = (int)(usable - 32 - 16) / 16, nb;
 	struct rec *r;
 
 	if (!start("rotate", 4096, 4, "func_duration_threshold_us=0"))
@@ -354,7 +360,7 @@ static bool test_rotation(void)
 	CHECK(tr_desc(&tr, idx[0])->state == FDR_BUF_RELEASED, "first released");
 	CHECK(parse_buffer(tr_buffer(&tr, idx[0]), ext, recs, 4096, err,
 			   sizeof(err)) > 0, "first parses: %s", err);
-	CHECK(ext > 4096 - 24 && ext <= 4096, "first nearly full: %llu",
+	CHECK(ext > usable - 24 && ext <= usable, "first nearly full: %llu",
 	      (unsigned long long)ext);
 	uint64_t wall0 = recs[1].sec * 1000000 + recs[1].usec;
 	int n = parse_buffer(tr_buffer(&tr, idx[1]), tr_desc(&tr, idx[1])->extents,
@@ -365,6 +371,56 @@ static bool test_rotation(void)
 	CHECK(r[1].sec * 1000000 + r[1].usec > wall0, "walltime increases");
 	CHECK(r[2].type == REC_NEW_CPU && r[3].type == REC_FN &&
 	      r[3].delta == 0, "fresh NewCPUId");
+	stop();
+	return true;
+}
+
+/* A named thread records once: its buffer's end says who wrote it. */
+static void *named_thread(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "note-writer");
+	fdr_enter(5);
+	fdr_exit(5);
+	fdr_thread_release();
+	return (void *)(long)syscall(SYS_gettid);
+}
+
+static bool test_owner_note(void)
+{
+	struct fdr_owner_note n;
+	struct fdr_owner_note_tail tail;
+	const struct fdr_buffer_desc *d;
+	uint64_t size = tr_note_size(65536);
+	char exe[4096];
+	ssize_t exe_len = readlink("/proc/self/exe", exe, sizeof(exe));
+	const uint8_t *b;
+	uint32_t idx[4];
+	pthread_t th;
+	void *tid;
+
+	if (!start("note", 65536, 2, "func_duration_threshold_us=0"))
+		return false;
+	CHECK(pthread_create(&th, NULL, named_thread, NULL) == 0 &&
+	      pthread_join(th, &tid) == 0, "thread");
+	CHECK(tr_buffers_by_seq(&tr, idx, 4) == 1, "one buffer");
+	d = tr_desc(&tr, idx[0]);
+	b = tr_buffer(&tr, idx[0]);
+	memcpy(&tail, b + 65536 - sizeof(tail), sizeof(tail));
+	CHECK(tail.magic == FDR_OWNER_NOTE_MAGIC && tail.size == size,
+	      "tail: magic %#x size %u, want %llu", tail.magic, tail.size,
+	      (unsigned long long)size);
+	memcpy(&n, b + 65536 - size, sizeof(n));
+	CHECK(n.seq == d->seq && n.generation == d->generation,
+	      "seq %llu/%llu generation %u/%u", (unsigned long long)n.seq,
+	      (unsigned long long)d->seq, n.generation, d->generation);
+	CHECK(n.pid == getpid() && n.tid == (int32_t)(long)tid &&
+	      n.tid == d->owner_tid, "pid %d tid %d", n.pid, n.tid);
+	CHECK(!memcmp(n.comm, "note-writer\0\0\0\0\0", 16), "comm %.16s", n.comm);
+	CHECK(exe_len > 0 && n.exe_len == exe_len && n.flags == 0 &&
+	      !memcmp(b + 65536 - size + sizeof(n), exe, (size_t)exe_len),
+	      "exe %.*s", (int)n.exe_len, b + 65536 - size + sizeof(n));
+	CHECK(d->extents <= 65536 - size, "records stop before the note");
 	stop();
 	return true;
 }
@@ -599,7 +655,7 @@ int main(void)
 {
 	tr_pin_cpu(0);
 	fdr__test_tsc_hook = fake;
-	tap_plan(16);
+	tap_plan(17);
 	tap_ok(test_one_pair(), "one enter/exit pair: preamble and record bytes");
 	tap_ok(test_100_pairs(), "100 pairs: deltas and extents");
 	tap_ok(test_tsc_wrap(), "TSCWrap on a large delta and on a backwards TSC");
@@ -608,6 +664,7 @@ int main(void)
 	tap_ok(test_threshold_plain(), "threshold rewinds short calls, exact deltas after");
 	tap_ok(test_threshold_tail_chain(), "threshold rewinds tail-exit chains");
 	tap_ok(test_rotation(), "full buffer: released, next one has a new preamble");
+	tap_ok(test_owner_note(), "owner note: pid, tid, comm, exe at the buffer's end");
 	tap_ok(test_finalize_stops(), "finalize stops writers; re-init resumes");
 	tap_ok(test_reinit_new_geometry(), "re-init with a new geometry: writers follow");
 	tap_ok(test_many_reinits(), "70 re-inits: writers follow each, old regions retired");

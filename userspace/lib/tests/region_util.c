@@ -124,6 +124,18 @@ const uint8_t *tr_buffer(const struct test_region *tr, uint32_t i)
 	       (uint64_t)i * tr->c->buffer_size;
 }
 
+uint64_t tr_note_size(uint64_t buffer_size)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe));
+	uint64_t want = FDR_OWNER_NOTE_MIN + (uint64_t)(n > 0 ? n : 0);
+	uint64_t limit = buffer_size / 8 < FDR_OWNER_NOTE_MAX ?
+			 buffer_size / 8 : FDR_OWNER_NOTE_MAX;
+
+	want = (want + 7) / 8 * 8;
+	return want < limit ? want : limit;
+}
+
 int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max)
 {
 	int n = 0;

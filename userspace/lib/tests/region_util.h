@@ -65,6 +65,10 @@ int parse_buffer(const uint8_t *data, uint64_t extents, struct rec *out,
 		 int max, char *err, size_t errlen);
 
 /* Indexes of the buffers with extents > 0, in seq order; returns count. */
+/* Bytes the owner note takes at the end of each buffer of this size, from
+ * this process's executable path (computed here independently of libfdr,
+ * from uapi/linux/fdr.h's rules). */
+uint64_t tr_note_size(uint64_t buffer_size);
 int tr_buffers_by_seq(const struct test_region *tr, uint32_t *idx, int max);
 
 /* This process's writable shared mappings of a whole region of target

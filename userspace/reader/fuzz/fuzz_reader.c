@@ -2,7 +2,8 @@
 /*
  * fuzz_reader.c - libFuzzer target: any byte string is a candidate log.
  * Runs the record walk, verify, expansion (sorted and not) and every
- * output writer of fdrlog, and checks that verify and expansion agree on
+ * output writer of fdrlog (YAML, Chrome, account, replay, flame, the
+ * llvm-xray export), and checks that verify and expansion agree on
  * whether the log is valid.  Built with -fsanitize=fuzzer,address,undefined.
  */
 #include <fcntl.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 #include <fdr_reader.h>
 #include "../../tools/fdrlog/convert.h"
+#include "../../tools/fdrlog/view_filter.h"
 
 static int touch_record(const struct fdr_record *rec, void *ctx)
 {
@@ -27,10 +29,14 @@ static struct out_buffer out;
 static void write_everything(const struct fdr_trace *t)
 {
 	struct account_options ao = { SORT_SUM, 1, 0 };
+	struct view_filter v = { .max_depth = 0 };
+	size_t enters, exits;
 
 	write_yaml(&out, t, NULL);
-	write_chrome(&out, t, NULL);
-	if (write_account(&out, t, NULL, &ao))
+	write_chrome(&out, t, NULL, NULL);
+	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, &v) ||
+	    write_flame(&out, t, NULL, &v, "fuzz") ||
+	    write_llvm_export(&out, t, NULL, &enters, &exits))
 		abort();
 	out.len = 0;	/* discard: only the code paths matter */
 }

@@ -32,7 +32,7 @@ done
 
 "$FDRLOG" --help >"$WORK/out"; [ $? = 0 ] && grep -q "convert" "$WORK/out"
 check $? "fdrlog --help lists the commands"
-for cmd in dump verify convert account; do
+for cmd in dump verify convert account replay flame; do
 	"$FDRLOG" $cmd --help >"$WORK/out"
 	[ $? = 0 ] && grep -q "^usage: fdrlog $cmd" "$WORK/out"
 	check $? "fdrlog $cmd --help prints its usage"

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array_grow.h"
 #include "call_walk.h"
 #include "convert.h"
 #include "key_index.h"
@@ -33,23 +34,6 @@ struct accounting {
 	struct key_index func_ix;	/* fid, with a seed a crafted log cannot aim at */
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t cap2 = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
-}
-
 static struct func_stats *func_of(struct accounting *a, int32_t fid)
 {
 	bool added;
@@ -58,7 +42,7 @@ static struct func_stats *func_of(struct accounting *a, int32_t fid)
 	if (i < 0)
 		return NULL;
 	if (added) {
-		if (grow((void **)&a->funcs, &a->capfuncs, (size_t)i + 1, sizeof(*a->funcs)))
+		if (array_grow((void **)&a->funcs, &a->capfuncs, (size_t)i + 1, sizeof(*a->funcs)))
 			return NULL;
 		memset(&a->funcs[i], 0, sizeof(*a->funcs));
 		a->funcs[i].fid = fid;
@@ -70,7 +54,7 @@ static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
 {
 	struct func_stats *f = func_of(a, fid);
 
-	if (!f || grow((void **)&f->lat, &f->cap, f->n + 1, sizeof(*f->lat)))
+	if (!f || array_grow((void **)&f->lat, &f->cap, f->n + 1, sizeof(*f->lat)))
 		return -1;
 	f->lat[f->n++] = ticks;
 	return 0;

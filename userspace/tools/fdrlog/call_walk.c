@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array_grow.h"
 #include "call_walk.h"
 #include "key_index.h"
 
@@ -35,23 +36,6 @@ struct walk {
 	struct key_index on_ix;		/* thread index << 32 | fid */
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t cap2 = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * elem);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
-}
-
 static struct thread_stack *stack_of(struct walk *w, uint32_t pid, uint32_t tid)
 {
 	bool added;
@@ -60,7 +44,7 @@ static struct thread_stack *stack_of(struct walk *w, uint32_t pid, uint32_t tid)
 	if (i < 0)
 		return NULL;
 	if (added) {
-		if (grow((void **)&w->threads, &w->capthreads, (size_t)i + 1,
+		if (array_grow((void **)&w->threads, &w->capthreads, (size_t)i + 1,
 			 sizeof(*w->threads)))
 			return NULL;
 		memset(&w->threads[i], 0, sizeof(*w->threads));
@@ -80,7 +64,7 @@ static uint32_t *on_stack(struct walk *w, const struct thread_stack *s, int32_t 
 	if (i < 0)
 		return NULL;
 	if (added) {
-		if (grow((void **)&w->on_stack, &w->capon, (size_t)i + 1, sizeof(*w->on_stack)))
+		if (array_grow((void **)&w->on_stack, &w->capon, (size_t)i + 1, sizeof(*w->on_stack)))
 			return NULL;
 		w->on_stack[i] = 0;
 	}
@@ -91,7 +75,7 @@ static int push(struct walk *w, struct thread_stack *s, int32_t fid, uint64_t ts
 {
 	uint32_t *count;
 
-	if (grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
+	if (array_grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
 		return -1;
 	count = on_stack(w, s, fid);
 	if (!count)

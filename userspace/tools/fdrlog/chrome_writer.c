@@ -5,7 +5,13 @@
  * per (pid, tid), instant events for custom and typed events, timestamps
  * in microseconds computed from the header's CycleFrequency (TSC ticks
  * printed as microseconds when the frequency is 0).
+ *
+ * A v2 log knows only thread ids (llvm-xray gives pid = tid).  With fdrd's
+ * side table each event gets its thread's real pid, and metadata events
+ * name processes (executable's base name, else the main thread's command)
+ * and threads (their command), so a viewer groups threads by process.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include "convert.h"
 #include "parallel_format.h"
@@ -142,9 +148,17 @@ static const char *phase(uint8_t kind)
 	}
 }
 
+static uint64_t event_pid(const struct fdr_thread_table *threads,
+			  const struct fdr_event *ev)
+{
+	const struct fdr_thread_info *ti = fdr_thread_table_find(threads, (int32_t)ev->tid);
+
+	return ti ? (uint64_t)ti->pid : ev->pid;
+}
+
 static void write_event(struct out_buffer *o, const struct fdr_trace *t,
 			const struct fdr_event *ev, const struct symbols *syms,
-			uint64_t freq)
+			const struct fdr_thread_table *threads, uint64_t freq)
 {
 	out_str(o, "{\"name\":");
 	write_name(o, ev, syms);
@@ -155,7 +169,7 @@ static void write_event(struct out_buffer *o, const struct fdr_trace *t,
 	out_str(o, "\",\"ts\":");
 	write_timestamp(o, ev->tsc, freq);
 	out_str(o, ",\"pid\":");
-	out_u64(o, ev->pid);
+	out_u64(o, event_pid(threads, ev));
 	out_str(o, ",\"tid\":");
 	out_u64(o, ev->tid);
 	write_args(o, t, ev);
@@ -165,6 +179,7 @@ static void write_event(struct out_buffer *o, const struct fdr_trace *t,
 struct chrome_job {
 	const struct fdr_trace *t;
 	const struct symbols *syms;
+	const struct fdr_thread_table *threads;
 	uint64_t freq;
 };
 
@@ -173,16 +188,85 @@ static void write_events(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
 	const struct chrome_job *job = ctx;
 
 	for (size_t i = lo; i < hi; i++) {
-		out_str(o, i ? ",\n" : "\n");
-		write_event(o, job->t, fdr_trace_at(job->t, i), job->syms, job->freq);
+		out_str(o, i || fdr_thread_table_count(job->threads) ? ",\n" : "\n");
+		write_event(o, job->t, fdr_trace_at(job->t, i), job->syms, job->threads,
+			    job->freq);
 	}
 }
 
-void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
+static bool known(const char *s)
 {
-	struct chrome_job job = { t, syms, fdr_log_get_header(t->log)->cycle_frequency };
+	return s && *s && strcmp(s, "unknown");
+}
+
+static void write_metadata(struct out_buffer *o, const char *what, int32_t pid,
+			   int32_t tid, const char *name, bool first)
+{
+	out_str(o, first ? "\n{\"name\":\"" : ",\n{\"name\":\"");
+	out_str(o, what);
+	out_str(o, "\",\"ph\":\"M\",\"pid\":");
+	out_u64(o, (uint64_t)pid);
+	out_str(o, ",\"tid\":");
+	out_u64(o, (uint64_t)tid);
+	out_str(o, ",\"args\":{\"name\":");
+	json_string(o, name, strlen(name));
+	out_str(o, "}}");
+}
+
+/* A process's name: its executable's base name, else its main thread's
+ * command, else its pid. */
+static const char *process_name(const struct fdr_thread_table *tt, int32_t pid,
+				char *tmp, size_t len)
+{
+	const struct fdr_thread_info *main = NULL;
+
+	for (size_t i = 0; i < fdr_thread_table_count(tt); i++) {
+		const struct fdr_thread_info *ti = fdr_thread_table_at(tt, i);
+
+		if (ti->pid != pid)
+			continue;
+		if (known(ti->exe)) {
+			const char *slash = strrchr(ti->exe, '/');
+
+			return slash && slash[1] ? slash + 1 : ti->exe;
+		}
+		if (ti->tid == pid)
+			main = ti;
+	}
+	if (main && known(main->comm))
+		return main->comm;
+	snprintf(tmp, len, "pid %d", pid);
+	return tmp;
+}
+
+/* process_name once per pid (first appearance), thread_name per thread. */
+static void write_names(struct out_buffer *o, const struct fdr_thread_table *tt)
+{
+	size_t n = fdr_thread_table_count(tt);
+	char tmp[32];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct fdr_thread_info *ti = fdr_thread_table_at(tt, i);
+		bool seen = false;
+
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = fdr_thread_table_at(tt, j)->pid == ti->pid;
+		if (!seen)
+			write_metadata(o, "process_name", ti->pid, ti->pid,
+				       process_name(tt, ti->pid, tmp, sizeof(tmp)), i == 0);
+		if (known(ti->comm))
+			write_metadata(o, "thread_name", ti->pid, ti->tid, ti->comm, false);
+	}
+}
+
+void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		  const struct fdr_thread_table *threads)
+{
+	struct chrome_job job = { t, syms, threads,
+				  fdr_log_get_header(t->log)->cycle_frequency };
 
 	out_str(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
+	write_names(o, threads);
 	format_in_parallel(o, t->count, write_events, &job);
 	out_str(o, "\n]}\n");
 }

@@ -10,10 +10,12 @@
 #include <unistd.h>
 #include "commands.h"
 #include "convert.h"
+#include "out_file.h"
 
 static const char help[] =
 	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [--no-sort] [-o OUT] FILE\n"
+	"                      [--no-sort] [--threads FILE | --no-threads] [-o OUT] FILE\n"
+	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE] [-o OUT] FILE\n"
 	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
 	"TSCs) and print it:\n"
 	"  yaml    the text of `llvm-xray convert -f yaml`, records stable-sorted\n"
@@ -25,12 +27,21 @@ static const char help[] =
 	"--sym-map FILE      name functions from the -finstrument-functions\n"
 	"                    adapter's id table (fid<TAB>symbol<TAB>module<TAB>offset);\n"
 	"                    repeat it to merge the maps of several processes\n"
+	"--threads FILE      fdrd's side table (default: FILE.threads when it exists):\n"
+	"                    chrome gets real pids and process/thread names\n"
+	"--no-threads        ignore the side table (pid = tid, as llvm-xray)\n"
+	"--for-llvm-xray     YAML that llvm-xray-19 account/graph/stack read for any\n"
+	"                    log: sorted by TSC; an Enter with data fdr-entry-lost for\n"
+	"                    each Exit whose Enter the ring overwrote (at the thread's\n"
+	"                    first record: a lower bound), an Exit with data\n"
+	"                    fdr-exit-lost for each frame an exit further down closed\n"
 	"-o OUT              write to OUT (atomically: all or nothing)\n";
 
 struct convert_opts {
 	const char *format, *out, *in;
 	struct symbol_sources syms;
-	int no_sort;
+	struct thread_source threads;
+	int no_sort, for_llvm;
 };
 
 static int parse(int argc, char **argv, struct convert_opts *co)
@@ -39,6 +50,8 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		{ "help", no_argument, 0, 'h' }, { "format", required_argument, 0, 'f' },
 		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
 		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, 'n' },
+		{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
+		{ "for-llvm-xray", no_argument, 0, 'L' },
 		{ 0 }
 	};
 	int c;
@@ -51,9 +64,19 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		case 's': if (add_sym_map("convert", &co->syms, optarg)) return 2; break;
 		case 'o': co->out = optarg; break;
 		case 'n': co->no_sort = 1; break;
+		case 't': co->threads.path = optarg; break;
+		case 'T': co->threads.disabled = 1; break;
+		case 'L': co->for_llvm = 1; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
+	if (co->for_llvm && ((co->format && strcmp(co->format, "yaml")) || co->no_sort)) {
+		fprintf(stderr, "fdrlog convert: --for-llvm-xray writes sorted YAML: "
+			"not with --format %s or --no-sort\n", co->format ? co->format : "yaml");
+		return 2;
+	}
+	if (co->for_llvm)
+		co->format = "yaml";
 	if (!co->format || (strcmp(co->format, "yaml") && strcmp(co->format, "chrome"))) {
 		fprintf(stderr, "fdrlog convert: --format %s: expected yaml or chrome\n",
 			co->format ? co->format : "missing");
@@ -67,54 +90,48 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 	return -1;
 }
 
-/* Open the destination: stdout, or a temporary next to OUT. */
-static int open_output(const struct convert_opts *co, char *tmp, size_t size)
+/* What was added, on stderr: the user should know the export is not the
+ * log byte for byte. */
+static void export_for_llvm(struct out_buffer *o, const struct fdr_trace *t,
+			    const struct symbols *syms)
 {
-	int fd;
+	size_t enters = 0, exits = 0;
 
-	if (!co->out)
-		return STDOUT_FILENO;
-	snprintf(tmp, size, "%s.tmpXXXXXX", co->out);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		fprintf(stderr, "fdrlog convert: cannot create %s: %s\n", tmp, strerror(errno));
-	return fd;
-}
-
-static int finish_output(const struct convert_opts *co, const char *tmp, int fd, int err)
-{
-	if (!co->out)
-		return err;
-	if (!err && fchmod(fd, 0644) == 0 && close(fd) == 0 && rename(tmp, co->out) == 0)
-		return 0;
-	if (!err)
-		fprintf(stderr, "fdrlog convert: cannot write %s: %s\n", co->out, strerror(errno));
-	unlink(tmp);
-	return 1;
+	if (write_llvm_export(o, t, syms, &enters, &exits)) {
+		if (!o->error)
+			o->error = ENOMEM;
+		return;
+	}
+	if (enters || exits)
+		fprintf(stderr, "fdrlog convert: --for-llvm-xray: added %zu Enter records "
+			"(data fdr-entry-lost) and %zu Exit records (data fdr-exit-lost) "
+			"for what the ring overwrote\n", enters, exits);
 }
 
 static int convert(const struct convert_opts *co, const struct fdr_trace *t,
-		   const struct symbols *syms)
+		   const struct symbols *syms, const struct fdr_thread_table *threads)
 {
 	struct out_buffer o;
 	char tmp[4096];
-	int fd = open_output(co, tmp, sizeof(tmp));
+	int fd = out_file_open("convert", co->out, tmp, sizeof(tmp));
 
 	if (fd < 0)
 		return 1;
 	int r;
 
 	if (out_init(&o, fd) == 0) {
-		if (!strcmp(co->format, "yaml"))
+		if (co->for_llvm)
+			export_for_llvm(&o, t, syms);
+		else if (!strcmp(co->format, "yaml"))
 			write_yaml(&o, t, syms);
 		else
-			write_chrome(&o, t, syms);
+			write_chrome(&o, t, syms, threads);
 		out_flush(&o);
 	}
 	if (o.error)
 		fprintf(stderr, "fdrlog convert: writing %s: %s\n",
 			co->out ? co->out : "standard output", strerror(o.error));
-	r = finish_output(co, tmp, fd, o.error ? 1 : 0);
+	r = out_file_finish("convert", co->out, tmp, fd, o.error ? 1 : 0);
 	out_release(&o);
 	return r;
 }
@@ -123,6 +140,7 @@ int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts co = { 0 };
 	struct fdr_reader_error err;
+	struct fdr_thread_table *threads;
 	struct fdr_trace trace;
 	struct symbols *syms;
 	struct fdr_log *log;
@@ -137,14 +155,20 @@ int cmd_convert(int argc, char **argv)
 		fdr_log_close(log);
 		return 1;
 	}
+	if (load_thread_table("convert", co.in, &co.threads, &threads)) {
+		symbols_free(syms);
+		fdr_log_close(log);
+		return 1;
+	}
 	r = fdr_trace_build(&trace, log, co.no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
 	if (r) {
 		report_log_error("convert", co.in, &err);
 		r = 1;
 	} else {
-		r = convert(&co, &trace, syms);
+		r = convert(&co, &trace, syms, threads);
 		fdr_trace_free(&trace);
 	}
+	fdr_thread_table_free(threads);
 	symbols_free(syms);
 	fdr_log_close(log);
 	return r;

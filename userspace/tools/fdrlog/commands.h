@@ -10,6 +10,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_account(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_flame(int argc, char **argv);
 
 /* Open path, printing "fdrlog CMD: PATH: cause" on failure. */
 struct fdr_log *open_log_or_report(const char *cmd, const char *path);
@@ -25,5 +27,23 @@ struct symbol_sources {
 int add_sym_map(const char *cmd, struct symbol_sources *src, const char *path);
 /* Load them (instr-map and sym-maps exclude each other); *out NULL if none. */
 int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbols **out);
+
+/* --threads FILE / --no-threads: fdrd's side table, default LOG.threads. */
+struct thread_source {
+	const char *path;	/* NULL: LOG.threads if it exists */
+	int disabled;
+};
+
+/* Load the table (*out NULL if there is none); -1 with a message. */
+int load_thread_table(const char *cmd, const char *log_path,
+		      const struct thread_source *src, struct fdr_thread_table **out);
+
+/* The options replay and flame share (cmd_replay.c): -F, -N, --depth,
+ * --instr-map, --sym-map, --threads, --no-threads; 0 or 2 (usage). */
+struct view_filter;
+struct option;
+extern const struct option *const cmd_view_long_options;
+int cmd_view_option(int c, const char *arg, const char *cmd, struct view_filter *v,
+		    struct symbol_sources *syms, struct thread_source *threads);
 
 #endif

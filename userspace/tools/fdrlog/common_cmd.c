@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* common_cmd.c - what fdrlog's subcommands share: opening and reporting. */
 #include <stdio.h>
+#include <unistd.h>
 #include "commands.h"
 
 void report_log_error(const char *cmd, const char *path, const struct fdr_reader_error *err)
@@ -49,4 +50,29 @@ int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbo
 	if (r)
 		fprintf(stderr, "fdrlog %s: %s\n", cmd, msg);
 	return r;
+}
+
+int load_thread_table(const char *cmd, const char *log_path,
+		      const struct thread_source *src, struct fdr_thread_table **out)
+{
+	struct fdr_reader_error err;
+	char path[4096];
+
+	*out = NULL;
+	if (src->disabled)
+		return 0;
+	if (src->path) {
+		snprintf(path, sizeof(path), "%s", src->path);
+	} else {
+		/* fdrd's table next to the log, when there is one */
+		if (snprintf(path, sizeof(path), "%s.threads", log_path) >= (int)sizeof(path) ||
+		    access(path, F_OK))
+			return 0;
+	}
+	if (fdr_thread_table_load(out, path, &err)) {
+		fprintf(stderr, "fdrlog %s: %s%s\n", cmd, err.message,
+			src->path ? "" : " (--no-threads ignores it)");
+		return -1;
+	}
+	return 0;
 }

@@ -10,9 +10,40 @@
 /* llvm-xray convert -f yaml's text (symbolized like -y when syms != NULL). */
 void write_yaml(struct out_buffer *o, const struct fdr_trace *t,
 		const struct symbols *syms);
-/* Chrome trace-event JSON. */
+/* The pieces, for writers that add records of their own (llvm_export.c):
+ * the header up to "records:", and one record line; mark non-NULL
+ * replaces the record's data. */
+struct yaml_thread_text {
+	uint32_t tid, pid;
+	uint8_t len, valid;
+	char text[64];	/* ", thread: 4294967295, process: 4294967295" + spill */
+};
+struct yaml_cache { struct yaml_thread_text e[64]; };	/* zero it first */
+void yaml_header(struct out_buffer *o, const struct fdr_log_header *h);
+void yaml_record(struct out_buffer *o, const struct fdr_trace *t, const struct fdr_event *ev,
+		 const struct symbols *syms, struct yaml_cache *cache, const char *mark);
+
+/* YAML that llvm-xray-19 account accepts for any log (llvm_export.c):
+ * sorted by TSC, an Enter (data "fdr-entry-lost") for every Exit whose
+ * Enter the ring overwrote, an Exit (data "fdr-exit-lost") for every frame
+ * an exit further down closed.  Counts what it added in *added_enters and
+ * *added_exits; -1 on out of memory. */
+int write_llvm_export(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		      size_t *added_enters, size_t *added_exits);
+
+/* Chrome trace-event JSON; threads (may be NULL): fdrd's side table, for
+ * real pids and process/thread names. */
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
-		  const struct symbols *syms);
+		  const struct symbols *syms, const struct fdr_thread_table *threads);
+
+struct view_filter;
+/* uftrace-replay-like call trees per thread (replay.c); -1 on out of memory. */
+int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		 const struct fdr_thread_table *threads, const struct view_filter *filter);
+
+/* A self-contained SVG flame graph (flame.c); -1 on out of memory. */
+int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		const struct view_filter *filter, const char *title);
 
 enum account_sort { SORT_FUNC, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99,
 		    SORT_MAX, SORT_SUM };

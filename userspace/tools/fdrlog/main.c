@@ -23,7 +23,9 @@ static void usage(FILE *f)
 	      "  dump     print every record with its byte offset\n"
 	      "  verify   check the log; print the first error and exit 1 if invalid\n"
 	      "  convert  --format yaml|chrome: llvm-xray YAML or Chrome trace JSON\n"
-	      "  account  per-function call count and latency statistics\n\n"
+	      "  account  per-function call count and latency statistics\n"
+	      "  replay   each thread's call tree with durations (like uftrace replay)\n"
+	      "  flame    a flame graph as a self-contained SVG\n\n"
 	      "`fdrlog <command> --help` describes each command.\n", f);
 }
 
@@ -35,6 +37,8 @@ static const struct command {
 	{ "verify", cmd_verify },
 	{ "convert", cmd_convert },
 	{ "account", cmd_account },
+	{ "replay", cmd_replay },
+	{ "flame", cmd_flame },
 };
 
 int main(int argc, char **argv)
@@ -50,7 +54,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "fdrlog: unknown command '%s'; expected dump, verify, convert or account\n",
+	fprintf(stderr, "fdrlog: unknown command '%s'; expected dump, verify, convert, account, replay or flame\n",
 		argv[1]);
 	return 2;
 }

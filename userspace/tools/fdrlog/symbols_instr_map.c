@@ -102,18 +102,6 @@ static const char *symtab_function_name(Elf *elf, uint64_t addr)
 	return name ? name : table_function_name(elf, addr, SHT_DYNSYM);
 }
 
-/* libstdc++'s Itanium C++ ABI demangler (linked with -lstdc++). */
-char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
-
-/* A malloc'd copy of name, demangled if it is a C++ name. */
-static char *demangled_copy(const char *name)
-{
-	int status = -1;
-	char *d = strncmp(name, "_Z", 2) ? NULL : __cxa_demangle(name, NULL, NULL, &status);
-
-	return d && status == 0 ? d : strdup(name);
-}
-
 static int add_function(struct symbols *s, Elf *elf, Dwarf *dw, int32_t fid, uint64_t fn)
 {
 	const char *name = dwarf_function_name(dw, fn);
@@ -121,7 +109,7 @@ static int add_function(struct symbols *s, Elf *elf, Dwarf *dw, int32_t fid, uin
 
 	if (!name)
 		name = symtab_function_name(elf, fn);
-	if (name && !(copy = demangled_copy(name)))
+	if (name && !(copy = symbols_demangled_copy(name)))
 		return -1;
 	return symbols_add(s, fid, fn, copy);
 }

@@ -18,6 +18,8 @@ struct symbols {
 
 struct symbols *symbols_new(void);
 /* Append (takes ownership of name); -1 on out of memory. */
+/* A malloc'd copy of name, demangled if it is a C++ name (demangle.c). */
+char *symbols_demangled_copy(const char *name);
 int symbols_add(struct symbols *s, int32_t fid, uint64_t address, char *name);
 /*
  * Sort by fid and drop repeated identical entries (maps of forked

@@ -62,7 +62,7 @@ static int parse_line(struct symbols *s, char *line, const char *path, size_t li
 			 path, lineno, field[3]);
 		return -1;
 	}
-	name = strcmp(field[1], "?") ? strdup(field[1]) : unknown_name(field[2], off);
+	name = strcmp(field[1], "?") ? symbols_demangled_copy(field[1]) : unknown_name(field[2], off);
 	if (!name || symbols_add(s, (int32_t)fid, off, name)) {
 		snprintf(msg, msg_size, "%s: out of memory", path);
 		return -1;

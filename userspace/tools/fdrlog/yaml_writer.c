@@ -9,7 +9,7 @@
 #include "parallel_format.h"
 #include "yaml_scalar.h"
 
-static void write_header(struct out_buffer *o, const struct fdr_log_header *h)
+void yaml_header(struct out_buffer *o, const struct fdr_log_header *h)
 {
 	out_str(o, "---\nheader:\n  version:         ");
 	out_u64(o, h->version);
@@ -108,15 +108,9 @@ static inline char *put_i64(char *p, int64_t v)
 	return put_u64(p, (uint64_t)v);
 }
 
-struct thread_text {
-	uint32_t tid, pid;
-	uint8_t len, valid;
-	char text[64];	/* ", thread: 4294967295, process: 4294967295" + put_u64 spill */
-};
-
-static char *put_thread(char *p, struct thread_text *cache, const struct fdr_event *ev)
+static char *put_thread(char *p, struct yaml_cache *cache, const struct fdr_event *ev)
 {
-	struct thread_text *c = &cache[(ev->tid ^ ev->pid) & 63];
+	struct yaml_thread_text *c = &cache->e[(ev->tid ^ ev->pid) & 63];
 
 	if (!c->valid || c->tid != ev->tid || c->pid != ev->pid) {
 		char *q = c->text;
@@ -174,9 +168,8 @@ static void write_slow_middle(struct out_buffer *o, const struct fdr_trace *t,
 	}
 }
 
-static void write_record(struct out_buffer *o, const struct fdr_trace *t,
-			 const struct fdr_event *ev, const struct symbols *syms,
-			 struct thread_text *cache)
+void yaml_record(struct out_buffer *o, const struct fdr_trace *t, const struct fdr_event *ev,
+		 const struct symbols *syms, struct yaml_cache *cache, const char *mark)
 {
 	char *p = out_reserve(o, LINE_MAX_FIXED), *fid, *fid_end;
 	uint32_t size, nargs;
@@ -207,6 +200,10 @@ static void write_record(struct out_buffer *o, const struct fdr_trace *t,
 	p += kind_text[ev->kind].len;
 	p = put_u64(p, ev->tsc);
 	data = fdr_event_payload(t, ev, &size);
+	if (mark) {
+		data = (const uint8_t *)mark;
+		size = (uint32_t)strlen(mark);
+	}
 	if (!size) {
 		p = PUT(p, ", data: '' }\n");
 		o->len = (size_t)(p - o->buf);
@@ -226,18 +223,18 @@ struct yaml_job {
 static void write_records(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
 {
 	const struct yaml_job *job = ctx;
-	struct thread_text cache[64];
+	struct yaml_cache cache;
 
-	memset(cache, 0, sizeof(cache));
+	memset(&cache, 0, sizeof(cache));
 	for (size_t i = lo; i < hi; i++)
-		write_record(o, job->t, fdr_trace_at(job->t, i), job->syms, cache);
+		yaml_record(o, job->t, fdr_trace_at(job->t, i), job->syms, &cache, NULL);
 }
 
 void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
 {
 	struct yaml_job job = { t, syms };
 
-	write_header(o, fdr_log_get_header(t->log));
+	yaml_header(o, fdr_log_get_header(t->log));
 	if (t->count == 0) {
 		out_str(o, "records:         []\n...\n");
 		return;

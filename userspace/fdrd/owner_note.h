@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * owner_note.h - who wrote a buffer, from the note libfdr leaves at its
+ * end (uapi/linux/fdr.h, "Owner note"), validated: the bytes come from
+ * pages any writer can scribble on.
+ */
+#ifndef FDRD_OWNER_NOTE_H
+#define FDRD_OWNER_NOTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/fdr.h>
+
+#include "log_layout.h"
+
+struct owner_info {
+	char comm[17];				/* NUL-terminated */
+	char exe[FDR_OWNER_NOTE_MAX + 1];	/* NUL-terminated */
+	bool exe_truncated;
+};
+
+/*
+ * Read the note of buffer b of generation `generation` (b->span bytes
+ * mapped at b->data).  true and *out filled only if the note is whole and
+ * consistent: magic, size (multiple of 8, within the limits, not under the
+ * records), the acquisition (seq, generation) and the ids of b's
+ * descriptor, lengths, no NUL in the path.
+ */
+bool owner_note_read(const struct log_buffer *b, uint32_t generation,
+		     struct owner_info *out);
+
+#endif /* FDRD_OWNER_NOTE_H */

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/*
+ * flame.c - a flame graph of the log as one self-contained SVG (no
+ * script, no style sheet, no external reference): the calls of every
+ * thread merged by call path, as flamegraph.pl merges stacks, each frame
+ * as wide as the time spent in it (its calls' durations summed), children
+ * on top of their caller in order of first call, the root "all" as wide
+ * as every thread's top-level calls together.  Each frame carries a
+ * <title> with its name, time and share, which viewers show on hover.
+ * Filters as replay: -F roots, -N cuts, --depth.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "convert.h"
+#include "view_filter.h"
+
+#define SVG_WIDTH	1200.0
+#define MARGIN		10.0
+#define FRAME_H		16
+#define TOP		40	/* title line */
+
+struct agg {
+	int32_t fid;
+	uint64_t ticks;
+	uint32_t calls;
+	uint32_t first_child, next_sibling, last_child;
+};
+
+struct flame {
+	struct agg *a;
+	size_t n, cap;
+	const struct call_forest *f;
+	const struct symbols *syms;
+	const struct view_filter *v;
+	unsigned max_depth_seen;
+};
+
+static uint32_t agg_new(struct flame *fl, int32_t fid)
+{
+	if (fl->n == fl->cap) {
+		size_t cap = fl->cap ? fl->cap * 2 : 64;
+		struct agg *a = realloc(fl->a, cap * sizeof(*a));
+
+		if (!a)
+			return CALL_NONE;
+		fl->a = a;
+		fl->cap = cap;
+	}
+	fl->a[fl->n] = (struct agg){ fid, 0, 0, CALL_NONE, CALL_NONE, CALL_NONE };
+	return (uint32_t)fl->n++;
+}
+
+/* The child of parent for fid, made if new (appended: first-call order). */
+static uint32_t agg_child(struct flame *fl, uint32_t parent, int32_t fid)
+{
+	uint32_t c, i;
+
+	for (c = fl->a[parent].first_child; c != CALL_NONE; c = fl->a[c].next_sibling)
+		if (fl->a[c].fid == fid)
+			return c;
+	i = agg_new(fl, fid);
+	if (i == CALL_NONE)
+		return CALL_NONE;
+	if (fl->a[parent].last_child == CALL_NONE)
+		fl->a[parent].first_child = i;
+	else
+		fl->a[fl->a[parent].last_child].next_sibling = i;
+	fl->a[parent].last_child = i;
+	return i;
+}
+
+static int add_call(struct flame *fl, uint32_t parent, uint32_t node, unsigned depth)
+{
+	const struct call_node *n = &fl->f->nodes[node];
+	uint32_t me;
+
+	if (n->flags & CALL_EVENT || view_hidden(fl->v, fl->syms, n->fid) ||
+	    (fl->v->max_depth && depth >= fl->v->max_depth))
+		return 0;
+	me = agg_child(fl, parent, n->fid);
+	if (me == CALL_NONE)
+		return -1;
+	fl->a[me].ticks += n->end - n->start;
+	fl->a[me].calls++;
+	fl->a[parent].ticks += parent == 0 ? n->end - n->start : 0;
+	if (depth + 1 > fl->max_depth_seen)
+		fl->max_depth_seen = depth + 1;
+	for (uint32_t c = n->first_child; c != CALL_NONE; c = fl->f->nodes[c].next_sibling)
+		if (add_call(fl, me, c, depth + 1))
+			return -1;
+	return 0;
+}
+
+/* With -F, the named calls are the roots; without, every top-level call. */
+static int add_roots(struct flame *fl, uint32_t node)
+{
+	for (; node != CALL_NONE; node = fl->f->nodes[node].next_sibling) {
+		const struct call_node *n = &fl->f->nodes[node];
+
+		if (n->flags & CALL_EVENT || view_hidden(fl->v, fl->syms, n->fid))
+			continue;
+		if (view_is_root(fl->v, fl->syms, n->fid)) {
+			if (add_call(fl, 0, node, 0))
+				return -1;
+		} else if (add_roots(fl, n->first_child)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void put_xml_text(struct out_buffer *o, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '&')
+			out_str(o, "&amp;");
+		else if (c == '<')
+			out_str(o, "&lt;");
+		else if (c == '>')
+			out_str(o, "&gt;");
+		else if (c == '"')
+			out_str(o, "&quot;");
+		else if (c < 0x20 || c >= 0x7f)
+			out_char(o, '?');	/* control bytes are not XML 1.0; bytes
+						 * >= 0x80 may not be UTF-8, or be
+						 * cut mid-character by a label */
+		else
+			out_char(o, (char)c);
+	}
+}
+
+/* A warm colour from the name, stable across runs (flamegraph.pl's look). */
+static void put_colour(struct out_buffer *o, const char *name)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *name; name++)
+		h = (h ^ (unsigned char)*name) * 16777619u;
+	out_printf(o, "rgb(%u,%u,%u)", 205 + h % 50, 80 + (h >> 8) % 130, (h >> 16) % 55);
+}
+
+struct frame_pos { double x, w; unsigned depth; };
+
+static void put_frame(struct flame *fl, struct out_buffer *o, uint32_t i,
+		      const struct frame_pos *p, uint64_t total, uint64_t freq, int height)
+{
+	char tmp[256];
+	const char *name = i == 0 ? "all" : view_name(fl->syms, fl->a[i].fid, tmp, sizeof(tmp));
+	uint64_t ns = view_ns(fl->a[i].ticks, freq);
+	double y = height - MARGIN - (p->depth + 1) * FRAME_H;
+
+	out_str(o, "<g><title>");
+	put_xml_text(o, name);
+	out_printf(o, " (%llu ns, %u calls, %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"",
+		   (unsigned long long)ns, fl->a[i].calls,
+		   total ? 100.0 * (double)fl->a[i].ticks / (double)total : 0.0,
+		   p->x, y, p->w, FRAME_H - 1);
+	put_colour(o, name);
+	out_str(o, "\"/>");
+	if (p->w >= 24) {	/* room for a few characters at 7 px each */
+		size_t room = (size_t)((p->w - 6) / 7);
+		char label[256];
+
+		snprintf(label, sizeof(label), "%s", name);
+		if (strlen(label) > room && room >= 2)
+			snprintf(label + room - 2, sizeof(label) - room + 2, "..");
+		else if (strlen(label) > room)
+			label[0] = '\0';
+		out_printf(o, "<text x=\"%.2f\" y=\"%.0f\">", p->x + 3, y + FRAME_H - 4);
+		put_xml_text(o, label);
+		out_str(o, "</text>");
+	}
+	out_str(o, "</g>\n");
+}
+
+static void put_frames(struct flame *fl, struct out_buffer *o, uint32_t i,
+		       struct frame_pos p, uint64_t total, uint64_t freq, int height)
+{
+	double x = p.x;
+
+	put_frame(fl, o, i, &p, total, freq, height);
+	for (uint32_t c = fl->a[i].first_child; c != CALL_NONE; c = fl->a[c].next_sibling) {
+		struct frame_pos cp = { x, total ? (SVG_WIDTH - 2 * MARGIN) *
+					(double)fl->a[c].ticks / (double)total : 0, p.depth + 1 };
+
+		put_frames(fl, o, c, cp, total, freq, height);
+		x += cp.w;
+	}
+}
+
+static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const char *title)
+{
+	int height = TOP + (int)(fl->max_depth_seen + 1) * FRAME_H + (int)MARGIN;
+	struct frame_pos root = { MARGIN, SVG_WIDTH - 2 * MARGIN, 0 };
+
+	out_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+		   "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%d\" "
+		   "viewBox=\"0 0 %.0f %d\" font-family=\"monospace\" font-size=\"12\">\n"
+		   "<rect x=\"0\" y=\"0\" width=\"%.0f\" height=\"%d\" fill=\"rgb(250,250,238)\"/>\n"
+		   "<text x=\"%.0f\" y=\"24\" text-anchor=\"middle\" font-size=\"16\">",
+		   SVG_WIDTH, height, SVG_WIDTH, height, SVG_WIDTH, height, SVG_WIDTH / 2);
+	put_xml_text(o, title);
+	out_str(o, "</text>\n");
+	put_frames(fl, o, 0, root, fl->a[0].ticks, freq, height);
+	out_str(o, "</svg>\n");
+}
+
+int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		const struct view_filter *v, const char *title)
+{
+	struct call_forest f;
+	struct flame fl = { .f = &f, .syms = syms, .v = v };
+	int r = -1;
+
+	if (call_forest_build(&f, t))
+		return -1;
+	if (agg_new(&fl, 0) != CALL_NONE) {
+		r = 0;
+		for (size_t i = 0; i < f.nthreads && r == 0; i++)
+			r = add_roots(&fl, f.threads[i].first_root);
+	}
+	if (r == 0)
+		put_svg(&fl, o, fdr_log_get_header(t->log)->cycle_frequency, title);
+	free(fl.a);
+	call_forest_free(&f);
+	return r;
+}

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+/* view_inputs.c - load a log with its names and side table for a view. */
+#include <string.h>
+#include "view_inputs.h"
+
+int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
+		     const struct symbol_sources *syms, const struct thread_source *threads)
+{
+	struct fdr_reader_error err;
+
+	memset(in, 0, sizeof(*in));
+	in->log = open_log_or_report(cmd, path);
+	if (!in->log)
+		return 1;
+	if (load_symbols(cmd, syms, &in->syms) ||
+	    load_thread_table(cmd, path, threads, &in->threads)) {
+		view_inputs_free(in);
+		return 1;
+	}
+	if (fdr_trace_build(&in->trace, in->log, FDR_TRACE_SORT_BY_TSC, &err)) {
+		report_log_error(cmd, path, &err);
+		view_inputs_free(in);
+		return 1;
+	}
+	in->have_trace = 1;
+	return 0;
+}
+
+void view_inputs_free(struct view_inputs *in)
+{
+	if (in->have_trace)
+		fdr_trace_free(&in->trace);
+	fdr_thread_table_free(in->threads);
+	symbols_free(in->syms);
+	if (in->log)
+		fdr_log_close(in->log);
+	memset(in, 0, sizeof(*in));
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * view_inputs.h - what replay and flame read before they draw: the log,
+ * expanded and sorted, its names and its side table.
+ */
+#ifndef FDRLOG_VIEW_INPUTS_H
+#define FDRLOG_VIEW_INPUTS_H
+
+#include <fdr_reader.h>
+#include "commands.h"
+
+struct view_inputs {
+	struct fdr_log *log;
+	struct fdr_trace trace;
+	struct symbols *syms;
+	struct fdr_thread_table *threads;
+	int have_trace;
+};
+
+/* Open path and everything beside it; 0, or 1 after a message. */
+int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
+		     const struct symbol_sources *syms, const struct thread_source *threads);
+void view_inputs_free(struct view_inputs *in);
+
+#endif
