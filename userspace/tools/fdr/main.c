@@ -16,6 +16,8 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  record   run a program and record its calls into fdr.data/\n"
 	      "  report   functions by total and self time, call counts\n"
+	      "  replay   the call tree of every thread, with durations and arguments\n"
+	      "  flame    a flame graph as one self-contained SVG\n"
 	      "  convert  --format chrome|yaml: Chrome trace JSON or llvm-xray YAML\n\n"
 	      "`fdr <command> --help` describes each command; man fdr has the rest.\n"
 	      "Quick start:  fdr-cc -O2 -o prog prog.c && fdr record -- ./prog && fdr report\n",
@@ -28,6 +30,8 @@ static const struct command {
 } commands[] = {
 	{ "record", fdr__cmd_record },
 	{ "report", fdr__cmd_report },
+	{ "replay", fdr__cmd_replay },
+	{ "flame", fdr__cmd_flame },
 	{ "convert", fdr__cmd_convert },
 };
 
@@ -44,7 +48,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "fdr: unknown command '%s'; expected record, report or convert\n",
+	fprintf(stderr, "fdr: unknown command '%s'; expected record, report, replay, flame or convert\n",
 		argv[1]);
 	return 2;
 }

@@ -138,6 +138,15 @@ check "convert --format chrome: JSON with names" sh -c \
 	"'$FDR' convert --format chrome -o t.json && python3 -c 'import json; e=json.load(open(\"t.json\"))[\"traceEvents\"]; assert sum(1 for x in e if x.get(\"name\")==\"leaf\" and x[\"ph\"]==\"B\")==12'"
 check "convert --format yaml: names as llvm-xray -y" sh -c "'$FDR' convert --format yaml | grep -c 'function: leaf' | grep -qx 24"
 
+# ---- replay, flame ----
+check "replay: the call tree with names, every leaf call" sh -c "'$FDR' replay | grep -c '| *leaf();\$' | grep -qx 12"
+check "replay -F middle --depth 1: the 4 middle calls only" sh -c \
+	"'$FDR' replay -F middle --depth 1 >r.txt && [ \$(grep -c 'middle();\$' r.txt) = 4 ] && ! grep -q leaf r.txt"
+check "flame -o: a well-formed SVG with leaf's 12 calls" sh -c \
+	"'$FDR' flame -o f.svg && python3 -c 'import xml.dom.minidom as m; t=[e.firstChild.data for e in m.parse(\"f.svg\").getElementsByTagName(\"title\")]; assert any(x.startswith(\"leaf (\") and \" 12 calls\" in x for x in t), t'"
+"$FDR" replay -o x >/dev/null 2>&1; rc=$?
+[ $rc = 2 ] && [ ! -e x ] && ok "replay -o: usage error, exit 2" || nok "replay -o: usage error, exit 2" "rc=$rc"
+
 # ---- exit status ----
 "$FDR" record -o st -t 0 -- ./traced exit 3 2>/dev/null; rc=$?
 [ $rc = 3 ] && ok "exit status: PROG's exit code (3)" || nok "exit status: PROG's exit code (3)" "rc=$rc"
@@ -237,7 +246,7 @@ else
 fi
 
 # ---- help ----
-for c in record report convert; do
+for c in record report replay flame convert; do
 	"$FDR" "$c" --help | grep -q "^usage: fdr $c" && ok "fdr $c --help" || nok "fdr $c --help"
 done
 "$FDR" --help | grep -q 'fdr record' && ok "fdr --help" || nok "fdr --help"
