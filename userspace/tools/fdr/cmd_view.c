@@ -55,14 +55,7 @@ static char **fdrlog_args(const struct view_cmd *cmd, char **given, int ngiven,
 	v[n++] = (char *)cmd->name;
 	for (int i = 0; i < ngiven; i++)
 		v[n++] = given[i];
-	for (size_t i = 0; i < ds->nsym_maps; i++) {
-		v[n++] = "--sym-map";
-		v[n++] = ds->sym_maps[i];
-	}
-	if (!ds->nsym_maps && ds->exe[0] && !strcmp(ds->instr, "xray")) {
-		v[n++] = "--instr-map";
-		v[n++] = (char *)ds->exe;
-	}
+	fdr__data_symbol_args(ds, v, &n);
 	v[n++] = (char *)ds->log;
 	*argc = n;
 	return v;
