@@ -163,11 +163,15 @@ setup_system() {
 	local gid
 	[ -z "$DESTDIR" ] && [ "$FDR_SYSTEM_SETUP" != no ] || return 0
 	[ "$(id -u)" = 0 ] || { say "not root: skipping the group, DKMS and service setup"; return 0; }
+	# Recorded before the user, so that uninstall deletes the user first.
 	if ! getent group fdr >/dev/null; then
-		systemd-sysusers "$SYSUSERSDIR/fdr.conf" || groupadd --system fdr
+		groupadd --system fdr
 		record group fdr
 	fi
-	getent passwd fdrd >/dev/null || { useradd --system -g fdr -d /var/lib/fdr -s /usr/sbin/nologin fdrd; record user fdrd; }
+	if ! getent passwd fdrd >/dev/null; then
+		useradd --system -g fdr -d /var/lib/fdr -s /usr/sbin/nologin fdrd
+		record user fdrd
+	fi
 	gid=$(getent group fdr | cut -d: -f3)
 	printf '# written by fdr'"'"'s install: members of group fdr use /dev/fdr\noptions fdr dev_gid=%s dev_mode=0660\n' \
 		"$gid" | put_text 0644 "$SYSCONFDIR/modprobe.d/fdr.conf"
