@@ -84,15 +84,19 @@ check "the udev rule gives /dev/fdr to group fdr, mode 0660" \
 	grep -qx 'KERNEL=="fdr", SUBSYSTEM=="misc", GROUP="fdr", MODE="0660"' "$p/lib/udev/rules.d/60-fdr.rules"
 
 # A second install over the first is refused and changes nothing.
-listing "$d" >"$tmp/installed"
-DESTDIR=$d BUILD=$build bash "$inst" install >"$tmp/why" 2>&1
-rc=$?
-listing "$d" >"$tmp/after2"
-if [ $rc != 0 ] && grep -q 'installed there already' "$tmp/why" && cmp -s "$tmp/installed" "$tmp/after2"; then
-	pass "a second install is refused, naming the cause, and changes nothing"
-else
-	fail "a second install is refused, naming the cause, and changes nothing"
-fi
+# refused DESTDIR BUILD MESSAGE: an install there fails, says MESSAGE and
+# leaves the tree as it was.
+refused() {
+	listing "$1" >"$tmp/pre"
+	if DESTDIR=$1 BUILD=$2 bash "$inst" install >"$tmp/out" 2>&1; then
+		cat "$tmp/out"; echo "the install succeeded"; return 1
+	fi
+	cat "$tmp/out"
+	grep -q "$3" "$tmp/out" || { echo "no '$3' in the message"; return 1; }
+	listing "$1" | diff "$tmp/pre" - || { echo "the tree changed"; return 1; }
+}
+check "a second install is refused, naming the cause, and changes nothing" \
+	refused "$d" "$build" 'installed there already'
 
 DESTDIR=$d bash "$inst" uninstall >"$tmp/why" 2>&1
 listing "$d" >"$tmp/after"
@@ -117,15 +121,8 @@ cp -a "$build/bin/." "$tmp/partial/bin/"
 rm "$tmp/partial/bin/fdrlog"
 d2=$tmp/dest2
 mkdir -p "$d2"
-listing "$d2" >"$tmp/before2"
-DESTDIR=$d2 BUILD=$tmp/partial bash "$inst" install >"$tmp/why" 2>&1
-rc=$?
-listing "$d2" >"$tmp/after2"
-if [ $rc != 0 ] && grep -q 'fdrlog is missing' "$tmp/why" && cmp -s "$tmp/before2" "$tmp/after2"; then
-	pass "a failed install names the missing file and leaves no partial install"
-else
-	fail "a failed install names the missing file and leaves no partial install"
-fi
+check "a failed install names the missing file and leaves no partial install" \
+	refused "$d2" "$tmp/partial" 'fdrlog is missing'
 
 # --- a private PREFIX: what was installed links and runs ----------------
 pre=$tmp/prefix
