@@ -29,6 +29,7 @@
 #include "log_layout.h"
 #include "log_precheck.h"
 #include "log_writer.h"
+#include "out_dir.h"
 #include "uring_writer.h"
 
 #define MAX_ROUNDS 64
@@ -36,6 +37,7 @@
 
 struct bench {
 	const char *dir;
+	struct out_dir out;		/* dir, opened as fdrd opens it */
 	const struct fdr_control *ro;	/* fdr_ctl_map: what fdrd gets */
 	const struct fdr_control *rw;	/* the same pages, writable (fixed) */
 	size_t len;
@@ -145,7 +147,7 @@ static const char *fdrd_write(struct bench *b, struct variant *v, const char *na
 		die("layout", EINVAL);
 	if (pc)
 		log_precheck_apply(&l, pc);
-	if (log_write(&l, b->dir, name, table, &v->o, &rep, err, sizeof(err))) {
+	if (log_write(&l, &b->out, name, table, &v->o, &rep, err, sizeof(err))) {
 		fprintf(stderr, "flush_bench: %s\n", err);
 		exit(1);
 	}
@@ -159,7 +161,7 @@ static const char *writer_only(struct bench *b, struct variant *v, const char *n
 	struct uring_write_report rep;
 	char err[1024];
 
-	if (uring_write_file(b->dir, name, b->iov, b->nr_iov, &v->o, &rep, err, sizeof(err))) {
+	if (uring_write_file(&b->out, name, b->iov, b->nr_iov, &v->o, &rep, err, sizeof(err))) {
 		fprintf(stderr, "flush_bench: %s\n", err);
 		exit(1);
 	}
@@ -337,11 +339,14 @@ int main(int argc, char **argv)
 	struct bench b = { 0 };
 	struct fdr_ctl *ctl;
 	double base, base_fsync = 0;
+	char dir_err[512];
 	int ret;
 
 	if (argc != 4)
 		return fprintf(stderr, "usage: flush_bench TARGET DIR ROUNDS\n"), 2;
 	b.dir = argv[2];
+	if (out_dir_open(&b.out, b.dir, false, dir_err, sizeof(dir_err)))
+		return fprintf(stderr, "flush_bench: %s\n", dir_err), 1;
 	rounds = atoi(argv[3]);
 	if (rounds < 1 || rounds > MAX_ROUNDS)
 		return fprintf(stderr, "flush_bench: ROUNDS 1..%d\n", MAX_ROUNDS), 2;
@@ -385,5 +390,6 @@ int main(int argc, char **argv)
 		sweep(&b, rounds);
 	free(b.flat);
 	fdr_ctl_close(ctl);
+	out_dir_close(&b.out);
 	return 0;
 }
