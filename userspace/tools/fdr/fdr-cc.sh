@@ -65,16 +65,30 @@ fi
 installed_libdir=
 adapters=${FDR_LIBDIR:-${installed_libdir:-$top/adapters}}
 lib=${FDR_LIBDIR:-${installed_libdir:-$top/lib}}
+static=no
+for a in "$@"; do [ "$a" = -static ] && static=yes; done
+# The frames a longjmp() jumps over, or a C++ exception unwinds, get their
+# Exit in the log (userspace/adapters/unwind_frames.h): the program's
+# calls reach fdr's hooks first.
+unwind="-Wl,--wrap=longjmp,--wrap=_longjmp,--wrap=siglongjmp,--wrap=__longjmp_chk"
 if [ "$family" = gcc ]; then
-	instr=-finstrument-functions
-	libs="$adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
-	static=no
-	for a in "$@"; do [ "$a" = -static ] && static=yes; done
+	# GCC calls the exit hook on unwind itself; a function kept in one
+	# piece (no .cold part) is known by its start when longjmp() skips it.
+	instr="-finstrument-functions -fno-reorder-blocks-and-partition"
+	libs="$unwind $adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
 	# shared libraries loaded later call the program's hooks: export them
 	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
 else
 	instr="-fxray-instrument -fxray-instruction-threshold=1"
-	libs="-Wl,--undefined=fdr_xray_mode_link $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
+	cxx=
+	if [ "$lang" = c++ ] && [ "$static" = yes ]; then
+		# --wrap also reroutes libstdc++.a's own throws
+		cxx="-Wl,--wrap=__cxa_throw,--wrap=__cxa_rethrow,--wrap=__cxa_begin_catch"
+	elif [ "$lang" = c++ ]; then
+		# libstdc++.so throws through its PLT: interpose, exported
+		cxx="-Wl,--wrap=__cxa_begin_catch -Wl,--undefined=fdr_xray_cxx_link $adapters/libfdr-xray-cxx.a -Wl,--export-dynamic-symbol=__cxa_throw -Wl,--export-dynamic-symbol=__cxa_rethrow"
+	fi
+	libs="$unwind -Wl,--undefined=fdr_xray_mode_link $cxx $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
 fi
 for f in $libs; do
 	case $f in

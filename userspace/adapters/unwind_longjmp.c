@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+/*
+ * unwind_longjmp.c - close the frames a longjmp() jumps over.
+ *
+ * fdr-cc links programs with --wrap for longjmp, _longjmp, siglongjmp and
+ * __longjmp_chk (what _FORTIFY_SOURCE turns the three into), so the
+ * program's calls land here first.  The frames jumped over are those
+ * below the stack pointer that setjmp() saved in the jmp_buf; glibc keeps
+ * it mangled with the thread's pointer guard (PTR_MANGLE on x86-64: xor
+ * with %fs:0x30, then rotate left by 17).  A saved stack pointer that is
+ * not above ours cannot be a live frame's: then nothing is closed.
+ */
+#include <setjmp.h>
+#include <stdint.h>
+
+#include "hook_attrs.h"
+#include "unwind_frames.h"
+
+#define JB_RSP		6	/* glibc's sysdeps/x86_64/jmpbuf-offsets.h */
+#define PTR_GUARD_FS	0x30	/* tcbhead_t.pointer_guard */
+
+void __real_longjmp(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
+void __real__longjmp(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
+void __real_siglongjmp(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
+void __real___longjmp_chk(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
+
+FDR_HOOK static uint64_t saved_sp(const struct __jmp_buf_tag *env)
+{
+	uint64_t v = (uint64_t)env->__jmpbuf[JB_RSP];
+	uint64_t guard;
+
+	__asm__("movq %%fs:%c1, %0" : "=r"(guard) : "i"(PTR_GUARD_FS));
+	return ((v >> 17) | (v << 47)) ^ guard;
+}
+
+FDR_HOOK static void close_jumped_frames(const struct __jmp_buf_tag *env)
+{
+	uint64_t target = saved_sp(env);
+
+	if (target > (uint64_t)(uintptr_t)__builtin_frame_address(0))
+		fdr_unwind_close_stack_below(target);
+}
+
+FDR_HOOK __attribute__((noreturn))
+void __wrap_longjmp(struct __jmp_buf_tag *env, int val)
+{
+	close_jumped_frames(env);
+	__real_longjmp(env, val);
+}
+
+FDR_HOOK __attribute__((noreturn))
+void __wrap__longjmp(struct __jmp_buf_tag *env, int val)
+{
+	close_jumped_frames(env);
+	__real__longjmp(env, val);
+}
+
+FDR_HOOK __attribute__((noreturn))
+void __wrap_siglongjmp(struct __jmp_buf_tag *env, int val)
+{
+	close_jumped_frames(env);
+	__real_siglongjmp(env, val);
+}
+
+FDR_HOOK __attribute__((noreturn))
+void __wrap___longjmp_chk(struct __jmp_buf_tag *env, int val)
+{
+	close_jumped_frames(env);
+	__real___longjmp_chk(env, val);
+}

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_fid_table.c - fdr_unwind_fid_at for the XRay mode: XRay's function
+ * ids by entry address.
+ *
+ * Built on the first throw or longjmp() (XRay numbers functions in
+ * instrumentation-map order, not by address), into anonymous memory and
+ * sorted by a heap sort: no malloc, so that a longjmp() out of a signal
+ * handler may build it.  A thread that finds another building it is told
+ * "not instrumented" meanwhile, which leaves those frames open, as they
+ * were before this file.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/mman.h>
+
+#include "hook_attrs.h"
+#include "unwind_frames.h"
+
+uintptr_t __xray_function_address(int32_t func_id);
+size_t __xray_max_function_id(void);
+
+struct fid_addr {
+	uintptr_t addr;
+	uint32_t fid;
+};
+
+enum { TABLE_NONE, TABLE_BUILDING, TABLE_READY, TABLE_FAILED };
+
+static struct fid_addr *table;
+static size_t table_len;
+static int table_state;
+
+FDR_HOOK static void sift_down(struct fid_addr *a, size_t root, size_t n)
+{
+	for (size_t child; (child = 2 * root + 1) < n; root = child) {
+		if (child + 1 < n && a[child + 1].addr > a[child].addr)
+			child++;
+		if (a[root].addr >= a[child].addr)
+			return;
+		struct fid_addr t = a[root];
+
+		a[root] = a[child];
+		a[child] = t;
+	}
+}
+
+FDR_HOOK static void heap_sort(struct fid_addr *a, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(a, i, n);
+	for (size_t end = n; end-- > 1;) {
+		struct fid_addr t = a[0];
+
+		a[0] = a[end];
+		a[end] = t;
+		sift_down(a, 0, end);
+	}
+}
+
+FDR_HOOK static int build(void)
+{
+	size_t max = __xray_max_function_id(), n = 0;
+	struct fid_addr *a;
+
+	if (max == 0)
+		return TABLE_FAILED;
+	a = mmap(NULL, max * sizeof(*a), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (a == MAP_FAILED)
+		return TABLE_FAILED;
+	for (size_t fid = 1; fid <= max; fid++) {
+		uintptr_t addr = __xray_function_address((int32_t)fid);
+
+		if (addr)
+			a[n++] = (struct fid_addr){ addr, (uint32_t)fid };
+	}
+	heap_sort(a, n);
+	table = a;
+	table_len = n;
+	return TABLE_READY;
+}
+
+FDR_HOOK static int table_ready(void)
+{
+	int st = __atomic_load_n(&table_state, __ATOMIC_ACQUIRE);
+	int none = TABLE_NONE;
+
+	if (st != TABLE_NONE)
+		return st == TABLE_READY;
+	if (!__atomic_compare_exchange_n(&table_state, &none, TABLE_BUILDING, 0,
+					 __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE))
+		return none == TABLE_READY;
+	st = build();
+	__atomic_store_n(&table_state, st, __ATOMIC_RELEASE);
+	return st == TABLE_READY;
+}
+
+FDR_HOOK uint32_t fdr_unwind_fid_at(uintptr_t start)
+{
+	size_t lo = 0, hi;
+
+	if (!table_ready())
+		return 0;
+	hi = table_len;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (table[mid].addr < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < table_len && table[lo].addr == start ? table[lo].fid : 0;
+}
