@@ -84,57 +84,91 @@ static int by_proc_pid(const void *x, const void *y)
 	return by_pid(&((const struct proc_facts *)x)->pid, y);
 }
 
-/* The names of the first valid owner note of buffer b for row r; -1 only
- * when out of memory. */
-static int take_note(struct thread_row *r, const struct log_layout *l,
-		     const struct log_buffer *b)
+/* r's names from note info; -1 only when out of memory. */
+static int set_names(struct thread_row *r, const struct owner_info *info)
 {
-	struct owner_info *info;
-
-	if (r->note_comm)
-		return 0;
-	info = malloc(sizeof(*info));
-	if (!info)
-		return -1;
-	if (owner_note_read(b, l->generation, info)) {
-		r->note_comm = strdup(info->comm);
-		if (asprintf(&r->note_exe, "%s%s", info->exe, info->exe_truncated ? "..." : "") < 0)
-			r->note_exe = NULL;
-		if (!r->note_comm || !r->note_exe) {
-			free(info);
-			return -1;
-		}
-	}
-	free(info);
-	return 0;
+	r->note_comm = strdup(info->comm);
+	if (asprintf(&r->note_exe, "%s%s", info->exe, info->exe_truncated ? "..." : "") < 0)
+		r->note_exe = NULL;
+	return r->note_comm && r->note_exe ? 0 : -1;
 }
 
-/* One row per buffer, sorted by thread, merged: the first of each group
- * stays, with the names of the group's first valid owner note. */
+/* Does the note name the program of row r (or has r no names yet)? */
+static bool same_image(const struct thread_row *r, const struct owner_info *info)
+{
+	size_t len = strlen(info->exe);
+
+	return !r->note_exe || (!strncmp(r->note_exe, info->exe, len) &&
+				!strcmp(r->note_exe + len, info->exe_truncated ? "..." : ""));
+}
+
+/*
+ * Count buffer b (buffer index `first`, of the thread of rows[g..*n-1])
+ * in the row of the program its note names: a thread that exec()ed
+ * another program gets one row per program, so that nothing names the
+ * second by the first.  A buffer without a valid note joins the row of
+ * the buffer before it.  -1 only when out of memory.
+ */
+static int count_buffer(struct thread_row *rows, size_t g, size_t *n,
+			const struct owner_info *info, bool valid, size_t *cur)
+{
+	size_t i = *cur;
+
+	if (valid && !same_image(&rows[i], info)) {
+		for (i = g; i < *n && !same_image(&rows[i], info); i++)
+			;
+		if (i == *n) {
+			rows[*n] = rows[g];
+			rows[*n].buffers = 0;
+			rows[*n].note_comm = rows[*n].note_exe = NULL;
+			(*n)++;
+		}
+	}
+	*cur = i;
+	rows[i].buffers++;
+	return valid && !rows[i].note_exe ? set_names(&rows[i], info) : 0;
+}
+
+static void free_names(struct thread_row *rows, size_t n)
+{
+	for (size_t j = 0; j < n; j++) {
+		free(rows[j].note_comm);
+		free(rows[j].note_exe);
+		rows[j].note_comm = rows[j].note_exe = NULL;
+	}
+}
+
+/* One row per buffer, sorted by thread, merged: one row per thread and
+ * program image, with the names of its first valid owner note. */
 static ssize_t collect(const struct log_layout *l, struct thread_row *rows)
 {
-	size_t n = 0;
+	struct owner_info *info = malloc(sizeof(*info));
+	size_t n = 0, g = 0, cur = 0;
 
+	if (!info)
+		return -1;
 	for (size_t i = 0; i < l->nr_buffers; i++)
 		rows[i] = (struct thread_row){ l->buffers[i].owner_tid,
 					       l->buffers[i].owner_pid, 1, i, NULL, NULL, NULL };
 	qsort(rows, l->nr_buffers, sizeof(*rows), by_thread);
 	for (size_t i = 0; i < l->nr_buffers; i++) {
-		size_t buffer = rows[i].first;
+		struct thread_row b = rows[i];
+		bool valid = owner_note_read(&l->buffers[b.first], l->generation, info);
 
-		if (n && rows[n - 1].tid == rows[i].tid && rows[n - 1].pid == rows[i].pid)
-			rows[n - 1].buffers++;
-		else
-			rows[n++] = rows[i];
-		if (take_note(&rows[n - 1], l, &l->buffers[buffer])) {
-			for (size_t j = 0; j < n; j++) {
-				free(rows[j].note_comm);
-				free(rows[j].note_exe);
-				rows[j].note_comm = rows[j].note_exe = NULL;
-			}
+		if (!n || rows[g].tid != b.tid || rows[g].pid != b.pid) {
+			g = cur = n;
+			rows[n] = b;
+			rows[n++].buffers = 0;
+		}
+		if (count_buffer(rows, g, &n, info, valid, &cur)) {
+			free_names(rows, n);
+			free(info);
 			return -1;
 		}
+		if (rows[cur].buffers == 1)
+			rows[cur].first = b.first;
 	}
+	free(info);
 	qsort(rows, n, sizeof(*rows), by_first);
 	return (ssize_t)n;
 }

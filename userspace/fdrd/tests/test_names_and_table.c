@@ -192,10 +192,43 @@ static void test_owner_notes(void)
 		tap_diag("cleanup of %s failed", root);
 }
 
+/* A thread that exec()ed another program: one row per program, in the
+ * order of their first buffers; a buffer without a valid note joins the
+ * row of the buffer before it. */
+static void test_exec_rows(void)
+{
+	struct synth_region r;
+	struct log_layout l;
+	const char *why, *a, *b;
+	size_t len;
+	char *text;
+
+	synth_region_create(&r, 4, 4096, 0, 1);
+	for (uint32_t i = 0; i < 4; i++)
+		synth_fill(&r, i, i, 800, 800, 0, 1, 1, 1);
+	synth_note(&r, 0, "first", "/bin/first");
+	synth_note(&r, 1, "second", "/bin/second");
+	synth_note(&r, 2, "spoiled", "/x");
+	memset(synth_buffer(&r, 2) + 4096 - 4, 0, 4);		/* magic */
+	synth_note(&r, 3, "first", "/bin/first");
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "e.xray", "/nonexistent", &len);
+	a = text ? strstr(text, "thread\t800\tpid\t800\tbuffers\t2\tcomm\tfirst\texe\t/bin/first\n") : NULL;
+	b = text ? strstr(text, "thread\t800\tpid\t800\tbuffers\t2\tcomm\tsecond\texe\t/bin/second\n") : NULL;
+	tap_ok(a && b && a < b, "exec: one row per program of the thread, first first");
+	tap_ok(text && !strstr(text, "spoiled"), "exec: the buffer without a valid note joins the row before it");
+	if (!(a && b && a < b))
+		tap_diag("%s", text ? text : "(no table)");
+	free(text);
+	log_layout_free(&l);
+	synth_region_destroy(&r);
+}
+
 int main(void)
 {
 	test_names();
 	test_table();
 	test_owner_notes();
+	test_exec_rows();
 	return tap_done();
 }

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fdr_reader.h>
+
 #include "data_source.h"
 #include "elf_info.h"
 #include "record.h"
@@ -78,6 +80,52 @@ static void find_sym_maps(struct data_source *ds)
 	globfree(&g);
 }
 
+static bool same_file(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	if (!strcmp(a, b))
+		return true;
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/*
+ * The names come from PROG's table alone: a process of the log that ran
+ * another instrumented program (PROG exec()ed it) numbers its functions
+ * its own way.  Say so, once per program, rather than name them wrongly
+ * in silence.
+ */
+static void warn_other_programs(const char *cmd, const struct data_source *ds)
+{
+	char path[PATH_MAX + 80], warned[4][PATH_MAX];
+	struct fdr_thread_table *tt;
+	struct fdr_reader_error err;
+	size_t nwarned = 0;
+
+	if (!ds->exe[0])
+		return;
+	snprintf(path, sizeof(path), "%s.threads", ds->log);
+	if (fdr_thread_table_load(&tt, path, &err))
+		return;	/* no side table: nothing known of the processes */
+	for (size_t i = 0; i < fdr_thread_table_count(tt) && nwarned < 4; i++) {
+		const struct fdr_thread_info *ti = fdr_thread_table_at(tt, i);
+		bool seen = false;
+
+		if (!strcmp(ti->exe, "unknown") || same_file(ti->exe, ds->exe))
+			continue;
+		for (size_t j = 0; j < nwarned; j++)
+			seen = seen || !strcmp(warned[j], ti->exe);
+		if (seen)
+			continue;
+		snprintf(warned[nwarned++], PATH_MAX, "%s", ti->exe);
+		fprintf(stderr, "fdr %s: warning: process %d ran %s, not %s: its "
+			"functions are shown with %s's names, which are not theirs "
+			"(record it on its own: fdr record -- %s)\n", cmd, ti->pid,
+			ti->exe, ds->exe, ds->exe, ti->exe);
+	}
+	fdr_thread_table_free(tt);
+}
+
 int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds)
 {
 	struct stat st;
@@ -106,6 +154,7 @@ int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds)
 	}
 	read_info(ds);
 	find_sym_maps(ds);
+	warn_other_programs(cmd, ds);
 	return 0;
 }
 

@@ -171,6 +171,15 @@ expect_profile "fork: a child outliving PROG by 100 ms is in the log" fork "chil
 	|| nok "fork: two threads (parent, child) in the side table" "$(cat fork/log.xray.threads)"
 "$FDR" record -o exec -t 0 -- ./traced exec 2>/dev/null
 expect_profile "exec: the exec'ed instrumented program is in the log" exec "leaf=24 main=1 middle=8 work=2"
+"$FDR" record -o execother -t 0 -- ./traced exec "$T/cxx" 2>/dev/null
+"$FDR" report execother >/dev/null 2>execother.err
+grep -q "warning: process [0-9]* ran $T/cxx, not $T/traced: its functions are shown with $T/traced's names" execother.err &&
+	[ "$(grep -c '^thread' execother/log.xray.threads)" = 2 ] &&
+	ok "exec of another program: the side table has a row per program, report says its names are not its own" ||
+	nok "exec of another program: the side table has a row per program, report says its names are not its own" \
+		"$(cat execother.err execother/log.xray.threads)"
+"$FDR" report exec >/dev/null 2>exec.err
+[ ! -s exec.err ] && ok "exec of the same program: no warning" || nok "exec of the same program: no warning" "$(cat exec.err)"
 "$FDR" record -o thr -t 0 -- ./traced threads 2>/dev/null
 expect_profile "threads: 4 threads' calls" thr "leaf=40 main=1 thread_body=4 threads=1"
 [ "$(grep -c '^thread' thr/log.xray.threads)" = 5 ] && ok "threads: 5 threads in the side table" || nok "threads: 5 threads in the side table"

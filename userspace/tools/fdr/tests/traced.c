@@ -10,7 +10,8 @@
  *                  thread's last record
  *   fork-outlive   the calls; a child sleeps 100 ms after the parent
  *                  exited, then calls child_late 5 times
- *   exec           the calls, then exec "traced calls" (the same binary)
+ *   exec [PROG]    the calls, then exec "traced calls" (the same binary),
+ *                  or PROG with no argument
  *   threads        threads 1; 4 threads, each thread_body 1, leaf 10
  *   sleep MS       the calls, then sleep MS (for the concurrency test)
  *   many N         the calls, then leaf N more times (a big log)
@@ -104,7 +105,10 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "fork-outlive"))
 		fork_outlive();
 	if (!strcmp(mode, "exec")) {
-		execl("/proc/self/exe", argv[0], "calls", (char *)NULL);
+		if (argc > 2)
+			execl(argv[2], argv[2], (char *)NULL);
+		else
+			execl("/proc/self/exe", argv[0], "calls", (char *)NULL);
 		perror("exec");
 		return 1;
 	}
