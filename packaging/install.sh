@@ -141,6 +141,7 @@ install_system_files() {
 	put 0644 "$top/packaging/modules-load.conf" "$MODULESLOADDIR/fdr.conf"
 	put 0644 "$top/packaging/sysusers.conf" "$SYSUSERSDIR/fdr.conf"
 	subst "$top/packaging/fdrd.service.in" | put_text 0644 "$SYSTEMDUNITDIR/fdrd.service"
+	put 0644 "$top/packaging/fdrd.conf" "$SYSCONFDIR/fdr/fdrd.conf"
 }
 
 # The module's sources as DKMS builds them: Kbuild, kmod/, uapi/linux/.

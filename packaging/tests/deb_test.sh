@@ -53,7 +53,7 @@ check "fdr-dkms holds the module's sources and dkms.conf, no prebuilt module" dk
 check "fdr-tools holds the tools, unit, udev rule, man pages" \
 	has "$(deb fdr-tools)" /usr/bin/fdr /usr/bin/fdrd /usr/bin/fdrctl /usr/bin/fdrlog \
 	/lib/systemd/system/fdrd.service /lib/udev/rules.d/60-fdr.rules \
-	/usr/lib/sysusers.d/fdr.conf /usr/lib/modules-load.d/fdr.conf \
+	/usr/lib/sysusers.d/fdr.conf /usr/lib/modules-load.d/fdr.conf /etc/fdr/fdrd.conf \
 	/usr/share/man/man8/fdrd.8.gz /usr/share/man/man1/fdrlog.1.gz
 
 scripts_sound() {

@@ -48,6 +48,7 @@ expected_files() {
 	for f in dkms.conf Kbuild kmod/Kbuild kmod/main.c kmod/fdr_dev.h uapi/linux/fdr.h; do
 		[ -f "$d/usr/src/fdr-$version/$f" ] || missing="$missing /usr/src/fdr-$version/$f"
 	done
+	[ -f "$d/etc/fdr/fdrd.conf" ] || missing="$missing /etc/fdr/fdrd.conf"
 	[ -z "$missing" ] || { echo "missing:$missing"; return 1; }
 	[ -x "$p/bin/fdrd" ] || { echo "fdrd is not executable"; return 1; }
 	[ "$(readlink "$p/lib/libfdr.so.${version%%.*}")" = "libfdr.so.$version" ] || { echo "soname link wrong"; return 1; }
@@ -64,7 +65,8 @@ no_build_paths() {
 		{ cat "$p/lib/libfdr-xray.a"; return 1; }
 	grep -qx 'prefix=/usr/local' "$p/lib/pkgconfig/fdr.pc" && grep -qx "Version: $version" "$p/lib/pkgconfig/fdr.pc" ||
 		{ cat "$p/lib/pkgconfig/fdr.pc"; return 1; }
-	grep -q '^ExecStart=/usr/local/bin/fdrd ' "$p/lib/systemd/system/fdrd.service" ||
+	grep -q '^ExecStart=/usr/local/bin/fdrd .*--config /etc/fdr/fdrd.conf' "$p/lib/systemd/system/fdrd.service" &&
+		grep -qx 'ExecReload=/bin/kill -HUP $MAINPID' "$p/lib/systemd/system/fdrd.service" ||
 		{ grep ExecStart "$p/lib/systemd/system/fdrd.service"; return 1; }
 	grep -qx "PACKAGE_VERSION=\"$version\"" "$d/usr/src/fdr-$version/dkms.conf"
 }

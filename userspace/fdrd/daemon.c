@@ -6,9 +6,11 @@
  *
  * Signals only set a flag.  Waits are bounded (1 s), so the flag is seen
  * within a second whenever the signal arrives; a flush that has started
- * always runs to its end before fdrd exits.
+ * always runs to its end before fdrd exits, or before SIGHUP's new
+ * options (systemctl reload) take over.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +30,17 @@
 #define NO_REGION_POLL_MS 200
 #define NO_DEVICE_POLL_MS 1000
 
-static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t stop_signal, reload_signal;
 
 static void on_stop(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_reload(int sig)
+{
+	(void)sig;
+	reload_signal = 1;
 }
 
 static void install_signals(void)
@@ -48,6 +56,8 @@ static void install_signals(void)
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sa.sa_handler = on_reload;
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -96,7 +106,10 @@ enum waiting { WAIT_NOTHING, WAIT_REGION, WAIT_INIT, WAIT_FINALIZE };
 
 struct loop {
 	struct fdr_ctl *ctl;
-	const struct fdrd_options *o;
+	struct fdrd_options *o;
+	int argc;			/* the command line, parsed again on SIGHUP */
+	char **argv;
+	const char *start_dir;		/* where its relative paths start */
 	struct flusher flusher;
 	unsigned int retry_ms;
 	uint32_t grace_generation;	/* generation whose grace period passed */
@@ -203,16 +216,65 @@ static void step(struct loop *lp)
 	}
 }
 
-static int serve(struct fdr_ctl *ctl, const struct fdrd_options *o)
+static bool same_target(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * SIGHUP: the command line and the options file again, used from the
+ * next step on.  The open target stays: moving fdrd to another region
+ * takes a restart.  Bad options (said on stderr) keep the old ones.
+ */
+static void reload(struct loop *lp)
+{
+	struct fdrd_options n;
+	enum options_result r;
+
+	reload_signal = 0;
+	/* daemon() moved fdrd to /; the command line's paths start here */
+	if (chdir(lp->start_dir)) {
+		msg_error("reload: cannot go back to %s, where fdrd started (%s); keeping "
+			  "the options in use", lp->start_dir, strerror(errno));
+		return;
+	}
+	r = options_parse(lp->argc, lp->argv, &n);
+	if (!lp->o->foreground && chdir("/"))
+		msg_error("reload: chdir /: %s", strerror(errno));
+	if (r != OPTIONS_RUN) {
+		msg_error("reload: the options are not valid (see above); keeping the ones in use");
+		return;
+	}
+	if (!same_target(n.target, lp->o->target)) {
+		msg_error("reload: --target cannot change while fdrd runs (restart it); "
+			  "keeping the options in use");
+		options_free(&n);
+		return;
+	}
+	n.foreground = lp->o->foreground;	/* fdrd is daemonized or not already */
+	n.use_syslog = lp->o->use_syslog;
+	options_free(lp->o);
+	*lp->o = n;
+	lp->retry_ms = n.retry_ms;
+	msg_info("reloaded%s%s: logs into %s as %s, grace %u ms%s%s", n.config ? " " : "",
+		 n.config ? n.config : "", n.output_dir, n.pattern, n.grace_ms,
+		 n.auto_reset ? ", auto-reset" : "", n.write.fsync ? ", fsync" : "");
+}
+
+static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **argv,
+		 const char *start_dir)
 {
 	struct loop lp = {
-		.ctl = ctl, .o = o,
+		.ctl = ctl, .o = o, .argc = argc, .argv = argv, .start_dir = start_dir,
 		.flusher = { .ctl = ctl, .opts = o },
 		.retry_ms = o->retry_ms,
 	};
 
-	while (!lp.done && !stop_signal)
+	while (!lp.done && !stop_signal) {
+		if (reload_signal)
+			reload(&lp);
 		step(&lp);
+	}
 	log_precheck_free(&lp.flusher.precheck);
 	if (stop_signal)
 		msg_info("stopping on signal %d", (int)stop_signal);
@@ -251,6 +313,7 @@ static int open_target(struct fdr_ctl **ctl, const struct fdrd_options *o)
 
 int main(int argc, char **argv)
 {
+	char start_dir[PATH_MAX];
 	struct fdrd_options o;
 	struct fdr_ctl *ctl;
 	int ret;
@@ -259,6 +322,10 @@ int main(int argc, char **argv)
 	case OPTIONS_EXIT_OK: return 0;
 	case OPTIONS_EXIT_USAGE: return 2;
 	case OPTIONS_RUN: break;
+	}
+	if (!getcwd(start_dir, sizeof(start_dir))) {
+		fprintf(stderr, "fdrd: the current directory: %s\n", strerror(errno));
+		return 1;
 	}
 	msg_use_syslog(o.use_syslog);
 	install_signals();
@@ -279,7 +346,8 @@ int main(int argc, char **argv)
 	}
 	msg_info("flushing %s into %s", o.target ? o.target : "the default target",
 		 o.output_dir);
-	ret = serve(ctl, &o);
+	ret = serve(ctl, &o, argc, argv, start_dir);
 	fdr_ctl_close(ctl);
+	options_free(&o);
 	return ret;
 }

@@ -35,6 +35,8 @@ static const char usage[] =
 "      --once              exit after one log (status 1 if the flush failed)\n"
 "      --wait-device       when the device is missing (fdr.ko not loaded),\n"
 "                          say so and wait for it instead of exiting\n"
+"  -c, --config=FILE       more options from FILE, as on this command line\n"
+"                          ('#' comments); read again on SIGHUP\n"
 "  -f, --foreground        do not daemonize (messages go to stderr)\n"
 "      --syslog            send messages to syslog (default when daemonized)\n"
 "      --io=MODE           writev (default), fixed (registered buffers),\n"
@@ -47,11 +49,16 @@ static const char usage[] =
 "      --register-file     register the log's fd with io_uring (fixed file)\n"
 "  -h, --help              show this help\n"
 "\n"
-"SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n";
+"SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n"
+"SIGHUP: read the command line and the --config file again and use them\n"
+"from the next flush on (all but --target; bad options keep the old ones).\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
        OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE, OPT_WAIT_DEV,
        OPT_INSECURE };
+
+/* What the options file may not hold. */
+#define NOT_IN_FILE(c)	((c) == 'c' || (c) == 'h')
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
@@ -71,6 +78,7 @@ static const struct option longopts[] = {
 	{ "chunk-kib", required_argument, NULL, OPT_CHUNK },
 	{ "preallocate", no_argument, NULL, OPT_PREALLOC },
 	{ "register-file", no_argument, NULL, OPT_REGFILE },
+	{ "config", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -161,42 +169,85 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case OPT_PREALLOC: o->write.preallocate = true; return 0;
 	case OPT_REGFILE: o->write.register_file = true; return 0;
 	case OPT_INSECURE: o->allow_insecure_dir = true; return 0;
+	case 'c': o->config = optarg; return 0;
 	}
 	return -1;
 }
 
-enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
+/* One getopt pass over argv (from = where the words come from). */
+static enum options_result parse_args(int argc, char **argv, const char *from,
+				      struct fdrd_options *o, const char **dir)
 {
-	const char *dir = ".", *bad;
 	int c;
 
-	memset(o, 0, sizeof(*o));
-	o->pattern = LOG_NAME_DEFAULT_PATTERN;
-	o->grace_ms = 100;
-	o->retry_ms = 1000;
-	while ((c = getopt_long(argc, argv, "t:o:p:g:fh", longopts, NULL)) != -1) {
+	optind = 0;	/* glibc: start over, also after an earlier pass */
+	while ((c = getopt_long(argc, argv, "t:o:p:g:c:fh", longopts, NULL)) != -1) {
+		if (from && NOT_IN_FILE(c)) {
+			fprintf(stderr, "fdrd: %s: --%s is for the command line only\n", from,
+				c == 'c' ? "config" : "help");
+			return OPTIONS_EXIT_USAGE;
+		}
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return OPTIONS_EXIT_OK;
 		}
-		if (c == '?' || parse_one(c, o, &dir)) {
+		if (c == '?' || parse_one(c, o, dir)) {
+			if (from)
+				fprintf(stderr, "fdrd: in the options file %s\n", from);
 			fprintf(stderr, "Try 'fdrd --help'.\n");
 			return OPTIONS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "fdrd: unexpected argument '%s'\nTry 'fdrd --help'.\n",
-			argv[optind]);
+		fprintf(stderr, "fdrd: %s%sunexpected argument '%s'\nTry 'fdrd --help'.\n",
+			from ? from : "", from ? ": " : "", argv[optind]);
 		return OPTIONS_EXIT_USAGE;
 	}
+	return OPTIONS_RUN;
+}
+
+static enum options_result parse_config(struct fdrd_options *o, const char **dir)
+{
+	char err[PATH_MAX + 128];
+
+	if (config_file_read(o->config, &o->config_args, err, sizeof(err))) {
+		fprintf(stderr, "fdrd: %s\n", err);
+		return OPTIONS_EXIT_USAGE;
+	}
+	return parse_args(o->config_args.argc, o->config_args.argv, o->config, o, dir);
+}
+
+enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
+{
+	const char *dir = ".", *bad;
+	enum options_result r;
+
+	memset(o, 0, sizeof(*o));
+	o->pattern = LOG_NAME_DEFAULT_PATTERN;
+	o->grace_ms = 100;
+	o->retry_ms = 1000;
+	r = parse_args(argc, argv, NULL, o, &dir);
+	if (r == OPTIONS_RUN && o->config)
+		r = parse_config(o, &dir);
+	if (r != OPTIONS_RUN)
+		goto out;
+	r = OPTIONS_EXIT_USAGE;
 	bad = log_name_check_pattern(o->pattern);
 	if (bad) {
 		fprintf(stderr, "fdrd: --pattern '%s': %s\n", o->pattern, bad);
-		return OPTIONS_EXIT_USAGE;
+		goto out;
 	}
 	if (check_output_dir(dir, o))
-		return OPTIONS_EXIT_USAGE;
+		goto out;
 	if (!o->foreground)
 		o->use_syslog = true;
 	return OPTIONS_RUN;
+out:
+	options_free(o);
+	return r;
+}
+
+void options_free(struct fdrd_options *o)
+{
+	config_file_free(&o->config_args);
 }

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 
+#include "config_file.h"
 #include "uring_writer.h"
 
 struct fdrd_options {
@@ -18,11 +19,20 @@ struct fdrd_options {
 	bool wait_device;		/* a missing device is waited for */
 	bool allow_insecure_dir;	/* others may write, no sticky bit: accept */
 	struct uring_write_opts write;
+	const char *config;		/* --config FILE, NULL: none */
+	struct config_args config_args;	/* its words (target, pattern may
+					 * point into them) */
 };
 
 enum options_result { OPTIONS_RUN, OPTIONS_EXIT_OK, OPTIONS_EXIT_USAGE };
 
-/* Parse argv; errors are printed on stderr with what was wrong. */
+/*
+ * Parse argv, then the options file of --config, whose options come after
+ * the command line's (its values win; a flag set on either is set).
+ * Errors are printed on stderr with what was wrong.  OPTIONS_RUN: free
+ * with options_free.
+ */
 enum options_result options_parse(int argc, char **argv, struct fdrd_options *o);
+void options_free(struct fdrd_options *o);
 
 #endif /* FDRD_OPTIONS_H */

@@ -381,10 +381,57 @@ test_many_threads() {
 	ctl destroy >/dev/null 2>&1
 }
 
+# 13. --config FILE, read again on SIGHUP (systemctl reload): new options
+# from the next flush on; bad ones, or another target, keep the old ones
+wait_err() { # PATTERN: fdrd.err has it within 5 s
+	local i
+	for ((i = 0; i < 100; i++)); do grep -q "$1" "$WORK/fdrd.err" && return 0; sleep 0.05; done
+	return 1
+}
+cycle() { # OUTDIR COUNT: record, finalize, wait for the COUNTth log
+	ctl wait INITIALIZED --timeout 3000 >/dev/null && "$RECORDER" "$TARGET" 1 10 >/dev/null &&
+		ctl finalize >/dev/null && wait_logs "$1" "$2" 3
+}
+test_reload() {
+	local out=$WORK/reload conf=$WORK/fdrd.conf; mkdir -p "$out"
+	printf '# fdrd options\n--pattern first-<seq>.xray  # a comment\n--grace-ms 20\n' >"$conf"
+	fresh_region 65536 4
+	start_fdrd "$out" --config "$conf" --auto-reset
+	cycle "$out" 1
+	check "--config: the file's --pattern names the log" [ -f "$out/first-0.xray" ] || ls "$out" | diag
+	printf -- '--pattern second-<seq>.xray\n' >"$conf"
+	kill -HUP "$DPID"
+	check "SIGHUP: fdrd says it reloaded, with the new pattern" wait_err "reloaded $conf: logs into $out as second-<seq>.xray"
+	cycle "$out" 2
+	check "after SIGHUP the next log follows the new file" [ -f "$out/second-1.xray" ] || ls "$out" | diag
+	printf -- '--grace-ms soon\n' >"$conf"
+	kill -HUP "$DPID"
+	check "SIGHUP with a bad file: the cause named, old options kept" \
+		eval 'wait_err "keeping the ones in use" && grep -q -- "--grace-ms: .soon. is not a number" "$WORK/fdrd.err"'
+	printf -- '--target embedded:someone-else\n' >"$conf"
+	kill -HUP "$DPID"
+	check "SIGHUP naming another target: refused (restart it)" wait_err "target cannot change while fdrd runs (restart it)"
+	cycle "$out" 3
+	check "after the refused reloads the log still follows the last good options" [ -f "$out/second-2.xray" ] ||
+		ls "$out" | diag
+	check "every log of the reload test is valid" eval 'for l in "$out"/*.xray; do valid_log "$l" || exit 1; done'
+	stop_fdrd
+	local rc
+	"$FDRD" --foreground --target "$TARGET" --output-dir "$out" --config "$WORK/nosuch.conf" 2>"$WORK/fdrd.err"
+	rc=$?
+	check "--config with a missing file: exit 2, the file named" \
+		eval '[ $rc = 2 ] && grep -q "options file $WORK/nosuch.conf: No such file" "$WORK/fdrd.err"'
+	printf -- '--config %s\n' "$conf" >"$WORK/nested.conf"
+	"$FDRD" --foreground --target "$TARGET" --output-dir "$out" --config "$WORK/nested.conf" 2>"$WORK/fdrd.err"
+	rc=$?
+	check "--config inside an options file: refused" \
+		eval '[ $rc = 2 ] && grep -q "nested.conf: --config is for the command line only" "$WORK/fdrd.err"'
+}
+
 # DAEMON_TESTS="test_sigterm ..." runs a subset.
 for t in ${DAEMON_TESTS:-test_record test_cycles test_full_ring test_enospc \
 	test_vanished_dir test_eacces test_empty test_hostile test_options \
-	test_sigterm test_many_threads test_no_region_yet}; do
+	test_sigterm test_many_threads test_no_region_yet test_reload}; do
 	"$t"
 done
 echo "1..$n"
