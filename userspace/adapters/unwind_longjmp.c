@@ -19,11 +19,6 @@
 #define JB_RSP		6	/* glibc's sysdeps/x86_64/jmpbuf-offsets.h */
 #define PTR_GUARD_FS	0x30	/* tcbhead_t.pointer_guard */
 
-void __real_longjmp(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
-void __real__longjmp(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
-void __real_siglongjmp(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
-void __real___longjmp_chk(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
-
 FDR_HOOK static uint64_t saved_sp(const struct __jmp_buf_tag *env)
 {
 	uint64_t v = (uint64_t)env->__jmpbuf[JB_RSP];
@@ -41,30 +36,18 @@ FDR_HOOK static void close_jumped_frames(const struct __jmp_buf_tag *env)
 		fdr_unwind_close_stack_below(target);
 }
 
-FDR_HOOK __attribute__((noreturn))
-void __wrap_longjmp(struct __jmp_buf_tag *env, int val)
-{
-	close_jumped_frames(env);
-	__real_longjmp(env, val);
-}
+/* __wrap_NAME: close the frames, then the real NAME (glibc's). */
+#define JUMP_WRAPPER(name)							\
+	void __real_##name(struct __jmp_buf_tag *env, int val)			\
+		__attribute__((noreturn));					\
+	FDR_HOOK __attribute__((noreturn))					\
+	void __wrap_##name(struct __jmp_buf_tag *env, int val)			\
+	{									\
+		close_jumped_frames(env);					\
+		__real_##name(env, val);					\
+	}
 
-FDR_HOOK __attribute__((noreturn))
-void __wrap__longjmp(struct __jmp_buf_tag *env, int val)
-{
-	close_jumped_frames(env);
-	__real__longjmp(env, val);
-}
-
-FDR_HOOK __attribute__((noreturn))
-void __wrap_siglongjmp(struct __jmp_buf_tag *env, int val)
-{
-	close_jumped_frames(env);
-	__real_siglongjmp(env, val);
-}
-
-FDR_HOOK __attribute__((noreturn))
-void __wrap___longjmp_chk(struct __jmp_buf_tag *env, int val)
-{
-	close_jumped_frames(env);
-	__real___longjmp_chk(env, val);
-}
+JUMP_WRAPPER(longjmp)
+JUMP_WRAPPER(_longjmp)
+JUMP_WRAPPER(siglongjmp)
+JUMP_WRAPPER(__longjmp_chk)
