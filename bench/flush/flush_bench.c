@@ -312,6 +312,10 @@ int main(int argc, char **argv)
 		{ .name = "fdrd: io_uring writev, depth 4, 256 KiB requests (default), "
 			  "buffers walked during the grace period (untimed)", .kind = 4 },
 		{ .name = "fdrd: the same, every buffer walked during the flush", .kind = 2 },
+		{ .name = "fdrd --io=pwritev (4 MiB calls from fdrd's thread), buffers walked "
+			  "during the grace period", .kind = 4, .o = { .mode = URING_WRITE_SYNC } },
+		{ .name = "fdrd --io=pwritev, every buffer walked during the flush", .kind = 2,
+		  .o = { .mode = URING_WRITE_SYNC } },
 		{ .name = "write(2), one call per piece from the mapping (layout untimed)", .kind = 1 },
 		{ .name = "fdrd's io_uring writer alone (layout validated beforehand)", .kind = 3 },
 		{ .name = "fdrd: bounce (validate + copy to registered buffers), 4 x 256 KiB", .kind = 2,

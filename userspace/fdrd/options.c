@@ -41,7 +41,8 @@ static const char usage[] =
 "      --syslog            send messages to syslog (default when daemonized)\n"
 "      --io=MODE           writev (default), fixed (registered buffers),\n"
 "                          direct (O_DIRECT via bounce buffers) or bounce\n"
-"                          (buffered, via bounce buffers); direct and fixed\n"
+"                          (buffered, via bounce buffers), or pwritev (plain\n"
+"                          calls from fdrd's thread); direct and fixed\n"
 "                          fall back to writev where the kernel refuses\n"
 "      --queue-depth=N     writes in flight (default 4)\n"
 "      --chunk-kib=N       bytes per write request, in KiB (default 256)\n"
@@ -110,8 +111,10 @@ static int parse_io(const char *s, struct uring_write_opts *w)
 		w->mode = URING_WRITE_DIRECT;
 	else if (!strcmp(s, "bounce"))
 		w->mode = URING_WRITE_BOUNCE;
+	else if (!strcmp(s, "pwritev"))
+		w->mode = URING_WRITE_SYNC;
 	else {
-		fprintf(stderr, "fdrd: --io: '%s' is none of writev, fixed, direct, bounce\n", s);
+		fprintf(stderr, "fdrd: --io: '%s' is none of writev, fixed, direct, bounce, pwritev\n", s);
 		return -1;
 	}
 	return 0;

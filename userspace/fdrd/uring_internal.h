@@ -36,6 +36,14 @@ int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
 		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *report);
 
+/*
+ * The same as pwritev() calls from the calling thread (uring_sync.c); the
+ * idle hook runs after each call.
+ */
+int uring_write_sync(int fd, const struct iovec *iov, size_t n,
+		     const struct uring_write_hooks *hooks,
+		     struct uring_write_report *report);
+
 /* ---- the file being written (uring_tmpfile.c) ---------------------------- */
 
 struct out_tmp {

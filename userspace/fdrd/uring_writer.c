@@ -26,6 +26,7 @@ const char *uring_write_mode_name(enum uring_write_mode mode)
 	case URING_WRITE_FIXED: return "registered buffers";
 	case URING_WRITE_DIRECT: return "O_DIRECT";
 	case URING_WRITE_BOUNCE: return "bounce buffers";
+	case URING_WRITE_SYNC: return "pwritev";
 	}
 	return "?";
 }
@@ -99,6 +100,8 @@ static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 	*step = "write";
 	if (o->mode == URING_WRITE_DIRECT || o->mode == URING_WRITE_BOUNCE)
 		ret = uring_write_direct(ring, fd, iov, n, total, o, hooks, rep);
+	else if (o->mode == URING_WRITE_SYNC)
+		ret = uring_write_sync(fd, iov, n, hooks, rep);
 	else
 		ret = uring_write_pieces(ring, fd, iov, n, o, hooks, rep);
 	if (ret || !o->fsync)

@@ -21,6 +21,7 @@ enum uring_write_mode {
 	URING_WRITE_FIXED,	/* registered buffers + WRITE_FIXED */
 	URING_WRITE_DIRECT,	/* O_DIRECT from aligned bounce buffers */
 	URING_WRITE_BOUNCE,	/* buffered, from registered bounce buffers */
+	URING_WRITE_SYNC,	/* pwritev() from the calling thread */
 };
 
 struct uring_write_opts {

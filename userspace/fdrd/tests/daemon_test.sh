@@ -191,6 +191,10 @@ test_enospc() {
 	grep error "$WORK/fdrd.err" | diag
 	check "nothing left in the directory" [ -z "$(ls -A "$MNT")" ]
 	check "flush aborted: FINALIZED, NOT_FLUSHING" [ "$(status_field state)" = FINALIZED -a "$(status_field flush_state)" = NOT_FLUSHING ]
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$MNT" --io=pwritev 2>"$WORK/fdrd.err"
+	local rc=$?
+	check "--io=pwritev on a full filesystem: exit 1, the cause named, nothing left" \
+		eval '[ $rc = 1 ] && grep -q "$MNT/.*No space left on device" "$WORK/fdrd.err" && [ -z "$(ls -A "$MNT")" ]'
 	start_fdrd "$MNT" --grace-ms 0 --retry-ms 200
 	sleep 0.5
 	check "the running daemon keeps failing cleanly" [ -z "$(ls -A "$MNT")" ]
@@ -271,21 +275,23 @@ test_hostile() {
 # 10. the write options end to end, and the name pattern
 test_options() {
 	local out=$WORK/opts mode; mkdir -p "$out"
-	for mode in direct fixed; do
+	for mode in direct fixed pwritev; do
 		fresh_region 65536 4
 		"$FILL" "$NAME" 5 1000 >/dev/null
 		ctl finalize >/dev/null
 		"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" --io=$mode \
 			--fsync --register-file --preallocate --queue-depth 2 --chunk-kib 64 \
-			--pattern "x-<generation>-<reason>-$mode.xray" 2>"$WORK/fdrd.err"
+			--pattern "x-<generation>-<reason>-$mode.xray" 2>"$WORK/fdrd-$mode.err"
 		local log=$out/x-$(status_field generation)-ioctl-$mode.xray
 		check "--io=$mode --fsync --register-file --preallocate: $(basename "$log") valid" valid_log "$log" ||
-			diag <"$WORK/fdrd.err"
+			diag <"$WORK/fdrd-$mode.err"
 		check "--io=$mode: all 5 buffers ($(records_of "$log" | wc -l) records)" \
 			[ "$(records_of "$log" | wc -l)" = $((5 * 2 * 1000)) ]
 	done
 	check "--io=fixed on the read-only mapping says why it fell back" \
-		grep -q "registered buffers not used (io_uring pins" "$WORK/fdrd.err"
+		grep -q "registered buffers not used (io_uring pins" "$WORK/fdrd-fixed.err"
+	check "--io=pwritev: the flush says it wrote with pwritev" grep -q "pwritev" "$WORK/fdrd-pwritev.err" ||
+		diag <"$WORK/fdrd-pwritev.err"
 }
 
 # 9. SIGTERM during a flush: a complete log or none, exit 0

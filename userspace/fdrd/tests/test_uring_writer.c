@@ -112,6 +112,8 @@ static void test_modes(const char *dir, const struct iovec *iov, size_t n)
 		{ URING_WRITE_DIRECT, 8192, 3, false, false, false, false },
 		{ URING_WRITE_BOUNCE, 0, 0, false, false, false, false },
 		{ URING_WRITE_BOUNCE, 12288, 2, false, false, false, false },
+		{ URING_WRITE_SYNC, 0, 0, false, false, false, false },
+		{ URING_WRITE_SYNC, 0, 0, true, false, false, true },	/* preallocated, hidden name */
 		/* no O_TMPFILE: a hidden name, renamed without replacing */
 		{ URING_WRITE_VECTORED, 0, 0, false, false, false, true },
 		{ URING_WRITE_DIRECT, 8192, 3, false, false, false, true },
