@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""compare_counts.py: per-function call counts, by name, from the files
+the real-program test writes, and their comparison.
+
+  compare_counts.py enters YAML          name<TAB>Enter records, from
+                                         `fdr convert --format yaml` or
+                                         `llvm-xray-19 convert -symbolize
+                                         -output-format=yaml` (on stdin: -)
+  compare_counts.py equal A B            A and B ("name<TAB>count" lines,
+                                         or llvm-xray account CSV, or
+                                         fdr report --json) give every
+                                         function the same count; else the
+                                         differing functions, exit 1
+  compare_counts.py unwound REPORT ACCT  fdr report --json vs llvm-xray
+                                         account -d: equal but for the
+                                         frames a longjmp unwound, which
+                                         account -d counts as calls and
+                                         the report as frames_unwound
+
+Functions of the same name (static functions of different files) are
+summed, the same way on both sides.
+"""
+import csv
+import json
+import re
+import sys
+from collections import Counter
+
+ENTER = re.compile(r"function: (.*?), .*kind: function-enter,")
+
+
+def enters(path):
+    counts = Counter()
+    with (sys.stdin if path == "-" else open(path)) as f:
+        for line in f:
+            m = ENTER.search(line)
+            if m:
+                counts[m.group(1)] += 1
+    return counts
+
+
+def load(path):
+    """Counts by name from a count list, an account CSV or a report JSON."""
+    counts = Counter()
+    with open(path) as f:
+        text = f.read()
+    if text.startswith("{"):
+        for fn in json.loads(text)["functions"]:
+            counts[fn["name"]] += fn["calls"]
+    elif text.startswith("funcid,count,"):
+        for row in csv.DictReader(text.splitlines()):
+            counts[row["function"]] += int(row["count"])
+    else:
+        for line in text.splitlines():
+            name, n = line.rsplit("\t", 1)
+            counts[name] += int(n)
+    return counts
+
+
+def differences(a, b):
+    return [(k, a.get(k, 0), b.get(k, 0)) for k in sorted(set(a) | set(b))
+            if a.get(k, 0) != b.get(k, 0)]
+
+
+def cmd_equal(pa, pb):
+    a, b = load(pa), load(pb)
+    diff = differences(a, b)
+    print("# %d functions, %d calls in %s; %d functions, %d calls in %s"
+          % (len(a), sum(a.values()), pa, len(b), sum(b.values()), pb))
+    for name, x, y in diff:
+        print("# %-40s %10d %10d" % (name, x, y))
+    return 1 if diff else 0
+
+
+def cmd_unwound(preport, pacct):
+    report, acct = load(preport), load(pacct)
+    with open(preport) as f:
+        unwound = json.load(f)["frames_unwound"]
+    diff = differences(acct, report)
+    extra = sum(x - y for _, x, y in diff)
+    bad = [d for d in diff if d[1] < d[2]]
+    print("# %d functions; %d calls in the report, %d frames unwound; "
+          "account -d: %d calls" % (len(report), sum(report.values()),
+                                    unwound, sum(acct.values())))
+    for name, x, y in diff:
+        print("# %-40s account -d %10d  report %10d" % (name, x, y))
+    return 0 if not bad and extra == unwound else 1
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "enters":
+        for name, n in sorted(enters(argv[2]).items()):
+            print("%s\t%d" % (name, n))
+        return 0
+    if len(argv) == 4 and argv[1] == "equal":
+        return cmd_equal(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "unwound":
+        return cmd_unwound(argv[2], argv[3])
+    sys.stderr.write(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

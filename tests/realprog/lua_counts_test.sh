@@ -1,0 +1,84 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# lua_counts_test.sh BUILD: a real program, Lua 5.4 from Debian's source
+# package, built by its own Makefile through fdr-cc, run once under
+# `fdr record -t 0` and once, the very same binary, under compiler-rt's
+# xray-basic mode; the per-function call counts must be equal (TAP on
+# stdout, Documentation/testing.md "The real-program test").
+set -u
+BUILD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+B=$BUILD/bin
+T=$(mktemp -d /tmp/fdr-realprog.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+COMPARE="python3 $HERE/compare_counts.py"
+n=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); echo "not ok $n $1"; shift; for l in "$@"; do printf '%s\n' "$l" | head -c 4000 | sed 's/^/# /'; done; }
+# check NAME CMD...: ok when CMD exits 0; its output on failure
+check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(cat "$T/check.out")"; fi; }
+bail() { echo "1..$n"; exit 0; }
+t0=$SECONDS
+
+# ---- the source, built by its own build system ----
+if src=$("$TOP/scripts/realprog/fetch-source.sh" lua5.4 "$T/src" 2>"$T/fetch.err"); then
+	ok "fetch: lua5.4 from Debian's source package ($(basename "$src"))"
+else
+	nok "fetch: lua5.4 from Debian's source package" "$(cat "$T/fetch.err")"; bail
+fi
+# Upstream's Makefile, as a user would: CC and MYCFLAGS are its knobs.  Lua
+# seeds its string hashes from time and addresses; a fixed seed makes the
+# two runs make the same calls.
+check "build: make linux CC=fdr-cc (Lua's own Makefile)" \
+	make -s -C "$src" -j2 linux CC="$B/fdr-cc -std=gnu99" MYCFLAGS="-O2 -g '-Dluai_makeseed(L)=0'"
+LUA=$src/src/lua
+[ -x "$LUA" ] || bail
+nfuncs=$(llvm-xray-19 extract "$LUA" 2>/dev/null | grep -c 'kind: function-enter')
+[ "$nfuncs" -gt 500 ] && ok "build: the binary is XRay-instrumented ($nfuncs functions in its instr map)" \
+	|| nok "build: the binary is XRay-instrumented" "$nfuncs functions"
+cp "$HERE/workload.lua" "$T/"
+cd "$T" || exit 1
+unset LUA_INIT LUA_INIT_5_4
+want=$("$LUA" workload.lua 2>&1)
+
+# ---- fdr: every call, buffers that do not wrap ----
+"$B/fdr" record -o fdr.data -t 0 -b 1M -n 64 -- "$LUA" workload.lua >fdr.out 2>fdr.err
+rc=$?
+summary=$(grep '^fdr record: ' fdr.err)
+[ $rc = 0 ] && [ "$(cat fdr.out)" = "$want" ] && echo "$summary" | grep -q ' 0 buffers recycled, 0 dropped' \
+	&& ok "fdr record -t 0: the workload runs, no buffer recycled, none dropped" \
+	|| nok "fdr record -t 0: the workload runs, no buffer recycled, none dropped" "rc=$rc" "$(cat fdr.err)"
+check "fdrlog verify accepts fdr's log" "$B/fdrlog" verify fdr.data/log.xray
+
+# ---- compiler-rt: xray-basic on the same binary (dynamically linked) ----
+# threshold 0 and a stack deep enough for everything; basic mode never
+# wraps: it writes its buffer out whenever it fills.
+env XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$T/basic." \
+	XRAY_BASIC_OPTIONS="func_duration_threshold_us=0 max_stack_depth=65536" \
+	"$LUA" workload.lua >basic.out 2>basic.err
+rc=$?
+basic=$(ls "$T"/basic.* 2>/dev/null | grep -v -e '\.out$' -e '\.err$' | head -1)
+[ $rc = 0 ] && [ "$(cat basic.out)" = "$want" ] && [ -s "$basic" ] \
+	&& ok "compiler-rt xray-basic: the same binary writes its log" \
+	|| { nok "compiler-rt xray-basic: the same binary writes its log" "rc=$rc" "$(cat basic.err)"; bail; }
+
+# ---- the counts ----
+"$B/fdr" convert --format yaml fdr.data 2>conv.err | $COMPARE enters - >fdr.enters
+llvm-xray-19 convert -symbolize -instr_map="$LUA" -output-format=yaml "$basic" 2>>conv.err |
+	$COMPARE enters - >basic.enters
+calls=$(awk -F'\t' '{s += $2} END {print s + 0}' basic.enters)
+[ "$calls" -ge 900000 ] && ok "the workload makes enough calls ($calls in compiler-rt's log)" \
+	|| nok "the workload makes enough calls" "$calls calls" "$(cat conv.err)"
+check "calls (Enter records) per function: fdr's log = compiler-rt's" $COMPARE equal fdr.enters basic.enters
+# account -d: Lua's error() longjmps over instrumented frames, whose exits
+# XRay never sees (in either log); without -d llvm-xray rejects both.
+llvm-xray-19 account -d -instr_map="$LUA" -format=csv "$basic" >basic.csv 2>acct.err
+llvm-xray-19 account -d -instr_map="$LUA" -format=csv fdr.data/log.xray >fdr.csv 2>>acct.err \
+	&& ok "llvm-xray-19 account -d accepts fdr's log" || nok "llvm-xray-19 account -d accepts fdr's log" "$(cat acct.err)"
+check "llvm-xray-19 account -d: fdr's log = compiler-rt's, every function" $COMPARE equal fdr.csv basic.csv
+"$B/fdr" report --json fdr.data >report.json 2>report.err
+check "fdr report --json = compiler-rt's account -d, but for frames unwound by longjmp" \
+	$COMPARE unwound report.json basic.csv
+echo "# $(wc -l <basic.enters) functions, $calls calls; $((SECONDS - t0)) s" >&2
+echo "1..$n"
