@@ -66,10 +66,10 @@ def differences(a, b):
 def cmd_equal(pa, pb):
     a, b = load(pa), load(pb)
     diff = differences(a, b)
-    print("# %d functions, %d calls in %s; %d functions, %d calls in %s"
+    print("%d functions, %d calls in %s; %d functions, %d calls in %s"
           % (len(a), sum(a.values()), pa, len(b), sum(b.values()), pb))
     for name, x, y in diff:
-        print("# %-40s %10d %10d" % (name, x, y))
+        print("%-40s %10d %10d" % (name, x, y))
     return 1 if diff else 0
 
 
@@ -80,11 +80,11 @@ def cmd_unwound(preport, pacct):
     diff = differences(acct, report)
     extra = sum(x - y for _, x, y in diff)
     bad = [d for d in diff if d[1] < d[2]]
-    print("# %d functions; %d calls in the report, %d frames unwound; "
+    print("%d functions; %d calls in the report, %d frames unwound; "
           "account -d: %d calls" % (len(report), sum(report.values()),
                                     unwound, sum(acct.values())))
     for name, x, y in diff:
-        print("# %-40s account -d %10d  report %10d" % (name, x, y))
+        print("%-40s account -d %10d  report %10d" % (name, x, y))
     return 0 if not bad and extra == unwound else 1
 
 
