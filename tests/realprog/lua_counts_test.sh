@@ -22,18 +22,14 @@ bail() { echo "1..$n"; exit 0; }
 t0=$SECONDS
 
 # ---- the source, built by its own build system ----
-if src=$("$TOP/scripts/realprog/fetch-source.sh" lua5.4 "$T/src" 2>"$T/fetch.err"); then
-	ok "fetch: lua5.4 from Debian's source package ($(basename "$src"))"
+# scripts/realprog/build-lua.sh: fetch (cached), then Lua's own Makefile
+# with CC=fdr-cc and a fixed string-hash seed (the two runs must make the
+# same calls).
+if LUA=$("$TOP/scripts/realprog/build-lua.sh" "$T/src" "$B/fdr-cc" 2>"$T/build.err"); then
+	ok "build: Debian's lua5.4 source, make linux CC=fdr-cc (Lua's own Makefile)"
 else
-	nok "fetch: lua5.4 from Debian's source package" "$(cat "$T/fetch.err")"; bail
+	nok "build: Debian's lua5.4 source, make linux CC=fdr-cc (Lua's own Makefile)" "$(cat "$T/build.err")"; bail
 fi
-# Upstream's Makefile, as a user would: CC and MYCFLAGS are its knobs.  Lua
-# seeds its string hashes from time and addresses; a fixed seed makes the
-# two runs make the same calls.
-check "build: make linux CC=fdr-cc (Lua's own Makefile)" \
-	make -s -C "$src" -j2 linux CC="$B/fdr-cc -std=gnu99" MYCFLAGS="-O2 -g '-Dluai_makeseed(L)=0'"
-LUA=$src/src/lua
-[ -x "$LUA" ] || bail
 nfuncs=$(llvm-xray-19 extract "$LUA" 2>/dev/null | grep -c 'kind: function-enter')
 [ "$nfuncs" -gt 500 ] && ok "build: the binary is XRay-instrumented ($nfuncs functions in its instr map)" \
 	|| nok "build: the binary is XRay-instrumented" "$nfuncs functions"
