@@ -15,6 +15,12 @@ set -eu
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: build-lua.sh DEST CC [CFLAGS]" >&2; exit 2; }
 dest=$1 cc=$2 cflags=${3:--O2 -g}
 here=$(cd "$(dirname "$0")" && pwd)
+# make runs CC in the source directory: a relative path must not be.
+case $cc in
+/*) ;;
+*/*) cc="$(pwd)/$cc" ;;
+esac
+mkdir -p "$dest" && dest=$(cd "$dest" && pwd)
 src=$("$here/fetch-source.sh" lua5.4 "$dest")
 jobs=$(nproc 2>/dev/null || echo 2)
 if ! make -C "$src" -j"$jobs" linux CC="$cc -std=gnu99" \
