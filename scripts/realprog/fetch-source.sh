@@ -29,12 +29,14 @@ pkg=$1 dest=$2
 command -v dpkg-source >/dev/null || die "dpkg-source is missing: install dpkg-dev (scripts/deps.sh test)"
 
 cache_dir() {
-	local d=${FDR_REALPROG_CACHE:-/var/cache/fdr-realprog}
-	if [ -z "${FDR_REALPROG_CACHE:-}" ] && ! mkdir -p "$d" 2>/dev/null || [ ! -w "$d" ]; then
-		[ -z "${FDR_REALPROG_CACHE:-}" ] || die "$d is not writable (FDR_REALPROG_CACHE)"
-		d=${XDG_CACHE_HOME:-$HOME/.cache}/fdr-realprog
+	local d=${FDR_REALPROG_CACHE:-}
+	if [ -n "$d" ]; then
+		mkdir -p "$d" 2>/dev/null && [ -w "$d" ] || die "$d is not writable (FDR_REALPROG_CACHE)"
+	else
+		d=/var/cache/fdr-realprog
+		mkdir -p "$d" 2>/dev/null && [ -w "$d" ] || d=${XDG_CACHE_HOME:-$HOME/.cache}/fdr-realprog
+		mkdir -p "$d" || die "cannot create the cache $d"
 	fi
-	mkdir -p "$d" || die "cannot create the cache $d"
 	echo "$d"
 }
 
@@ -66,11 +68,20 @@ download() {
 	rm -rf "${cache:?}/$pkg/$v" && mv "$tmp" "$cache/$pkg/$v"
 }
 
+# The versions in the cache, one a line.
+cached_versions() {
+	local d
+	for d in "$cache/$pkg"/*/; do
+		[ -d "$d" ] && basename "$d"
+	done
+	return 0
+}
+
 exec 9>"$cache/.lock"
 flock 9
 version=$(archive_version)
 if [ -z "$version" ]; then
-	version=$(ls "$cache/$pkg" 2>/dev/null | grep -v '^\.' | sort -V | tail -1 || true)
+	version=$(cached_versions | sort -V | tail -1)
 	[ -n "$version" ] || die "no source of $pkg: the archive is unreachable (see $apt_dir/update.log) and nothing is cached in $cache/$pkg"
 	say "the archive is unreachable; using the cached $pkg $version"
 elif [ ! -f "$cache/$pkg/$version/${pkg}_${version}.dsc" ]; then

@@ -12,7 +12,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 B=$BUILD/bin
 T=$(mktemp -d /tmp/fdr-realprog.XXXXXX)
 trap 'rm -rf "$T"' EXIT
-COMPARE="python3 $HERE/compare_counts.py"
+compare() { python3 "$HERE/compare_counts.py" "$@"; }
 n=0
 ok() { n=$((n + 1)); echo "ok $n $1"; }
 nok() { n=$((n + 1)); echo "not ok $n $1"; shift; for l in "$@"; do printf '%s\n' "$l" | head -c 4000 | sed 's/^/# /'; done; }
@@ -54,27 +54,28 @@ env XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$T/b
 	XRAY_BASIC_OPTIONS="func_duration_threshold_us=0 max_stack_depth=65536" \
 	"$LUA" workload.lua >basic.out 2>basic.err
 rc=$?
-basic=$(ls "$T"/basic.* 2>/dev/null | grep -v -e '\.out$' -e '\.err$' | head -1)
+basic=
+for f in "$T"/basic.lua.*; do [ -f "$f" ] && basic=$f; done
 [ $rc = 0 ] && [ "$(cat basic.out)" = "$want" ] && [ -s "$basic" ] \
 	&& ok "compiler-rt xray-basic: the same binary writes its log" \
 	|| { nok "compiler-rt xray-basic: the same binary writes its log" "rc=$rc" "$(cat basic.err)"; bail; }
 
 # ---- the counts ----
-"$B/fdr" convert --format yaml fdr.data 2>conv.err | $COMPARE enters - >fdr.enters
+"$B/fdr" convert --format yaml fdr.data 2>conv.err | compare enters - >fdr.enters
 llvm-xray-19 convert -symbolize -instr_map="$LUA" -output-format=yaml "$basic" 2>>conv.err |
-	$COMPARE enters - >basic.enters
+	compare enters - >basic.enters
 calls=$(awk -F'\t' '{s += $2} END {print s + 0}' basic.enters)
 [ "$calls" -ge 900000 ] && ok "the workload makes enough calls ($calls in compiler-rt's log)" \
 	|| nok "the workload makes enough calls" "$calls calls" "$(cat conv.err)"
-check "calls (Enter records) per function: fdr's log = compiler-rt's" $COMPARE equal fdr.enters basic.enters
+check "calls (Enter records) per function: fdr's log = compiler-rt's" compare equal fdr.enters basic.enters
 # account -d: Lua's error() longjmps over instrumented frames, whose exits
 # XRay never sees (in either log); without -d llvm-xray rejects both.
 llvm-xray-19 account -d -instr_map="$LUA" -format=csv "$basic" >basic.csv 2>acct.err
 llvm-xray-19 account -d -instr_map="$LUA" -format=csv fdr.data/log.xray >fdr.csv 2>>acct.err \
 	&& ok "llvm-xray-19 account -d accepts fdr's log" || nok "llvm-xray-19 account -d accepts fdr's log" "$(cat acct.err)"
-check "llvm-xray-19 account -d: fdr's log = compiler-rt's, every function" $COMPARE equal fdr.csv basic.csv
+check "llvm-xray-19 account -d: fdr's log = compiler-rt's, every function" compare equal fdr.csv basic.csv
 "$B/fdr" report --json fdr.data >report.json 2>report.err
 check "fdr report --json = compiler-rt's account -d, but for frames unwound by longjmp" \
-	$COMPARE unwound report.json basic.csv
+	compare unwound report.json basic.csv
 echo "# $(wc -l <basic.enters) functions, $calls calls; $((SECONDS - t0)) s" >&2
 echo "1..$n"
