@@ -43,7 +43,12 @@ cache_dir() {
 cache=$(cache_dir)
 apt_dir=$cache/apt
 mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache"
-echo "deb-src ${FDR_REALPROG_MIRROR:-http://deb.debian.org/debian} ${FDR_REALPROG_SUITE:-bookworm} main" \
+# The archive's key, named, when it is where Debian puts it (else apt's
+# trusted keys decide, as for the system's own lists).
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+signed=
+[ -f "$keyring" ] && signed="[signed-by=$keyring] "
+echo "deb-src $signed${FDR_REALPROG_MIRROR:-http://deb.debian.org/debian} ${FDR_REALPROG_SUITE:-bookworm} main" \
 	>"$apt_dir/sources.list"
 # Dir::Cache too: apt-get update would otherwise rewrite the system's
 # srcpkgcache.bin from our one-line list.
