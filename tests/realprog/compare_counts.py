@@ -12,6 +12,7 @@ the real-program test writes, and their comparison.
                                          fdr report --json) give every
                                          function the same count; else the
                                          differing functions, exit 1
+                                         (also when either side is empty)
   compare_counts.py unwound REPORT ACCT  fdr report --json vs llvm-xray
                                          account -d: equal but for the
                                          frames a longjmp unwound, which
@@ -70,6 +71,9 @@ def cmd_equal(pa, pb):
           % (len(a), sum(a.values()), pa, len(b), sum(b.values()), pb))
     for name, x, y in diff:
         print("%-40s %10d %10d" % (name, x, y))
+    if not a or not b:
+        print("no calls on one side: nothing compared")
+        return 1
     return 1 if diff else 0
 
 

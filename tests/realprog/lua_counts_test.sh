@@ -77,5 +77,14 @@ check "llvm-xray-19 account -d: fdr's log = compiler-rt's, every function" compa
 "$B/fdr" report --json fdr.data >report.json 2>report.err
 check "fdr report --json = compiler-rt's account -d, but for frames unwound by longjmp" \
 	compare unwound report.json basic.csv
+
+# ---- the same through compiler-rt's trampolines, and with -F ----
+FDR_XRAY_SLEDS=xray "$B/fdr" record -o tramp.data -t 0 -b 1M -n 64 -- "$LUA" workload.lua >/dev/null 2>tramp.err
+"$B/fdr" convert --format yaml tramp.data 2>>conv.err | compare enters - >tramp.enters
+check "FDR_XRAY_SLEDS=xray (compiler-rt's trampolines): the same calls per function" compare equal tramp.enters basic.enters
+"$B/fdr" record -o only.data -t 0 -F luaH_getshortstr -F luaV_concat -- "$LUA" workload.lua >/dev/null 2>only.err
+"$B/fdr" report --json only.data >only.json 2>>only.err
+grep -E '^(luaH_getshortstr|luaV_concat)	' basic.enters >only.want
+check "record -F two functions: exactly their calls, as compiler-rt counts them" compare equal only.json only.want
 echo "# $(wc -l <basic.enters) functions, $calls calls; $((SECONDS - t0)) s" >&2
 echo "1..$n"
