@@ -7,6 +7,9 @@ the real-program test writes, and their comparison.
                                          `fdr convert --format yaml` or
                                          `llvm-xray-19 convert -symbolize
                                          -output-format=yaml` (on stdin: -)
+  compare_counts.py hooks OUT BINARY      name<TAB>calls from count_hooks.c's
+                                         OUT ("offset count" lines), named
+                                         with nm BINARY
   compare_counts.py equal A B            A and B ("name<TAB>count" lines,
                                          or llvm-xray account CSV, or
                                          fdr report --json) give every
@@ -25,6 +28,7 @@ summed, the same way on both sides.
 import csv
 import json
 import re
+import subprocess
 import sys
 from collections import Counter
 
@@ -35,9 +39,27 @@ def enters(path):
     counts = Counter()
     with (sys.stdin if path == "-" else open(path)) as f:
         for line in f:
+            if "kind: function-enter," not in line:
+                continue
             m = ENTER.search(line)
             if m:
                 counts[m.group(1)] += 1
+    return counts
+
+
+def hooks(out, binary):
+    """count_hooks.c's entries by offset from the image start, named."""
+    names = {}
+    nm = subprocess.run(["nm", binary], check=True, capture_output=True, text=True)
+    for line in nm.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tTwW":
+            names[int(f[0], 16)] = f[2]
+    counts = Counter()
+    with open(out) as f:
+        for line in f:
+            off, n = line.split()
+            counts[names.get(int(off, 16), "#" + off)] += int(n)
     return counts
 
 
@@ -95,6 +117,10 @@ def cmd_unwound(preport, pacct):
 def main(argv):
     if len(argv) == 3 and argv[1] == "enters":
         for name, n in sorted(enters(argv[2]).items()):
+            print("%s\t%d" % (name, n))
+        return 0
+    if len(argv) == 4 and argv[1] == "hooks":
+        for name, n in sorted(hooks(argv[2], argv[3]).items()):
             print("%s\t%d" % (name, n))
         return 0
     if len(argv) == 4 and argv[1] == "equal":

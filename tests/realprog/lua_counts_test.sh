@@ -86,5 +86,36 @@ check "FDR_XRAY_SLEDS=xray (compiler-rt's trampolines): the same calls per funct
 "$B/fdr" report --json only.data >only.json 2>>only.err
 grep -E '^(luaH_getshortstr|luaV_concat)	' basic.enters >only.want
 check "record -F two functions: exactly their calls, as compiler-rt counts them" compare equal only.json only.want
+
+# ---- the GCC hooks: fdr-cc --gcc against counting hooks, same objects ----
+# No runtime of compiler-rt's to run the same binary under: the oracle is
+# count_hooks.c linked to the very objects fdr-cc --gcc compiled (Lua's
+# Makefile relinks only the interpreter).
+if LUAG=$("$TOP/scripts/realprog/build-lua.sh" "$T/gcc" "$B/fdr-cc --gcc" 2>"$T/build.err"); then
+	ok "build --gcc: make linux CC='fdr-cc --gcc' (Lua's own Makefile)"
+else
+	nok "build --gcc: make linux CC='fdr-cc --gcc' (Lua's own Makefile)" "$(cat "$T/build.err")"; bail
+fi
+# Both run as ./lua ../workload.lua: argv[0] is a string in Lua's heap, and
+# a different length would shift its garbage collector, hence its calls.
+mkdir gcc-fdr gcc-hooks
+cp "$LUAG" gcc-fdr/lua
+rm -f "$LUAG"
+gcc -O2 -c -o count_hooks.o "$HERE/count_hooks.c" &&
+	make -s -C "$(dirname "$LUAG")" lua CC="gcc -std=gnu99 -finstrument-functions" \
+		SYSLIBS="-Wl,-E -ldl" MYLIBS="$T/count_hooks.o" >relink.log 2>&1 &&
+	cp "$LUAG" gcc-hooks/lua &&
+	(cd gcc-hooks && COUNT_HOOKS_OUT=$T/hooks.out ./lua ../workload.lua) >hooks.stdout 2>&1
+[ "$(cat hooks.stdout)" = "$want" ] && [ -s hooks.out ] \
+	&& ok "--gcc: the same objects relinked with counting hooks run the workload" \
+	|| nok "--gcc: the same objects relinked with counting hooks run the workload" "$(cat relink.log hooks.stdout)"
+compare hooks hooks.out "$LUAG" >hooks.enters
+(cd gcc-fdr && "$B/fdr" record -o ../gcc.data -t 0 -b 1M -n 64 -- ./lua ../workload.lua) >gcc.out 2>gcc.err
+[ "$(cat gcc.out)" = "$want" ] && grep -q ' 0 buffers recycled, 0 dropped' gcc.err \
+	&& ok "--gcc: fdr record -t 0 runs it, no buffer recycled, none dropped" \
+	|| nok "--gcc: fdr record -t 0 runs it, no buffer recycled, none dropped" "$(cat gcc.err)"
+"$B/fdr" convert --format yaml gcc.data 2>>conv.err | compare enters - >gcc.enters
+check "--gcc: calls per function (names from the sym-map) = the counting hooks'" compare equal gcc.enters hooks.enters
+echo "# --gcc: $(wc -l <gcc.enters) functions, $(awk -F'\t' '{s += $2} END {print s + 0}' gcc.enters) calls" >&2
 echo "# $(wc -l <basic.enters) functions, $calls calls; $((SECONDS - t0)) s" >&2
 echo "1..$n"
