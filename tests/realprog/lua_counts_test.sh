@@ -3,8 +3,10 @@
 # lua_counts_test.sh BUILD: a real program, Lua 5.4 from Debian's source
 # package, built by its own Makefile through fdr-cc, run once under
 # `fdr record -t 0` and once, the very same binary, under compiler-rt's
-# xray-basic mode; the per-function call counts must be equal (TAP on
-# stdout, Documentation/testing.md "The real-program test").
+# xray-basic mode; the per-function call counts must be equal.  Then the
+# same with the GCC hooks: Lua built with fdr-cc --gcc under fdr record,
+# against counting hooks (count_hooks.c) linked to the same objects.
+# TAP on stdout; Documentation/realprog.md.
 set -u
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
