@@ -10,6 +10,12 @@
 #   compile only (-c, -S, -E, -M, -MM)   only the instrumentation flag
 #   -shared, -r                          no fdr library (the program that
 #                                        loads it brings the recorder)
+#
+# XRay in shared libraries: clang-19 compiles the sleds into a -shared
+# library, but its XRay runtime patches only the main executable's (the
+# per-DSO runtime, -fxray-shared, is LLVM 20's), so such a library's
+# functions are never recorded.  fdr-cc says so on stderr when it links
+# one; --gcc libraries are recorded (the program exports the hooks).
 #   a program (static or dynamic)        + the fdr libraries, at the end
 #
 # The libraries are found in $FDR_LIBDIR, else where make install put
@@ -33,13 +39,13 @@ case ${compiler##*/} in
 esac
 
 # Pass 1: our own flag, and what kind of invocation this is.
-link=yes inputs=0 skip_next=no
+link=yes inputs=0 skip_next=no shared=no
 for a in "$@"; do
 	if [ "$skip_next" = yes ]; then skip_next=no; continue; fi
 	case $a in
 	--gcc) family=gcc ;;
 	-c|-S|-E|-M|-MM) link=no ;;
-	-shared|-r) [ "$link" = yes ] && link=lib ;;
+	-shared|-r) [ "$link" = yes ] && link=lib; [ "$a" = -shared ] && shared=yes ;;
 	-o|-I|-L|-x|-MF|-MT|-MQ|-include|-imacros|-isystem|-idirafter|-iquote|\
 	-isysroot|-Xlinker|-Xassembler|-Xpreprocessor|-u|-T|-z|-D|-U|--param|-target|-l)
 		skip_next=yes ;;
@@ -103,6 +109,10 @@ while [ "$n" -gt 0 ]; do
 	[ "$a" = --gcc ] || set -- "$@" "$a"
 done
 
+if [ "$family" = clang ] && [ "$shared" = yes ] && [ "$link" = lib ]; then
+	echo "fdr-cc: warning: clang-19's XRay does not record functions in shared libraries (-shared);" \
+		"link this code into the program, or build the library and the program with --gcc" >&2
+fi
 if [ "$link" = yes ] && [ "$inputs" -gt 0 ]; then
 	# shellcheck disable=SC2086 # the flag and library lists split on spaces
 	# -x none: a "-x c" of the user's must not make our archives C source

@@ -60,6 +60,11 @@ X
 check "fdr-cc --gcc -shared: a library" "$B/fdr-cc" --gcc -O1 -fPIC -shared -o libtw.so lib.c
 check "fdr-cc --gcc: a program linking it" "$B/fdr-cc" --gcc -O1 -o uselib uselib.c -L. -ltw -Wl,-rpath,"$T"
 check "fdr-cc -shared (XRay): a library" "$B/fdr-cc" -O1 -fPIC -shared -o libtwx.so lib.c
+grep -q "^fdr-cc: warning: clang-19's XRay does not record functions in shared libraries" check.out \
+	&& ok "fdr-cc -shared (XRay): says its functions will not be recorded" \
+	|| nok "fdr-cc -shared (XRay): says its functions will not be recorded" "$(cat check.out)"
+"$B/fdr-cc" --gcc -O1 -fPIC -shared -o libtw2.so lib.c 2>gcc-shared.err && [ ! -s gcc-shared.err ] \
+	&& ok "fdr-cc --gcc -shared: no warning" || nok "fdr-cc --gcc -shared: no warning" "$(cat gcc-shared.err)"
 check "fdr-cc (XRay): a program linking it" "$B/fdr-cc" -O1 -o uselibx uselib.c -L. -ltwx -Wl,-rpath,"$T"
 cat > cxx.cc <<'X'
 namespace shapes { struct Sq { int s; __attribute__((noinline)) int area() const { return s * s; } }; }
