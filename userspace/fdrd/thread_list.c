@@ -103,8 +103,9 @@ static bool same_image(const struct thread_row *r, const struct owner_info *info
 }
 
 /*
- * Count buffer b (buffer index `first`, of the thread of rows[g..*n-1])
- * in the row of the program its note names: a thread that exec()ed
+ * Count the next buffer of the thread whose rows are rows[g..*n), with
+ * note info (valid or not), in the row of the program the note names
+ * (*cur: that row, on entry the previous buffer's): a thread that exec()ed
  * another program gets one row per program, so that nothing names the
  * second by the first.  A buffer without a valid note joins the row of
  * the buffer before it.  -1 only when out of memory.
