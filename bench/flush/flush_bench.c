@@ -309,11 +309,14 @@ int main(int argc, char **argv)
 {
 	struct variant v[] = {
 		{ .name = "write(2), 1 MiB calls from a contiguous copy", .kind = 0 },
-		{ .name = "fdrd: io_uring writev, depth 4, 256 KiB requests (default), "
-			  "buffers walked during the grace period (untimed)", .kind = 4 },
-		{ .name = "fdrd: the same, every buffer walked during the flush", .kind = 2 },
-		{ .name = "fdrd --io=pwritev (4 MiB calls from fdrd's thread), buffers walked "
-			  "during the grace period", .kind = 4, .o = { .mode = URING_WRITE_SYNC } },
+		{ .name = "fdrd's default: buffers walked during the grace period (untimed), "
+			  "then pwritev of up to 4 MiB from fdrd's thread", .kind = 4,
+		  .o = { .sync_if_prechecked = true } },
+		{ .name = "fdrd's default, every buffer walked during the flush: io_uring writev, "
+			  "depth 4, 256 KiB requests, validation overlapped", .kind = 2,
+		  .o = { .sync_if_prechecked = true } },
+		{ .name = "fdrd --io=writev (io_uring for every write; the default before), buffers "
+			  "walked during the grace period", .kind = 4 },
 		{ .name = "fdrd --io=pwritev, every buffer walked during the flush", .kind = 2,
 		  .o = { .mode = URING_WRITE_SYNC } },
 		{ .name = "write(2), one call per piece from the mapping (layout untimed)", .kind = 1 },
@@ -370,7 +373,7 @@ int main(int argc, char **argv)
 	/* the headline first: bench/report.py takes the first "ratio" line */
 	printf("ratio %.2f (fdrd's flush after its grace period ÷ plain write(2) throughput, "
 	       "medians of %d interleaved rounds); "
-	       "fdrd flushes %.1f MiB in %.0f ms (target: ratio >= 0.8, < 1000 ms); "
+	       "fdrd flushes %.1f MiB in %.0f ms (target: ratio >= 0.95, < 1000 ms); "
 	       "with every buffer walked during the flush (grace 0): %.2f, %.0f ms\n\n",
 	       base / median(v[1].ms, rounds), rounds, (double)b.size / (1 << 20),
 	       median(v[1].ms, rounds), base / median(v[2].ms, rounds),

@@ -39,11 +39,12 @@ static const char usage[] =
 "                          ('#' comments); read again on SIGHUP\n"
 "  -f, --foreground        do not daemonize (messages go to stderr)\n"
 "      --syslog            send messages to syslog (default when daemonized)\n"
-"      --io=MODE           writev (default), fixed (registered buffers),\n"
+"      --io=MODE           writev (io_uring), fixed (registered buffers),\n"
 "                          direct (O_DIRECT via bounce buffers) or bounce\n"
 "                          (buffered, via bounce buffers), or pwritev (plain\n"
 "                          calls from fdrd's thread); direct and fixed\n"
-"                          fall back to writev where the kernel refuses\n"
+"                          fall back to writev where the kernel refuses\n""                          (default: pwritev when the grace period validated\n"
+"                          every buffer, else writev)\n"
 "      --queue-depth=N     writes in flight (default 4)\n"
 "      --chunk-kib=N       bytes per write request, in KiB (default 256)\n"
 "      --preallocate       fallocate the log's size before writing\n"
@@ -103,6 +104,7 @@ static int parse_uint(const char *opt, const char *s, unsigned long max,
 
 static int parse_io(const char *s, struct uring_write_opts *w)
 {
+	w->sync_if_prechecked = false;	/* the mode asked for is the mode used */
 	if (!strcmp(s, "writev"))
 		w->mode = URING_WRITE_VECTORED;
 	else if (!strcmp(s, "fixed"))
@@ -229,6 +231,7 @@ enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 	o->pattern = LOG_NAME_DEFAULT_PATTERN;
 	o->grace_ms = 100;
 	o->retry_ms = 1000;
+	o->write.sync_if_prechecked = true;
 	r = parse_args(argc, argv, NULL, o, &dir);
 	if (r == OPTIONS_RUN && o->config)
 		r = parse_config(o, &dir);

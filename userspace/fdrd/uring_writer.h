@@ -33,6 +33,9 @@ struct uring_write_opts {
 	bool async;		/* IOSQE_ASYNC: always hand writes to io-wq */
 	bool register_file;	/* the output fd as a registered file */
 	bool no_tmpfile;	/* as on a filesystem without O_TMPFILE (tests) */
+	/* log_write: with mode VECTORED, write with SYNC instead when every
+	 * buffer was validated before the flush (nothing left to overlap) */
+	bool sync_if_prechecked;
 };
 
 struct uring_write_report {

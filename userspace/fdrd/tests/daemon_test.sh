@@ -124,6 +124,9 @@ test_record() {
 		skip "fdrlog convert vs llvm-xray" "build/bin/fdrlog not built"
 	fi
 	check "region reported FLUSHED" [ "$(status_field flush_state)" = FLUSHED ]
+	check "every buffer validated during the grace period: written with pwritev (the default)" \
+		grep -q "(pwritev, [0-9]* writes; 4 buffers validated during the grace period)" "$WORK/fdrd.err" ||
+		grep wrote "$WORK/fdrd.err" | diag
 	check "no temporary file left" no_temp_files "$out"
 	stop_fdrd; check "SIGTERM while idle: exit 0" [ $? = 0 ]
 }
@@ -275,7 +278,7 @@ test_hostile() {
 # 10. the write options end to end, and the name pattern
 test_options() {
 	local out=$WORK/opts mode; mkdir -p "$out"
-	for mode in direct fixed pwritev; do
+	for mode in direct fixed pwritev writev; do
 		fresh_region 65536 4
 		"$FILL" "$NAME" 5 1000 >/dev/null
 		ctl finalize >/dev/null
@@ -290,8 +293,10 @@ test_options() {
 	done
 	check "--io=fixed on the read-only mapping says why it fell back" \
 		grep -q "registered buffers not used (io_uring pins" "$WORK/fdrd-fixed.err"
-	check "--io=pwritev: the flush says it wrote with pwritev" grep -q "pwritev" "$WORK/fdrd-pwritev.err" ||
+	check "--io=pwritev: the flush says it wrote with pwritev" grep -q "(pwritev, " "$WORK/fdrd-pwritev.err" ||
 		diag <"$WORK/fdrd-pwritev.err"
+	check "--io=writev: io_uring although every buffer was validated beforehand" \
+		grep -q "(writev, " "$WORK/fdrd-writev.err" || diag <"$WORK/fdrd-writev.err"
 }
 
 # 9. SIGTERM during a flush: a complete log or none, exit 0
