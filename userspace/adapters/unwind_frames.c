@@ -16,6 +16,7 @@
 #include <unwind.h>
 
 #include "fdr.h"
+#include "fdr_inline.h"
 #include "hook_attrs.h"
 #include "unwind_frames.h"
 
@@ -60,12 +61,20 @@ FDR_HOOK static _Unwind_Reason_Code keep_frame(struct _Unwind_Context *ctx,
 	return _URC_NO_REASON;
 }
 
+/* Not recording (no region attached, e.g. run without fdr record): no
+ * walk, so that such a run pays nothing for a throw or a longjmp(). */
+FDR_HOOK static bool recording(void)
+{
+	return __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) != NULL;
+}
+
 FDR_HOOK void fdr_unwind_capture(struct fdr_unwind_frames *f)
 {
 	struct walk w = { .frames = f };
 
 	f->n = 0;
-	_Unwind_Backtrace(keep_frame, &w);
+	if (recording())
+		_Unwind_Backtrace(keep_frame, &w);
 }
 
 FDR_HOOK void fdr_unwind_close_below(struct fdr_unwind_frames *f,
@@ -94,5 +103,6 @@ FDR_HOOK void fdr_unwind_close_stack_below(uint64_t limit)
 {
 	struct walk w = { .limit = limit };
 
-	_Unwind_Backtrace(close_frame, &w);
+	if (recording())
+		_Unwind_Backtrace(close_frame, &w);
 }

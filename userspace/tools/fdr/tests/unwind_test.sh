@@ -92,6 +92,14 @@ done
 account "throw: llvm-xray-19 account without -d takes the log" throw
 account "throw_static: llvm-xray-19 account without -d" throw_static
 
+# Not recorded (no fdr record): the hooks stay out of the way.
+for p in throw throw_static jump_static; do
+	out=$("$T/$p" signal 2>&1); rc=$?
+	want=after; [ "${p#throw}" != "$p" ] && want=$(printf 'after\nafter\nafter')
+	[ $rc = 0 ] && [ "$out" = "$want" ] && ok "$p runs as before without fdr record" ||
+		nok "$p runs as before without fdr record" "rc=$rc" "$out"
+done
+
 # The control: without the hooks the frames stay open and llvm-xray's
 # accounting fails, so the checks above can fail.
 expect "control: without the hooks longjmp leaves four frames open" jump_nohooks \
