@@ -50,7 +50,7 @@ wait_for() {
 unit_active() { [ "$(systemctl is-active "$1")" = active ]; }
 module_loaded() { grep -q '^fdr ' /proc/modules; }
 # dkms_state: what `dkms status` says of fdr on this kernel, e.g. "installed".
-dkms_state() { dkms status -m fdr -k "$kver" 2>&1 | sed -n 's/^fdr[/,].*: //p' | head -n 1; }
+dkms_state() { dkms status -m fdr -k "$kver" 2>/dev/null | sed -n 's/^fdr[/,].*: //p' | head -n 1; }
 
 # check_running: the module, the device and the service, as a user finds them.
 check_running() {
@@ -99,3 +99,19 @@ check_refused() {
 	contains "fdr record tells $outsider /dev/fdr is refused and falls back" \
 		"/dev/fdr: Permission denied; recording into a private embedded region" "$out"
 }
+
+# install_kept DIR: apt install (offline) the .debs the image keeps in
+# /var/cache/fdr-guest/DIR (scripts/guest/image/customize); one result.
+install_kept() {
+	local dir=/var/cache/fdr-guest/$1 rc=0 t0=$SECONDS
+	ls "$dir"/*.deb >/dev/null 2>&1 || { fail "the image keeps .debs in $dir"; return 1; }
+	apt-get install -y -q "$dir"/*.deb >"/tmp/apt-$1.log" 2>&1 || rc=$?
+	sed "s/^/apt install $1: /" "/tmp/apt-$1.log" >&2
+	expect "apt install $(echo $(ls "$dir" | cut -d_ -f1)) (offline) exits 0 ($((SECONDS - t0)) s)" 0 "$rc"
+}
+# export_boot KVER: the kernel and initrd to /fdr/out/boot/, which the host boots next.
+export_boot() {
+	mkdir -p /fdr/out/boot
+	check "$1's kernel and initrd are exported to the host" cp "/boot/vmlinuz-$1" "/boot/initrd.img-$1" /fdr/out/boot/
+}
+kept_kernel() { ls /var/cache/fdr-guest/kernel-6.12/linux-image-6.12*.deb | sed 's|.*/linux-image-||; s|_.*||'; }
