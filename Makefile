@@ -15,7 +15,8 @@
 #                       and a kernel upgrade 6.1 -> 6.12
 #   make guest-test     only the full Debian guest test (FDR_GUEST=...:
 #                       scenarios, default 6.1; needs make first)
-#   make vm-test        the same without deps and host tests
+#   make vm-test        the busybox VM part alone (no deps, host tests or
+#                       full guest test)
 #   make demo           boot the VM, load fdr.ko, drive it with fdrctl
 #   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
 #   make bench          the benchmarks (bench/README.md)
@@ -74,10 +75,11 @@ test-full:
 guest-test:
 	scripts/guest/test $(or $(FDR_GUEST),6.1)
 
-# The VM part of `make test` alone (no deps, no host tests): for iterating
-# on the module and the VM tests.
+# The VM part of `make test` alone (no deps, no host tests, no full guest
+# test unless FDR_GUEST says which): for iterating on the module and the VM
+# tests.
 vm-test:
-	FDR_SKIP_DEPS=1 FDR_SKIP_HOST=1 scripts/run-tests.sh
+	FDR_SKIP_DEPS=1 FDR_SKIP_HOST=1 FDR_GUEST=$${FDR_GUEST:-none} scripts/run-tests.sh
 
 demo:
 	scripts/demo.sh
