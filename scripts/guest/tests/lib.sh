@@ -105,8 +105,8 @@ check_refused() {
 install_kept() {
 	local dir=/var/cache/fdr-guest/$1 rc=0 t0=$SECONDS
 	ls "$dir"/*.deb >/dev/null 2>&1 || { fail "the image keeps .debs in $dir"; return 1; }
-	apt-get install -y -q "$dir"/*.deb >"/tmp/apt-$1.log" 2>&1 || rc=$?
-	sed "s/^/apt install $1: /" "/tmp/apt-$1.log" >&2
+	# streamed to stderr (the .err), so that a phase killed by its timeout shows where
+	apt-get install -y -q "$dir"/*.deb > >(sed -u "s/^/apt install $1: /" >&2) 2>&1 || rc=$?
 	expect "apt install $(echo $(ls "$dir" | cut -d_ -f1)) (offline) exits 0 ($((SECONDS - t0)) s)" 0 "$rc"
 }
 # export_boot KVER: the kernel and initrd to /fdr/out/boot/, which the host boots next.
