@@ -8,8 +8,15 @@
 #   make module-6.1-rt  the same against the 6.1 PREEMPT_RT headers
 #   make userspace      every userspace component and the selftests
 #   make check          host tests of every component (TAP)
-#   make test           deps, build, host tests, VM selftests, one summary
-#   make vm-test        the same without deps and host tests
+#   make test           deps, build, host tests, VM selftests, the full
+#                       Debian guest test on 6.1 (packages, DKMS, systemd),
+#                       one summary
+#   make test-full      the same, the guest test on 6.1, 6.1-rt and 6.12
+#                       and a kernel upgrade 6.1 -> 6.12
+#   make guest-test     only the full Debian guest test (FDR_GUEST=...:
+#                       scenarios, default 6.1; needs make first)
+#   make vm-test        the busybox VM part alone (no deps, host tests or
+#                       full guest test)
 #   make demo           boot the VM, load fdr.ko, drive it with fdrctl
 #   make vm CMD='...'   run a shell command in the VM with fdr.ko loaded
 #   make bench          the benchmarks (bench/README.md)
@@ -38,7 +45,7 @@ COMPONENT_DIRS := userspace/lib userspace/adapters userspace/reader \
 # Only those that exist yet (parts land independently).
 DIRS = $(patsubst %/Makefile,%,$(wildcard $(addsuffix /Makefile,$(COMPONENT_DIRS))))
 
-.PHONY: all module module-6.12 module-6.1-rt userspace check test vm-test demo vm bench install uninstall deb \
+.PHONY: all module module-6.12 module-6.1-rt userspace check test test-full guest-test vm-test demo vm bench install uninstall deb \
 	print-dirs clean distclean
 
 all: module userspace
@@ -61,10 +68,18 @@ check: userspace
 test:
 	scripts/run-tests.sh
 
-# The VM part of `make test` alone (no deps, no host tests): for iterating
-# on the module and the VM tests.
+test-full:
+	FDR_GUEST="6.1 6.1-rt 6.12 upgrade" scripts/run-tests.sh
+
+# The guest test alone, results in build/results/4-guest*.tap.
+guest-test:
+	scripts/guest/test $(or $(FDR_GUEST),6.1)
+
+# The VM part of `make test` alone (no deps, no host tests, no full guest
+# test unless FDR_GUEST says which): for iterating on the module and the VM
+# tests.
 vm-test:
-	FDR_SKIP_DEPS=1 FDR_SKIP_HOST=1 scripts/run-tests.sh
+	FDR_SKIP_DEPS=1 FDR_SKIP_HOST=1 FDR_GUEST=$${FDR_GUEST:-none} scripts/run-tests.sh
 
 demo:
 	scripts/demo.sh

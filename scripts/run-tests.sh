@@ -16,6 +16,10 @@
 #   FDR_VM_KERNELS="..."   the kernels the VM suite boots, each with its own
 #                          fdr.ko (default: "6.1 6.12 6.1-rt"; 6.1 is the
 #                          default kernel, kmod/fdr.ko)
+#   FDR_GUEST="..."        the full Debian guest test's scenarios
+#                          (scripts/guest/test; default "6.1"; make test-full:
+#                          "6.1 6.1-rt 6.12 upgrade"; "none" skips it;
+#                          FDR_SKIP_VM=1 skips it too)
 set -eu
 # modinfo lives in /sbin, which is not on a normal user's PATH on Debian.
 export PATH="$PATH:/sbin:/usr/sbin"
@@ -229,6 +233,19 @@ else
 	for series in ${FDR_VM_KERNELS:-6.1 6.12 6.1-rt}; do
 		vm_tests "$series"
 	done
+fi
+
+# 5. The full Debian guest: make deb's packages installed with apt in a
+# Debian 12 guest booted with systemd (scripts/guest/test, testing.md).
+guest_scenarios=${FDR_GUEST:-6.1}
+if [ "${FDR_SKIP_VM:-0}" = 1 ] || [ "$guest_scenarios" = none ]; then
+	echo "== full Debian guest test skipped"
+else
+	t0=$SECONDS
+	# its own results; a failure is already counted in them
+	# shellcheck disable=SC2086
+	scripts/guest/test --results "$top/$results" $guest_scenarios 9>&- || true
+	echo "   (full Debian guest test: $((SECONDS - t0)) s)"
 fi
 
 end=$(date +%s)
