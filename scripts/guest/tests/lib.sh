@@ -52,6 +52,22 @@ module_loaded() { grep -q '^fdr ' /proc/modules; }
 # dkms_state: what `dkms status` says of fdr on this kernel, e.g. "installed".
 dkms_state() { dkms status -m fdr -k "$kver" 2>/dev/null | sed -n 's/^fdr[/,].*: //p' | head -n 1; }
 
+# check_reload: `systemctl reload fdrd` re-reads /etc/fdr/fdrd.conf; a bad
+# file is refused and the service keeps running.
+reloaded_as() { journalctl -u fdrd --no-pager -o cat | grep -qF "reloaded /etc/fdr/fdrd.conf: logs into /var/log/fdr as $1"; }
+check_reload() {
+	printf -- '--pattern reload-<seq>.xray\n' >/etc/fdr/fdrd.conf
+	check "systemctl reload fdrd exits 0" systemctl reload fdrd
+	check "fdrd says it reloaded /etc/fdr/fdrd.conf with the new pattern" wait_for 10 reloaded_as 'reload-<seq>.xray'
+	printf -- '--grace-ms soon\n' >/etc/fdr/fdrd.conf
+	systemctl reload fdrd
+	check "a bad options file: fdrd says it keeps its options" \
+		wait_for 10 sh -c "journalctl -u fdrd --no-pager -o cat | grep -q 'keeping the ones in use'"
+	check "fdrd.service still active after the refused reload" unit_active fdrd.service
+	printf '# fdrd options (emptied by the guest test)\n' >/etc/fdr/fdrd.conf
+	systemctl reload fdrd
+}
+
 # check_running: the module, the device and the service, as a user finds them.
 check_running() {
 	local gid
