@@ -66,7 +66,7 @@ if [ "$lang" = c++ ]; then
 	esac
 fi
 
-# FDR_LIBDIR: one directory holding all three archives (an installed
+# FDR_LIBDIR: one directory holding all the archives below (an installed
 # tree); make install writes its LIBDIR into installed_libdir.
 installed_libdir=
 adapters=${FDR_LIBDIR:-${installed_libdir:-$top/adapters}}
