@@ -19,28 +19,30 @@ const char fdr_xray_cxx_link[] = "fdr-xray-cxx";
 typedef void (*throw_fn)(void *, void *, void (*)(void *));
 typedef void (*rethrow_fn)(void);
 
-FDR_HOOK static void *real(const char *name)
+/* The definition of name after ours, looked up once (every thread
+ * stores the same value in *cache). */
+FDR_HOOK static void *real(void **cache, const char *name)
 {
-	void *fn = dlsym(RTLD_NEXT, name);
+	void *fn = __atomic_load_n(cache, __ATOMIC_RELAXED);
 
+	if (fn)
+		return fn;
+	fn = dlsym(RTLD_NEXT, name);
 	if (!fn) {	/* no C++ runtime after us: nothing can throw */
 		fprintf(stderr, "fdr xray mode: %s not found after the "
 			"program (%s)\n", name, dlerror());
 		abort();
 	}
+	__atomic_store_n(cache, fn, __ATOMIC_RELAXED);
 	return fn;
 }
 
 FDR_HOOK __attribute__((noreturn))
 void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 {
-	static throw_fn next;	/* every thread stores the same value */
-	throw_fn fn = __atomic_load_n(&next, __ATOMIC_RELAXED);
+	static void *next;
+	throw_fn fn = (throw_fn)real(&next, "__cxa_throw");
 
-	if (!fn) {
-		fn = (throw_fn)real("__cxa_throw");
-		__atomic_store_n(&next, fn, __ATOMIC_RELAXED);
-	}
 	fdr_unwind_cxx_throwing(obj);
 	fn(obj, tinfo, dest);
 	__builtin_unreachable();
@@ -48,13 +50,9 @@ void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 
 FDR_HOOK __attribute__((noreturn)) void __cxa_rethrow(void)
 {
-	static rethrow_fn next;
-	rethrow_fn fn = __atomic_load_n(&next, __ATOMIC_RELAXED);
+	static void *next;
+	rethrow_fn fn = (rethrow_fn)real(&next, "__cxa_rethrow");
 
-	if (!fn) {
-		fn = (rethrow_fn)real("__cxa_rethrow");
-		__atomic_store_n(&next, fn, __ATOMIC_RELAXED);
-	}
 	fdr_unwind_cxx_throwing(NULL);
 	fn();
 	__builtin_unreachable();

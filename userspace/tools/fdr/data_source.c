@@ -80,13 +80,15 @@ static void find_sym_maps(struct data_source *ds)
 	globfree(&g);
 }
 
-static bool same_file(const char *a, const char *b)
+/* Is exe PROG?  prog_real: PROG's realpath, resolved once by the caller
+ * ("" if it could not be); exe is resolved only when its text differs. */
+static bool is_prog(const char *exe, const char *prog, const char *prog_real)
 {
-	char ra[PATH_MAX], rb[PATH_MAX];
+	char r[PATH_MAX];
 
-	if (!strcmp(a, b))
+	if (!strcmp(exe, prog) || !strcmp(exe, prog_real))
 		return true;
-	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+	return prog_real[0] && realpath(exe, r) && !strcmp(r, prog_real);
 }
 
 /*
@@ -97,7 +99,7 @@ static bool same_file(const char *a, const char *b)
  */
 static void warn_other_programs(const char *cmd, const struct data_source *ds)
 {
-	char path[PATH_MAX + 80], warned[4][PATH_MAX];
+	char path[PATH_MAX + 80], prog_real[PATH_MAX] = "", warned[4][PATH_MAX];
 	struct fdr_thread_table *tt;
 	struct fdr_reader_error err;
 	size_t nwarned = 0;
@@ -107,15 +109,17 @@ static void warn_other_programs(const char *cmd, const struct data_source *ds)
 	snprintf(path, sizeof(path), "%s.threads", ds->log);
 	if (fdr_thread_table_load(&tt, path, &err))
 		return;	/* no side table: nothing known of the processes */
+	if (!realpath(ds->exe, prog_real))
+		prog_real[0] = '\0';
 	for (size_t i = 0; i < fdr_thread_table_count(tt) && nwarned < 4; i++) {
 		const struct fdr_thread_info *ti = fdr_thread_table_at(tt, i);
 		bool seen = false;
 
-		if (!strcmp(ti->exe, "unknown") || same_file(ti->exe, ds->exe))
+		if (!strcmp(ti->exe, "unknown"))
 			continue;
 		for (size_t j = 0; j < nwarned; j++)
 			seen = seen || !strcmp(warned[j], ti->exe);
-		if (seen)
+		if (seen || is_prog(ti->exe, ds->exe, prog_real))
 			continue;
 		snprintf(warned[nwarned++], PATH_MAX, "%s", ti->exe);
 		fprintf(stderr, "fdr %s: warning: process %d ran %s, not %s: its "
