@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# build-lua.sh DEST CC [CFLAGS]: Lua 5.4 from Debian's source package
+# build-lua.sh DEST CC [CFLAGS [LIBS]]: Lua 5.4 from Debian's source package
 # (fetch-source.sh, cached), unpacked into DEST/ and built by Lua's own
 # Makefile (`make linux`, no readline) with CC (e.g. "fdr-cc", "gcc -pg");
 # prints the interpreter's path (DEST/lua5.4-VERSION/src/lua) on stdout.
@@ -8,12 +8,13 @@
 # CFLAGS (default -O2 -g) go to the Makefile's MYCFLAGS, with a fixed
 # string-hash seed added: Lua seeds its hashes from the time and from
 # addresses, so two runs of one workload would make different calls
-# (table collisions) without it.  The build's output is in
+# (table collisions) without it.  LIBS (e.g. an object to link into the
+# interpreter) go to the Makefile's MYLIBS.  The build's output is in
 # DEST/build.log, shown on failure.
 set -eu
 
-[ $# -ge 2 ] && [ $# -le 3 ] || { echo "usage: build-lua.sh DEST CC [CFLAGS]" >&2; exit 2; }
-dest=$1 cc=$2 cflags=${3:--O2 -g}
+[ $# -ge 2 ] && [ $# -le 4 ] || { echo "usage: build-lua.sh DEST CC [CFLAGS [LIBS]]" >&2; exit 2; }
+dest=$1 cc=$2 cflags=${3:--O2 -g} libs=${4:-}
 here=$(cd "$(dirname "$0")" && pwd)
 # make runs CC in the source directory: a relative path must not be.
 case $cc in
@@ -24,7 +25,7 @@ mkdir -p "$dest" && dest=$(cd "$dest" && pwd)
 src=$("$here/fetch-source.sh" lua5.4 "$dest")
 jobs=$(nproc 2>/dev/null || echo 2)
 if ! make -C "$src" -j"$jobs" linux CC="$cc -std=gnu99" \
-	MYCFLAGS="$cflags '-Dluai_makeseed(L)=0'" >"$dest/build.log" 2>&1; then
+	MYCFLAGS="$cflags '-Dluai_makeseed(L)=0'" MYLIBS="$libs" >"$dest/build.log" 2>&1; then
 	tail -40 "$dest/build.log" >&2
 	echo "build-lua.sh: make linux CC=\"$cc\" failed in $src (log: $dest/build.log)" >&2
 	exit 1

@@ -7,7 +7,8 @@
  * record exactly what fdr_enter, fdr_exit and fdr_tail_exit record (same
  * bytes, same threshold rewinding, same re-entry rule): the common case
  * (a held buffer with room, the same CPU, a delta that fits, no rewind)
- * runs inline, without a call; anything else calls the library.
+ * runs inline, without a call, and so does the erasing of a call shorter
+ * than the threshold; anything else calls the library.
  *
  * The inline code reads libfdr's per-thread writer, so this header and the
  * library must come from the same libfdr.  The writer's layout version is
@@ -179,6 +180,29 @@ FDR__INLINE void fdr__append_fn(struct fdr_thread *t, uint64_t pos,
 }
 
 /*
+ * Erase the Enter of a call shorter than the threshold: the record before
+ * pos is the last undoable Enter (undo_enters > 0).  true: undoable
+ * Enters remain; false: none, and the caller (rewind.c) may go on over a
+ * tail-call chain.  The caller publishes the new extents.
+ */
+FDR__INLINE bool fdr__erase_enter(struct fdr_thread *t, uint64_t pos)
+{
+	uint32_t delta;
+
+	pos -= FDR_FUNCTION_SIZE;
+	memcpy(&delta, t->buf + pos + 4, sizeof(delta));
+	t->pos = pos;
+	t->latest_tsc -= delta;
+	if (--t->undo_enters != 0) {
+		/* The previous record is the previous undoable Enter. */
+		t->last_entry_tsc -= delta;
+		return true;
+	}
+	t->last_entry_tsc = 0;
+	return false;
+}
+
+/*
  * One function record in the common case.  true: done (recorded, or
  * dropped because this thread is already inside a record, e.g. in a
  * signal handler); false: nothing was written, take the general path.
@@ -206,10 +230,17 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 	if (kind == FDR_FN_ENTER) {
 		t->undo_enters++;
 		t->last_entry_tsc = tsc;
-	} else {
-		/* a call shorter than the threshold is rewound: general path */
-		if (t->undo_enters && tsc - t->last_entry_tsc < t->threshold)
+	} else if (t->undo_enters && tsc - t->last_entry_tsc < t->threshold) {
+		/* A call shorter than the threshold: its Enter is erased here,
+		 * with this TSC; the walk back over a tail-call chain is
+		 * rewind.c's. */
+		if (t->undo_enters == 1 && t->undo_tails)
 			goto general;
+		fdr__erase_enter(t, pos);
+		__atomic_store_n(&t->desc->extents, t->pos, __ATOMIC_RELEASE);
+		fdr__guard_leave(t);
+		return true;
+	} else {
 		t->undo_tails = kind == FDR_FN_TAIL_EXIT && t->undo_enters ?
 					t->undo_tails + 1 : 0;
 		t->undo_enters = 0;

@@ -9,6 +9,7 @@
  * overwrite), falling back to the other CPUs' pools when all of its own
  * are HELD.  Nothing free anywhere: the record is dropped and counted.
  */
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "recorder.h"
@@ -98,6 +99,25 @@ FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
 	return NULL;
 }
 
+/*
+ * Fault the buffer's pages in here, once per buffer, rather than one by
+ * one under the records that first touch them.  The embedded region is
+ * mapped without MAP_POPULATE (ctl_embedded.c), so that a large region
+ * costs a process only the buffers it uses; on the device every page is
+ * mapped already and this finds nothing to do.  Best effort: a kernel
+ * without MADV_POPULATE_WRITE (before 5.14) faults them in as records
+ * touch them, which only costs time.
+ */
+FDR_NOINSTR static void populate(uint8_t *buf, uint64_t size)
+{
+#ifdef MADV_POPULATE_WRITE
+	madvise(buf, size, MADV_POPULATE_WRITE);
+#else
+	(void)buf;
+	(void)size;
+#endif
+}
+
 FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 				    uint32_t cpu)
 {
@@ -124,6 +144,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	t->generation = c->generation;
 	t->buf = r->buffers + (uint64_t)(d - r->descs) * r->buffer_size;
 	t->size = fdr__usable_size(r);
+	populate(t->buf, r->buffer_size);
 	fdr__owner_note_write(t, r, seq);	/* before the preamble publishes */
 	write_preamble(t);
 	return 0;

@@ -266,8 +266,9 @@ FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 		return ret;
 	if (load_u32(&ctl->ectl->state) == FDR_STATE_UNINITIALIZED)
 		return -ENODATA;
-	p = mmap(NULL, ctl->shm_size, prot, MAP_SHARED | MAP_POPULATE, ctl->fd,
-		 0);
+	/* Not MAP_POPULATE: INIT reserved the pages; each process maps in
+	 * only the buffers it takes (buffer.c) or reads. */
+	p = mmap(NULL, ctl->shm_size, prot, MAP_SHARED, ctl->fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	/* no trusted party here: the page's geometry, checked and copied once */

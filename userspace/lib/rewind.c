@@ -40,17 +40,9 @@ __attribute__((no_instrument_function)) static bool is_fn(struct fn_rec f,
 FDR_NOINSTR bool fdr__rewind(struct fdr_thread *t, uint64_t tsc)
 {
 	uint64_t threshold = t->threshold;
-	struct fn_rec enter;
 
-	t->pos -= FDR_FUNCTION_SIZE;
-	enter = read_fn(t, t->pos);
-	t->latest_tsc -= enter.delta;
-	if (--t->undo_enters != 0) {
-		/* The previous record is the previous undoable Enter. */
-		t->last_entry_tsc -= enter.delta;
+	if (fdr__erase_enter(t, t->pos))
 		return true;
-	}
-	t->last_entry_tsc = 0;
 	while (t->undo_tails && t->pos >= REWIND_FLOOR + 2 * FDR_FUNCTION_SIZE) {
 		struct fn_rec tail = read_fn(t, t->pos - FDR_FUNCTION_SIZE);
 		struct fn_rec pair = read_fn(t, t->pos - 2 * FDR_FUNCTION_SIZE);

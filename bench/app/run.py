@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""run.py BINS BIN TMP: bench/app's rounds and its Markdown (stdout).
+
+BINS holds the four Lua interpreters run.sh built (none, fdr, xray, pg);
+BIN is fdr's build/bin (fdr record); TMP a scratch directory for the logs.
+Each round runs every candidate once, as its own process, in an order
+that rotates every round; every figure is a median over the rounds.
+A candidate whose run fails or prints another checksum than the
+uninstrumented interpreter is reported as such and not compared.
+Environment: BENCH_APP_ROUNDS (default 5), BENCH_APP_LUA_ROUNDS (the
+workload's own rounds, default 12).
+"""
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+COMPARE = os.path.join(TOP, "tests", "realprog", "compare_counts.py")
+MIB = 1 << 20
+# Room for every record of the workload, so that no tracer drops or
+# overwrites any (the counts are compared): 512 buffers of 1 MiB.
+BUFFERS = 512
+
+NAMES = {
+    "none": "uninstrumented (clang-19 -O2)",
+    "fdr-t0": "fdr, XRay mode, threshold 0 (`fdr record -t 0`)",
+    "fdr-5us": "fdr, XRay mode, default threshold 5 µs (`fdr record`)",
+    "xray-fdr-t0": "compiler-rt XRay FDR, threshold 0",
+    "xray-fdr-5us": "compiler-rt XRay FDR, threshold 5 µs (its default)",
+    "uftrace": "uftrace record (its own `-pg` build)",
+}
+ORDER = list(NAMES)
+
+
+def command(cand, bins, bindir, out, lua_rounds):
+    """argv and environment of one run of cand, its log under out."""
+    env = dict(os.environ)
+    for k in ("XRAY_OPTIONS", "FDR_OPTIONS", "FDR_TARGET", "LUA_INIT", "LUA_INIT_5_4"):
+        env.pop(k, None)
+    lua = lambda b: [os.path.join(bins, b, "lua"), os.path.join(HERE, "workload.lua"), str(lua_rounds)]
+    if cand == "none":
+        return lua("none"), env
+    if cand.startswith("fdr-"):
+        t = ["-t", "0"] if cand == "fdr-t0" else []
+        return [os.path.join(bindir, "fdr"), "record", "-o", out] + t + \
+            ["-b", "1M", "-n", str(BUFFERS // 2), "--"] + lua("fdr"), env
+    if cand.startswith("xray-fdr-"):
+        os.makedirs(out)
+        env["XRAY_OPTIONS"] = "patch_premain=false xray_logfile_base=%s/xray-log." % out
+        env["BENCH_XRAY_FDR_OPTIONS"] = "buffer_size=%d buffer_max=%d func_duration_threshold_us=%d" % (
+            MIB, BUFFERS, 0 if cand == "xray-fdr-t0" else 5)
+        return lua("xray"), env
+    return ["uftrace", "record", "-d", out] + lua("pg"), env
+
+
+def run_once(cand, bins, bindir, tmp, lua_rounds):
+    """(wall s, CPU s of the children, status text, stdout) of one run."""
+    out = os.path.join(tmp, cand)
+    shutil.rmtree(out, ignore_errors=True)
+    argv, env = command(cand, bins, bindir, out, lua_rounds)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.monotonic()
+    p = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    wall = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with open(os.path.join(tmp, cand + ".err"), "w") as f:
+        f.write(p.stderr)
+    if p.returncode < 0 or p.returncode >= 128:
+        sig = -p.returncode if p.returncode < 0 else p.returncode - 128
+        status = "crashed (signal %d)" % sig
+    elif p.returncode:
+        status = "failed (exit %d: %s)" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
+    else:
+        status = "ok"
+    return wall, cpu, status, p.stdout
+
+
+def counts_check(bins, tmp):
+    """Do fdr's and compiler-rt's threshold-0 logs count the same calls of
+    every function?  (text, ok).  Both through llvm-xray-19 account -d
+    (each with its own binary's instrumentation map); the Lua workload's
+    error() and coroutines longjmp over frames whose exits compiler-rt
+    never records, hence -d."""
+    logs = [f for f in os.listdir(os.path.join(tmp, "xray-fdr-t0")) if f.startswith("xray-log.")]
+    if not logs:
+        return "compiler-rt wrote no log", False
+    csvs = []
+    for name, log, binary in (
+            ("fdr", os.path.join(tmp, "fdr-t0", "log.xray"), os.path.join(bins, "fdr", "lua")),
+            ("xray", os.path.join(tmp, "xray-fdr-t0", logs[0]), os.path.join(bins, "xray", "lua"))):
+        path = os.path.join(tmp, name + ".csv")
+        with open(path, "w") as f:
+            p = subprocess.run(["llvm-xray-19", "account", "-d", "-instr_map=" + binary,
+                                "-format=csv", log], stdout=f, stderr=subprocess.PIPE, text=True)
+        if p.returncode:
+            return "llvm-xray-19 account -d refused %s's log: %s" % (name, p.stderr.strip()[:300]), False
+        csvs.append(path)
+    p = subprocess.run([sys.executable, COMPARE, "equal"] + csvs, capture_output=True, text=True)
+    calls = 0
+    with open(csvs[1]) as f:
+        for line in f.readlines()[1:]:
+            calls += int(line.split(",")[1])
+    if p.returncode:
+        return "the counts differ: %s" % p.stdout.strip()[:400], False
+    return "equal for every function (%d calls in compiler-rt's log)" % calls, True
+
+
+def main():
+    bins, bindir, tmp = sys.argv[1:4]
+    rounds = int(os.environ.get("BENCH_APP_ROUNDS", "5"))
+    lua_rounds = int(os.environ.get("BENCH_APP_LUA_ROUNDS", "12"))
+    wall = {c: [] for c in ORDER}
+    cpu = {c: [] for c in ORDER}
+    status = {c: "ok" for c in ORDER}
+    _, _, st, want = run_once("none", bins, bindir, tmp, lua_rounds)
+    if st != "ok":
+        sys.exit("bench/app: the uninstrumented interpreter %s" % st)
+    for r in range(rounds):
+        for i in range(len(ORDER)):
+            cand = ORDER[(i + r) % len(ORDER)]
+            if status[cand] != "ok":
+                continue
+            w, c, st, got = run_once(cand, bins, bindir, tmp, lua_rounds)
+            if st == "ok" and got != want:
+                st = "printed %r instead of %r" % (got.strip(), want.strip())
+            if st != "ok":
+                status[cand] = st
+                continue
+            wall[cand].append(w)
+            cpu[cand].append(c)
+        print("bench/app: round %d of %d done" % (r + 1, rounds), file=sys.stderr)
+    report(wall, cpu, status, rounds, lua_rounds, want, bins, tmp)
+
+
+def report(wall, cpu, status, rounds, lua_rounds, want, bins, tmp):
+    med = {c: statistics.median(v) for c, v in wall.items() if v and status[c] == "ok"}
+    medc = {c: statistics.median(v) for c, v in cpu.items() if v and status[c] == "ok"}
+    base = med["none"]
+    counts, counts_ok = (counts_check(bins, tmp) if "fdr-t0" in med and "xray-fdr-t0" in med
+                         else ("not compared (a threshold-0 run failed)", False))
+    print("## Application: Lua 5.4 from Debian's source package (bench/app)\n")
+    print("Lua 5.4 from Debian's source package, built by its own Makefile "
+          "(`scripts/realprog/build-lua.sh`) four times: uninstrumented, through `fdr-cc`, "
+          "with clang-19 `-fxray-instrument` and compiler-rt's FDR mode, and with "
+          "`-pg` for uftrace; all clang-19 -O2 -g. Input: `bench/app/workload.lua %d` "
+          "(output `%s`). Wall time of the whole command (the log written), medians of "
+          "%d interleaved rounds; every tracer keeps every record (buffers of 1 MiB, %d of them), "
+          "so none drops or overwrites.\n" % (lua_rounds, want.strip(), rounds, BUFFERS))
+    print("| candidate | wall s | slowdown | CPU s | spread (min–max wall) |")
+    print("|---|---:|---:|---:|---:|")
+    for c in ORDER:
+        if c not in med:
+            print("| %s | %s | | | |" % (NAMES[c], status[c]))
+            continue
+        print("| %s | %.3f | %.2f× | %.3f | %.3f–%.3f |" % (
+            NAMES[c], med[c], med[c] / base, medc[c], min(wall[c]), max(wall[c])))
+    print()
+    print("- calls per function, fdr's threshold-0 log vs compiler-rt's: %s" % counts)
+    if "fdr-t0" in med and "fdr-5us" in med:
+        print("- ratio %.3f (fdr's default threshold 5 µs ÷ threshold 0, wall time; target ≤ 1)"
+              % (med["fdr-5us"] / med["fdr-t0"]))
+    for peer, mine in (("xray-fdr-t0", "fdr-t0"), ("xray-fdr-5us", "fdr-5us"), ("uftrace", "fdr-t0")):
+        if mine not in med:
+            continue
+        if peer not in med:
+            print("- peer %s: %s" % (peer, status[peer]))
+        else:
+            print("- peer %s: %.3f (fdr %s ÷ it, wall time; < 1: fdr ahead)"
+                  % (peer, med[mine] / med[peer], mine))
+    if not counts_ok:
+        print("- counts check failed", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
