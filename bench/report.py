@@ -322,7 +322,8 @@ def app_rows(text, status):
     thr = ("application (Lua 5.4, bench/app): fdr's default threshold 5 µs "
            "÷ threshold 0, wall time", "≤ 1×")
     ahead = "application (Lua 5.4, bench/app): fdr ÷ each peer tracer, wall time"
-    found = parse_other_ratio(text)
+    m = re.search(r"^- ratio ([0-9]+(?:\.[0-9]+)?)", text or "", re.MULTILINE)
+    found = (float(m.group(1)),) if m else None
     if found is None:
         return [thr + ("—", "**not measured** (%s)" % status),
                 (ahead, "< 1×", "—", "**not measured** (%s)" % status)]

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """run.py BINS BIN TMP: bench/app's rounds and its Markdown (stdout).
 
-BINS holds the four Lua interpreters run.sh built (none, fdr, xray, pg);
+BINS holds the three Lua interpreters run.sh built (none, fdr, pg; fdr
+also runs compiler-rt's FDR mode);
 BIN is fdr's build/bin (fdr record); TMP a scratch directory for the logs.
 Each round runs every candidate once, as its own process, in an order
 that rotates every round; every figure is a median over the rounds.
@@ -36,6 +37,8 @@ NAMES = {
     "uftrace": "uftrace record (its own `-pg` build)",
 }
 ORDER = list(NAMES)
+BUILD_OF = {"none": "none", "fdr-t0": "fdr", "fdr-5us": "fdr", "xray-fdr-t0": "fdr",
+            "xray-fdr-5us": "fdr", "uftrace": "pg"}
 
 
 def command(cand, bins, bindir, out, lua_rounds):
@@ -43,7 +46,10 @@ def command(cand, bins, bindir, out, lua_rounds):
     env = dict(os.environ)
     for k in ("XRAY_OPTIONS", "FDR_OPTIONS", "FDR_TARGET", "LUA_INIT", "LUA_INIT_5_4"):
         env.pop(k, None)
-    lua = lambda b: [os.path.join(bins, b, "lua"), os.path.join(HERE, "workload.lua"), str(lua_rounds)]
+    # Each runs as ./lua in its own directory: argv[0] is a string in
+    # Lua's heap, and another length would shift its garbage collector,
+    # hence its calls (the counts are compared).
+    lua = lambda b: ["./lua", os.path.join(HERE, "workload.lua"), str(lua_rounds)]
     if cand == "none":
         return lua("none"), env
     if cand.startswith("fdr-"):
@@ -55,7 +61,7 @@ def command(cand, bins, bindir, out, lua_rounds):
         env["XRAY_OPTIONS"] = "patch_premain=false xray_logfile_base=%s/xray-log." % out
         env["BENCH_XRAY_FDR_OPTIONS"] = "buffer_size=%d buffer_max=%d func_duration_threshold_us=%d" % (
             MIB, BUFFERS, 0 if cand == "xray-fdr-t0" else 5)
-        return lua("xray"), env
+        return lua("fdr"), env
     return ["uftrace", "record", "-d", out] + lua("pg"), env
 
 
@@ -64,52 +70,65 @@ def run_once(cand, bins, bindir, tmp, lua_rounds):
     out = os.path.join(tmp, cand)
     shutil.rmtree(out, ignore_errors=True)
     argv, env = command(cand, bins, bindir, out, lua_rounds)
+    cwd = os.path.join(bins, BUILD_OF[cand])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
-    p = subprocess.run(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(argv, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
     wall = time.monotonic() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     with open(os.path.join(tmp, cand + ".err"), "w") as f:
         f.write(p.stderr)
+    last = (p.stderr.strip().splitlines() or [""])[-1]
     if p.returncode < 0 or p.returncode >= 128:
         sig = -p.returncode if p.returncode < 0 else p.returncode - 128
         status = "crashed (signal %d)" % sig
+    elif "terminated by signal" in p.stderr:	# uftrace's word for it
+        status = "crashed (%s)" % last.replace("WARN: ", "")
     elif p.returncode:
-        status = "failed (exit %d: %s)" % (p.returncode, p.stderr.strip().splitlines()[-1:] or "")
+        status = "failed (exit %d: %s)" % (p.returncode, last)
+    elif cand.startswith("fdr-") and " 0 buffers recycled, 0 dropped" not in p.stderr:
+        status = "lost records: %s" % last
     else:
         status = "ok"
     return wall, cpu, status, p.stdout
 
 
-def counts_check(bins, tmp):
-    """Do fdr's and compiler-rt's threshold-0 logs count the same calls of
-    every function?  (text, ok).  Both through llvm-xray-19 account -d
-    (each with its own binary's instrumentation map); the Lua workload's
-    error() and coroutines longjmp over frames whose exits compiler-rt
-    never records, hence -d."""
+def enters(bindir, log, binary, path):
+    """Enter records per function name of log into path ("name<TAB>count",
+    compare_counts.py's format), through fdrlog convert --format yaml."""
+    conv = subprocess.Popen([os.path.join(bindir, "fdrlog"), "convert", "--format", "yaml",
+                             "--instr-map", binary, log], stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL)
+    with open(path, "w") as f:
+        p = subprocess.run([sys.executable, COMPARE, "enters", "-"], stdin=conv.stdout, stdout=f)
+    conv.stdout.close()
+    return conv.wait() == 0 and p.returncode == 0
+
+
+def counts_check(bins, bindir, tmp):
+    """Do fdr's and compiler-rt's threshold-0 logs hold the same calls
+    (Enter records) of every function?  (text, ok).  Enters, not
+    llvm-xray-19 account: Lua's error() and coroutines longjmp over frames
+    whose exits compiler-rt never records, and account refuses both logs
+    at this size (Documentation/realprog.md)."""
     logs = [f for f in os.listdir(os.path.join(tmp, "xray-fdr-t0")) if f.startswith("xray-log.")]
     if not logs:
         return "compiler-rt wrote no log", False
-    csvs = []
-    for name, log, binary in (
-            ("fdr", os.path.join(tmp, "fdr-t0", "log.xray"), os.path.join(bins, "fdr", "lua")),
-            ("xray", os.path.join(tmp, "xray-fdr-t0", logs[0]), os.path.join(bins, "xray", "lua"))):
-        path = os.path.join(tmp, name + ".csv")
-        with open(path, "w") as f:
-            p = subprocess.run(["llvm-xray-19", "account", "-d", "-instr_map=" + binary,
-                                "-format=csv", log], stdout=f, stderr=subprocess.PIPE, text=True)
-        if p.returncode:
-            return "llvm-xray-19 account -d refused %s's log: %s" % (name, p.stderr.strip()[:300]), False
-        csvs.append(path)
-    p = subprocess.run([sys.executable, COMPARE, "equal"] + csvs, capture_output=True, text=True)
-    calls = 0
-    with open(csvs[1]) as f:
-        for line in f.readlines()[1:]:
-            calls += int(line.split(",")[1])
+    paths = []
+    for name, log, build in (("fdr", os.path.join(tmp, "fdr-t0", "log.xray"), "fdr"),
+                             ("xray", os.path.join(tmp, "xray-fdr-t0", logs[0]), "fdr")):
+        path = os.path.join(tmp, name + ".enters")
+        if not enters(bindir, log, os.path.join(bins, build, "lua"), path):
+            return "fdrlog could not read %s's log" % name, False
+        paths.append(path)
+    p = subprocess.run([sys.executable, COMPARE, "equal"] + paths, capture_output=True, text=True)
+    with open(paths[1]) as f:
+        calls = sum(int(line.split("\t")[1]) for line in f)
     if p.returncode:
-        return "the counts differ: %s" % p.stdout.strip()[:400], False
-    return "equal for every function (%d calls in compiler-rt's log)" % calls, True
+        return "they differ: %s" % " ".join(p.stdout.split())[:400], False
+    return "equal for every function (%d calls)" % calls, True
 
 
 def main():
@@ -136,20 +155,20 @@ def main():
             wall[cand].append(w)
             cpu[cand].append(c)
         print("bench/app: round %d of %d done" % (r + 1, rounds), file=sys.stderr)
-    report(wall, cpu, status, rounds, lua_rounds, want, bins, tmp)
+    report(wall, cpu, status, rounds, lua_rounds, want, bins, bindir, tmp)
 
 
-def report(wall, cpu, status, rounds, lua_rounds, want, bins, tmp):
+def report(wall, cpu, status, rounds, lua_rounds, want, bins, bindir, tmp):
     med = {c: statistics.median(v) for c, v in wall.items() if v and status[c] == "ok"}
     medc = {c: statistics.median(v) for c, v in cpu.items() if v and status[c] == "ok"}
     base = med["none"]
-    counts, counts_ok = (counts_check(bins, tmp) if "fdr-t0" in med and "xray-fdr-t0" in med
+    counts, counts_ok = (counts_check(bins, bindir, tmp) if "fdr-t0" in med and "xray-fdr-t0" in med
                          else ("not compared (a threshold-0 run failed)", False))
     print("## Application: Lua 5.4 from Debian's source package (bench/app)\n")
     print("Lua 5.4 from Debian's source package, built by its own Makefile "
-          "(`scripts/realprog/build-lua.sh`) four times: uninstrumented, through `fdr-cc`, "
-          "with clang-19 `-fxray-instrument` and compiler-rt's FDR mode, and with "
-          "`-pg` for uftrace; all clang-19 -O2 -g. Input: `bench/app/workload.lua %d` "
+          "(`scripts/realprog/build-lua.sh`) three times: uninstrumented, through `fdr-cc` "
+          "(the same binary runs fdr and compiler-rt's FDR mode, which `xray_fdr_start.c` "
+          "starts), and with `-pg` for uftrace; all clang-19 -O2 -g. Input: `bench/app/workload.lua %d` "
           "(output `%s`). Wall time of the whole command (the log written), medians of "
           "%d interleaved rounds; every tracer keeps every record (buffers of 1 MiB, %d of them), "
           "so none drops or overwrites.\n" % (lua_rounds, want.strip(), rounds, BUFFERS))
