@@ -23,6 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(os.path.dirname(HERE))
 COMPARE = os.path.join(TOP, "tests", "realprog", "compare_counts.py")
+WORKLOAD = os.path.join(TOP, "tests", "realprog", "workload.lua")
 MIB = 1 << 20
 # Room for every record of the workload, so that no tracer drops or
 # overwrites any (the counts are compared): 512 buffers of 1 MiB.
@@ -49,7 +50,7 @@ def command(cand, bins, bindir, out, lua_rounds):
     # Each runs as ./lua in its own directory: argv[0] is a string in
     # Lua's heap, and another length would shift its garbage collector,
     # hence its calls (the counts are compared).
-    lua = lambda b: ["./lua", os.path.join(HERE, "workload.lua"), str(lua_rounds)]
+    lua = lambda b: ["./lua", os.path.join(HERE, "workload.lua"), str(lua_rounds), WORKLOAD]
     if cand == "none":
         return lua("none"), env
     if cand.startswith("fdr-"):
@@ -148,7 +149,7 @@ def main():
                 continue
             w, c, st, got = run_once(cand, bins, bindir, tmp, lua_rounds)
             if st == "ok" and got != want:
-                st = "printed %r instead of %r" % (got.strip(), want.strip())
+                st = "printed something else than the uninstrumented interpreter"
             if st != "ok":
                 status[cand] = st
                 continue
@@ -168,10 +169,10 @@ def report(wall, cpu, status, rounds, lua_rounds, want, bins, bindir, tmp):
     print("Lua 5.4 from Debian's source package, built by its own Makefile "
           "(`scripts/realprog/build-lua.sh`) three times: uninstrumented, through `fdr-cc` "
           "(the same binary runs fdr and compiler-rt's FDR mode, which `xray_fdr_start.c` "
-          "starts), and with `-pg` for uftrace; all clang-19 -O2 -g. Input: `bench/app/workload.lua %d` "
-          "(output `%s`). Wall time of the whole command (the log written), medians of "
+          "starts), and with `-pg` for uftrace; all clang-19 -O2 -g. Input: `tests/realprog/workload.lua`, %d times in one "
+          "interpreter (`bench/app/workload.lua`; its last line `%s`). Wall time of the whole command (the log written), medians of "
           "%d interleaved rounds; every tracer keeps every record (buffers of 1 MiB, %d of them), "
-          "so none drops or overwrites.\n" % (lua_rounds, want.strip(), rounds, BUFFERS))
+          "so none drops or overwrites.\n" % (lua_rounds, want.strip().splitlines()[-1], rounds, BUFFERS))
     print("| candidate | wall s | slowdown | CPU s | spread (min–max wall) |")
     print("|---|---:|---:|---:|---:|")
     for c in ORDER:
