@@ -19,8 +19,13 @@
  * jumps to compiler-rt's, with the stack and r10 as the sled left them,
  * so XRay behaves exactly as if the sled called it directly.
  *
- * The C side, fdr_xray_fast_event(fid, XRayEntryType), is the mode's
- * ordinary arg0 handler; arg-logging entry sleds (xray_log_args(1)) call
+ * Entry, tail-call and exit sleds first call the common case of the
+ * record (xray_fast.c), which saves the registers it uses itself and
+ * touches no XMM register, keeping only the registers of that call; when
+ * it wrote nothing (a new buffer, a new CPU, a tail-call chain to
+ * rewind), the trampoline saves everything above and calls the general
+ * path, fdr_xray_fast_event(fid, XRayEntryType), the mode's ordinary arg0
+ * handler; arg-logging entry sleds (xray_log_args(1)) call
  * its arg1 handler, fdr_xray_fast_arg1(fid, type, first argument).
  */
 	.text
@@ -28,7 +33,7 @@
 /* Entry and tail-call sleds `call` here: stack = return into the sled's
  * function, so rsp = 0 mod 16 on arrival.  8 pushes keep it 0 mod 16,
  * 128 bytes of XMM too, and the call to C is aligned. */
-.macro ENTRY_LIKE name, type, xray, handler=fdr_xray_fast_event, witharg=0
+.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr_xray_fast_event, witharg=0
 	.globl	\name
 	.type	\name,@function
 	.p2align 4
@@ -36,6 +41,25 @@
 	.cfi_startproc
 	cmpb	$0, fdr_xray_fast_on(%rip)
 	je	1f
+	.ifnc \try,none
+	/* The common case: \try saves what it uses, so only its argument
+	 * (rdi) and result (rax) registers are kept; 2 pushes keep the call
+	 * aligned.  Flags stay from the test across the pops. */
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	movl	%r10d, %edi
+	call	\try
+	testb	%al, %al
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
+	.cfi_adjust_cfa_offset -8
+	jz	2f
+	ret
+2:
+	.endif
 	pushq	%rdi
 	.cfi_adjust_cfa_offset 8
 	pushq	%rsi
@@ -101,9 +125,9 @@
 	.size	\name, .-\name
 .endm
 
-	ENTRY_LIKE fdr_xray_entry_tramp, 0, __xray_FunctionEntry
-	ENTRY_LIKE fdr_xray_tail_tramp, 2, __xray_FunctionTailExit
-	ENTRY_LIKE fdr_xray_arg1_tramp, 3, __xray_ArgLoggerEntry, fdr_xray_fast_arg1, 1
+	ENTRY_LIKE fdr_xray_entry_tramp, 0, __xray_FunctionEntry, fdr_xray_try_enter
+	ENTRY_LIKE fdr_xray_tail_tramp, 2, __xray_FunctionTailExit, fdr_xray_try_tail
+	ENTRY_LIKE fdr_xray_arg1_tramp, 3, __xray_ArgLoggerEntry, none, fdr_xray_fast_arg1, 1
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16.  3 pushes and 32 bytes of
@@ -115,6 +139,18 @@ fdr_xray_exit_tramp:
 	.cfi_startproc
 	cmpb	$0, fdr_xray_fast_on(%rip)
 	je	1f
+	/* The common case (see ENTRY_LIKE): rdi is dead at a return, rax
+	 * holds the result; one push aligns the call. */
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	movl	%r10d, %edi
+	call	fdr_xray_try_exit
+	testb	%al, %al
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	jz	2f
+	ret
+2:
 	pushq	%rax
 	.cfi_adjust_cfa_offset 8
 	pushq	%rdx
