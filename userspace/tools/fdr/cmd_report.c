@@ -138,7 +138,7 @@ static int report_log(const struct data_source *ds, const struct report_opts *o)
 	}
 	if (fdr__data_symbols("report", ds, &syms))
 		goto out;
-	if (fdr_trace_build(&t, log, 0, &err)) {
+	if (fdr_trace_build(&t, log, FDR_TRACE_SORT_BY_TSC, &err)) {
 		fprintf(stderr, "fdr report: %s: %s\n", ds->log, err.message);
 		goto out;
 	}

@@ -83,7 +83,7 @@ static int account_log(const char *path, const struct fdr_log *log,
 	struct out_buffer o;
 	int r;
 
-	if (fdr_trace_build(&trace, log, 0, &err)) {
+	if (fdr_trace_build(&trace, log, FDR_TRACE_SORT_BY_TSC, &err)) {
 		report_log_error("account", path, &err);
 		return 1;
 	}
