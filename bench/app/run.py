@@ -113,7 +113,7 @@ def counts_check(bins, bindir, tmp):
     (Enter records) of every function?  (text, ok).  Enters, not
     llvm-xray-19 account: Lua's error() and coroutines longjmp over frames
     whose exits compiler-rt never records, and account refuses both logs
-    at this size (Documentation/realprog.md)."""
+    of a thread of more than 16 buffers (Documentation/reader.md, rule 4)."""
     logs = [f for f in os.listdir(os.path.join(tmp, "xray-fdr-t0")) if f.startswith("xray-log.")]
     if not logs:
         return "compiler-rt wrote no log", False
