@@ -231,12 +231,12 @@ def workload_table(st, wl, status):
 
 def parse_other_ratio(text):
     """(value, line) of the headline figure of another bench: its line that starts with
-    'ratio' or 'speedup' (e.g. 'ratio 0.93 (...)', 'speedup: 14.2x',
-    'ratio (llvm-xray-19 / fdrlog): 12.3x')."""
+    'ratio' or 'speedup', also as a list item (e.g. 'ratio 0.93 (...)',
+    'speedup: 14.2x', 'ratio (llvm-xray-19 / fdrlog): 12.3x', '- ratio 0.9')."""
     if not text:
         return None
     for line in text.splitlines():
-        m = re.match(r"\s*\**(?:ratio|speedup)\b\**\s*(?:\([^)]*\))?\s*:?\s*"
+        m = re.match(r"\s*(?:-\s+)?\**(?:ratio|speedup)\b\**\s*(?:\([^)]*\))?\s*:?\s*"
                      r"([0-9]+(?:\.[0-9]+)?)", line, re.IGNORECASE)
         if m:
             return float(m.group(1)), line.strip()
@@ -322,8 +322,7 @@ def app_rows(text, status):
     thr = ("application (Lua 5.4, bench/app): fdr's default threshold 5 µs "
            "÷ threshold 0, wall time", "≤ 1×")
     ahead = "application (Lua 5.4, bench/app): fdr ÷ each peer tracer, wall time"
-    m = re.search(r"^- ratio ([0-9]+(?:\.[0-9]+)?)", text or "", re.MULTILINE)
-    found = (float(m.group(1)),) if m else None
+    found = parse_other_ratio(text)
     if found is None:
         return [thr + ("—", "**not measured** (%s)" % status),
                 (ahead, "< 1×", "—", "**not measured** (%s)" % status)]

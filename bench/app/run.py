@@ -42,35 +42,36 @@ BUILD_OF = {"none": "none", "fdr-t0": "fdr", "fdr-5us": "fdr", "xray-fdr-t0": "f
             "xray-fdr-5us": "fdr", "uftrace": "pg"}
 
 
-def command(cand, bins, bindir, out, lua_rounds):
-    """argv and environment of one run of cand, its log under out."""
+def command(cand, bindir, out, lua_rounds):
+    """argv and environment of one run of cand, its log under out (it runs
+    in the directory of its build, BUILD_OF)."""
     env = dict(os.environ)
     for k in ("XRAY_OPTIONS", "FDR_OPTIONS", "FDR_TARGET", "LUA_INIT", "LUA_INIT_5_4"):
         env.pop(k, None)
     # Each runs as ./lua in its own directory: argv[0] is a string in
     # Lua's heap, and another length would shift its garbage collector,
     # hence its calls (the counts are compared).
-    lua = lambda b: ["./lua", os.path.join(HERE, "workload.lua"), str(lua_rounds), WORKLOAD]
+    lua = ["./lua", os.path.join(HERE, "workload.lua"), str(lua_rounds), WORKLOAD]
     if cand == "none":
-        return lua("none"), env
+        return lua, env
     if cand.startswith("fdr-"):
         t = ["-t", "0"] if cand == "fdr-t0" else []
         return [os.path.join(bindir, "fdr"), "record", "-o", out] + t + \
-            ["-b", "1M", "-n", str(BUFFERS // 2), "--"] + lua("fdr"), env
+            ["-b", "1M", "-n", str(BUFFERS // 2), "--"] + lua, env
     if cand.startswith("xray-fdr-"):
         os.makedirs(out)
         env["XRAY_OPTIONS"] = "patch_premain=false xray_logfile_base=%s/xray-log." % out
         env["BENCH_XRAY_FDR_OPTIONS"] = "buffer_size=%d buffer_max=%d func_duration_threshold_us=%d" % (
             MIB, BUFFERS, 0 if cand == "xray-fdr-t0" else 5)
-        return lua("fdr"), env
-    return ["uftrace", "record", "-d", out] + lua("pg"), env
+        return lua, env
+    return ["uftrace", "record", "-d", out] + lua, env
 
 
 def run_once(cand, bins, bindir, tmp, lua_rounds):
     """(wall s, CPU s of the children, status text, stdout) of one run."""
     out = os.path.join(tmp, cand)
     shutil.rmtree(out, ignore_errors=True)
-    argv, env = command(cand, bins, bindir, out, lua_rounds)
+    argv, env = command(cand, bindir, out, lua_rounds)
     cwd = os.path.join(bins, BUILD_OF[cand])
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
@@ -117,11 +118,12 @@ def counts_check(bins, bindir, tmp):
     logs = [f for f in os.listdir(os.path.join(tmp, "xray-fdr-t0")) if f.startswith("xray-log.")]
     if not logs:
         return "compiler-rt wrote no log", False
+    binary = os.path.join(bins, BUILD_OF["fdr-t0"], "lua")	# both modes' binary
     paths = []
-    for name, log, build in (("fdr", os.path.join(tmp, "fdr-t0", "log.xray"), "fdr"),
-                             ("xray", os.path.join(tmp, "xray-fdr-t0", logs[0]), "fdr")):
+    for name, log in (("fdr", os.path.join(tmp, "fdr-t0", "log.xray")),
+                      ("xray", os.path.join(tmp, "xray-fdr-t0", logs[0]))):
         path = os.path.join(tmp, name + ".enters")
-        if not enters(bindir, log, os.path.join(bins, build, "lua"), path):
+        if not enters(bindir, log, binary, path):
             return "fdrlog could not read %s's log" % name, False
         paths.append(path)
     p = subprocess.run([sys.executable, COMPARE, "equal"] + paths, capture_output=True, text=True)

@@ -166,6 +166,12 @@ FDR__INLINE bool fdr__no_preamble(const struct fdr_thread *t, uint64_t tsc,
 	return cpu == t->cpu && tsc - t->latest_tsc <= (uint64_t)INT32_MAX;
 }
 
+/* Publish: the bytes before pos are complete (one release store). */
+FDR__INLINE void fdr__publish_at(struct fdr_thread *t, uint64_t pos)
+{
+	__atomic_store_n(&t->desc->extents, pos, __ATOMIC_RELEASE);
+}
+
 /* pos: t->pos, passed in so that it is loaded once (the record's store
  * may alias *t as far as the compiler knows). */
 FDR__INLINE void fdr__append_fn(struct fdr_thread *t, uint64_t pos,
@@ -176,7 +182,7 @@ FDR__INLINE void fdr__append_fn(struct fdr_thread *t, uint64_t pos,
 	pos += FDR_FUNCTION_SIZE;
 	t->pos = pos;
 	t->latest_tsc = tsc;
-	__atomic_store_n(&t->desc->extents, pos, __ATOMIC_RELEASE);
+	fdr__publish_at(t, pos);
 }
 
 /*
@@ -237,7 +243,7 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 		if (t->undo_enters == 1 && t->undo_tails)
 			goto general;
 		fdr__erase_enter(t, pos);
-		__atomic_store_n(&t->desc->extents, t->pos, __ATOMIC_RELEASE);
+		fdr__publish_at(t, t->pos);
 		fdr__guard_leave(t);
 		return true;
 	} else {

@@ -69,11 +69,11 @@ void fdr__put_metadata(uint8_t *p, uint32_t kind, const void *payload,
 	memcpy(p, rec, sizeof(rec));
 }
 
-/* Publish: the bytes before pos are complete (release store). */
+/* Publish everything written so far (<fdr_inline.h>'s release store). */
 static inline __attribute__((always_inline, no_instrument_function))
 void fdr__publish(struct fdr_thread *t)
 {
-	__atomic_store_n(&t->desc->extents, t->pos, __ATOMIC_RELEASE);
+	fdr__publish_at(t, t->pos);
 }
 
 /* ---- slow paths (buffer.c, attach.c, rewind.c, thread_exit.c) ---- */
