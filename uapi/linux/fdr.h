@@ -73,6 +73,7 @@ enum fdr_buffer_state {
 #define FDR_CTL_NONSTOP_TSC	(1u << 1)	/* X86_FEATURE_NONSTOP_TSC */
 #define FDR_CTL_EMBEDDED	(1u << 2)	/* shm region, no kernel */
 #define FDR_CTL_CRASH_FINALIZE	(1u << 3)	/* a crash finalizes */
+#define FDR_CTL_SCHED		(1u << 4)	/* scheduling area (fdr_sched.h) */
 
 struct fdr_control {
 	/* line 0: geometry, immutable after INIT */
@@ -145,7 +146,9 @@ struct fdr_buffer_desc {
 
 /* FDR_IOC_INIT argument. */
 #define FDR_INIT_NO_CRASH_FINALIZE	(1u << 0)	/* a crash does not finalize */
-#define FDR_INIT_FLAGS_ALL		FDR_INIT_NO_CRASH_FINALIZE
+#define FDR_INIT_NO_SCHED		(1u << 1)	/* no scheduling records */
+#define FDR_INIT_FLAGS_ALL		(FDR_INIT_NO_CRASH_FINALIZE | \
+					 FDR_INIT_NO_SCHED)
 
 struct fdr_init {
 	__u32 size;		/* sizeof(struct fdr_init) as the caller knows it */
@@ -189,8 +192,21 @@ struct fdr_status {
 	 */
 	__s32 owner_pid;
 	__u64 reserved[4];
+	/*
+	 * Since FDR_STATUS_SIZE_VER1.  The scheduling area of the current
+	 * region (<linux/fdr_sched.h>), when flags has FDR_CTL_SCHED: mmap
+	 * offset (page aligned, past map_size) and length of its read-only
+	 * mapping; records the kernel wrote and, of them, the ones the rings
+	 * overwrote (oldest first).  All 0 without one.
+	 */
+	__u64 sched_offset;
+	__u64 sched_size;
+	__u64 sched_records;
+	__u64 sched_overwritten;
+	__u64 reserved_v1[4];
 };
 #define FDR_STATUS_SIZE_VER0	160
+#define FDR_STATUS_SIZE_VER1	224
 
 #define FDR_IOC_MAGIC		0xF7
 
@@ -269,14 +285,14 @@ static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE);
 static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE);
 static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE);
 static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0);
-static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER0);
+static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER1);
 static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE);
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE, "control header");
 _Static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE, "cpu ring");
 _Static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE, "buffer desc");
 _Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0, "fdr_init");
-_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER0, "fdr_status");
+_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER1, "fdr_status");
 _Static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE, "owner note");
 #endif
 
