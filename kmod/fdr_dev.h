@@ -52,6 +52,7 @@ u64 fdr_param_buffer_size(void);
 u32 fdr_param_buffers_per_cpu(void);
 bool fdr_param_crash_finalize(void);
 u64 fdr_param_max_total_bytes(void);
+u64 fdr_param_sched_ring_bytes(void);
 umode_t fdr_param_dev_mode(void);
 kgid_t fdr_param_dev_gid(void);
 

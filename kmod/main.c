@@ -15,6 +15,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include "fdr_dev.h"
+#include "sched.h"
 
 static struct fdr_dev fdr_device;
 
@@ -93,6 +94,7 @@ static int __init fdr_module_init(void)
 	int err;
 
 	fdr_dev_setup(&fdr_device);
+	fdr_sched_module_init();
 	fdr_miscdev.mode = fdr_param_dev_mode();
 	err = misc_register(&fdr_miscdev);
 	if (err) {
@@ -107,6 +109,7 @@ static int __init fdr_module_init(void)
 static void __exit fdr_module_exit(void)
 {
 	misc_deregister(&fdr_miscdev);
+	fdr_sched_module_exit();
 	fdr_dev_teardown(&fdr_device);
 }
 

@@ -17,6 +17,7 @@
 #include "compat.h"
 #include "fdr_dev.h"
 #include "region.h"
+#include "sched.h"
 
 static struct fdr_mm_map *fdr_mm_map_find(struct fdr_region *r,
 					   const struct mm_struct *mm)
@@ -45,13 +46,13 @@ static void fdr_mm_map_add_locked(struct fdr_region *r,
 		m = *fresh;
 		*fresh = NULL;
 		m->mm = vma->vm_mm;
-		hash_add(r->mms, &m->node, (unsigned long)m->mm);
+		hash_add_rcu(r->mms, &m->node, (unsigned long)m->mm);
 	}
 	if (!m)
 		return;
 	m->nr_vmas++;
 	if (vma->vm_flags & VM_WRITE)
-		m->writable = true;
+		WRITE_ONCE(m->writable, true);
 }
 
 /*
@@ -91,15 +92,16 @@ static void fdr_vm_close(struct vm_area_struct *vma)
 	m = fdr_mm_map_find(region, vma->vm_mm);
 	if (m) {
 		writable |= m->writable;
-		m->writable = writable;
+		WRITE_ONCE(m->writable, writable);
 		last = !--m->nr_vmas;
 		if (last)
-			hash_del(&m->node);
+			hash_del_rcu(&m->node);
 		else
 			m = NULL;
 	}
 	mutex_unlock(&region->mms_lock);
-	kfree(m);
+	if (m)
+		kfree_rcu(m, rcu);
 	if (last)
 		fdr_reclaim_on_unmap(region, writable);
 	fdr_region_put(region);
@@ -136,7 +138,8 @@ static struct fdr_region *fdr_current_region(struct fdr_dev *dev)
 
 /*
  * MAP_SHARED only (a private copy would not be the recorder); offset and
- * length within the region; ENODEV while there is no region.  VM_MAYSHARE
+ * length within the region; ENODEV while there is no region.  Offsets
+ * past the region's pages are its scheduling area (sched_area.c).  VM_MAYSHARE
  * is the MAP_SHARED bit: do_mmap() clears VM_SHARED for a read-only
  * shared mapping of an O_RDONLY file, which is how fdrd maps.
  */
@@ -157,6 +160,13 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 	region = fdr_current_region(ff->dev);
 	if (!region)
 		return -ENODEV;
+	if (vma->vm_pgoff >= region->nr_pages) {
+		err = fdr_sched_mmap(region, vma,
+				     vma->vm_pgoff - region->nr_pages);
+		if (err)
+			fdr_region_put(region);
+		return err;
+	}
 	/* Allocated up front: nothing may fail after the pages are in. */
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	err = -ENOMEM;

@@ -18,6 +18,7 @@ static unsigned int dev_mode = 0600;
 static unsigned int dev_gid;
 static bool crash_finalize = true;
 static unsigned int max_total_mb = 1024;
+static unsigned int sched_ring_kb = 256;
 
 static int fdr_set_buffer_size(const char *val, const struct kernel_param *kp)
 {
@@ -94,6 +95,9 @@ MODULE_PARM_DESC(crash_finalize,
 		 "finalize when a writer dies from a fatal signal, read at INIT (1)");
 module_param_cb(max_total_mb, &fdr_nonzero_uint_ops, &max_total_mb, 0644);
 MODULE_PARM_DESC(max_total_mb, "largest region INIT may allocate, MiB (1024)");
+module_param_cb(sched_ring_kb, &fdr_nonzero_uint_ops, &sched_ring_kb, 0644);
+MODULE_PARM_DESC(sched_ring_kb,
+		 "scheduling records kept per CPU, KiB of 32-byte records, read at INIT (256)");
 
 u64 fdr_param_buffer_size(void)
 {
@@ -113,6 +117,11 @@ bool fdr_param_crash_finalize(void)
 u64 fdr_param_max_total_bytes(void)
 {
 	return (u64)READ_ONCE(max_total_mb) << 20;
+}
+
+u64 fdr_param_sched_ring_bytes(void)
+{
+	return (u64)READ_ONCE(sched_ring_kb) << 10;
 }
 
 umode_t fdr_param_dev_mode(void)

@@ -17,6 +17,7 @@
 #include <linux/vmalloc.h>
 #include "fdr_dev.h"
 #include "region.h"
+#include "sched.h"
 #include "tsc.h"
 
 /* The sizes an INIT asks for, computed once with overflow checks. */
@@ -26,12 +27,13 @@ struct fdr_layout {
 	u64 descs_offset;
 	u64 control_size;
 	u64 map_size;
+	u64 sched_size;		/* the scheduling area, 0 without one */
 };
 
 static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
 			      struct fdr_layout *l)
 {
-	u64 descs_end, buffers_bytes;
+	u64 descs_end, buffers_bytes, total;
 
 	if (!cfg->buffer_size || !IS_ALIGNED(cfg->buffer_size, PAGE_SIZE) ||
 	    !cfg->buffers_per_cpu)
@@ -50,9 +52,12 @@ static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
 	    check_add_overflow(buffers_bytes, l->control_size, &l->map_size))
 		return -ENOMEM;
 
+	l->sched_size = fdr_sched_wanted(cfg) ? fdr_sched_area_size() : 0;
+	if (check_add_overflow(l->map_size, l->sched_size, &total))
+		return -ENOMEM;
+
 	/* Trace buffers are never worth more than half of the machine. */
-	if (l->map_size > max_total ||
-	    (l->map_size >> PAGE_SHIFT) > totalram_pages() / 2)
+	if (total > max_total || (total >> PAGE_SHIFT) > totalram_pages() / 2)
 		return -ENOMEM;
 	return 0;
 }
@@ -61,18 +66,19 @@ static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
  * fdr_region_check - would INIT with @cfg be accepted?
  * @cfg: the INIT request
  * @max_total_bytes: the max_total_mb limit, in bytes
- * @map_size: set to the size of the region on success
+ * @bytes: set to the memory of the region on success (its mapping and
+ *         its scheduling area)
  *
  * Return: 0, -EINVAL for a malformed size, -ENOMEM for a region larger
  * than @max_total_bytes or half of RAM.
  */
 int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
-		     u64 *map_size)
+		     u64 *bytes)
 {
 	struct fdr_layout l = { 0 };
 	int err = fdr_layout_compute(cfg, max_total_bytes, &l);
 
-	*map_size = l.map_size;
+	*bytes = l.map_size + l.sched_size;
 	return err;
 }
 
@@ -177,6 +183,12 @@ static void fdr_region_fill_control(struct fdr_region *r,
 	}
 }
 
+/* What the region counts against max_total_mb. */
+static u64 fdr_region_bytes(const struct fdr_region *r)
+{
+	return r->map_size + (r->sched ? r->sched->size : 0);
+}
+
 static void fdr_region_free(struct fdr_region *r)
 {
 	unsigned long i;
@@ -188,6 +200,7 @@ static void fdr_region_free(struct fdr_region *r)
 		kvfree(r->pages);
 	}
 	vfree(r->ctl);
+	fdr_sched_free(r);
 	mutex_destroy(&r->mms_lock);
 	if (r->pid_ns)
 		put_pid_ns(r->pid_ns);
@@ -244,10 +257,14 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	err = fdr_region_alloc_control(r);
 	if (!err)
 		err = fdr_region_alloc_buffers(r);
+	if (!err && l.sched_size)
+		err = fdr_sched_alloc(r);
 	if (err)
 		goto fail;
+	if (r->sched)
+		r->flags |= FDR_CTL_SCHED;
 	fdr_region_fill_control(r, &l);
-	atomic64_add(r->map_size, &dev->live_bytes);
+	atomic64_add(fdr_region_bytes(r), &dev->live_bytes);
 	return r;
 
 fail:
@@ -264,7 +281,7 @@ static void fdr_region_release(struct kref *ref)
 {
 	struct fdr_region *r = container_of(ref, struct fdr_region, ref);
 
-	atomic64_sub(r->map_size, &r->dev->live_bytes);
+	atomic64_sub(fdr_region_bytes(r), &r->dev->live_bytes);
 	fdr_region_free(r);
 }
 

@@ -15,6 +15,7 @@
 #include <linux/fdr.h>
 
 struct fdr_dev;
+struct fdr_sched;
 
 /*
  * Geometry fields are the kernel's own copy: the shared control area is
@@ -36,9 +37,11 @@ struct fdr_region {
 	u32 flags;			/* FDR_CTL_* */
 	u32 generation;
 	u64 reclaimed;			/* under dev->lock */
+	struct fdr_sched *sched;	/* scheduling area, or NULL */
 	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
 	struct mutex mms_lock;		/* guards mms; never with dev->lock */
-	DECLARE_HASHTABLE(mms, 8);	/* struct fdr_mm_map, by mm */
+	/* struct fdr_mm_map by mm; RCU readers: the scheduling probes */
+	DECLARE_HASHTABLE(mms, 8);
 };
 
 /*
@@ -50,13 +53,14 @@ struct fdr_region {
  */
 struct fdr_mm_map {
 	struct hlist_node node;
+	struct rcu_head rcu;
 	const struct mm_struct *mm;
 	unsigned long nr_vmas;
-	bool writable;			/* some VMA was mapped writable */
+	bool writable;			/* some VMA was mapped writable: traced */
 };
 
 int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
-		     u64 *map_size);
+		     u64 *bytes);
 struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 				     const struct fdr_init *cfg,
 				     u32 ctl_flags, u32 generation);

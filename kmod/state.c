@@ -14,6 +14,7 @@
 #include <linux/sched.h>
 #include "fdr_dev.h"
 #include "region.h"
+#include "sched.h"
 #include "tsc.h"
 
 void fdr_dev_setup(struct fdr_dev *dev)
@@ -96,13 +97,15 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 {
 	u64 max_total = fdr_param_max_total_bytes();
 	struct fdr_region *r;
-	u64 map_size;
+	u64 bytes;
 	u32 generation;
 	int err;
 
 	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved)
 		return -EINVAL;
-	err = fdr_region_check(cfg, max_total, &map_size);
+	err = fdr_region_check(cfg, max_total, &bytes);
+	if (!err && fdr_sched_wanted(cfg))
+		err = fdr_sched_prepare();
 	if (err)
 		return err;
 
@@ -116,7 +119,7 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	 * would pin any amount of memory.  Only this INIT can add to
 	 * live_bytes until it is done; frees only lower it.
 	 */
-	if (atomic64_read(&dev->live_bytes) + map_size > max_total) {
+	if (atomic64_read(&dev->live_bytes) + bytes > max_total) {
 		mutex_unlock(&dev->lock);
 		return -ENOMEM;
 	}
@@ -137,6 +140,7 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
 	fdr_clear_finalize(dev);
 	fdr_set_state(dev, FDR_STATE_INITIALIZED);
+	fdr_sched_start(r);
 	mutex_unlock(&dev->lock);
 	return 0;
 }
@@ -145,6 +149,7 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig)
 {
 	lockdep_assert_held(&dev->lock);
+	fdr_sched_stop(dev->region);
 	fdr_set_state(dev, FDR_STATE_FINALIZING);
 	dev->finalize_reason = reason;
 	dev->finalize_signal = sig;
@@ -320,6 +325,7 @@ int fdr_state_reset(struct fdr_dev *dev)
 	fdr_clear_finalize(dev);
 	fdr_set_state(dev, FDR_STATE_UNINITIALIZED);
 	mutex_unlock(&dev->lock);
+	fdr_sched_quiesce(old);
 	fdr_region_put(old);
 	return 0;
 }
@@ -364,6 +370,7 @@ static void fdr_status_region(const struct fdr_region *r,
 	st->control_size = r->control_size;
 	st->map_size = r->map_size;
 	fdr_status_counters(r, st);
+	fdr_sched_status(r, st);
 }
 
 /* Fill @st (already zeroed) and mark @ff's view of the state as current. */

@@ -169,11 +169,13 @@ TEST_F(dev, bad_mmap_args)
 	p = mmap(NULL, page, PROT_READ, MAP_PRIVATE, self->fd, 0);
 	ASSERT_EQ(MAP_FAILED, p);
 	ASSERT_EQ(EINVAL, errno);
-	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd, st.map_size);
+	/* Past the region and its scheduling area (fdr_sched_test.c). */
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
+		 st.map_size + st.sched_size);
 	ASSERT_EQ(MAP_FAILED, p);
 	ASSERT_EQ(EINVAL, errno);
 	p = mmap(NULL, page, PROT_READ, MAP_SHARED, self->fd,
-		 st.map_size + 16 * page);
+		 st.map_size + st.sched_size + 16 * page);
 	ASSERT_EQ(MAP_FAILED, p);
 	ASSERT_EQ(EINVAL, errno);
 	p = mmap(NULL, st.map_size + page, PROT_READ, MAP_SHARED, self->fd, 0);
@@ -522,20 +524,6 @@ static long long meminfo_kib(const char *key)
 	return kib;
 }
 
-static int write_max_total_mb(long long mb)
-{
-	FILE *f = fopen(FDRT_PARAMS "max_total_mb", "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%lld\n", mb) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
 /*
  * A real allocation failure half-way through INIT: with memory held so
  * that a region of almost half of RAM cannot fit, INIT fails with ENOMEM
@@ -568,11 +556,11 @@ TEST_F(dev, init_enomem_frees_partial_allocation)
 	p = mmap(NULL, hold, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	ASSERT_NE(MAP_FAILED, p);
-	ASSERT_EQ(0, write_max_total_mb(1 << 20));
+	ASSERT_EQ(0, fdrt_write_param("max_total_mb", 1 << 20));
 	before = fdrt_mem_free_kib();
 	err = fdrt_init(self->fd, 1 << 20, per_cpu, 0);
 	after = fdrt_mem_free_kib();
-	ASSERT_EQ(0, write_max_total_mb(saved));
+	ASSERT_EQ(0, fdrt_write_param("max_total_mb", saved));
 	ASSERT_EQ(0, munmap(p, hold));
 	TH_LOG("held %zu MiB, asked %u MiB: %s; free KiB %lld -> %lld",
 	       hold >> 20, per_cpu * ncpu, strerror(-err), before, after);

@@ -208,7 +208,7 @@ TEST_F(dev, init_bad_configs)
 		{ "buffer_size page+1", 24, 0, page + 1, 8, 0, 0, EINVAL },
 		{ "buffer_size page+8", 24, 0, page + 8, 8, 0, 0, EINVAL },
 		{ "buffers_per_cpu 0", 24, 0, page, 0, 0, 0, EINVAL },
-		{ "unknown flag 1<<1", 24, 2, page, 8, 0, 0, EINVAL },
+		{ "unknown flag 1<<2", 24, 4, page, 8, 0, 0, EINVAL },
 		{ "unknown flag 1<<31", 24, 1u << 31, page, 8, 0, 0, EINVAL },
 		{ "reserved != 0", 24, 0, page, 8, 1, 0, EINVAL },
 		{ "size 0", 0, 0, page, 8, 0, 0, EINVAL },
@@ -269,23 +269,6 @@ TEST_F(dev, init_larger_struct_zero_tail)
 	ASSERT_EQ(st.nr_cpus * 3, st.nr_buffers);
 }
 
-static int write_param(const char *name, long long v)
-{
-	char path[256];
-	FILE *f;
-	int err = 0;
-
-	snprintf(path, sizeof(path), FDRT_PARAMS "%s", name);
-	f = fopen(path, "w");
-	if (!f)
-		return -errno;
-	if (fprintf(f, "%lld\n", v) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
 /* max_total_mb bounds the whole region: control area plus buffers. */
 TEST_F(dev, init_max_total_limit)
 {
@@ -298,15 +281,15 @@ TEST_F(dev, init_max_total_limit)
 	ncpu = fdrt_nr_possible_cpus();
 	ASSERT_GT(saved, 0);
 	ASSERT_GT(ncpu, 0);
-	ASSERT_EQ(0, write_param("max_total_mb", 1));
+	ASSERT_EQ(0, fdrt_write_param("max_total_mb", 1));
 	/* Buffers of at least 1 MiB in all leave no room for the control area. */
 	per_cpu = ((1u << 20) / ncpu + page - 1) / page * page;
-	err_over = fdrt_init(self->fd, per_cpu, 1, 0);
-	err_under = fdrt_init(self->fd, page, 1, 0);
-	ASSERT_EQ(0, write_param("max_total_mb", saved));
+	err_over = fdrt_init(self->fd, per_cpu, 1, FDR_INIT_NO_SCHED);
+	err_under = fdrt_init(self->fd, page, 1, FDR_INIT_NO_SCHED);
+	ASSERT_EQ(0, fdrt_write_param("max_total_mb", saved));
 	ASSERT_EQ(-ENOMEM, err_over);
 	ASSERT_EQ(0, err_under);
-	ASSERT_EQ(-EINVAL, write_param("max_total_mb", 0));
+	ASSERT_EQ(-EINVAL, fdrt_write_param("max_total_mb", 0));
 	ASSERT_EQ(saved, fdrt_param("max_total_mb"));
 }
 
@@ -328,19 +311,19 @@ TEST_F(dev, max_total_counts_mapped_old_regions)
 	ASSERT_GT(saved, 0);
 	ASSERT_LT(0, per_cpu);
 	/* Each region is a little over 3/8 MiB: two fit in 1 MiB, three do not. */
-	ASSERT_EQ(0, write_param("max_total_mb", 1));
+	ASSERT_EQ(0, fdrt_write_param("max_total_mb", 1));
 	for (i = 0; i < 2; i++) {
-		ASSERT_EQ(0, fdrt_init(self->fd, per_cpu, 1, 0));
+		ASSERT_EQ(0, fdrt_init(self->fd, per_cpu, 1, FDR_INIT_NO_SCHED));
 		maps[i] = fdrt_map(self->fd, PROT_READ, &lens[i]);
 		ASSERT_NE(NULL, maps[i]);
 		ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
 		ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_RESET));
 	}
-	err_third = fdrt_init(self->fd, per_cpu, 1, 0);
+	err_third = fdrt_init(self->fd, per_cpu, 1, FDR_INIT_NO_SCHED);
 	munmap(maps[0], lens[0]);
-	err_after_unmap = fdrt_init(self->fd, per_cpu, 1, 0);
+	err_after_unmap = fdrt_init(self->fd, per_cpu, 1, FDR_INIT_NO_SCHED);
 	munmap(maps[1], lens[1]);
-	ASSERT_EQ(0, write_param("max_total_mb", saved));
+	ASSERT_EQ(0, fdrt_write_param("max_total_mb", saved));
 	ASSERT_EQ(-ENOMEM, err_third);
 	ASSERT_EQ(0, err_after_unmap);
 }
@@ -356,7 +339,7 @@ TEST_F(dev, status_sizes)
 
 	REQUIRE_DEV();
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER0, st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER1, st.size);
 	ASSERT_EQ(fdrt_param("buffer_size"), (long long)st.default_buffer_size);
 	ASSERT_EQ(fdrt_param("buffers_per_cpu"),
 		  (long long)st.default_buffers_per_cpu);
@@ -378,7 +361,7 @@ TEST_F(dev, status_sizes)
 	big.st.size = sizeof(big);
 	big.st.state = 0x77;
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER0, big.st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER1, big.st.size);
 	ASSERT_EQ(FDR_STATE_UNINITIALIZED, big.st.state);
 	ASSERT_EQ(default_size, big.st.default_buffer_size);
 	ASSERT_EQ(0, big.tail[0] | big.tail[1] | big.tail[2] | big.tail[3]);

@@ -144,6 +144,23 @@ long long fdrt_param(const char *name)
 	return strtoll(buf, NULL, 0);
 }
 
+int fdrt_write_param(const char *name, long long v)
+{
+	char path[256];
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), FDRT_PARAMS "%s", name);
+	f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	if (fprintf(f, "%lld\n", v) < 0)
+		err = -EIO;
+	if (fclose(f))
+		err = -errno;
+	return err;
+}
+
 int fdrt_cpu_node(unsigned int cpu)
 {
 	char path[64];

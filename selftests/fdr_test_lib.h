@@ -35,6 +35,8 @@ struct fdr_cpu_ring *fdrt_ring(void *ctl, uint32_t cpu);
 
 /* A module parameter from sysfs as a number; -errno if unreadable. */
 long long fdrt_param(const char *name);
+/* Write a module parameter through sysfs: 0 or -errno. */
+int fdrt_write_param(const char *name, long long v);
 /* NUMA node sysfs shows for @cpu; -1 if it shows none. */
 int fdrt_cpu_node(unsigned int cpu);
 /* 1 + the highest possible CPU id (/sys/devices/system/cpu/possible). */

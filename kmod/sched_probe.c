@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched_probe.c - recording the context switches and wakeups of traced
+ * threads: probes on the sched_switch and sched_waking tracepoints.
+ *
+ * A thread is traced when its mm maps the recording region writable
+ * (region->mms): threads share the mm and fork() copies the mapping, so
+ * later threads and children are covered without a hook of their own.
+ * sched_waking runs on the waker (sched_wakeup may not), which is what
+ * names it.  Both tracepoints are found by name, since their
+ * __tracepoint_* symbols are not exported.
+ *
+ * Cost: nothing while no region records (the probes are registered at
+ * the first INIT that wants them); otherwise one pointer test, and for a
+ * task with an mm a lookup in a 256-bucket hash, for each side of a
+ * switch.  Probes never sleep, take no lock and read no user memory, so
+ * they hold on PREEMPT_RT and whatever a process writes into the region.
+ */
+#include <linux/hardirq.h>
+#include <linux/hashtable.h>
+#include <linux/irqflags.h>
+#include <linux/mutex.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/timex.h>
+#include <linux/tracepoint.h>
+#include "region.h"
+#include "sched.h"
+
+static struct tracepoint *fdr_tp_switch, *fdr_tp_waking;
+static DEFINE_MUTEX(fdr_probes_lock);	/* guards fdr_probes_on */
+static bool fdr_probes_on;
+
+/* The region whose traced threads are recorded now, or NULL. */
+static struct fdr_region __rcu *fdr_sched_live;
+
+static bool fdr_sched_traced(struct fdr_region *r, struct task_struct *t)
+{
+	const struct mm_struct *mm = READ_ONCE(t->mm);
+	struct fdr_mm_map *m;
+
+	if (!mm)
+		return false;
+	hash_for_each_possible_rcu(r->mms, m, node, (unsigned long)mm)
+		if (m->mm == mm)
+			return READ_ONCE(m->writable);
+	return false;
+}
+
+/* Ids in the region's namespace, minus the global ones if it cannot see @t. */
+static void fdr_sched_ids(const struct fdr_region *r, struct task_struct *t,
+			  s32 *pid, s32 *tid)
+{
+	if (r->pid_ns == &init_pid_ns) {
+		*pid = t->tgid;
+		*tid = t->pid;
+		return;
+	}
+	*tid = task_pid_nr_ns(t, r->pid_ns);
+	*pid = task_tgid_nr_ns(t, r->pid_ns);
+	if (!*tid) {
+		*tid = -t->pid;
+		*pid = -t->tgid;
+	}
+}
+
+/*
+ * Append @rec to this CPU's ring.  Interrupts off: a wakeup from an
+ * interrupt must not land in the middle of a record being written.
+ */
+static void fdr_sched_emit(struct fdr_sched *s, struct fdr_sched_record *rec)
+{
+	struct fdr_sched_record *slot;
+	struct fdr_sched_ring *ring;
+	unsigned long flags;
+	unsigned int cpu;
+	u64 head;
+
+	local_irq_save(flags);
+	cpu = smp_processor_id();
+	if (likely(cpu < s->nr_cpus)) {
+		ring = &s->rings[cpu];
+		head = ring->head;
+		slot = s->records + (size_t)cpu * s->ring_records +
+		       (head & (s->ring_records - 1));
+		rec->tsc = get_cycles();
+		rec->cpu = cpu;
+		*slot = *rec;
+		/* Pairs with the reader's load-acquire of head. */
+		smp_store_release(&ring->head, head + 1);
+	}
+	local_irq_restore(flags);
+}
+
+static void fdr_sched_put(struct fdr_region *r, u8 type, u8 state,
+			  struct task_struct *t, struct task_struct *other)
+{
+	struct fdr_sched_record rec = { .type = type, .state = state };
+
+	fdr_sched_ids(r, t, &rec.pid, &rec.tid);
+	if (other)
+		fdr_sched_ids(r, other, &rec.other_pid, &rec.other_tid);
+	fdr_sched_emit(r->sched, &rec);
+}
+
+/* What a thread leaving the CPU waits for. */
+static u8 fdr_sched_out_state(bool preempt, unsigned int state)
+{
+	if (preempt || !state)
+		return FDR_SCHED_RUNNABLE;
+	if (state & TASK_INTERRUPTIBLE)
+		return FDR_SCHED_SLEEPING;
+	/* PREEMPT_RT's sleeping spinlocks wait in TASK_RTLOCK_WAIT. */
+	if (state & (TASK_UNINTERRUPTIBLE | TASK_RTLOCK_WAIT))
+		return FDR_SCHED_DISK;
+	return FDR_SCHED_OTHER;
+}
+
+static void fdr_probe_switch(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next, unsigned int prev_state)
+{
+	struct fdr_region *r = rcu_dereference_sched(fdr_sched_live);
+
+	if (!r)
+		return;
+	if (fdr_sched_traced(r, prev))
+		fdr_sched_put(r, FDR_SCHED_SWITCH_OUT,
+			      fdr_sched_out_state(preempt, prev_state), prev,
+			      next);
+	if (fdr_sched_traced(r, next))
+		fdr_sched_put(r, FDR_SCHED_SWITCH_IN, 0, next, prev);
+}
+
+static void fdr_probe_waking(void *data, struct task_struct *p)
+{
+	struct fdr_region *r = rcu_dereference_sched(fdr_sched_live);
+
+	if (!r || !fdr_sched_traced(r, p))
+		return;
+	if (in_hardirq())
+		fdr_sched_put(r, FDR_SCHED_WAKEUP, FDR_SCHED_BY_HARDIRQ, p, NULL);
+	else if (in_serving_softirq())
+		fdr_sched_put(r, FDR_SCHED_WAKEUP, FDR_SCHED_BY_SOFTIRQ, p, NULL);
+	else
+		fdr_sched_put(r, FDR_SCHED_WAKEUP, FDR_SCHED_BY_TASK, p,
+			      current);
+}
+
+static void fdr_find_tracepoint(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_switch"))
+		fdr_tp_switch = tp;
+	else if (!strcmp(tp->name, "sched_waking"))
+		fdr_tp_waking = tp;
+}
+
+/**
+ * fdr_sched_module_init - find the scheduler's tracepoints
+ *
+ * Return: 0; without them regions simply get no scheduling area.
+ */
+int fdr_sched_module_init(void)
+{
+	for_each_kernel_tracepoint(fdr_find_tracepoint, NULL);
+	if (!fdr_tp_switch || !fdr_tp_waking)
+		pr_warn("fdr: no sched_switch/sched_waking tracepoints: no scheduling records\n");
+	return 0;
+}
+
+/* Does INIT with @cfg get a scheduling area? */
+bool fdr_sched_wanted(const struct fdr_init *cfg)
+{
+	return fdr_tp_switch && fdr_tp_waking &&
+	       !(cfg->flags & FDR_INIT_NO_SCHED);
+}
+
+/**
+ * fdr_sched_prepare - register the probes, once
+ *
+ * Called by INIT before it takes dev->lock: registering takes the CPU
+ * hotplug and jump label locks, which must not nest inside it.
+ *
+ * Return: 0 or a negative errno from tracepoint_probe_register().
+ */
+int fdr_sched_prepare(void)
+{
+	int err = 0;
+
+	mutex_lock(&fdr_probes_lock);
+	if (!fdr_probes_on) {
+		err = tracepoint_probe_register(fdr_tp_switch,
+						fdr_probe_switch, NULL);
+		if (!err) {
+			err = tracepoint_probe_register(fdr_tp_waking,
+							fdr_probe_waking, NULL);
+			if (err)
+				tracepoint_probe_unregister(fdr_tp_switch,
+							    fdr_probe_switch,
+							    NULL);
+		}
+		fdr_probes_on = !err;
+	}
+	mutex_unlock(&fdr_probes_lock);
+	return err;
+}
+
+/* Unregistered only here: no probe can run once the module is gone. */
+void fdr_sched_module_exit(void)
+{
+	if (!fdr_probes_on)
+		return;
+	tracepoint_probe_unregister(fdr_tp_waking, fdr_probe_waking, NULL);
+	tracepoint_probe_unregister(fdr_tp_switch, fdr_probe_switch, NULL);
+	tracepoint_synchronize_unregister();
+	fdr_probes_on = false;
+}
+
+/* INITIALIZED: record @r's threads.  Under dev->lock. */
+void fdr_sched_start(struct fdr_region *r)
+{
+	if (r->sched)
+		rcu_assign_pointer(fdr_sched_live, r);
+}
+
+/* FINALIZE: stop.  A probe may still be writing; readers allow for it. */
+void fdr_sched_stop(struct fdr_region *r)
+{
+	if (rcu_access_pointer(fdr_sched_live) == r)
+		RCU_INIT_POINTER(fdr_sched_live, NULL);
+}
+
+/*
+ * Before the device drops @r (RESET): no probe that saw it live is left
+ * running.  Sleeps; called without dev->lock.
+ */
+void fdr_sched_quiesce(struct fdr_region *r)
+{
+	if (r->sched)
+		synchronize_rcu();
+}
