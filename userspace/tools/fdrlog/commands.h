@@ -34,6 +34,13 @@ struct thread_source {
 	int disabled;
 };
 
+/*
+ * The path of a file beside the log: given, else LOG + suffix when that
+ * exists; 0, or 1 when there is none (or it does not fit buf).
+ */
+int side_file_path(char *buf, size_t size, const char *log_path, const char *suffix,
+		   const char *given);
+
 /* Load the table (*out NULL if there is none); -1 with a message. */
 int load_thread_table(const char *cmd, const char *log_path,
 		      const struct thread_source *src, struct fdr_thread_table **out);

@@ -52,6 +52,14 @@ int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbo
 	return r;
 }
 
+int side_file_path(char *buf, size_t size, const char *log_path, const char *suffix,
+		   const char *given)
+{
+	if (given)
+		return snprintf(buf, size, "%s", given) >= (int)size;
+	return snprintf(buf, size, "%s%s", log_path, suffix) >= (int)size || access(buf, F_OK);
+}
+
 int load_thread_table(const char *cmd, const char *log_path,
 		      const struct thread_source *src, struct fdr_thread_table **out)
 {
@@ -59,16 +67,9 @@ int load_thread_table(const char *cmd, const char *log_path,
 	char path[4096];
 
 	*out = NULL;
-	if (src->disabled)
+	/* fdrd's table next to the log, when there is one */
+	if (src->disabled || side_file_path(path, sizeof(path), log_path, ".threads", src->path))
 		return 0;
-	if (src->path) {
-		snprintf(path, sizeof(path), "%s", src->path);
-	} else {
-		/* fdrd's table next to the log, when there is one */
-		if (snprintf(path, sizeof(path), "%s.threads", log_path) >= (int)sizeof(path) ||
-		    access(path, F_OK))
-			return 0;
-	}
 	if (fdr_thread_table_load(out, path, &err)) {
 		fprintf(stderr, "fdrlog %s: %s%s\n", cmd, err.message,
 			src->path ? "" : " (--no-threads ignores it)");

@@ -51,6 +51,7 @@ struct account_options {
 	enum account_sort sort;
 	int descending;
 	size_t top;		/* 0: all */
+	const struct fdr_sched *sched;	/* non-NULL: on-CPU, runnable, blocked columns */
 };
 /* Per-function latency table; -1 on out of memory. */
 int write_account(struct out_buffer *o, const struct fdr_trace *t,
