@@ -37,9 +37,11 @@ void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
 		  const struct symbols *syms, const struct fdr_thread_table *threads);
 
 struct view_filter;
-/* uftrace-replay-like call trees per thread (replay.c); -1 on out of memory. */
+/* uftrace-replay-like call trees per thread (replay.c), with the times
+ * off CPU of sched (may be NULL); -1 on out of memory. */
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		 const struct fdr_thread_table *threads, const struct view_filter *filter);
+		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+		 const struct view_filter *filter);
 
 /* A self-contained SVG flame graph (flame.c); -1 on out of memory. */
 int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
