@@ -33,7 +33,7 @@ static void write_everything(const struct fdr_trace *t)
 	size_t enters, exits;
 
 	write_yaml(&out, t, NULL);
-	write_chrome(&out, t, NULL, NULL);
+	write_chrome(&out, t, NULL, NULL, NULL);
 	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &v) ||
 	    write_flame(&out, t, NULL, &v, "fuzz") ||
 	    write_llvm_export(&out, t, NULL, &enters, &exits))

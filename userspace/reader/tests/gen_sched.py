@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Write a log and its scheduling files for run_sched.sh (and fdr_test.sh).
 
-sched.xray (v2, 1 GHz: one tick is one nanosecond), sched.symmap, and
-sched.xray.sched, the context switches fdr.ko would record:
+sched.xray (v2, 1 GHz: one tick is one nanosecond), sched.symmap, the
+side table sched.xray.threads, and sched.xray.sched, the context switches
+fdr.ko would record:
   thread 101 of process 100: main [1000, 9001000) calls work [2000,
       5002000), which calls leaf [3000, 2103000).  leaf sleeps at 100000,
       is woken by thread 102 at 2100000 and runs again at 2101000; work is
@@ -38,6 +39,12 @@ SCHED = [(100000, OUT, 1, 0, 101, 0), (2100000, WAKEUP, 0, 1, 101, 102),
          (7000000, WAKEUP, 1, 0, 101, 0), (7000500, IN, 0, 0, 101, 0)]
 
 
+THREADS = """fdrd-threads\t1
+thread\t101\tpid\t100\tbuffers\t1\tcomm\tmain\texe\t/usr/bin/sched
+thread\t102\tpid\t100\tbuffers\t1\tcomm\twaker\texe\t/usr/bin/sched
+"""
+
+
 def sched_file(records, lost=0, magic=0x46534446, version=1, record_size=32, nr=None):
     body = b"".join(struct.pack("<QBBHiiiiI", tsc, typ, st, cpu, 100, tid,
                                 100 if other else 0, other, 0)
@@ -55,6 +62,7 @@ def main():
     path = os.path.join(out, "sched.xray")
     open(path, "wb").write(log)
     open(path + ".sched", "wb").write(sched_file(SCHED))
+    open(path + ".threads", "w").write(THREADS)
     with open(os.path.join(out, "sched.symmap"), "w") as f:
         for fid, name in SYMS:
             f.write("%d\t%s\t/usr/bin/sched\t%x\n" % (fid, name, 0x1000 + fid * 16))

@@ -32,9 +32,10 @@ int write_llvm_export(struct out_buffer *o, const struct fdr_trace *t, const str
 		      size_t *added_enters, size_t *added_exits);
 
 /* Chrome trace-event JSON; threads (may be NULL): fdrd's side table, for
- * real pids and process/thread names. */
-void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
-		  const struct symbols *syms, const struct fdr_thread_table *threads);
+ * real pids and process/thread names; sched (may be NULL): the thread
+ * states and wakeups (chrome_sched.h). */
+void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		  const struct fdr_thread_table *threads, const struct fdr_sched *sched);
 
 struct view_filter;
 /* uftrace-replay-like call trees per thread (replay.c), with the times
