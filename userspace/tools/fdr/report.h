@@ -15,7 +15,7 @@
 #include <stdio.h>
 
 #include <fdr_reader.h>
-#include "sched_time.h"
+#include "commands.h"
 
 struct symbols;
 

@@ -77,3 +77,24 @@ int load_thread_table(const char *cmd, const char *log_path,
 	}
 	return 0;
 }
+
+int sched_load(const char *who, const char *log_path, const struct sched_source *src,
+	       struct fdr_sched **out)
+{
+	struct fdr_reader_error err;
+	char path[4096];
+
+	*out = NULL;
+	if (src->disabled || side_file_path(path, sizeof(path), log_path, ".sched", src->path))
+		return 0;
+	if (fdr_sched_open(out, path, &err) == 0)
+		return 0;
+	if (src->path && access(path, R_OK)) {
+		fprintf(stderr, "%s: --sched %s: %s\n", who, path, err.message);
+		return -1;
+	}
+	/* hostile or from another version: the calls are still worth a report */
+	fprintf(stderr, "%s: %s: %s; reading the log without it\n", who, path, err.message);
+	return 0;
+}
+

@@ -1,29 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* sched_time.c - the reports' view of `<log>.sched` (sched_time.h). */
 #include <stdio.h>
-#include <unistd.h>
 #include "commands.h"
 #include "sched_time.h"
-
-int sched_load(const char *who, const char *log_path, const struct sched_source *src,
-	       struct fdr_sched **out)
-{
-	struct fdr_reader_error err;
-	char path[4096];
-
-	*out = NULL;
-	if (src->disabled || side_file_path(path, sizeof(path), log_path, ".sched", src->path))
-		return 0;
-	if (fdr_sched_open(out, path, &err) == 0)
-		return 0;
-	if (src->path && access(path, R_OK)) {
-		fprintf(stderr, "%s: --sched %s: %s\n", who, path, err.message);
-		return -1;
-	}
-	/* hostile or from another version: the calls are still worth a report */
-	fprintf(stderr, "%s: %s: %s; reading the log without it\n", who, path, err.message);
-	return 0;
-}
 
 void sched_say_none(FILE *f, const char *who, const struct sched_source *src)
 {

@@ -14,19 +14,7 @@
 #include <fdr_reader.h>
 #include "call_walk.h"
 
-/* --sched FILE / --no-sched. */
-struct sched_source {
-	const char *path;	/* NULL: LOG.sched if it exists */
-	int disabled;
-};
-
-/*
- * *out: the file, or NULL when there is none or it is unusable (the
- * cause on stderr, "WHO: PATH: ..."); -1 only when --sched FILE cannot
- * be read at all.
- */
-int sched_load(const char *who, const char *log_path, const struct sched_source *src,
-	       struct fdr_sched **out);
+struct sched_source;
 
 /* "WHO: no scheduling data ..." on f: the line a report gives without the file. */
 void sched_say_none(FILE *f, const char *who, const struct sched_source *src);
