@@ -28,7 +28,7 @@ static struct out_buffer out;
 
 static void write_everything(const struct fdr_trace *t)
 {
-	struct account_options ao = { SORT_SUM, 1, 0 };
+	struct account_options ao = { SORT_SUM, 1, 0, NULL };
 	struct view_filter v = { .max_depth = 0 };
 	size_t enters, exits;
 
