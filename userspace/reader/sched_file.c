@@ -16,7 +16,14 @@
 #include <unistd.h>
 #include "internal.h"
 
-static int check_header(const struct fdr_sched_file *h, size_t size,
+/* The u16 fields that must hold exactly one value. */
+static const struct { unsigned offset; const char *name; uint16_t want; } exact[] = {
+	{ 4, "version", FDR_SCHED_VERSION },
+	{ 6, "header_size", FDR_SCHED_FILE_SIZE },
+	{ 8, "record_size", FDR_SCHED_RECORD_SIZE },
+};
+
+static int check_header(const uint8_t *p, const struct fdr_sched_file *h, size_t size,
 			struct fdr_reader_error *err)
 {
 	uint64_t room = (size - FDR_SCHED_FILE_SIZE) / FDR_SCHED_RECORD_SIZE;
@@ -24,15 +31,11 @@ static int check_header(const struct fdr_sched_file *h, size_t size,
 	if (h->magic != FDR_SCHED_FILE_MAGIC)
 		return reader_fail(err, 0, "sched header", "expected magic %#x, found %#x",
 				   FDR_SCHED_FILE_MAGIC, h->magic);
-	if (h->version != FDR_SCHED_VERSION)
-		return reader_fail(err, 4, "sched header", "expected version %d, found %u",
-				   FDR_SCHED_VERSION, h->version);
-	if (h->header_size != FDR_SCHED_FILE_SIZE)
-		return reader_fail(err, 6, "sched header", "expected header_size %d, found %u",
-				   FDR_SCHED_FILE_SIZE, h->header_size);
-	if (h->record_size != FDR_SCHED_RECORD_SIZE)
-		return reader_fail(err, 8, "sched header", "expected record_size %d, found %u",
-				   FDR_SCHED_RECORD_SIZE, h->record_size);
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (get_u16(p + exact[i].offset) != exact[i].want)
+			return reader_fail(err, exact[i].offset, "sched header",
+					   "expected %s %u, found %u", exact[i].name,
+					   exact[i].want, get_u16(p + exact[i].offset));
 	/* compared as counts, so a huge nr_records cannot overflow a product */
 	if (h->nr_records != room || (size - FDR_SCHED_FILE_SIZE) % FDR_SCHED_RECORD_SIZE)
 		return reader_fail(err, 24, "sched header", "expected a length of 64 + 32 x "
@@ -79,7 +82,7 @@ int fdr_sched_open_memory(struct fdr_sched **out, const void *data, size_t size,
 	if (!s)
 		return reader_fail(err, 0, "", "out of memory");
 	memcpy(&s->header, data, sizeof(s->header));
-	if (check_header(&s->header, size, err) ||
+	if (check_header(data, &s->header, size, err) ||
 	    copy_records(s, (const uint8_t *)data + FDR_SCHED_FILE_SIZE, err)) {
 		fdr_sched_close(s);
 		return -1;
