@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/fdr_log.h>
+#include <linux/fdr_sched.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -161,6 +162,65 @@ const struct fdr_thread_info *fdr_thread_table_at(const struct fdr_thread_table 
 /* The first row of thread tid, NULL if none (or table NULL). */
 const struct fdr_thread_info *fdr_thread_table_find(const struct fdr_thread_table *table,
 						    int32_t tid);
+
+/* ---- the scheduling file fdrd writes next to a log (<log>.sched) --------- */
+
+/*
+ * What a thread was doing (Documentation/format.md, "The scheduling
+ * file"): on a CPU, runnable (waiting for one), or blocked in one of three
+ * ways; unknown before its first record when the kernel's rings lost some.
+ */
+enum fdr_thread_state {
+	FDR_THREAD_ON_CPU	= 0,
+	FDR_THREAD_RUNNABLE	= 1,	/* preempted, or woken: waits for a CPU */
+	FDR_THREAD_SLEEPING	= 2,	/* blocked, interruptible */
+	FDR_THREAD_DISK		= 3,	/* blocked, uninterruptible ("D") */
+	FDR_THREAD_OTHER	= 4,	/* blocked: stopped, traced, exiting */
+	FDR_THREAD_UNKNOWN	= 5,
+};
+
+/* Ticks of an interval by state; blocked = sleeping + disk + other. */
+struct fdr_sched_split {
+	uint64_t on_cpu, runnable, blocked, unknown;
+};
+
+/* One thread's records, TSC order, records of unknown type left out. */
+struct fdr_sched_thread {
+	int32_t tid, pid;
+	uint8_t state_before;			/* before records[0] */
+	size_t count;
+	const struct fdr_sched_record *records;
+	const uint8_t *state_after;		/* after records[i]: enum fdr_thread_state */
+};
+
+struct fdr_sched;
+
+/*
+ * Read and check a .sched file (magic, version, sizes, length = 64 + 32 x
+ * nr_records); an error means the file is unusable as a whole.
+ */
+int fdr_sched_open(struct fdr_sched **out, const char *path, struct fdr_reader_error *err);
+int fdr_sched_open_memory(struct fdr_sched **out, const void *data, size_t size,
+			  struct fdr_reader_error *err);
+void fdr_sched_close(struct fdr_sched *s);
+/* The 64-byte file header, copied out. */
+const struct fdr_sched_file *fdr_sched_get_header(const struct fdr_sched *s);
+/* Records of a type this reader does not know (left out). */
+uint64_t fdr_sched_skipped(const struct fdr_sched *s);
+
+/* Threads by ascending tid; find: NULL if tid has no record. */
+size_t fdr_sched_thread_count(const struct fdr_sched *s);
+const struct fdr_sched_thread *fdr_sched_thread_at(const struct fdr_sched *s, size_t i);
+const struct fdr_sched_thread *fdr_sched_thread_find(const struct fdr_sched *s, int32_t tid);
+
+/* The state of thread tid at tsc (the last record at or before it decides). */
+enum fdr_thread_state fdr_sched_state_at(const struct fdr_sched *s, int32_t tid, uint64_t tsc);
+/*
+ * Where the ticks of [tsc_a, tsc_b) on thread tid went; all zero when
+ * tsc_b <= tsc_a.  O(log threads + log records of the thread).
+ */
+void fdr_sched_thread_split(const struct fdr_sched *s, int32_t tid, uint64_t tsc_a,
+			    uint64_t tsc_b, struct fdr_sched_split *out);
 
 #ifdef __cplusplus
 }

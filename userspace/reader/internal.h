@@ -114,4 +114,23 @@ void block_sort_by_walltime(struct block **v, size_t n);
 
 int tsc_sort(const struct fdr_event *events, size_t n, uint32_t *order);
 
+/* ---- the scheduling file (sched_file.c, sched_index.c) -------------------- */
+
+/* Time classes of struct fdr_sched_split, in its field order. */
+enum { SCHED_ON_CPU, SCHED_RUNNABLE, SCHED_BLOCKED, SCHED_UNKNOWN, SCHED_NCLASSES };
+
+struct fdr_sched {
+	struct fdr_sched_file header;
+	struct fdr_sched_record *records;	/* known types, by (tid, tsc, file order) */
+	uint8_t *state_after;			/* per record */
+	uint64_t (*ticks_before)[SCHED_NCLASSES];	/* from the thread's first record */
+	size_t count;
+	uint64_t skipped;
+	struct fdr_sched_thread *threads;	/* by tid */
+	size_t nthreads;
+};
+
+/* Sort s->records (count of them) by thread and fill in the rest; -1 ENOMEM. */
+int sched_index_build(struct fdr_sched *s);
+
 #endif

@@ -28,13 +28,13 @@ static struct out_buffer out;
 
 static void write_everything(const struct fdr_trace *t)
 {
-	struct account_options ao = { SORT_SUM, 1, 0 };
+	struct account_options ao = { SORT_SUM, 1, 0, NULL };
 	struct view_filter v = { .max_depth = 0 };
 	size_t enters, exits;
 
 	write_yaml(&out, t, NULL);
-	write_chrome(&out, t, NULL, NULL);
-	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, &v) ||
+	write_chrome(&out, t, NULL, NULL, NULL);
+	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &v) ||
 	    write_flame(&out, t, NULL, &v, "fuzz") ||
 	    write_llvm_export(&out, t, NULL, &enters, &exits))
 		abort();

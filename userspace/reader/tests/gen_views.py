@@ -88,4 +88,5 @@ def main():
             f.write("%d\t%s\t/usr/bin/server\t%x\n" % (fid, name, 0x1000 + fid * 16))
 
 
-main()
+if __name__ == "__main__":
+    main()

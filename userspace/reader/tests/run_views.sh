@@ -8,15 +8,7 @@ set -u
 FDRLOG=$1 WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 V=$HERE/views
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
-check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-# same FILE EXPECTED WHAT: byte-equal, else the diff as # lines
-same() {
-	if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3"; diff "$2" "$1" | head -20 | sed 's/^/# /'; fi
-}
+. "$HERE/tap_lib.sh"
 # expect STATUS PATTERN DESCRIPTION -- command...: exit status and stderr text
 expect() {
 	want_status=$1 pattern=$2 what=$3

@@ -17,7 +17,8 @@ static const char help[] =
 	"usage: fdr convert --format chrome|yaml [-o OUT] [--no-sort] [DIR|LOG]\n"
 	"Convert the log `fdr record` left in DIR (default ./fdr.data), with\n"
 	"function names:\n"
-	"  chrome  Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing)\n"
+	"  chrome  Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing); with\n"
+	"          LOG.sched also a \"TID state\" track per thread and wakeup arrows\n"
 	"  yaml    the text of `llvm-xray convert -f yaml -y`\n"
 	"  -o OUT  write to OUT, atomically (default: standard output)\n"
 	"This is `fdrlog convert` with the program's symbols; see fdrlog(1).\n";

@@ -8,11 +8,12 @@
 #include "data_source.h"
 #include "fdr_commands.h"
 #include "report.h"
+#include "sched_time.h"
 #include "symbols.h"
 
 static const char help[] =
 	"usage: fdr report [--sort KEY] [--tid TID] [--json] [-F FUNC]... [-N FUNC]...\n"
-	"                  [--depth N] [DIR|LOG]\n"
+	"                  [--depth N] [--sched FILE | --no-sched] [DIR|LOG]\n"
 	"Per function: total time, self time (total minus completed callees) and\n"
 	"calls, of the log `fdr record` left in DIR (default ./fdr.data), names\n"
 	"resolved from the recorded program.  Calls still open at the end (a\n"
@@ -23,7 +24,13 @@ static const char help[] =
 	"  -N, --notrace FUNC leave out FUNC and what it calls (repeatable)\n"
 	"  -D, --depth N    only calls less than N frames deep (from the -F function)\n"
 	"      --json       one JSON object: {\"functions\": [{name, id, calls,\n"
-	"                   total_ns, self_ns}...], ...}\n";
+	"                   total_ns, self_ns[, on_cpu_ns, runnable_ns, blocked_ns,\n"
+	"                   unknown_ns]}...], ..., \"sched\": \"recorded\"|\"none\"}\n"
+	"      --sched FILE the kernel's context switches (default: LOG.sched when it\n"
+	"                   exists): adds On-CPU, Runnable and Blocked time per function,\n"
+	"                   inclusive like Total; without it one line on stderr (text)\n"
+	"                   or \"sched\": \"none\" (JSON) says no scheduling data was recorded\n"
+	"      --no-sched   ignore it\n";
 
 static int parse_sort(const char *s, enum report_sort *out)
 {
@@ -77,6 +84,8 @@ static int parse_one(int c, struct report_opts *o)
 	case 'F': return add_filter(o->only, &o->nonly, optarg) ? 2 : -1;
 	case 'N': return add_filter(o->hide, &o->nhide, optarg) ? 2 : -1;
 	case 'j': o->json = true; return -1;
+	case 'S': o->sched.path = optarg; return -1;
+	case 'n': o->sched.disabled = 1; return -1;
 	default: fputs(help, stderr); return 2;
 	}
 }
@@ -87,7 +96,8 @@ static int parse(int argc, char **argv, struct report_opts *o, const char **in)
 		{ "help", no_argument, 0, 'h' }, { "sort", required_argument, 0, 's' },
 		{ "tid", required_argument, 0, 't' }, { "depth", required_argument, 0, 'D' },
 		{ "filter", required_argument, 0, 'F' }, { "notrace", required_argument, 0, 'N' },
-		{ "json", no_argument, 0, 'j' }, { 0 }
+		{ "json", no_argument, 0, 'j' }, { "sched", required_argument, 0, 'S' },
+		{ "no-sched", no_argument, 0, 'n' }, { 0 }
 	};
 	int c, r;
 
@@ -106,17 +116,24 @@ static int parse(int argc, char **argv, struct report_opts *o, const char **in)
 static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 			const struct symbols *syms, const struct report_opts *o)
 {
+	struct fdr_sched *sched;
 	struct report rep;
 
-	if (fdr__report_build(&rep, t, syms, o)) {
+	if (sched_load("fdr report", ds->log, &o->sched, &sched))
+		return 1;
+	if (fdr__report_build(&rep, t, syms, o, sched)) {
 		fprintf(stderr, "fdr report: out of memory\n");
+		fdr_sched_close(sched);
 		return 1;
 	}
 	if (o->json)
 		fdr__report_print_json(stdout, &rep, ds->log);
 	else
 		fdr__report_print_text(stdout, &rep);
+	if (!sched && !o->json)	/* JSON says it in its "sched" field */
+		sched_say_none(stderr, "fdr report", &o->sched);
 	fdr__report_free(&rep);
+	fdr_sched_close(sched);
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("fdr report: standard output");
 		return 1;

@@ -29,6 +29,8 @@ static const char replay_help[] =
 	"  -F FUNC    only calls of FUNC and what they call\n"
 	"  -N FUNC    leave out FUNC and what it calls\n"
 	"  --depth N  at most N levels\n"
+	"With the kernel's scheduling data (LOG.sched), a line \"-- off CPU 2.001 ms\n"
+	"(sleeping, woken by tid 1234)\" where a thread left its CPU.\n"
 	"This is `fdrlog replay` with the program's symbols; see fdrlog(1).\n";
 
 static const char flame_help[] =

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include <fdr_reader.h>
+#include "commands.h"
 
 struct symbols;
 
@@ -31,6 +32,7 @@ struct report_opts {
 	size_t nonly;
 	const char *hide[REPORT_MAX_FILTERS];	/* -N */
 	size_t nhide;
+	struct sched_source sched;	/* --sched FILE, --no-sched */
 };
 
 struct report_func {
@@ -38,6 +40,7 @@ struct report_func {
 	char *name;			/* demangled */
 	bool only, hide;		/* matches a -F / -N */
 	uint64_t calls, total_ticks, self_ticks;
+	struct fdr_sched_split sched;	/* of total_ticks: where the calls' time went */
 };
 
 struct report {
@@ -47,11 +50,13 @@ struct report {
 	size_t nslots;
 	uint64_t orphan_exits, open_calls, unwound;
 	uint64_t hz;			/* ticks per second (0: ticks are ns) */
+	const struct fdr_sched *sched;	/* NULL: no scheduling data */
+	bool sched_unknown;		/* some time before a thread's first record */
 };
 
-/* 0, or -1 on out of memory. */
-int fdr__report_build(struct report *r, const struct fdr_trace *t,
-		      const struct symbols *syms, const struct report_opts *o);
+/* sched (may be NULL): the log's .sched file.  0, or -1 on out of memory. */
+int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct symbols *syms,
+		      const struct report_opts *o, const struct fdr_sched *sched);
 void fdr__report_free(struct report *r);
 uint64_t fdr__report_ns(const struct report *r, uint64_t ticks);
 

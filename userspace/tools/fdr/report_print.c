@@ -18,15 +18,24 @@ static void put_time(FILE *f, uint64_t ns)
 
 void fdr__report_print_text(FILE *f, const struct report *r)
 {
-	fputs("   Total time     Self time       Calls  Function\n"
-	      "  ===========   ===========  ==========  ====================\n", f);
+	fputs(r->sched ? "   Total time     Self time   On-CPU time      Runnable       Blocked"
+		"       Calls  Function\n"
+		"  ===========   ===========   ===========   ===========   ==========="
+		"  ==========  ====================\n"
+		: "   Total time     Self time       Calls  Function\n"
+		"  ===========   ===========  ==========  ====================\n", f);
 	for (size_t i = 0; i < r->nfuncs; i++) {
 		const struct report_func *fn = &r->funcs[i];
+		const uint64_t sched[] = { fn->sched.on_cpu, fn->sched.runnable, fn->sched.blocked };
 
 		fputs(" ", f);
 		put_time(f, fdr__report_ns(r, fn->total_ticks));
 		fputs(" ", f);
 		put_time(f, fdr__report_ns(r, fn->self_ticks));
+		for (size_t k = 0; r->sched && k < 3; k++) {
+			fputs(" ", f);
+			put_time(f, fdr__report_ns(r, sched[k]));
+		}
 		fprintf(f, "  %10llu  %s\n", (unsigned long long)fn->calls, fn->name);
 	}
 	if (r->open_calls || r->orphan_exits || r->unwound)
@@ -35,6 +44,9 @@ void fdr__report_print_text(FILE *f, const struct report *r)
 			"%llu frames closed by a deeper exit\n",
 			(unsigned long long)r->open_calls, (unsigned long long)r->orphan_exits,
 			(unsigned long long)r->unwound);
+	if (r->sched_unknown)
+		fputs("# scheduling records were lost: time before a thread's first record is "
+		      "in none of On-CPU, Runnable, Blocked\n", f);
 }
 
 static void put_json_string(FILE *f, const char *s)
@@ -63,12 +75,21 @@ void fdr__report_print_json(FILE *f, const struct report *r, const char *log)
 
 		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", f);
 		put_json_string(f, fn->name);
-		fprintf(f, ",\"id\":%d,\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu}",
+		fprintf(f, ",\"id\":%d,\"calls\":%llu,\"total_ns\":%llu,\"self_ns\":%llu",
 			fn->fid, (unsigned long long)fn->calls,
 			(unsigned long long)fdr__report_ns(r, fn->total_ticks),
 			(unsigned long long)fdr__report_ns(r, fn->self_ticks));
+		if (r->sched)
+			fprintf(f, ",\"on_cpu_ns\":%llu,\"runnable_ns\":%llu,\"blocked_ns\":%llu,"
+				"\"unknown_ns\":%llu",
+				(unsigned long long)fdr__report_ns(r, fn->sched.on_cpu),
+				(unsigned long long)fdr__report_ns(r, fn->sched.runnable),
+				(unsigned long long)fdr__report_ns(r, fn->sched.blocked),
+				(unsigned long long)fdr__report_ns(r, fn->sched.unknown));
+		fputc('}', f);
 	}
 	fprintf(f, "],\n\"open_calls\":%llu,\"exits_without_entry\":%llu,"
-		"\"frames_unwound\":%llu}\n", (unsigned long long)r->open_calls,
-		(unsigned long long)r->orphan_exits, (unsigned long long)r->unwound);
+		"\"frames_unwound\":%llu,\"sched\":\"%s\"}\n", (unsigned long long)r->open_calls,
+		(unsigned long long)r->orphan_exits, (unsigned long long)r->unwound,
+		r->sched ? "recorded" : "none");
 }

@@ -6,6 +6,7 @@
 
 #include "call_walk.h"
 #include "report.h"
+#include "sched_time.h"
 #include "symbols.h"
 
 struct ctx {
@@ -128,6 +129,8 @@ static int on_call(void *ctx, const struct call_done *d)
 	f->calls++;
 	f->total_ticks += d->ticks;
 	f->self_ticks += d->ticks > fr->child_ticks ? d->ticks - fr->child_ticks : 0;
+	if (c->r->sched)
+		sched_add_call(&f->sched, c->r->sched, d);
 	return 0;
 }
 
@@ -194,8 +197,8 @@ static void drop_uncalled(struct report *r)
 	r->nslots = 0;
 }
 
-int fdr__report_build(struct report *r, const struct fdr_trace *t,
-		      const struct symbols *syms, const struct report_opts *o)
+int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct symbols *syms,
+		      const struct report_opts *o, const struct fdr_sched *sched)
 {
 	static const struct call_walk_ops ops = { on_call, on_orphan, on_unwound, on_open };
 	struct ctx c = { r, o, syms };
@@ -203,9 +206,12 @@ int fdr__report_build(struct report *r, const struct fdr_trace *t,
 
 	memset(r, 0, sizeof(*r));
 	r->hz = fdr_log_get_header(t->log)->cycle_frequency;
+	r->sched = sched;
 	if (call_walk(t, &ops, &c))
 		return -1;
 	drop_uncalled(r);
+	for (size_t i = 0; i < r->nfuncs; i++)
+		r->sched_unknown |= r->funcs[i].sched.unknown != 0;
 	if (r->nfuncs)
 		qsort_r(r->funcs, r->nfuncs, sizeof(*r->funcs), cmp_funcs, &s);
 	return 0;

@@ -19,16 +19,19 @@
 #include "call_walk.h"
 #include "convert.h"
 #include "key_index.h"
+#include "sched_time.h"
 
 struct func_stats {
 	int32_t fid;
 	uint64_t *lat;		/* latencies in ticks */
 	size_t n, cap;
 	uint64_t orphan_exits, open_calls, unwound;
+	struct fdr_sched_split sched;	/* ticks, summed over the calls */
 	double min, med, p90, p99, max, sum;	/* seconds, filled at the end */
 };
 
 struct accounting {
+	const struct fdr_sched *sched;
 	struct func_stats *funcs;	/* by func_ix index */
 	size_t capfuncs;
 	struct key_index func_ix;	/* fid, with a seed a crafted log cannot aim at */
@@ -50,19 +53,17 @@ static struct func_stats *func_of(struct accounting *a, int32_t fid)
 	return &a->funcs[i];
 }
 
-static int add_latency(struct accounting *a, int32_t fid, uint64_t ticks)
+static int on_call(void *ctx, const struct call_done *c)
 {
-	struct func_stats *f = func_of(a, fid);
+	struct accounting *a = ctx;
+	struct func_stats *f = func_of(a, c->frames[c->depth].fid);
 
 	if (!f || array_grow((void **)&f->lat, &f->cap, f->n + 1, sizeof(*f->lat)))
 		return -1;
-	f->lat[f->n++] = ticks;
+	f->lat[f->n++] = c->ticks;
+	if (a->sched)
+		sched_add_call(&f->sched, a->sched, c);
 	return 0;
-}
-
-static int on_call(void *ctx, const struct call_done *c)
-{
-	return add_latency(ctx, c->frames[c->depth].fid, c->ticks);
 }
 
 static int on_orphan_exit(void *ctx, const struct fdr_event *ev)
@@ -148,27 +149,45 @@ static int cmp_funcs(const void *x, const void *y, void *arg)
 	return opt->descending ? -c : c;
 }
 
-static void print_table(struct out_buffer *o, struct accounting *a,
-			const struct symbols *syms, const struct account_options *opt)
+static void print_header(struct out_buffer *o, const struct symbols *syms,
+			 const struct account_options *opt)
+{
+	out_str(o, "funcid      count  min            med            90p            "
+		"99p            max            sum");
+	if (opt->sched)
+		out_str(o, "            on-cpu         runnable       blocked");
+	out_str(o, syms ? "            function\n" : "\n");
+}
+
+/* Inclusive on-CPU, runnable and blocked seconds, as sum is. */
+static void print_sched(struct out_buffer *o, const struct func_stats *f, double freq)
+{
+	out_printf(o, "  %-13.9f  %-13.9f  %.9f", (double)f->sched.on_cpu / freq,
+		   (double)f->sched.runnable / freq, (double)f->sched.blocked / freq);
+}
+
+static void print_table(struct out_buffer *o, struct accounting *a, const struct symbols *syms,
+			const struct account_options *opt, double freq)
 {
 	size_t shown = 0, orphans = 0, open = 0, unwound = 0;
+	uint64_t unknown = 0;
 	char tmp[64];
 
-	out_str(o, syms ? "funcid      count  min            med            90p            "
-		   "99p            max            sum            function\n"
-		   : "funcid      count  min            med            90p            "
-		   "99p            max            sum\n");
+	print_header(o, syms, opt);
 	for (size_t i = 0; i < a->func_ix.n; i++) {
 		struct func_stats *f = &a->funcs[i];
 
 		orphans += f->orphan_exits;
 		open += f->open_calls;
 		unwound += f->unwound;
+		unknown |= f->sched.unknown;
 		if (!f->n || (opt->top && shown >= opt->top))
 			continue;
 		shown++;
 		out_printf(o, "%-10d %6zu  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %-13.9f  %.9f",
 			   f->fid, f->n, f->min, f->med, f->p90, f->p99, f->max, f->sum);
+		if (opt->sched)
+			print_sched(o, f, freq);
 		if (syms)
 			out_printf(o, "    %s", symbols_name(syms, f->fid, tmp, sizeof(tmp)));
 		out_char(o, '\n');
@@ -176,6 +195,9 @@ static void print_table(struct out_buffer *o, struct accounting *a,
 	out_printf(o, "functions with latencies: %zu\n", shown);
 	out_printf(o, "exits without entry: %zu\ncalls open at the end: %zu\n"
 		   "frames unwound by a deeper exit: %zu\n", orphans, open, unwound);
+	if (unknown)	/* the kernel's rings lost records: that time is in no column */
+		out_str(o, "scheduling records were lost: time before a thread's first record "
+			"is in none of on-cpu, runnable, blocked\n");
 	for (size_t i = 0; i < a->func_ix.n; i++) {
 		struct func_stats *f = &a->funcs[i];
 
@@ -199,7 +221,7 @@ static void accounting_free(struct accounting *a)
 int write_account(struct out_buffer *o, const struct fdr_trace *t,
 		  const struct symbols *syms, const struct account_options *opt)
 {
-	struct accounting a = { 0 };
+	struct accounting a = { .sched = opt->sched };
 	uint64_t hz = fdr_log_get_header(t->log)->cycle_frequency;
 	double freq = hz ? (double)hz : 1.0;
 	int ret = -1;
@@ -216,7 +238,7 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	/* func_of's index is stale after sorting; nothing looks up after this. */
 	if (a.func_ix.n)
 		qsort_r(a.funcs, a.func_ix.n, sizeof(*a.funcs), cmp_funcs, (void *)opt);
-	print_table(o, &a, syms, opt);
+	print_table(o, &a, syms, opt, freq);
 	ret = 0;
 out:
 	accounting_free(&a);

@@ -10,9 +10,12 @@
  * side table each event gets its thread's real pid, and metadata events
  * name processes (executable's base name, else the main thread's command)
  * and threads (their command), so a viewer groups threads by process.
+ * With fdrd's scheduling file, chrome_sched.c adds each thread's states
+ * and the wakeup arrows.
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include "chrome_sched.h"
 #include "convert.h"
 #include "parallel_format.h"
 
@@ -39,7 +42,7 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 }
 
 /* A JSON string; bytes that are not UTF-8 are written as \u00XX (Latin-1). */
-static void json_string(struct out_buffer *o, const void *str, size_t n)
+void chrome_json_string(struct out_buffer *o, const void *str, size_t n)
 {
 	const unsigned char *s = str;
 
@@ -65,7 +68,7 @@ static void json_string(struct out_buffer *o, const void *str, size_t n)
 	out_char(o, '"');
 }
 
-static void write_timestamp(struct out_buffer *o, uint64_t tsc, uint64_t freq)
+void chrome_timestamp(struct out_buffer *o, uint64_t tsc, uint64_t freq)
 {
 	unsigned __int128 ns = freq ? (unsigned __int128)tsc * 1000000000u / freq
 				    : (unsigned __int128)tsc * 1000u;
@@ -98,7 +101,7 @@ static void write_name(struct out_buffer *o, const struct fdr_event *ev,
 		snprintf(tmp, sizeof(tmp), "#%d", ev->func_id);
 		name = tmp;
 	}
-	json_string(o, name, strlen(name));
+	chrome_json_string(o, name, strlen(name));
 }
 
 static void write_args(struct out_buffer *o, const struct fdr_trace *t,
@@ -129,7 +132,7 @@ static void write_args(struct out_buffer *o, const struct fdr_trace *t,
 	}
 	if (data) {
 		out_str(o, ",\"data\":");
-		json_string(o, data, n);
+		chrome_json_string(o, data, n);
 	}
 	out_char(o, '}');
 }
@@ -167,7 +170,7 @@ static void write_event(struct out_buffer *o, const struct fdr_trace *t,
 	out_str(o, "\",\"ph\":\"");
 	out_str(o, phase(ev->kind));
 	out_str(o, "\",\"ts\":");
-	write_timestamp(o, ev->tsc, freq);
+	chrome_timestamp(o, ev->tsc, freq);
 	out_str(o, ",\"pid\":");
 	out_u64(o, event_pid(threads, ev));
 	out_str(o, ",\"tid\":");
@@ -181,6 +184,7 @@ struct chrome_job {
 	const struct symbols *syms;
 	const struct fdr_thread_table *threads;
 	uint64_t freq;
+	bool after_metadata;	/* the first event follows another */
 };
 
 static void write_events(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
@@ -188,7 +192,7 @@ static void write_events(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
 	const struct chrome_job *job = ctx;
 
 	for (size_t i = lo; i < hi; i++) {
-		out_str(o, i || fdr_thread_table_count(job->threads) ? ",\n" : "\n");
+		out_str(o, i || job->after_metadata ? ",\n" : "\n");
 		write_event(o, job->t, fdr_trace_at(job->t, i), job->syms, job->threads,
 			    job->freq);
 	}
@@ -199,17 +203,17 @@ static bool known(const char *s)
 	return s && *s && strcmp(s, "unknown");
 }
 
-static void write_metadata(struct out_buffer *o, const char *what, int32_t pid,
-			   int32_t tid, const char *name, bool first)
+void chrome_metadata(struct out_buffer *o, const char *what, int64_t pid, int64_t tid,
+		     const char *name, bool first)
 {
 	out_str(o, first ? "\n{\"name\":\"" : ",\n{\"name\":\"");
 	out_str(o, what);
 	out_str(o, "\",\"ph\":\"M\",\"pid\":");
-	out_u64(o, (uint64_t)pid);
+	out_i64(o, pid);
 	out_str(o, ",\"tid\":");
-	out_u64(o, (uint64_t)tid);
+	out_i64(o, tid);
 	out_str(o, ",\"args\":{\"name\":");
-	json_string(o, name, strlen(name));
+	chrome_json_string(o, name, strlen(name));
 	out_str(o, "}}");
 }
 
@@ -252,21 +256,40 @@ static void write_names(struct out_buffer *o, const struct fdr_thread_table *tt)
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = fdr_thread_table_at(tt, j)->pid == ti->pid;
 		if (!seen)
-			write_metadata(o, "process_name", ti->pid, ti->pid,
+			chrome_metadata(o, "process_name", ti->pid, ti->pid,
 				       process_name(tt, ti->pid, tmp, sizeof(tmp)), i == 0);
 		if (known(ti->comm))
-			write_metadata(o, "thread_name", ti->pid, ti->tid, ti->comm, false);
+			chrome_metadata(o, "thread_name", ti->pid, ti->tid, ti->comm, false);
+	}
+}
+
+/* The log's first and last TSC, in whatever order the trace is. */
+static void tsc_extent(const struct fdr_trace *t, uint64_t *lo, uint64_t *hi)
+{
+	*lo = t->count ? UINT64_MAX : 0;
+	*hi = 0;
+	for (size_t i = 0; i < t->count; i++) {
+		uint64_t tsc = t->events[i].tsc;
+
+		*lo = tsc < *lo ? tsc : *lo;
+		*hi = tsc > *hi ? tsc : *hi;
 	}
 }
 
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		  const struct fdr_thread_table *threads)
+		  const struct fdr_thread_table *threads, const struct fdr_sched *sched)
 {
-	struct chrome_job job = { t, syms, threads,
-				  fdr_log_get_header(t->log)->cycle_frequency };
+	uint64_t freq = fdr_log_get_header(t->log)->cycle_frequency;
+	struct chrome_job job = { t, syms, threads, freq,
+				  fdr_thread_table_count(threads) + fdr_sched_thread_count(sched) > 0 };
+	struct chrome_sched cs = { sched, threads, freq, 0, 0 };
 
+	if (sched)
+		tsc_extent(t, &cs.lo, &cs.hi);
 	out_str(o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[");
 	write_names(o, threads);
+	chrome_sched_names(o, &cs, fdr_thread_table_count(threads) == 0);
 	format_in_parallel(o, t->count, write_events, &job);
+	chrome_sched_events(o, &cs);
 	out_str(o, "\n]}\n");
 }

@@ -7,10 +7,12 @@
 #include <unistd.h>
 #include "commands.h"
 #include "convert.h"
+#include "sched_time.h"
 
 static const char help[] =
 	"usage: fdrlog account [--sort KEY] [--desc] [--top N]\n"
-	"                      [--instr-map BINARY | --sym-map FILE] FILE\n"
+	"                      [--instr-map BINARY | --sym-map FILE]\n"
+	"                      [--sched FILE | --no-sched] FILE\n"
 	"Per function: call count and min, median, 90th and 99th percentile, max\n"
 	"and total latency in seconds (TSC ticks / CycleFrequency; ticks if the\n"
 	"frequency is 0).  Exits whose entry is not in the log and calls still\n"
@@ -19,7 +21,12 @@ static const char help[] =
 	"--desc       descending order\n"
 	"--top N      only the first N functions\n"
 	"--instr-map BINARY, --sym-map FILE (repeatable): name the functions,\n"
-	"             as for `fdrlog convert`\n";
+	"             as for `fdrlog convert`\n"
+	"--sched FILE fdrd's scheduling file (default: FILE.sched when it exists):\n"
+	"             adds each function's on-CPU, runnable and blocked seconds,\n"
+	"             summed over its calls like sum; without it one line on\n"
+	"             stderr says that no scheduling data was recorded\n"
+	"--no-sched   ignore it\n";
 
 static int parse_sort(const char *s, enum account_sort *out)
 {
@@ -39,12 +46,13 @@ static int parse_sort(const char *s, enum account_sort *out)
 
 /* Parse the command line; -1 to go on, else the exit status. */
 static int parse_args(int argc, char **argv, struct account_options *ao,
-		      struct symbol_sources *src)
+		      struct symbol_sources *src, struct sched_source *sched)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, 0, 'h' }, { "sort", required_argument, 0, 's' },
 		{ "desc", no_argument, 0, 'd' }, { "top", required_argument, 0, 't' },
 		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 'y' },
+		{ "sched", required_argument, 0, 'S' }, { "no-sched", no_argument, 0, 'n' },
 		{ 0 }
 	};
 	char *end;
@@ -64,6 +72,8 @@ static int parse_args(int argc, char **argv, struct account_options *ao,
 			break;
 		case 'm': src->instr_map = optarg; break;
 		case 'y': if (add_sym_map("account", src, optarg)) return 2; break;
+		case 'S': sched->path = optarg; break;
+		case 'n': sched->disabled = 1; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
@@ -100,18 +110,28 @@ static int account_log(const char *path, const struct fdr_log *log,
 
 int cmd_account(int argc, char **argv)
 {
-	struct account_options ao = { SORT_FUNC, 0, 0 };
+	struct account_options ao = { SORT_FUNC, 0, 0, NULL };
 	struct symbol_sources src = { 0 };
-	struct symbols *syms;
+	struct sched_source sched_src = { 0 };
+	struct fdr_sched *sched = NULL;
+	struct symbols *syms = NULL;
 	struct fdr_log *log;
-	int r = parse_args(argc, argv, &ao, &src);
+	int r = parse_args(argc, argv, &ao, &src, &sched_src);
 
 	if (r >= 0)
 		return r;
 	log = open_log_or_report("account", argv[optind]);
 	if (!log)
 		return 1;
-	r = load_symbols("account", &src, &syms) ? 1 : account_log(argv[optind], log, syms, &ao);
+	r = load_symbols("account", &src, &syms) ||
+	    sched_load("fdrlog account", argv[optind], &sched_src, &sched);
+	if (!r) {
+		if (!sched)
+			sched_say_none(stderr, "fdrlog account", &sched_src);
+		ao.sched = sched;
+		r = account_log(argv[optind], log, syms, &ao);
+	}
+	fdr_sched_close(sched);
 	symbols_free(syms);
 	fdr_log_close(log);
 	return r;

@@ -11,10 +11,12 @@
 #include "commands.h"
 #include "convert.h"
 #include "out_file.h"
+#include "sched_time.h"
 
 static const char help[] =
 	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [--no-sort] [--threads FILE | --no-threads] [-o OUT] FILE\n"
+	"                      [--no-sort] [--threads FILE | --no-threads]\n"
+	"                      [--sched FILE | --no-sched] [-o OUT] FILE\n"
 	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE] [-o OUT] FILE\n"
 	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
 	"TSCs) and print it:\n"
@@ -30,6 +32,10 @@ static const char help[] =
 	"--threads FILE      fdrd's side table (default: FILE.threads when it exists):\n"
 	"                    chrome gets real pids and process/thread names\n"
 	"--no-threads        ignore the side table (pid = tid, as llvm-xray)\n"
+	"--sched FILE        fdrd's scheduling file (default: FILE.sched when it\n"
+	"                    exists): chrome gets a \"TID state\" track per thread\n"
+	"                    (Running, Runnable, Sleeping, D) and wakeup arrows\n"
+	"--no-sched          ignore it\n"
 	"--for-llvm-xray     YAML that llvm-xray-19 account/graph/stack read for any\n"
 	"                    log: sorted by TSC; an Enter with data fdr-entry-lost for\n"
 	"                    each Exit whose Enter the ring overwrote (at the thread's\n"
@@ -41,6 +47,7 @@ struct convert_opts {
 	const char *format, *out, *in;
 	struct symbol_sources syms;
 	struct thread_source threads;
+	struct sched_source sched;
 	int no_sort, for_llvm;
 };
 
@@ -51,7 +58,8 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
 		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, 'n' },
 		{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
-		{ "for-llvm-xray", no_argument, 0, 'L' },
+		{ "for-llvm-xray", no_argument, 0, 'L' }, { "sched", required_argument, 0, 'S' },
+		{ "no-sched", no_argument, 0, 'N' },
 		{ 0 }
 	};
 	int c;
@@ -67,6 +75,8 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		case 't': co->threads.path = optarg; break;
 		case 'T': co->threads.disabled = 1; break;
 		case 'L': co->for_llvm = 1; break;
+		case 'S': co->sched.path = optarg; break;
+		case 'N': co->sched.disabled = 1; break;
 		default: fputs(help, stderr); return 2;
 		}
 	}
@@ -109,7 +119,8 @@ static void export_for_llvm(struct out_buffer *o, const struct fdr_trace *t,
 }
 
 static int convert(const struct convert_opts *co, const struct fdr_trace *t,
-		   const struct symbols *syms, const struct fdr_thread_table *threads)
+		   const struct symbols *syms, const struct fdr_thread_table *threads,
+		   const struct fdr_sched *sched)
 {
 	struct out_buffer o;
 	char tmp[4096];
@@ -125,7 +136,7 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 		else if (!strcmp(co->format, "yaml"))
 			write_yaml(&o, t, syms);
 		else
-			write_chrome(&o, t, syms, threads);
+			write_chrome(&o, t, syms, threads, sched);
 		out_flush(&o);
 	}
 	if (o.error)
@@ -141,6 +152,7 @@ int cmd_convert(int argc, char **argv)
 	struct convert_opts co = { 0 };
 	struct fdr_reader_error err;
 	struct fdr_thread_table *threads;
+	struct fdr_sched *sched = NULL;
 	struct fdr_trace trace;
 	struct symbols *syms;
 	struct fdr_log *log;
@@ -155,7 +167,9 @@ int cmd_convert(int argc, char **argv)
 		fdr_log_close(log);
 		return 1;
 	}
-	if (load_thread_table("convert", co.in, &co.threads, &threads)) {
+	if (load_thread_table("convert", co.in, &co.threads, &threads) ||
+	    (!strcmp(co.format, "chrome") && sched_load("fdrlog convert", co.in, &co.sched, &sched))) {
+		fdr_thread_table_free(threads);
 		symbols_free(syms);
 		fdr_log_close(log);
 		return 1;
@@ -165,9 +179,10 @@ int cmd_convert(int argc, char **argv)
 		report_log_error("convert", co.in, &err);
 		r = 1;
 	} else {
-		r = convert(&co, &trace, syms, threads);
+		r = convert(&co, &trace, syms, threads, sched);
 		fdr_trace_free(&trace);
 	}
+	fdr_sched_close(sched);
 	fdr_thread_table_free(threads);
 	symbols_free(syms);
 	fdr_log_close(log);

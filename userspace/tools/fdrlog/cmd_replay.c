@@ -7,12 +7,14 @@
 #include <unistd.h>
 #include "commands.h"
 #include "convert.h"
+#include "sched_time.h"
 #include "view_filter.h"
 #include "view_inputs.h"
 
 static const char help[] =
 	"usage: fdrlog replay [-F FUNC]... [-N FUNC]... [--depth N]\n"
-	"                     [--instr-map BINARY | --sym-map FILE] [--threads FILE | --no-threads] FILE\n"
+	"                     [--instr-map BINARY | --sym-map FILE] [--threads FILE | --no-threads]\n"
+	"                     [--sched FILE | --no-sched] FILE\n"
 	"Print each thread's call tree with durations, call arguments and custom\n"
 	"events, as `uftrace replay` does. Calls whose entry the ring overwrote\n"
 	"say \"entry lost\" (their duration is a lower bound), calls still running\n"
@@ -22,7 +24,11 @@ static const char help[] =
 	"--depth N      at most N levels (from FUNC with -F)\n"
 	"FUNC is a name as printed (C++ names demangled, without parameters), the\n"
 	"full symbol, or a function id (#id or id).\n"
-	"--instr-map, --sym-map, --threads, --no-threads: as for convert\n";
+	"--instr-map, --sym-map, --threads, --no-threads: as for convert\n"
+	"--sched FILE   fdrd's scheduling file (default: FILE.sched when it exists):\n"
+	"               a line \"-- off CPU 2.001 ms (sleeping, woken by tid 102)\" where\n"
+	"               the thread left its CPU\n"
+	"--no-sched     ignore it\n";
 
 int cmd_view_option(int c, const char *arg, const char *cmd, struct view_filter *v,
 		    struct symbol_sources *syms, struct thread_source *threads)
@@ -59,6 +65,7 @@ static const struct option view_long_options[] = {
 	{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
 	{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
 	{ "output", required_argument, 0, 'o' },
+	{ "sched", required_argument, 0, 'S' }, { "no-sched", no_argument, 0, 'n' },
 	{ 0 }
 };
 const struct option *const cmd_view_long_options = view_long_options;
@@ -68,6 +75,8 @@ int cmd_replay(int argc, char **argv)
 	struct view_filter v = { 0 };
 	struct symbol_sources syms = { 0 };
 	struct thread_source threads = { 0 };
+	struct sched_source sched_src = { 0 };
+	struct fdr_sched *sched = NULL;
 	struct view_inputs in;
 	struct out_buffer o;
 	int c, r;
@@ -76,6 +85,12 @@ int cmd_replay(int argc, char **argv)
 		if (c == 'h') {
 			fputs(help, stdout);
 			return 0;
+		}
+		if (c == 'S' || c == 'n') {
+			if (c == 'S')
+				sched_src.path = optarg;
+			sched_src.disabled = c == 'n';
+			continue;
 		}
 		if (c == 'o' || cmd_view_option(c, optarg, "replay", &v, &syms, &threads)) {
 			fputs(help, stderr);
@@ -88,9 +103,13 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (view_inputs_load(&in, "replay", argv[optind], &syms, &threads))
 		return 1;
+	if (sched_load("fdrlog replay", argv[optind], &sched_src, &sched)) {
+		view_inputs_free(&in);
+		return 1;
+	}
 	r = out_init(&o, STDOUT_FILENO);
 	if (r == 0) {
-		r = write_replay(&o, &in.trace, in.syms, in.threads, &v);
+		r = write_replay(&o, &in.trace, in.syms, in.threads, sched, &v);
 		out_flush(&o);
 		if (r)
 			fprintf(stderr, "fdrlog replay: out of memory\n");
@@ -99,6 +118,7 @@ int cmd_replay(int argc, char **argv)
 		r = r || o.error;
 		out_release(&o);
 	}
+	fdr_sched_close(sched);
 	view_inputs_free(&in);
 	return r ? 1 : 0;
 }

@@ -34,9 +34,30 @@ struct thread_source {
 	int disabled;
 };
 
+/*
+ * The path of a file beside the log: given, else LOG + suffix when that
+ * exists; 0, or 1 when there is none (or it does not fit buf).
+ */
+int side_file_path(char *buf, size_t size, const char *log_path, const char *suffix,
+		   const char *given);
+
 /* Load the table (*out NULL if there is none); -1 with a message. */
 int load_thread_table(const char *cmd, const char *log_path,
 		      const struct thread_source *src, struct fdr_thread_table **out);
+
+/* --sched FILE / --no-sched: fdrd's scheduling file, default LOG.sched. */
+struct sched_source {
+	const char *path;	/* NULL: LOG.sched if it exists */
+	int disabled;
+};
+
+/*
+ * *out: the file, or NULL when there is none or it is unusable (the
+ * cause on stderr, "WHO: PATH: ...": a report is still worth having
+ * without it); -1 only when --sched FILE cannot be read at all.
+ */
+int sched_load(const char *who, const char *log_path, const struct sched_source *src,
+	       struct fdr_sched **out);
 
 /* The options replay and flame share (cmd_replay.c): -F, -N, --depth,
  * --instr-map, --sym-map, --threads, --no-threads; 0 or 2 (usage). */

@@ -52,6 +52,14 @@ int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbo
 	return r;
 }
 
+int side_file_path(char *buf, size_t size, const char *log_path, const char *suffix,
+		   const char *given)
+{
+	if (given)
+		return snprintf(buf, size, "%s", given) >= (int)size;
+	return snprintf(buf, size, "%s%s", log_path, suffix) >= (int)size || access(buf, F_OK);
+}
+
 int load_thread_table(const char *cmd, const char *log_path,
 		      const struct thread_source *src, struct fdr_thread_table **out)
 {
@@ -59,16 +67,9 @@ int load_thread_table(const char *cmd, const char *log_path,
 	char path[4096];
 
 	*out = NULL;
-	if (src->disabled)
+	/* fdrd's table next to the log, when there is one */
+	if (src->disabled || side_file_path(path, sizeof(path), log_path, ".threads", src->path))
 		return 0;
-	if (src->path) {
-		snprintf(path, sizeof(path), "%s", src->path);
-	} else {
-		/* fdrd's table next to the log, when there is one */
-		if (snprintf(path, sizeof(path), "%s.threads", log_path) >= (int)sizeof(path) ||
-		    access(path, F_OK))
-			return 0;
-	}
 	if (fdr_thread_table_load(out, path, &err)) {
 		fprintf(stderr, "fdrlog %s: %s%s\n", cmd, err.message,
 			src->path ? "" : " (--no-threads ignores it)");
@@ -76,3 +77,24 @@ int load_thread_table(const char *cmd, const char *log_path,
 	}
 	return 0;
 }
+
+int sched_load(const char *who, const char *log_path, const struct sched_source *src,
+	       struct fdr_sched **out)
+{
+	struct fdr_reader_error err;
+	char path[4096];
+
+	*out = NULL;
+	if (src->disabled || side_file_path(path, sizeof(path), log_path, ".sched", src->path))
+		return 0;
+	if (fdr_sched_open(out, path, &err) == 0)
+		return 0;
+	if (src->path && access(path, R_OK)) {
+		fprintf(stderr, "%s: --sched %s: %s\n", who, path, err.message);
+		return -1;
+	}
+	/* hostile or from another version: the calls are still worth a report */
+	fprintf(stderr, "%s: %s: %s; reading the log without it\n", who, path, err.message);
+	return 0;
+}
+

@@ -32,14 +32,17 @@ int write_llvm_export(struct out_buffer *o, const struct fdr_trace *t, const str
 		      size_t *added_enters, size_t *added_exits);
 
 /* Chrome trace-event JSON; threads (may be NULL): fdrd's side table, for
- * real pids and process/thread names. */
-void write_chrome(struct out_buffer *o, const struct fdr_trace *t,
-		  const struct symbols *syms, const struct fdr_thread_table *threads);
+ * real pids and process/thread names; sched (may be NULL): the thread
+ * states and wakeups (chrome_sched.h). */
+void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		  const struct fdr_thread_table *threads, const struct fdr_sched *sched);
 
 struct view_filter;
-/* uftrace-replay-like call trees per thread (replay.c); -1 on out of memory. */
+/* uftrace-replay-like call trees per thread (replay.c), with the times
+ * off CPU of sched (may be NULL); -1 on out of memory. */
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		 const struct fdr_thread_table *threads, const struct view_filter *filter);
+		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+		 const struct view_filter *filter);
 
 /* A self-contained SVG flame graph (flame.c); -1 on out of memory. */
 int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
@@ -51,6 +54,7 @@ struct account_options {
 	enum account_sort sort;
 	int descending;
 	size_t top;		/* 0: all */
+	const struct fdr_sched *sched;	/* non-NULL: on-CPU, runnable, blocked columns */
 };
 /* Per-function latency table; -1 on out of memory. */
 int write_account(struct out_buffer *o, const struct fdr_trace *t,

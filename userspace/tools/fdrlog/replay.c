@@ -15,10 +15,14 @@
  * on a frame an exit further down closed, "still open at the end" (no
  * duration).  Threads come one after the other, in order of first record,
  * each under a "# thread" line with its process and command when the
- * side table knows them.
+ * side table knows them.  With the scheduling file, each time the thread
+ * was off its CPU is a line where it happened, inside the call it
+ * interrupted ("-- off CPU 2.001 ms (sleeping, woken by tid 102)"); a
+ * call that had one is drawn with braces even when it has no children.
  */
 #include <stdio.h>
 #include "convert.h"
+#include "off_cpu.h"
 #include "view_filter.h"
 
 struct replay {
@@ -30,24 +34,36 @@ struct replay {
 	uint64_t freq;
 	uint32_t tid;
 	size_t lines;
+	const struct fdr_sched *sched;
+	const struct fdr_sched_thread *sth;	/* this thread's records, or NULL */
+	size_t next_rec;			/* where the next time off CPU is looked for */
+	struct off_cpu off;			/* the next one, when have_off */
+	bool have_off;
 };
 
-/* 10 columns: "%3u.%03u us", ms and s from 1000 of the smaller unit. */
-static void put_duration(struct replay *r, uint64_t ticks)
+/* "%*u.%03u us" (width digits before the point), ms and s from 1000 of
+ * the smaller unit. */
+static void put_time(struct replay *r, uint64_t ticks, int width)
 {
 	uint64_t ns = view_ns(ticks, r->freq);
 	const char *unit = "us";
 	uint64_t div = 1000;
 
 	if (ns >= 1000000000ull) {
-		unit = " s";
+		unit = width ? " s" : "s";
 		div = 1000000000ull;
 	} else if (ns >= 1000000ull) {
 		unit = "ms";
 		div = 1000000ull;
 	}
-	out_printf(r->o, "%3llu.%03llu %s", (unsigned long long)(ns / div),
+	out_printf(r->o, "%*llu.%03llu %s", width, (unsigned long long)(ns / div),
 		   (unsigned long long)(ns % div * 1000 / div), unit);
+}
+
+/* 10 columns. */
+static void put_duration(struct replay *r, uint64_t ticks)
+{
+	put_time(r, ticks, 3);
 }
 
 static void put_prefix(struct replay *r, const uint64_t *ticks, unsigned depth)
@@ -58,6 +74,49 @@ static void put_prefix(struct replay *r, const uint64_t *ticks, unsigned depth)
 		out_str(r->o, "          ");	/* as wide as a duration */
 	out_printf(r->o, " [%6u] | %*s", r->tid, (int)depth * 2, "");
 	r->lines++;
+}
+
+/* The thread's next time off CPU, when it starts before tsc. */
+static const struct off_cpu *off_cpu_before(struct replay *r, uint64_t tsc)
+{
+	if (!r->have_off && r->sth)
+		r->have_off = off_cpu_next(r->sth, &r->next_rec, &r->off);
+	return r->have_off && r->off.start < tsc ? &r->off : NULL;
+}
+
+static void put_waker(struct replay *r, const struct fdr_sched_record *w)
+{
+	if (w->state == FDR_SCHED_BY_HARDIRQ)
+		out_str(r->o, ", woken by a hard interrupt");
+	else if (w->state == FDR_SCHED_BY_SOFTIRQ)
+		out_str(r->o, ", woken by a softirq");
+	else if (w->other_pid != w->pid)
+		out_printf(r->o, ", woken by tid %d of process %d", w->other_tid, w->other_pid);
+	else
+		out_printf(r->o, ", woken by tid %d", w->other_tid);
+}
+
+/* Every time off CPU that starts before tsc: a line at depth, or dropped
+ * (inside calls a filter does not show). */
+static void put_off_cpus(struct replay *r, uint64_t tsc, unsigned depth, bool print)
+{
+	const struct off_cpu *off;
+
+	while ((off = off_cpu_before(r, tsc))) {
+		r->have_off = false;
+		if (!print)
+			continue;
+		put_prefix(r, NULL, depth);
+		out_str(r->o, "-- off CPU ");
+		if (!off->open) {
+			put_time(r, off->end - off->start, 0);
+			out_char(r->o, ' ');
+		}
+		out_printf(r->o, "(%s", off_cpu_reason(off->state));
+		if (off->wakeup)
+			put_waker(r, off->wakeup);
+		out_str(r->o, off->open ? ", not back on a CPU in the records)\n" : ")\n");
+	}
 }
 
 /* uftrace's habit: small values in decimal, large ones (pointers) in hex. */
@@ -140,7 +199,7 @@ static void put_call(struct replay *r, const struct call_node *n, unsigned depth
 	const uint64_t *dur = n->flags & CALL_OPEN ? NULL : &ticks;
 	char tmp[256];
 
-	if (!has_shown_child(r, n, depth)) {
+	if (!has_shown_child(r, n, depth) && !off_cpu_before(r, n->end)) {
 		put_prefix(r, dur, depth);
 		put_name(r, n);
 		out_char(r->o, ';');
@@ -153,8 +212,15 @@ static void put_call(struct replay *r, const struct call_node *n, unsigned depth
 	out_str(r->o, " {");
 	put_flags(r, n->flags & CALL_ENTRY_LOST);
 	out_char(r->o, '\n');
-	for (uint32_t c = n->first_child; c != CALL_NONE; c = r->f->nodes[c].next_sibling)
+	for (uint32_t c = n->first_child; c != CALL_NONE; c = r->f->nodes[c].next_sibling) {
+		const struct call_node *child = &r->f->nodes[c];
+
+		put_off_cpus(r, child->start, depth + 1, true);
 		put_node(r, c, depth + 1);
+		if (!shown(r, child, depth + 1))	/* -N, --depth: not what it did either */
+			put_off_cpus(r, child->end, depth + 1, false);
+	}
+	put_off_cpus(r, n->end, depth + 1, true);
 	put_prefix(r, dur, depth);
 	out_printf(r->o, "} /* %s */", view_name(r->syms, n->fid, tmp, sizeof(tmp)));
 	put_flags(r, n->flags & ~CALL_ENTRY_LOST);
@@ -183,9 +249,11 @@ static void put_roots(struct replay *r, uint32_t i)
 
 		if (n->flags & CALL_EVENT || view_hidden(r->v, r->syms, n->fid))
 			continue;
-		if (view_is_root(r->v, r->syms, n->fid))
+		if (view_is_root(r->v, r->syms, n->fid)) {
+			/* between shown calls only without -F: else not inside one */
+			put_off_cpus(r, n->start, 0, !r->v->nonly);
 			put_node(r, i, 0);
-		else
+		} else
 			put_roots(r, n->first_child);
 	}
 }
@@ -207,10 +275,12 @@ static void put_thread_line(struct replay *r, const struct call_thread *th,
 }
 
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		 const struct fdr_thread_table *threads, const struct view_filter *v)
+		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+		 const struct view_filter *v)
 {
 	struct call_forest f;
-	struct replay r = { o, t, &f, syms, v, fdr_log_get_header(t->log)->cycle_frequency, 0, 0 };
+	struct replay r = { o, t, &f, syms, v, fdr_log_get_header(t->log)->cycle_frequency, 0, 0,
+			    sched, NULL, 0, { 0 }, false };
 
 	if (call_forest_build(&f, t))
 		return -1;
@@ -227,8 +297,12 @@ int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct s
 		}
 		r.o = &m;
 		r.tid = f.threads[i].tid;
+		r.sth = fdr_sched_thread_find(sched, (int32_t)r.tid);
+		r.next_rec = 0;
+		r.have_off = false;
 		put_thread_line(&r, &f.threads[i], threads);
 		put_roots(&r, f.threads[i].first_root);
+		put_off_cpus(&r, UINT64_MAX, 0, !v->nonly);
 		if (r.lines > before && !m.error)
 			out_bytes(o, m.buf, m.len);
 		if (m.error && !o->error)

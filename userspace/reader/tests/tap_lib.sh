@@ -1,0 +1,11 @@
+# tap_lib.sh - the TAP helpers of the shell test suites here (sourced):
+# ok/not_ok/check print one line and count; same compares bytes and shows
+# the diff as # lines.  The caller prints "1..$n" and exits on $failed.
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
+check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
+# same FILE EXPECTED WHAT: byte-equal, else the diff as # lines
+same() {
+	if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3"; diff "$2" "$1" | head -20 | sed 's/^/# /'; fi
+}
