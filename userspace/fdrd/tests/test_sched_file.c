@@ -112,21 +112,27 @@ static bool record_is(const struct sched_file *f, size_t i, uint32_t cpu,
 	return true;
 }
 
+/* Build from a with STATUS's facts, as the flush does. */
+static bool build(const struct area *a, struct sched_file *f)
+{
+	struct sched_facts facts = facts_of(a);
+	const char *why = NULL;
+
+	CHECK(sched_file_build(a->p, a->len, &facts, f, &why) == 0, "build: %s", why);
+	return true;
+}
+
 static bool test_merge_order(void)
 {
-	struct sched_facts facts;
 	struct sched_file f;
 	struct area a;
-	const char *why = NULL;
 
 	area_make(&a, 3, 8);
 	put(&a, 0, 0, 10); put(&a, 0, 1, 30); put(&a, 0, 2, 50);
 	put(&a, 1, 0, 20); put(&a, 1, 1, 30); put(&a, 1, 2, 60);
 	put(&a, 2, 0, 30);
 	a.h->tsc_hz = 1;	/* the area's rate is not the one written */
-	facts = facts_of(&a);
-	CHECK(sched_file_build(a.p, a.len, &facts, &f, &why) == 0, "build: %s", why);
-	if (!header_is(&f, 7, 0, 3))
+	if (!build(&a, &f) || !header_is(&f, 7, 0, 3))
 		return false;
 	CHECK(record_is(&f, 0, 0, 0, 10) && record_is(&f, 1, 1, 0, 20) &&
 	      record_is(&f, 2, 0, 1, 30) && record_is(&f, 3, 1, 1, 30) &&
@@ -139,25 +145,20 @@ static bool test_merge_order(void)
 
 static bool test_wrapped_and_empty(void)
 {
-	struct sched_facts facts;
 	struct sched_file f;
 	struct area a;
-	const char *why = NULL;
 
 	area_make(&a, 3, 4);
 	for (uint64_t n = 0; n < 10; n++)
 		put(&a, 1, n, 100 + n);	/* head 10: slots hold 6..9 */
-	facts = facts_of(&a);
-	CHECK(sched_file_build(a.p, a.len, &facts, &f, &why) == 0, "build: %s", why);
 	/* [max(0, 10 - 4 + 1), 10) = 7, 8, 9; 0..6 lost */
-	if (!header_is(&f, 3, 7, 3))
+	if (!build(&a, &f) || !header_is(&f, 3, 7, 3))
 		return false;
 	CHECK(record_is(&f, 0, 1, 7, 107) && record_is(&f, 1, 1, 8, 108) &&
 	      record_is(&f, 2, 1, 9, 109), "the newest of the wrapped ring");
 	sched_file_free(&f);
 	ring(&a, 1)->head = 0;
-	CHECK(sched_file_build(a.p, a.len, &facts, &f, &why) == 0, "build: %s", why);
-	if (!header_is(&f, 0, 0, 3))
+	if (!build(&a, &f) || !header_is(&f, 0, 0, 3))
 		return false;
 	sched_file_free(&f);
 	free(a.p);
