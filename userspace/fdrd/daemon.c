@@ -78,12 +78,27 @@ static void sleep_ms(unsigned int ms, int interruptible)
 			return;
 }
 
-/* RESET, then INIT with the geometry and crash policy of the last cycle. */
+/*
+ * The last cycle's policies as INIT flags.  A device region without
+ * FDR_CTL_SCHED is either --no-sched or an fdr.ko that knows no
+ * scheduling records; the latter refuses FDR_INIT_NO_SCHED (EINVAL), so
+ * reinit() asks again without it.
+ */
+static uint32_t init_flags_of(const struct fdr_status *st)
+{
+	uint32_t flags = st->flags & FDR_CTL_CRASH_FINALIZE ? 0 : FDR_INIT_NO_CRASH_FINALIZE;
+
+	if (!(st->flags & (FDR_CTL_SCHED | FDR_CTL_EMBEDDED)))
+		flags |= FDR_INIT_NO_SCHED;
+	return flags;
+}
+
+/* RESET, then INIT with the geometry, crash and scheduling policy of the last cycle. */
 static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
 {
 	struct fdr_init cfg = {
 		.size = sizeof(cfg),
-		.flags = st->flags & FDR_CTL_CRASH_FINALIZE ? 0 : FDR_INIT_NO_CRASH_FINALIZE,
+		.flags = init_flags_of(st),
 		.buffer_size = st->buffer_size,
 		.buffers_per_cpu = st->buffers_per_cpu,
 	};
@@ -94,6 +109,10 @@ static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
 		return;
 	}
 	ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
+	if (ret == -EINVAL && (cfg.flags & FDR_INIT_NO_SCHED)) {
+		cfg.flags &= ~FDR_INIT_NO_SCHED;
+		ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
+	}
 	if (ret)
 		msg_error("%s", fdr_ctl_strerror(ctl, "init", ret));
 	else

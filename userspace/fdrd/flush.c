@@ -23,6 +23,7 @@
 #include "msg.h"
 #include "log_writer.h"
 #include "out_dir.h"
+#include "sched_file.h"
 #include "uring_writer.h"
 
 #define MAX_NAME_TRIES 1000
@@ -30,10 +31,13 @@
 struct names {
 	char log[256];
 	char threads[256 + 8];
+	char sched[256 + 8];
 };
 
 /*
- * A log name (and its .threads) not in use yet: <seq> moves on if taken.
+ * A log name (and its .threads and .sched) not in use yet: <seq> moves on
+ * if any is taken, whether or not this flush writes a .sched: a log must
+ * never sit beside another log's side file.
  * Taken includes a dangling symlink: the name could never be linked.  A
  * name taken after this check makes the link fail (EEXIST), never
  * replaces anything; the flush then fails and the retry moves on.
@@ -53,7 +57,9 @@ static int choose_names(struct flusher *f, const struct out_dir *d,
 		if (log_name_expand(f->opts->pattern, &v, n->log, sizeof(n->log)))
 			return -ENAMETOOLONG;
 		snprintf(n->threads, sizeof(n->threads), "%s.threads", n->log);
-		if (out_dir_has(d, n->log) == 0 && out_dir_has(d, n->threads) == 0)
+		snprintf(n->sched, sizeof(n->sched), "%s.sched", n->log);
+		if (out_dir_has(d, n->log) == 0 && out_dir_has(d, n->threads) == 0 &&
+		    out_dir_has(d, n->sched) == 0)
 			return 0;
 	}
 	return -EEXIST;
@@ -84,17 +90,31 @@ static double ms_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-/* Log (and side table); on failure neither is left.  1: nothing to write. */
-static int write_files(struct flusher *f, const struct out_dir *d,
-		       struct log_layout *l, const struct names *n)
+/* "; .sched: 12 scheduling records, 3 lost" when one goes with the log. */
+static void sched_summary(const struct sched_file *sf, char *out, size_t len)
 {
+	out[0] = 0;
+	if (sf->bytes)
+		snprintf(out, len, "; .sched: %llu scheduling records, %llu lost",
+			 (unsigned long long)sf->nr_records,
+			 (unsigned long long)sf->records_lost);
+}
+
+/* Log and side files; on failure none is left.  1: nothing to write. */
+static int write_files(struct flusher *f, const struct out_dir *d,
+		       struct log_layout *l, const struct names *n,
+		       const struct sched_file *sf)
+{
+	struct log_sides sides = { .table_name = n->threads,
+				   .sched_name = sf->bytes ? n->sched : NULL,
+				   .sched = sf->bytes, .sched_len = sf->len };
 	struct uring_write_report rep;
 	struct timespec t0;
-	char err[8192];
+	char err[8192], sched[128];
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = log_write(l, d, n->log, n->threads, &f->opts->write,
+	ret = log_write(l, d, n->log, &sides, &f->opts->write,
 			&rep, err, sizeof(err));
 	if (ret < 0)
 		msg_error("%s", err);
@@ -104,11 +124,12 @@ static int write_files(struct flusher *f, const struct out_dir *d,
 		msg_info("%s not used (%s); wrote with %s",
 			 uring_write_mode_name(f->opts->write.mode), rep.fallback,
 			 uring_write_mode_name(rep.mode_used));
+	sched_summary(sf, sched, sizeof(sched));
 	msg_info("wrote %s/%s: %zu buffers, %llu records, %llu bytes in %.1f ms "
-		 "(%s, %lu writes; %zu buffers validated during the grace period)",
+		 "(%s, %lu writes; %zu buffers validated during the grace period)%s",
 		 f->opts->output_dir, n->log, l->nr_buffers, (unsigned long long)l->records,
 		 (unsigned long long)l->file_size, ms_since(&t0),
-		 uring_write_mode_name(rep.mode_used), rep.sqes, f->reused);
+		 uring_write_mode_name(rep.mode_used), rep.sqes, f->reused, sched);
 	return 0;
 }
 
@@ -122,7 +143,8 @@ static enum flush_outcome nothing_to_write(const struct log_layout *l)
 /* Lay out and write; the caller has FLUSH_BEGIN and reports the end. */
 static enum flush_outcome flush_mapped(struct flusher *f,
 				       const struct fdr_control *area, size_t len,
-				       const struct fdr_status *trusted)
+				       const struct fdr_status *trusted,
+				       const struct sched_file *sf)
 {
 	enum flush_outcome out = FLUSH_WRITTEN;
 	struct out_dir d = { .fd = -1 };
@@ -156,7 +178,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		out = FLUSH_FAILED;
 		goto done;
 	}
-	ret = write_files(f, &d, &l, &n);
+	ret = write_files(f, &d, &l, &n, sf);
 	report_problems(&l);
 	if (ret == 1) {
 		out = nothing_to_write(&l);
@@ -222,6 +244,42 @@ static int device_status(struct flusher *f, size_t len, struct fdr_status *st)
 }
 
 /*
+ * The .sched bytes when the kernel's STATUS (st, NULL on the embedded
+ * backend) says the region has a scheduling area.  Decision: an area that
+ * cannot be mapped or does not check out costs the .sched file, never the
+ * log: a warning, and sf stays empty.  Copied now, while FLUSHING holds
+ * the region, and unmapped at once: the file is built from the copy.
+ */
+static void take_sched(struct flusher *f, const struct fdr_status *st,
+		       struct sched_file *sf)
+{
+	struct sched_facts facts;
+	const char *why = NULL;
+	const void *area;
+	size_t len;
+	int ret;
+
+	memset(sf, 0, sizeof(*sf));
+	if (!st || !(st->flags & FDR_CTL_SCHED))
+		return;
+	ret = CTL_RETRY(fdr_ctl_map_sched(f->ctl, &area, &len));
+	if (ret) {
+		msg_warn("%s; writing the log without a .sched file",
+			 fdr_ctl_strerror(f->ctl, "map sched", ret));
+		return;
+	}
+	facts = (struct sched_facts){ .generation = st->generation,
+				      .tsc_hz = st->tsc_hz,
+				      .sched_size = st->sched_size };
+	ret = sched_file_build(area, len, &facts, sf, &why);
+	fdr_ctl_unmap_sched(f->ctl);
+	if (ret)
+		msg_warn("the scheduling area of generation %u is unusable (%s); "
+			 "writing the log without a .sched file", st->generation,
+			 why ? why : strerror(-ret));
+}
+
+/*
  * Map and lay out from the kernel's STATUS on the device, from the
  * control page on the embedded backend (seen, the status that found the
  * region finalized, tells which: layout_facts.h).
@@ -232,6 +290,7 @@ static enum flush_outcome flush_begun(struct flusher *f,
 	struct fdr_status st = { .size = sizeof(st) };
 	const struct fdr_status *trusted = NULL;
 	const struct fdr_control *area;
+	struct sched_file sf = { 0 };
 	enum flush_outcome out;
 	size_t len;
 	int ret = CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len));
@@ -244,7 +303,10 @@ static enum flush_outcome flush_begun(struct flusher *f,
 		ret = device_status(f, len, &st);
 		trusted = &st;
 	}
-	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted);
+	if (!ret)
+		take_sched(f, trusted, &sf);
+	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted, &sf);
+	sched_file_free(&sf);
 	fdr_ctl_unmap(f->ctl);
 	return out;
 }

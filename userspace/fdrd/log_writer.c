@@ -7,8 +7,10 @@
  * (the idle hook).  Just before the rename, the rest is validated: if a
  * buffer had to be cut or dropped, the file is discarded and written
  * again with the corrected placement (rare: only corrupt buffers pay).
- * The side table is written then, before the log's rename, so a reader
- * that sees a log finds its table.
+ * The side files (the .threads table, then the .sched file) are written
+ * then, before the log's rename, so a reader that sees a log finds them;
+ * if any fails, those already written are removed and the log never gets
+ * its name.
  *
  * When the grace period validated every buffer already, nothing is left
  * to overlap with the writes, and io_uring's buffered writes would only
@@ -28,10 +30,11 @@
 struct write_ctx {
 	struct log_layout *l;
 	const struct out_dir *dir;
-	const char *log_name, *table_name;
+	const char *log_name;
+	const struct log_sides *sides;
 	const struct uring_write_opts *opts;
 	bool relayout;		/* validation changed the placement */
-	bool table_written;
+	bool table_written, sched_written;
 };
 
 /* Validate the buffers whose bytes were just submitted (hot in cache). */
@@ -48,27 +51,43 @@ static bool validate_written(void *arg, uint64_t submitted_end)
 
 static int write_table(struct write_ctx *w, char *err, size_t errlen)
 {
+	const char *name = w->sides->table_name;
 	struct uring_write_report rep;
 	struct iovec table;
 	int ret;
 
-	if (!w->table_name)
+	if (!name)
 		return 0;
 	table.iov_base = side_table_render(w->l, w->log_name, "/proc", &table.iov_len);
 	if (!table.iov_base) {
-		snprintf(err, errlen, "out of memory rendering %s", w->table_name);
+		snprintf(err, errlen, "out of memory rendering %s", name);
 		return -ENOMEM;
 	}
-	ret = uring_write_file(w->dir, w->table_name, &table, 1, w->opts, &rep,
-			       err, errlen);
+	ret = uring_write_file(w->dir, name, &table, 1, w->opts, &rep, err, errlen);
 	free(table.iov_base);
 	w->table_written = ret == 0;
+	return ret;
+}
+
+static int write_sched(struct write_ctx *w, char *err, size_t errlen)
+{
+	const struct log_sides *s = w->sides;
+	struct uring_write_report rep;
+	struct iovec iov = { (void *)s->sched, s->sched_len };
+	int ret;
+
+	if (!s->sched_name || !s->sched)
+		return 0;
+	ret = uring_write_file(w->dir, s->sched_name, &iov, 1, w->opts, &rep, err,
+			       errlen);
+	w->sched_written = ret == 0;
 	return ret;
 }
 
 static int before_rename(void *arg, char *err, size_t errlen)
 {
 	struct write_ctx *w = arg;
+	int ret;
 
 	while (log_layout_validate_step(w->l))
 		;
@@ -77,7 +96,8 @@ static int before_rename(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "malformed buffers: writing the log again without them");
 		return -ECANCELED;
 	}
-	return write_table(w, err, errlen);
+	ret = write_table(w, err, errlen);
+	return ret ? ret : write_sched(w, err, errlen);
 }
 
 static int write_log(struct write_ctx *w, const struct uring_write_hooks *hooks,
@@ -106,12 +126,12 @@ static bool all_prechecked(const struct log_layout *l)
 }
 
 int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_name,
-	      const char *table_name, const struct uring_write_opts *opts,
+	      const struct log_sides *sides, const struct uring_write_opts *opts,
 	      struct uring_write_report *rep, char *err, size_t errlen)
 {
 	struct uring_write_opts o = *opts;
 	struct write_ctx w = { .l = l, .dir = dir, .log_name = log_name,
-			       .table_name = table_name, .opts = &o };
+			       .sides = sides, .opts = &o };
 	struct uring_write_hooks hooks = { validate_written, before_rename, &w };
 	int ret;
 
@@ -126,6 +146,8 @@ int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_n
 		ret = write_log(&w, &hooks, rep, err, errlen);
 	}
 	if (ret && w.table_written)
-		uring_remove_file(dir, table_name);
+		uring_remove_file(dir, sides->table_name);
+	if (ret && w.sched_written)
+		uring_remove_file(dir, sides->sched_name);
 	return ret;
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * log_writer.h - write the log of a selected layout (log_layout_select)
- * to dir/log_name, and its side table to dir/table_name (NULL: none),
- * validating the buffers while the writes are in flight.
+ * to dir/log_name, with its side files (the .threads table, the .sched
+ * file), validating the buffers while the writes are in flight.
  */
 #ifndef FDRD_LOG_WRITER_H
 #define FDRD_LOG_WRITER_H
@@ -10,13 +10,21 @@
 #include "log_layout.h"
 #include "uring_writer.h"
 
+/* The files written before the log's rename, so a reader finds them. */
+struct log_sides {
+	const char *table_name;	/* the .threads table; NULL: none */
+	const char *sched_name;	/* the .sched file; NULL: none */
+	const void *sched;	/* its bytes (sched_file.h) */
+	size_t sched_len;
+};
+
 /*
- * Returns 0 (both files in place), 1 (validation dropped every buffer:
+ * Returns 0 (every file in place), 1 (validation dropped every buffer:
  * nothing written), or a negative errno with err naming path and cause
  * (no file left).  The layout is fully validated afterwards.
  */
 int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_name,
-	      const char *table_name, const struct uring_write_opts *opts,
+	      const struct log_sides *sides, const struct uring_write_opts *opts,
 	      struct uring_write_report *rep, char *err, size_t errlen);
 
 #endif /* FDRD_LOG_WRITER_H */

@@ -68,7 +68,22 @@ int fdr_ctl_wait(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
  */
 int fdr_ctl_map(struct fdr_ctl *ctl, const struct fdr_control **ctl_area,
 		size_t *len);
+/* Unmap both the region (fdr_ctl_map) and the scheduling area. */
 void fdr_ctl_unmap(struct fdr_ctl *ctl);
+
+/*
+ * Map the kernel's scheduling area of the current region read-only
+ * (<linux/fdr_sched.h>): [sched_offset, sched_offset + sched_size) of a
+ * fresh STATUS; *len is that sched_size.  A mapping of its own, beside
+ * fdr_ctl_map()'s: valid until fdr_ctl_unmap_sched(), fdr_ctl_unmap(),
+ * fdr_ctl_close() or the next call.  -ENODATA when the region has none
+ * (UNINITIALIZED, no FDR_CTL_SCHED: --no-sched or an older fdr.ko, and
+ * always on the embedded backend); fdr_ctl_strerror(ctl, "map sched",
+ * err) says which.  The area is the kernel's, but check its header
+ * against *len before following any of its offsets.
+ */
+int fdr_ctl_map_sched(struct fdr_ctl *ctl, const void **area, size_t *len);
+void fdr_ctl_unmap_sched(struct fdr_ctl *ctl);
 
 /* Remove an embedded region's shared-memory object. */
 int fdr_ctl_destroy_embedded(const char *target);

@@ -54,6 +54,15 @@ FDR_API void fdr_ctl_close(struct fdr_ctl *ctl)
 	free(ctl);
 }
 
+FDR_NOINSTR static void unmap_region(struct fdr_ctl *ctl)
+{
+	if (ctl && ctl->map) {
+		munmap(ctl->map, ctl->map_len);
+		ctl->map = NULL;
+		ctl->map_len = 0;
+	}
+}
+
 /* A handle whose open failed is kept only for its error message. */
 #define CALL(ctl, op, ...)                                          \
 	((ctl) && (ctl)->ops ? note((ctl), (ctl)->ops->op(__VA_ARGS__)) \
@@ -118,7 +127,7 @@ FDR_API int fdr_ctl_map(struct fdr_ctl *ctl,
 
 	if (!ctl || !ctl->ops)
 		return -EBADF;
-	fdr_ctl_unmap(ctl);
+	unmap_region(ctl);
 	ret = note(ctl, ctl->ops->map(ctl, PROT_READ, &addr, &n, NULL));
 	if (ret < 0)
 		return ret;
@@ -130,13 +139,47 @@ FDR_API int fdr_ctl_map(struct fdr_ctl *ctl,
 	return 0;
 }
 
+/*
+ * The scheduling area is a mapping of its own (another offset, always
+ * read-only), kept apart from the region's so that mapping one does not
+ * drop the other: fdrd holds both during a flush.
+ */
+FDR_API int fdr_ctl_map_sched(struct fdr_ctl *ctl, const void **area,
+			      size_t *len)
+{
+	void *addr;
+	size_t n;
+	int ret;
+
+	if (!ctl || !ctl->ops)
+		return -EBADF;
+	if (!area || !len)
+		return note(ctl, -EINVAL);
+	fdr_ctl_unmap_sched(ctl);
+	ctl->detail[0] = 0;
+	ret = note(ctl, ctl->ops->map_sched(ctl, &addr, &n));
+	if (ret < 0)
+		return ret;
+	ctl->sched_map = addr;
+	ctl->sched_len = n;
+	*area = addr;
+	*len = n;
+	return 0;
+}
+
+FDR_API void fdr_ctl_unmap_sched(struct fdr_ctl *ctl)
+{
+	if (ctl && ctl->sched_map) {
+		munmap(ctl->sched_map, ctl->sched_len);
+		ctl->sched_map = NULL;
+		ctl->sched_len = 0;
+	}
+}
+
 FDR_API void fdr_ctl_unmap(struct fdr_ctl *ctl)
 {
-	if (ctl && ctl->map) {
-		munmap(ctl->map, ctl->map_len);
-		ctl->map = NULL;
-		ctl->map_len = 0;
-	}
+	unmap_region(ctl);
+	fdr_ctl_unmap_sched(ctl);
 }
 
 FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,

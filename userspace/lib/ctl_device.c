@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -13,6 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/fdr_sched.h>
 #include "internal.h"
 
 FDR_NOINSTR static int dev_ioctl(struct fdr_ctl *ctl, unsigned long req,
@@ -205,6 +207,84 @@ FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 	return -EAGAIN;
 }
 
+/* -ENODATA with the reason in detail when the region has no area. */
+FDR_NOINSTR static int sched_present(struct fdr_ctl *ctl,
+				     const struct fdr_status *st)
+{
+	if (st->state == FDR_STATE_UNINITIALIZED) {
+		snprintf(ctl->detail, sizeof(ctl->detail),
+			 "the recorder is UNINITIALIZED (no region; run 'fdrctl init')");
+		return -ENODATA;
+	}
+	if (!(st->flags & FDR_CTL_SCHED) || st->sched_size == 0) {
+		snprintf(ctl->detail, sizeof(ctl->detail),
+			 "the region records no scheduling (initialized with --no-sched, or an fdr.ko without scheduling records)");
+		return -ENODATA;
+	}
+	return 0;
+}
+
+/*
+ * The kernel's offset and length, but a kernel bug must not become a
+ * mapping of the buffers or an overflowing length: the area lies past
+ * the region, page aligned, and holds at least its header.
+ */
+FDR_NOINSTR static int sched_geometry_ok(struct fdr_ctl *ctl,
+					 const struct fdr_status *st)
+{
+	uint64_t end;
+
+	if (st->sched_offset % fdr__page_size() == 0 &&
+	    st->sched_offset >= st->map_size &&
+	    st->sched_size >= sizeof(struct fdr_sched_area) &&
+	    st->sched_size <= SIZE_MAX && st->sched_offset <= INT64_MAX &&
+	    !__builtin_add_overflow(st->sched_offset, st->sched_size, &end))
+		return 0;
+	snprintf(ctl->detail, sizeof(ctl->detail),
+		 "malformed scheduling area in STATUS (offset %llu, %llu bytes; the region is %llu bytes)",
+		 (unsigned long long)st->sched_offset,
+		 (unsigned long long)st->sched_size,
+		 (unsigned long long)st->map_size);
+	return -EBADMSG;
+}
+
+FDR_NOINSTR static int dev_map_sched(struct fdr_ctl *ctl, void **addr,
+				     size_t *len)
+{
+	for (int attempt = 0; attempt < 3; attempt++) {
+		struct fdr_status st, after;
+		void *p;
+		int ret = dev_status(ctl, &st);
+
+		if (ret == 0)
+			ret = sched_present(ctl, &st);
+		if (ret == 0)
+			ret = sched_geometry_ok(ctl, &st);
+		if (ret < 0)
+			return ret;
+		p = mmap(NULL, st.sched_size, PROT_READ, MAP_SHARED, ctl->fd,
+			 (off_t)st.sched_offset);
+		if (p == MAP_FAILED)
+			return -errno;
+		/* A RESET + INIT between STATUS and mmap: map again. */
+		ret = dev_status(ctl, &after);
+		if (ret == 0 && (after.generation != st.generation ||
+				 after.sched_offset != st.sched_offset ||
+				 after.sched_size != st.sched_size)) {
+			munmap(p, st.sched_size);
+			continue;
+		}
+		if (ret < 0) {
+			munmap(p, st.sched_size);
+			return ret;
+		}
+		*addr = p;
+		*len = st.sched_size;
+		return 0;
+	}
+	return -EAGAIN;
+}
+
 /* Any file's flush; the kernel wants CAP_SYS_ADMIN for it. */
 FDR_NOINSTR static int dev_flush_force_abort(struct fdr_ctl *ctl)
 {
@@ -238,4 +318,5 @@ const struct fdr_ctl_ops fdr__device_ops = {
 	.peek = dev_peek,
 	.map = dev_map,
 	.owner_pid = dev_owner_pid,
+	.map_sched = dev_map_sched,
 };

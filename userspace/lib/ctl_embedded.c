@@ -289,6 +289,17 @@ FDR_NOINSTR static pid_t emb_owner_pid(struct fdr_ctl *ctl)
 	return getpid();
 }
 
+/* Scheduling records come from the kernel's probes; there is no kernel. */
+FDR_NOINSTR static int emb_map_sched(struct fdr_ctl *ctl, void **addr,
+				     size_t *len)
+{
+	(void)addr;
+	(void)len;
+	snprintf(ctl->detail, sizeof(ctl->detail),
+		 "the embedded backend records no scheduling (only fdr.ko does)");
+	return -ENODATA;
+}
+
 const struct fdr_ctl_ops fdr__embedded_ops = {
 	.open = emb_open,
 	.init = emb_init,
@@ -304,4 +315,5 @@ const struct fdr_ctl_ops fdr__embedded_ops = {
 	.peek = emb_peek,
 	.map = emb_map,
 	.owner_pid = emb_owner_pid,
+	.map_sched = emb_map_sched,
 };

@@ -201,6 +201,12 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 			 ctl->detail);
 		break;
 	case ENODATA:
+		if (!strcmp(op, "map sched") && ctl->detail[0]) {
+			snprintf(msg, sizeof(msg),
+				 "%s: no scheduling area: %s", ctl->target.spec,
+				 ctl->detail);
+			break;
+		}
 		snprintf(msg, sizeof(msg),
 			 "%s: cannot %s: the recorder is UNINITIALIZED (no region; run 'fdrctl init')",
 			 ctl->target.spec, op);

@@ -92,6 +92,8 @@ struct fdr_ctl {
 	uint64_t shm_size;	/* embedded: size of the open object */
 	void *map;		/* fdr_ctl_map() mapping */
 	size_t map_len;
+	void *sched_map;	/* fdr_ctl_map_sched() mapping */
+	size_t sched_len;
 	int last_errno;		/* context for fdr_ctl_strerror() */
 	char detail[320];	/* extra words about the last error */
 };
@@ -119,6 +121,8 @@ struct fdr_ctl_ops {
 		   struct fdr_geometry *geom);
 	/* what this process stores as owner_pid in the current region */
 	pid_t (*owner_pid)(struct fdr_ctl *ctl);
+	/* map the scheduling area read-only; -ENODATA (detail says why) if none */
+	int (*map_sched)(struct fdr_ctl *ctl, void **addr, size_t *len);
 };
 
 extern const struct fdr_ctl_ops fdr__device_ops;

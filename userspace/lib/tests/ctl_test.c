@@ -249,6 +249,44 @@ static bool test_errors(void)
 	return true;
 }
 
+/*
+ * The embedded backend has no kernel, hence no scheduling area: mapping
+ * it says so (ENODATA, a sentence naming the backend) and leaves the
+ * region's own mapping alone; --no-sched is accepted and changes nothing.
+ */
+static bool test_no_sched_area(void)
+{
+	struct fdr_init cfg = { .size = sizeof(cfg), .flags = FDR_INIT_NO_SCHED,
+				.buffer_size = 4096, .buffers_per_cpu = 1 };
+	const void *area = (const void *)1;
+	struct fdr_status st;
+	size_t len = 7;
+	const char *m;
+	int ret;
+
+	CHECK(tr_create(&tr, "nosched", 4096, 1) == 0 && tr_map(&tr) == 0,
+	      "create + map");
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && !(st.flags & FDR_CTL_SCHED) &&
+	      st.sched_offset == 0 && st.sched_size == 0 && st.sched_records == 0 &&
+	      st.sched_overwritten == 0, "status: no scheduling fields");
+	ret = fdr_ctl_map_sched(tr.ctl, &area, &len);
+	m = fdr_ctl_strerror(tr.ctl, "map sched", ret);
+	CHECK(ret == -ENODATA && area == (const void *)1 && len == 7,
+	      "map_sched: %d, outputs untouched", ret);
+	CHECK(strstr(m, tr.target) && strstr(m, "no scheduling area") &&
+	      strstr(m, "embedded backend"), "message: %s", m);
+	CHECK(fdr_ctl_map_sched(tr.ctl, NULL, &len) == -EINVAL, "NULL area");
+	CHECK(tr.c->magic == FDR_CONTROL_MAGIC, "region mapping kept");
+	fdr_ctl_unmap_sched(tr.ctl);
+	CHECK(tr.c->magic == FDR_CONTROL_MAGIC, "unmap_sched keeps it too");
+	CHECK(fdr_ctl_finalize(tr.ctl) == 0 && fdr_ctl_reset(tr.ctl) == 0 &&
+	      fdr_ctl_init(tr.ctl, &cfg) == 0, "init with FDR_INIT_NO_SCHED");
+	CHECK(fdr_ctl_map_sched(tr.ctl, &area, &len) == -ENODATA, "still none");
+	tr_destroy(&tr);
+	CHECK(fdr_ctl_map_sched(NULL, &area, &len) == -EBADF, "NULL handle");
+	return true;
+}
+
 /* Hand-made objects: garbage, and a valid region of another ABI version. */
 static bool test_foreign_objects(void)
 {
@@ -296,7 +334,7 @@ static bool test_foreign_objects(void)
 
 int main(void)
 {
-	tap_plan(7);
+	tap_plan(8);
 	tap_ok(test_transitions(), "every transition, legal and illegal");
 	tap_ok(test_bad_configs(), "bad configs are refused and change nothing");
 	tap_ok(test_layout(), "embedded region has the device's layout");
@@ -304,5 +342,6 @@ int main(void)
 	tap_ok(test_wait(), "wait: timeout and futex wakeup");
 	tap_ok(test_errors(), "error messages name the cause");
 	tap_ok(test_foreign_objects(), "junk and another ABI version are refused, with reasons");
+	tap_ok(test_no_sched_area(), "embedded: no scheduling area, said why; --no-sched accepted");
 	return tap_done();
 }

@@ -19,6 +19,7 @@ static struct fdr_init init_of(const struct record_opts *o)
 {
 	return (struct fdr_init){
 		.size = sizeof(struct fdr_init),
+		.flags = o->no_sched ? FDR_INIT_NO_SCHED : 0,
 		.buffer_size = o->buffer_size,
 		.buffers_per_cpu = o->buffers_per_cpu,
 	};

@@ -21,8 +21,12 @@ static int prog_status(int wstatus)
 static void summary(const struct data_dir *d, const struct backend *b,
 		    const struct flush_summary *s, int wstatus)
 {
-	char how[64] = "";
+	char how[64] = "", sched[96] = "";
 
+	if (s->sched)
+		snprintf(sched, sizeof(sched), ", %llu scheduling records (%llu lost)",
+			 (unsigned long long)s->sched_records,
+			 (unsigned long long)s->sched_lost);
 	if (WIFSIGNALED(wstatus))
 		snprintf(how, sizeof(how), "; PROG killed by SIG%s",
 			 sigabbrev_np(WTERMSIG(wstatus)) ? sigabbrev_np(WTERMSIG(wstatus)) : "?");
@@ -31,10 +35,10 @@ static void summary(const struct data_dir *d, const struct backend *b,
 			"the threshold; try --threshold 0)%s\n", d->final, how);
 	else
 		fprintf(stderr, "fdr record: %s/" FDR_LOG_NAME ": %llu records, %llu thread%s, "
-			"%llu buffers recycled, %llu dropped (%s)%s\n", d->final,
+			"%llu buffers recycled, %llu dropped%s (%s)%s\n", d->final,
 			(unsigned long long)s->records, (unsigned long long)s->threads,
 			s->threads == 1 ? "" : "s", (unsigned long long)s->recycled,
-			(unsigned long long)s->dropped,
+			(unsigned long long)s->dropped, sched,
 			b->embedded ? "private embedded region" : b->target, how);
 }
 

@@ -2,12 +2,15 @@
 /*
  * flush_log.c - `fdr record` is the flusher of its own run: fdrd's flush
  * (../../fdrd/flush.c: validation of every buffer, io_uring writes, the
- * side table, FLUSH_BEGIN/DONE/ABORT) runs in-process, with no grace
- * period since every writer has exited, into the staging directory.
+ * side table, the .sched file, FLUSH_BEGIN/DONE/ABORT) runs in-process,
+ * with no grace period since every writer has exited, into the staging
+ * directory.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <linux/fdr_sched.h>
 
 #include "flush.h"
 #include "record.h"
@@ -29,6 +32,25 @@ static void read_side_table(const char *log, struct flush_summary *sum)
 		else if (sscanf(line, "buffers\t%*u\tdropped\t%*u\tcut\t%*u\trecords\t%llu",
 				&recs) == 1)
 			sum->records = recs;
+	}
+	fclose(f);
+}
+
+/* The counts of the .sched file fdrd wrote next to the log, if it did. */
+static void read_sched_header(const char *log, struct flush_summary *sum)
+{
+	char path[PATH_MAX + 400];
+	struct fdr_sched_file h;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.sched", log);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fread(&h, sizeof(h), 1, f) == 1 && h.magic == FDR_SCHED_FILE_MAGIC) {
+		sum->sched = true;
+		sum->sched_records = h.nr_records;
+		sum->sched_lost = h.records_lost;
 	}
 	fclose(f);
 }
@@ -55,6 +77,7 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 	case FLUSH_WRITTEN:
 		sum->written = true;
 		read_side_table(f.last_log, sum);
+		read_sched_header(f.last_log, sum);
 		return 0;
 	case FLUSH_NOTHING:
 		return 0;

@@ -26,6 +26,7 @@ struct record_opts {
 	uint64_t buffer_size;
 	uint32_t buffers_per_cpu;
 	bool verbose;
+	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
 	const char *only[64];		/* -F: record only these functions */
 	size_t nonly;
 	const char *hide[64];		/* -N: record all but these */
@@ -80,10 +81,12 @@ struct run_env {
 /* 0 with PROG's wait status once every descendant is gone, or the exit status. */
 int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);
 
-/* flush_log.c: write the finalized region as DIR/log.xray + .threads. */
+/* flush_log.c: write the finalized region as DIR/log.xray + .threads (+ .sched). */
 struct flush_summary {
 	bool written;
 	uint64_t records, threads, recycled, dropped;
+	bool sched;			/* log.xray.sched written */
+	uint64_t sched_records, sched_lost;
 };
 int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *dir,
 		   struct flush_summary *sum);

@@ -11,6 +11,7 @@
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
+	"                  [--no-sched]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls,\n"
 	"and those of its threads, forked children and exec'ed instrumented\n"
@@ -28,6 +29,9 @@ static const char help[] =
 	"  -F, --filter FUNC       record only FUNC (repeatable; XRay builds: only\n"
 	"                          FUNC's sleds are patched)\n"
 	"  -N, --notrace FUNC      record all but FUNC (repeatable)\n"
+	"      --no-sched          /dev/fdr: no context switches and wakeups\n"
+	"                          (no DIR/log.xray.sched; a private embedded\n"
+	"                          region never records them)\n"
 	"  -v, --verbose           say what the flush did\n"
 	"Then: fdr report [DIR].\n";
 
@@ -45,6 +49,7 @@ static int parse_one(int c, struct record_opts *o)
 	case 'h': fputs(help, stdout); return 0;
 	case 'o': o->out_dir = optarg; return -1;
 	case 'v': o->verbose = true; return -1;
+	case 'S': o->no_sched = true; return -1;
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nhide) == 64)
@@ -83,7 +88,8 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "buffer-size", required_argument, 0, 'b' },
 		{ "buffers-per-cpu", required_argument, 0, 'n' },
 		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
-		{ "notrace", required_argument, 0, 'N' }, { 0 }
+		{ "notrace", required_argument, 0, 'N' },
+		{ "no-sched", no_argument, 0, 'S' }, { 0 }
 	};
 	int c, r;
 

@@ -10,7 +10,8 @@
 
 static const char init_usage[] =
 	"usage: fdrctl [--target T] init [--buffer-size N] [--buffers-per-cpu N]\n"
-	"                                [--no-crash-finalize] [--embedded NAME]\n"
+	"                                [--no-crash-finalize] [--no-sched]\n"
+	"                                [--embedded NAME]\n"
 	"\n"
 	"Allocate buffers_per_cpu buffers of buffer_size bytes for every CPU and\n"
 	"start recording (UNINITIALIZED -> INITIALIZED).  N takes K, M, G\n"
@@ -18,7 +19,9 @@ static const char init_usage[] =
 	"page size.  Defaults: the module's (see 'fdrctl status'), or 64K x 8\n"
 	"for an embedded region.  --embedded NAME creates or re-initializes the\n"
 	"shared-memory region /dev/shm/fdr-NAME instead of using /dev/fdr.\n"
-	"--no-crash-finalize: a writer dying from a signal does not finalize.\n";
+	"--no-crash-finalize: a writer dying from a signal does not finalize.\n"
+	"--no-sched: fdr.ko records no context switches and wakeups of the\n"
+	"traced threads (no <log>.sched file; the embedded backend never has one).\n";
 
 static int bad_usage(const char *what, const char *arg, const char *usage)
 {
@@ -47,6 +50,7 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 		{ "buffer-size", required_argument, NULL, 's' },
 		{ "buffers-per-cpu", required_argument, NULL, 'n' },
 		{ "no-crash-finalize", no_argument, NULL, 'c' },
+		{ "no-sched", no_argument, NULL, 'S' },
 		{ "embedded", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -68,6 +72,9 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 			break;
 		case 'c':
 			*flags |= FDR_INIT_NO_CRASH_FINALIZE;
+			break;
+		case 'S':
+			*flags |= FDR_INIT_NO_SCHED;
 			break;
 		case 'e':
 			if (fdrctl_set_embedded(o, optarg))

@@ -16,7 +16,7 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  init [--buffer-size N] [--buffers-per-cpu N] [--no-crash-finalize]\n"
-	"                   allocate the buffers and start recording\n"
+	"       [--no-sched]  allocate the buffers and start recording\n"
 	"  finalize         stop recording; fdrd then writes the log\n"
 	"  status [--json]  state, geometry and counters\n"
 	"  reset            drop the recorded data (after finalize)\n"

@@ -10,7 +10,8 @@
 static const char status_usage[] =
 	"usage: fdrctl [--target T] status [--json]\n\n"
 	"Print the state, flush state, geometry, TSC frequency and counters of\n"
-	"the recorder.  --json prints one JSON object on one line.\n";
+	"the recorder, and whether it records scheduling (records kept and\n"
+	"overwritten).  --json prints one JSON object on one line.\n";
 
 static const char *finalize_reason_name(uint32_t r)
 {
@@ -33,7 +34,9 @@ static void print_json(const char *target, const struct fdr_status *s)
 	       "\"buffers_recycled\":%llu,\"buffers_reclaimed\":%llu,"
 	       "\"records_dropped\":%llu,\"finalize_reason\":\"%s\","
 	       "\"finalize_signal\":%u,\"finalize_pid\":%d,"
-	       "\"default_buffer_size\":%llu,\"default_buffers_per_cpu\":%u}\n",
+	       "\"default_buffer_size\":%llu,\"default_buffers_per_cpu\":%u,"
+	       "\"sched\":%s,\"sched_size\":%llu,\"sched_records\":%llu,"
+	       "\"sched_overwritten\":%llu}\n",
 	       target, fdr_state_name(s->state),
 	       fdr_flush_state_name(s->flush_state), s->generation,
 	       s->flags & FDR_CTL_EMBEDDED ? "true" : "false",
@@ -50,7 +53,25 @@ static void print_json(const char *target, const struct fdr_status *s)
 	       (unsigned long long)s->records_dropped,
 	       finalize_reason_name(s->finalize_reason), s->finalize_signal,
 	       s->finalize_pid, (unsigned long long)s->default_buffer_size,
-	       s->default_buffers_per_cpu);
+	       s->default_buffers_per_cpu,
+	       s->flags & FDR_CTL_SCHED ? "true" : "false",
+	       (unsigned long long)s->sched_size,
+	       (unsigned long long)s->sched_records,
+	       (unsigned long long)s->sched_overwritten);
+}
+
+/* Whether fdr.ko records context switches, and how much it kept. */
+static void print_sched(const struct fdr_status *s)
+{
+	if (!(s->flags & FDR_CTL_SCHED)) {
+		printf("scheduling:        off%s\n", s->flags & FDR_CTL_EMBEDDED ?
+		       " (the embedded backend has none)" : "");
+		return;
+	}
+	printf("scheduling:        on, %llu records (%llu overwritten), area %llu bytes\n",
+	       (unsigned long long)s->sched_records,
+	       (unsigned long long)s->sched_overwritten,
+	       (unsigned long long)s->sched_size);
 }
 
 static void print_text(const char *target, const struct fdr_status *s)
@@ -73,6 +94,7 @@ static void print_text(const char *target, const struct fdr_status *s)
 		       s->flags & FDR_CTL_NONSTOP_TSC ? ", nonstop" : "");
 		printf("crash finalize:    %s\n",
 		       s->flags & FDR_CTL_CRASH_FINALIZE ? "yes" : "no");
+		print_sched(s);
 	}
 	printf("buffers acquired:  %llu\n", (unsigned long long)s->buffers_acquired);
 	printf("buffers recycled:  %llu\n", (unsigned long long)s->buffers_recycled);

@@ -95,6 +95,16 @@ CALLS="leaf=12 main=1 middle=4 work=1"
 grep -q "^fdr record: $T/fdr.data/log.xray: 39 records, 1 thread, 0 buffers recycled, 0 dropped (private embedded region)\$" rec.err \
 	&& ok "record: one summary line" || nok "record: one summary line" "$(cat rec.err)"
 check "record: fdrlog verify accepts the log" "$B/fdrlog" verify fdr.data/log.xray
+[ ! -e fdr.data/log.xray.sched ] && ok "record: no .sched from an embedded region (no kernel)" ||
+	nok "record: no .sched from an embedded region (no kernel)" "$(ls fdr.data)"
+"$FDR" record --no-sched -o nosched -t 0 -- ./traced calls 2>ns.err; rc=$?
+[ $rc = 0 ] && [ -f nosched/log.xray ] && [ -f nosched/log.xray.threads ] && [ ! -e nosched/log.xray.sched ] &&
+	grep -q ": 39 records, 1 thread," ns.err && ok "record --no-sched: the same log, no .sched" ||
+	nok "record --no-sched: the same log, no .sched" "rc=$rc" "$(cat ns.err)"
+"$FDR" record --no-sched=1 -o nosched2 -- ./traced calls 2>ns.err; rc=$?
+[ $rc = 2 ] && [ ! -e nosched2 ] && "$FDR" record --help | grep -q -- '--no-sched' &&
+	ok "record --no-sched takes no value; --help names it" ||
+	nok "record --no-sched takes no value; --help names it" "rc=$rc" "$(cat ns.err)"
 got=$("$B/fdrlog" dump fdr.data/log.xray | grep -c 'Function ')
 [ "$got" = 36 ] && ok "record: 36 function records (18 calls)" || nok "record: 36 function records (18 calls)" "got $got"
 if command -v llvm-xray-19 >/dev/null; then

@@ -8,7 +8,7 @@ T=embedded:$N
 OUT=$(mktemp) ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
 n=0 fails=0
-echo "1..20"
+echo "1..22"
 
 # run EXPECTED_RC ARGS...: output in $OUT/$ERR
 run() {
@@ -49,6 +49,11 @@ run 0 init --embedded "$N" && printf 'garbage!' | dd of="/dev/shm/fdr-$N" conv=n
 	run 3 --target "$T" status && has "not an fdr region" "$ERR" &&
 	run 0 --target "$T" destroy && [ ! -e "/dev/shm/fdr-$N" ]
 ok $? "a corrupted region: status refuses it, destroy removes it"
+run 0 init --embedded "$N" --no-sched --buffers-per-cpu 1 && run 0 --target "$T" status && has "scheduling: *off (the embedded backend has none)" "$OUT" &&
+	run 0 --target "$T" status --json && has '"sched":false' "$OUT" && has '"sched_records":0' "$OUT" && has '"sched_overwritten":0' "$OUT" &&
+	run 0 --target "$T" finalize && run 0 --target "$T" reset && run 0 --target "$T" destroy
+ok $? "init --no-sched accepted; status: scheduling off, its counters in --json"
+run 2 --target "$T" init --no-sched=1 && run 0 init --help && has "no-sched" "$OUT"; ok $? "--no-sched takes no value; init --help names it"
 r=0
 for c in init finalize status reset wait destroy flush-abort; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
 run 2 frobnicate && has "unknown command" "$ERR" || r=1
