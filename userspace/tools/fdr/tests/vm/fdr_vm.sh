@@ -98,6 +98,43 @@ one_each() {
 check "concurrent: one device, one embedded" one_each
 check "concurrent: left UNINITIALIZED" uninitialized
 
+# 7. the kernel's view: waits() blocked, spins() on CPU, wakers named
+field() { # DIR NAME KEY: KEY of function NAME in fdr report --json DIR
+	fdr report --json "$1" 2>/dev/null | grep "\"name\":\"$2\"," |
+		sed "s/.*\"$3\":\([0-9]*\).*/\1/"
+}
+share_at_least() { # DIR NAME KEY[+KEY] PERCENT: their sum >= PERCENT % of total_ns
+	k=0
+	for key in $(echo "$3" | tr + ' '); do k=$((k + $(field "$1" "$2" "$key"))); done
+	awk -v k="$k" -v t="$(field "$1" "$2" total_ns)" -v p="$4" \
+		'BEGIN { ok = t > 0 && k >= t * p / 100; if (!ok) print "# " k " of " t > "/dev/stderr"; exit !ok }'
+}
+wall_near_200ms() { # DIR NAME: total_ns in [195 ms, 2 s] (TCG sleeps long)
+	awk -v t="$(field "$1" "$2" total_ns)" 'BEGIN { exit !(t >= 195e6 && t <= 2e9) }'
+}
+fdr record -t 0 -o s1 -- $P/sched_traced waits-spins 2>s1.err
+check "sched: .sched next to the log" [ -s s1/log.xray.sched ]
+check "sched: report says recorded" sh -c "fdr report --json s1 | grep -q '\"sched\":\"recorded\"'"
+check "sched: 100 waits, 100 spins" profile_is s1 "waits=100 spins=100"
+# Off CPU is blocked + runnable.  Under TCG a woken thread waits ~80 us
+# for its CPU (6.1), ~0.5 ms on 6.1-rt, whose timer wakeups come from the
+# timer softirq thread: blocked alone is 94 % and 78 % there.
+check "sched: waits >= 95 % off CPU" share_at_least s1 waits blocked_ns+runnable_ns 95
+check "sched: waits >= 70 % blocked" share_at_least s1 waits blocked_ns 70
+check "sched: spins >= 95 % on CPU" share_at_least s1 spins on_cpu_ns 95
+check "sched: waits about 200 ms" wall_near_200ms s1 waits
+check "sched: spins about 200 ms" wall_near_200ms s1 spins
+fdr record -t 0 -o s2 -- $P/sched_traced pingpong 200 2>s2.err
+woken_by_other() { # the ping thread is woken by the pong thread's tid, and back
+	fdr replay s2 2>/dev/null > s2.replay
+	tids=$(sed -n 's/.*woken by tid \([0-9]*\).*/\1/p' s2.replay | sort -u | wc -l)
+	[ "$tids" -ge 2 ] || { echo "# waker tids: $tids" >&2; return 1; }
+}
+check "sched: pipe wakeups name both threads" woken_by_other
+fdr record -t 0 --no-sched -o s3 -- $P/sched_traced waits-spins 2>s3.err
+check "sched: --no-sched writes no .sched" [ ! -e s3/log.xray.sched ]
+check "sched: --no-sched report says none" sh -c "fdr report --json s3 2>/dev/null | grep -q '\"sched\":\"none\"'"
+
 cd / && rm -rf "$W"
 echo "1..$n"
 [ $failed = 0 ]
