@@ -88,7 +88,7 @@ static int account_with_fdrlog(const struct region *reg, const char *map)
 		return -1;
 	snprintf(cmd, sizeof(cmd),
 		 "d=$(mktemp -d) && %s/fdrd --once -f -g 0 --target %s --output-dir $d >&2 && "
-		 "%s/fdrlog account --sym-map %s $d/*.xray; rm -rf $d",
+		 "%s/fdrlog account --no-sched --sym-map %s $d/*.xray; rm -rf $d",
 		 bin, reg->target, bin, map);
 	p = popen(cmd, "r");
 	while (p && fgets(line, sizeof(line), p)) {
