@@ -56,6 +56,7 @@ enum fdr_finalize_reason {
 	FDR_FINALIZE_NONE	= 0,	/* not finalized */
 	FDR_FINALIZE_IOCTL	= 1,	/* FDR_IOC_FINALIZE */
 	FDR_FINALIZE_CRASH	= 2,	/* a writer died from a fatal signal */
+	FDR_FINALIZE_TRIGGER	= 3,	/* FDR_IOC_TRIGGER: a slow call, or by hand */
 };
 
 /* Buffer descriptor states (fdr_buffer_desc.state). */
@@ -98,20 +99,40 @@ struct fdr_control {
 	__u32 finalize_reason;	/* enum fdr_finalize_reason */
 	__u32 finalize_signal;	/* fatal signal, for FDR_FINALIZE_CRASH */
 	__s32 finalize_pid;	/* process that caused the finalize */
-	__u32 reserved1;
+	__s32 finalize_tid;	/* FDR_FINALIZE_TRIGGER: its thread */
 	__u64 finalize_time_ns;	/* CLOCK_MONOTONIC of the finalize */
-	__u64 reserved2[4];
+	/* FDR_FINALIZE_TRIGGER: the call that fired, as its writer measured
+	 * it (fid 0 and 0 ns for a trigger by hand) */
+	__u64 finalize_duration_ns;
+	__s32 finalize_fid;
+	__u32 reserved1;
+	__u64 reserved2[2];
 
-	/* line 2: acquisition order, bumped by writers once per buffer */
+	/*
+	 * line 2: acquisition order, bumped by writers once per buffer; the
+	 * latency trigger of this region, set at INIT and never changed, and
+	 * the end of the trigger holdoff (see FDR_IOC_TRIGGER)
+	 */
 	__u64 next_seq;		/* atomic; desc.seq = fetch_add(next_seq, 1) */
-	__u64 reserved3[7];
+	__u64 trigger_ns;	/* a call lasting this long fires; 0: none */
+	__s32 trigger_fid;	/* only calls of this function; 0: any */
+	__u32 trigger_holdoff_ms; /* least time between two triggers */
+	/* A writer fires no duration trigger before this TSC (the holdoff
+	 * of the last trigger, 0: none); a hint that saves the syscall, the
+	 * kernel (or the embedded owner) enforces the holdoff itself. */
+	__u64 trigger_not_before_tsc;
+	__u64 trigger_last_ns;	/* CLOCK_MONOTONIC of the last trigger that
+				 * fired, kept across RESET and INIT (0: none) */
+	__u64 reserved3[3];
 
 	/* line 3: counters */
 	__u64 buffers_acquired;	/* writers: once per buffer taken */
 	__u64 buffers_recycled;	/* writers: a RELEASED buffer with data reused */
 	__u64 records_dropped;	/* writers: no buffer free, or event too big */
 	__u64 buffers_reclaimed; /* kernel: HELD buffers of dead owners */
-	__u64 reserved4[4];
+	__u64 triggers_fired;	/* FDR_IOC_TRIGGER calls that finalized */
+	__u64 triggers_refused;	/* FDR_IOC_TRIGGER calls inside the holdoff */
+	__u64 reserved4[2];
 };
 
 /* Per-CPU ring cursor: the next slot of that CPU's pool to try. */
@@ -156,8 +177,21 @@ struct fdr_init {
 	__u64 buffer_size;	/* bytes, a non-zero multiple of the page size */
 	__u32 buffers_per_cpu;	/* non-zero */
 	__u32 reserved;		/* zero */
+	/*
+	 * Since FDR_INIT_SIZE_VER1: the latency trigger.  A writer that
+	 * records the exit of a call lasting at least trigger_ns (of function
+	 * trigger_fid, or of any function when 0) fires FDR_IOC_TRIGGER.
+	 * trigger_ns 0: no latency trigger (trigger_fid must be 0 then).
+	 * Two triggers are at least trigger_holdoff_ms apart, across RESET
+	 * and INIT (0: no holdoff); at most FDR_TRIGGER_HOLDOFF_MAX_MS.
+	 */
+	__u64 trigger_ns;
+	__s32 trigger_fid;	/* >= 0 */
+	__u32 trigger_holdoff_ms;
 };
 #define FDR_INIT_SIZE_VER0	24
+#define FDR_INIT_SIZE_VER1	40
+#define FDR_TRIGGER_HOLDOFF_MAX_MS	3600000u	/* one hour */
 
 /* FDR_IOC_STATUS argument: the caller sets size; the kernel fills the rest. */
 struct fdr_status {
@@ -204,9 +238,43 @@ struct fdr_status {
 	__u64 sched_records;
 	__u64 sched_overwritten;
 	__u64 reserved_v1[4];
+	/*
+	 * Since FDR_STATUS_SIZE_VER2.  The current region's latency trigger
+	 * (fdr_init), what fired it (FDR_FINALIZE_TRIGGER: the caller's
+	 * thread, as finalize_pid; fid and duration as the writer claimed
+	 * them) and the triggers it took and refused in the holdoff.
+	 */
+	__u64 trigger_ns;
+	__s32 trigger_fid;
+	__u32 trigger_holdoff_ms;
+	__s32 finalize_tid;
+	__s32 finalize_fid;
+	__u64 finalize_duration_ns;
+	__u64 triggers_fired;
+	__u64 triggers_refused;
+	__u64 reserved_v2[2];
 };
 #define FDR_STATUS_SIZE_VER0	160
 #define FDR_STATUS_SIZE_VER1	224
+#define FDR_STATUS_SIZE_VER2	288
+
+/*
+ * FDR_IOC_TRIGGER argument: finalize now because of this call.  A writer
+ * whose call lasted the region's trigger_ns sends its function id and
+ * duration; `fdrctl trigger` sends zeros and FDR_TRIGGER_BY_HAND, which
+ * is not held off (but starts a holdoff).
+ */
+#define FDR_TRIGGER_BY_HAND	(1u << 0)
+#define FDR_TRIGGER_FLAGS_ALL	FDR_TRIGGER_BY_HAND
+
+struct fdr_trigger {
+	__u32 size;		/* sizeof(struct fdr_trigger) */
+	__u32 flags;		/* FDR_TRIGGER_* */
+	__u64 duration_ns;	/* how long the call lasted */
+	__s32 fid;		/* its function id */
+	__u32 reserved;		/* zero */
+};
+#define FDR_TRIGGER_SIZE_VER0	24
 
 #define FDR_IOC_MAGIC		0xF7
 
@@ -225,6 +293,10 @@ struct fdr_status {
  *              CAP_SYS_ADMIN (EPERM otherwise)
  * RESET        FINALIZED and not FLUSHING -> UNINITIALIZED (the region is
  *              freed once the last mapping goes)
+ * TRIGGER      INITIALIZED -> FINALIZED, reason FDR_FINALIZE_TRIGGER; fails
+ *              with EAGAIN and changes nothing but triggers_refused when
+ *              less than trigger_holdoff_ms passed since the last trigger
+ *              (unless FDR_TRIGGER_BY_HAND); EBUSY in any other state
  */
 #define FDR_IOC_INIT		_IOW(FDR_IOC_MAGIC, 1, struct fdr_init)
 #define FDR_IOC_FINALIZE	_IO(FDR_IOC_MAGIC, 2)
@@ -234,6 +306,7 @@ struct fdr_status {
 #define FDR_IOC_RESET		_IO(FDR_IOC_MAGIC, 6)
 #define FDR_IOC_STATUS		_IOWR(FDR_IOC_MAGIC, 7, struct fdr_status)
 #define FDR_IOC_FLUSH_FORCE_ABORT _IO(FDR_IOC_MAGIC, 8)
+#define FDR_IOC_TRIGGER		_IOW(FDR_IOC_MAGIC, 9, struct fdr_trigger)
 
 /*
  * Owner note: the last bytes of every buffer a libfdr writer takes say who
@@ -284,15 +357,17 @@ struct fdr_owner_note_tail {
 static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE);
 static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE);
 static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE);
-static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0);
-static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER1);
+static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER1);
+static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER2);
+static_assert(sizeof(struct fdr_trigger) == FDR_TRIGGER_SIZE_VER0);
 static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE);
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE, "control header");
 _Static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE, "cpu ring");
 _Static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE, "buffer desc");
-_Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER0, "fdr_init");
-_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER1, "fdr_status");
+_Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER1, "fdr_init");
+_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER2, "fdr_status");
+_Static_assert(sizeof(struct fdr_trigger) == FDR_TRIGGER_SIZE_VER0, "fdr_trigger");
 _Static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE, "owner note");
 #endif
 

@@ -51,6 +51,15 @@ int fdr_ctl_flush_abort(struct fdr_ctl *ctl);
  */
 int fdr_ctl_flush_force_abort(struct fdr_ctl *ctl);
 int fdr_ctl_reset(struct fdr_ctl *ctl);
+/*
+ * FDR_IOC_TRIGGER: INITIALIZED -> FINALIZED, reason FDR_FINALIZE_TRIGGER,
+ * naming the caller's thread and trig's function and duration.  -EAGAIN
+ * inside the region's holdoff (unless FDR_TRIGGER_BY_HAND: fdrctl
+ * trigger), -EBUSY in any other state.  trig NULL: by hand.  Writers
+ * never call this: libfdr fires for them when a call lasts the region's
+ * trigger_ns.
+ */
+int fdr_ctl_trigger(struct fdr_ctl *ctl, const struct fdr_trigger *trig);
 int fdr_ctl_status(struct fdr_ctl *ctl, struct fdr_status *st);
 
 /*
