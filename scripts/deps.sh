@@ -131,6 +131,26 @@ apt_update() {
 	updated=1
 }
 
+# has_candidate PKG: apt can install PKG (a name only other packages
+# mention, like a signed image the archive has not published yet, cannot).
+has_candidate() {
+	apt-cache policy "$1" 2>/dev/null | grep -q '^  Candidate: [^(]'
+}
+
+# find612: the newest 6.12 headers apt can install together with their
+# image: the archive may publish a version's headers (and its -unsigned
+# image) before its signed image, which the guest image also fetches.
+find612() {
+	local h
+	for h in $(apt-cache search --names-only '^linux-headers-6\.12\..*\+deb12-amd64$' 2>/dev/null |
+		awk '{ print $1 }' | sort -rV); do
+		if has_candidate "$h" && has_candidate "${h/headers/image}"; then
+			echo "$h"
+			return 0
+		fi
+	done
+}
+
 # The 6.12 headers Debian ships for bookworm (build check only): any
 # installed one is enough, else the newest one apt knows.
 add_headers612() {
@@ -143,14 +163,13 @@ add_headers612() {
 ${h/headers/image}"
 		return 0
 	fi
-	find612() { apt-cache search --names-only '^linux-headers-6\.12\..*\+deb12-amd64$' 2>/dev/null | awk '{ print $1 }' | sort -V | tail -n 1; }
 	h=$(find612)
 	if [ -z "$h" ]; then
 		apt_update
 		h=$(find612)
 	fi
 	if [ -z "$h" ]; then
-		say "no linux-headers-6.12.*+deb12-amd64 in the apt sources (bookworm-updates/security);"
+		say "no linux-headers-6.12.*+deb12-amd64 with its image in the apt sources (bookworm-updates/security);"
 		say "the 6.12 build check (make module-6.12) will report this"
 	else
 		wanted="$wanted
