@@ -22,6 +22,9 @@ static struct fdr_init init_of(const struct record_opts *o)
 		.flags = o->no_sched ? FDR_INIT_NO_SCHED : 0,
 		.buffer_size = o->buffer_size,
 		.buffers_per_cpu = o->buffers_per_cpu,
+		/* one run, one log: the first trigger ends it, no holdoff */
+		.trigger_ns = o->trigger_ns,
+		.trigger_fid = o->trigger_fid,
 	};
 }
 

@@ -18,6 +18,23 @@ static int prog_status(int wstatus)
 	return WEXITSTATUS(wstatus);
 }
 
+/* Did the trigger end the recording, and on which call? */
+static void trigger_summary(const struct record_opts *o, const struct fdr_status *st)
+{
+	if (!o->trigger_ns)
+		return;
+	if (st->finalize_reason != FDR_FINALIZE_TRIGGER) {
+		fprintf(stderr, "fdr record: the trigger did not fire: no call%s%s lasted "
+			"%.3f ms; the log holds the end of the run\n",
+			o->trigger_func ? " of " : "", o->trigger_func ? o->trigger_func : "",
+			o->trigger_ns / 1e6);
+		return;
+	}
+	fprintf(stderr, "fdr record: the trigger stopped recording: function #%d lasted "
+		"%.3f ms (pid %d, tid %d); the log ends with that call\n", st->finalize_fid,
+		st->finalize_duration_ns / 1e6, st->finalize_pid, st->finalize_tid);
+}
+
 static void summary(const struct data_dir *d, const struct backend *b,
 		    const struct flush_summary *s, int wstatus)
 {
@@ -44,15 +61,15 @@ static void summary(const struct data_dir *d, const struct backend *b,
 
 /* After PROG: finalize, flush, describe; 0 or fdr's exit status. */
 static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
-		   const struct record_opts *o, struct flush_summary *sum)
+		   const struct record_opts *o, struct flush_summary *sum,
+		   struct fdr_status *st)
 {
-	struct fdr_status st;
-	int r = fdr__backend_finalize(b, &st);
+	int r = fdr__backend_finalize(b, st);
 
 	if (!r)
-		r = fdr__flush_log(b, &st, d->staging, sum);
+		r = fdr__flush_log(b, st, d->staging, sum);
 	if (!r)
-		r = fdr__info_write(d->staging, p, o->argv, b, o);
+		r = fdr__info_write(d->staging, p, o->argv, b, o, st);
 	return r;
 }
 
@@ -60,6 +77,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 {
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
 	struct flush_summary sum = { 0 };
+	struct fdr_status st = { 0 };
 	struct backend b;
 	struct data_dir d;
 	int wstatus = 0, r = fdr__data_dir_begin(&d, o->out_dir);
@@ -73,13 +91,14 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	env.symdir = d.staging;
 	r = fdr__run(p, o->argv, &env, &wstatus);
 	if (!r)
-		r = collect(&b, &d, p, o, &sum);
+		r = collect(&b, &d, p, o, &sum, &st);
 	fdr__backend_close(&b);
 	if (!r)
 		r = fdr__data_dir_commit(&d);
 	if (r)
 		goto fail;
 	summary(&d, &b, &sum, wstatus);
+	trigger_summary(o, &st);
 	return prog_status(wstatus);
 fail:
 	fdr__data_dir_abort(&d);
@@ -96,7 +115,8 @@ int fdr__cmd_record(int argc, char **argv)
 	int r = fdr__record_parse(argc, argv, &o);
 
 	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
-	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))))
+	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
+	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);

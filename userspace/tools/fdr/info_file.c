@@ -11,6 +11,9 @@
  *   instrumentation	xray|cyg|unknown
  *   backend	/dev/fdr|embedded
  *   threshold_us	<n>|default
+ *   trigger	<ns>	<fid>		(--trigger; fid 0: any function)
+ *   finalized	trigger	<fid>	<duration_ns>	<pid>	<tid>
+ *   				(when the trigger ended the recording)
  *   log	log.xray
  *   argv	<arg>	<arg>...
  */
@@ -46,7 +49,8 @@ static const char *instr_name(const struct prog *p)
 }
 
 int fdr__info_write(const char *dir, const struct prog *p, char **argv,
-		    const struct backend *b, const struct record_opts *o)
+		    const struct backend *b, const struct record_opts *o,
+		    const struct fdr_status *st)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -65,6 +69,13 @@ int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 		fprintf(f, "threshold_us\t%ld\n", o->threshold_us);
 	else
 		fputs("threshold_us\tdefault\n", f);
+	if (o->trigger_ns)
+		fprintf(f, "trigger\t%llu\t%d\n", (unsigned long long)o->trigger_ns,
+			o->trigger_fid);
+	if (st->finalize_reason == FDR_FINALIZE_TRIGGER)
+		fprintf(f, "finalized\ttrigger\t%d\t%llu\t%d\t%d\n", st->finalize_fid,
+			(unsigned long long)st->finalize_duration_ns, st->finalize_pid,
+			st->finalize_tid);
 	fputs("log\t" FDR_LOG_NAME "\nargv", f);
 	for (char **a = argv; *a; a++) {
 		fputc('\t', f);

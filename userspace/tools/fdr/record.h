@@ -27,6 +27,9 @@ struct record_opts {
 	uint32_t buffers_per_cpu;
 	bool verbose;
 	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
+	uint64_t trigger_ns;		/* --trigger DUR[:FUNC]; 0: no trigger */
+	const char *trigger_func;	/* FUNC, NULL: any function */
+	int32_t trigger_fid;		/* FUNC's id (record_filter.c), 0: any */
 	const char *only[64];		/* -F: record only these functions */
 	size_t nonly;
 	const char *hide[64];		/* -N: record all but these */
@@ -49,6 +52,9 @@ int fdr__prog_check(const char *name, struct prog *p);
 /* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
 		       char *out, size_t outsz);
+
+/* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
+int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
 
 /* data_dir.c: DIR is written as a whole or not at all. */
 struct data_dir {
@@ -93,7 +99,8 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 
 /* info_file.c: DIR/info, what `fdr report` needs to name functions. */
 int fdr__info_write(const char *dir, const struct prog *p, char **argv,
-		    const struct backend *b, const struct record_opts *o);
+		    const struct backend *b, const struct record_opts *o,
+		    const struct fdr_status *st);
 
 /* msg.c */
 void fdr__msg_set_prefix(const char *prefix);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * record_filter.c - `fdr record -F FUNC` / `-N FUNC`: the XRay function ids
- * of the named functions, from PROG's instrumentation map (numbered as the
+ * record_filter.c - `fdr record -F FUNC` / `-N FUNC` / `--trigger DUR:FUNC`:
+ * the XRay function ids of the named functions, from PROG's instrumentation map (numbered as the
  * runtime numbers them: fdrlog's symbols_instr_map.c), handed to the fdr
  * XRay mode as $FDR_XRAY_FUNCTIONS so that it patches only those sleds
  * (or all but those).  The -finstrument-functions hooks cannot be
  * patched: -F/-N need an XRay build.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,70 @@ int fdr__record_filter(const struct prog *p, const struct record_opts *o,
 		r = all_found(s, o->hide, o->nhide, 'N');
 	if (!r)
 		r = build_spec(s, o, out, outsz);
+	symbols_free(s);
+	return r;
+}
+
+/* "#12" or "12": 0 and *fid, else -1. */
+static int parse_fid(const char *s, int32_t *fid)
+{
+	char *end;
+	long v;
+
+	if (*s == '#')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v <= 0 || v > INT32_MAX)
+		return -1;
+	*fid = (int32_t)v;
+	return 0;
+}
+
+/* The one function of the instrumentation map called name. */
+static int trigger_fid_by_name(const struct symbols *s, const char *name, int32_t *fid)
+{
+	size_t found = 0;
+
+	for (size_t k = 0; k < s->n; k++) {
+		if (!named(&s->v[k], &name, 1))
+			continue;
+		if (found++ && s->v[k].fid != *fid) {
+			fprintf(stderr, "fdr record: --trigger: '%s' names several functions "
+				"(#%d, #%d, ...): give one as #id\n", name, *fid, s->v[k].fid);
+			return FDR_EXIT_FAILED;
+		}
+		*fid = s->v[k].fid;
+	}
+	if (found)
+		return 0;
+	fprintf(stderr, "fdr record: --trigger: %s: no such function in the program's "
+		"XRay instrumentation map (names as fdr report prints them, or #id)\n", name);
+	return FDR_EXIT_FAILED;
+}
+
+int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o)
+{
+	struct symbols *s;
+	char msg[512];
+	int r;
+
+	o->trigger_fid = 0;
+	if (!o->trigger_func || !parse_fid(o->trigger_func, &o->trigger_fid))
+		return 0;
+	if (p->script || p->elf.instr != FDR_INSTR_XRAY) {
+		fprintf(stderr, "fdr record: --trigger %s: function names are looked up in "
+			"the XRay instrumentation map; for a --gcc build give the id "
+			"fdr report prints (#id)\n", o->trigger_func);
+		return FDR_EXIT_FAILED;
+	}
+	if (symbols_from_instr_map(&s, p->path, msg, sizeof(msg))) {
+		fprintf(stderr, "fdr record: --trigger: %s\n", msg);
+		return FDR_EXIT_FAILED;
+	}
+	r = trigger_fid_by_name(s, o->trigger_func, &o->trigger_fid);
 	symbols_free(s);
 	return r;
 }

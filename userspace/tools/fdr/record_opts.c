@@ -11,7 +11,7 @@
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
-	"                  [--no-sched]\n"
+	"                  [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls,\n"
 	"and those of its threads, forked children and exec'ed instrumented\n"
@@ -32,6 +32,11 @@ static const char help[] =
 	"      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
+	"      --trigger DUR[:FUNC] stop recording at the end of the first call\n"
+	"                          (of FUNC: a name, XRay builds only, or #id as\n"
+	"                          fdr report prints it) lasting DUR or more\n"
+	"                          (Nus, Nms, Ns): the log holds that call and\n"
+	"                          what came before it; PROG runs on untraced\n"
 	"  -v, --verbose           say what the flush did\n"
 	"Then: fdr report [DIR].\n";
 
@@ -39,6 +44,26 @@ static int usage_error(const char *what, const char *arg)
 {
 	fprintf(stderr, "fdr record: %s '%s'\n%s", what, arg ? arg : "", help);
 	return 2;
+}
+
+/* DUR[:FUNC] */
+static int parse_trigger(const char *arg, struct record_opts *o)
+{
+	const char *colon = strchr(arg, ':');
+	char dur[32];
+	uint64_t us;
+	size_t len = colon ? (size_t)(colon - arg) : strlen(arg);
+
+	if (len >= sizeof(dur) || (colon && !colon[1]))
+		return usage_error("--trigger: expected DUR or DUR:FUNC, got", arg);
+	memcpy(dur, arg, len);
+	dur[len] = 0;
+	if (fdr__parse_duration_us(dur, &us) || !us || us > 3600ull * 1000000)
+		return usage_error("--trigger: expected a duration from 1us to 1h "
+				   "(Nus, Nms, Ns) before ':', got", arg);
+	o->trigger_ns = us * 1000;
+	o->trigger_func = colon ? colon + 1 : NULL;
+	return -1;
 }
 
 static int parse_one(int c, struct record_opts *o)
@@ -50,6 +75,7 @@ static int parse_one(int c, struct record_opts *o)
 	case 'o': o->out_dir = optarg; return -1;
 	case 'v': o->verbose = true; return -1;
 	case 'S': o->no_sched = true; return -1;
+	case 'T': return parse_trigger(optarg, o);
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nhide) == 64)
@@ -89,7 +115,8 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "buffers-per-cpu", required_argument, 0, 'n' },
 		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
 		{ "notrace", required_argument, 0, 'N' },
-		{ "no-sched", no_argument, 0, 'S' }, { 0 }
+		{ "no-sched", no_argument, 0, 'S' },
+		{ "trigger", required_argument, 0, 'T' }, { 0 }
 	};
 	int c, r;
 
