@@ -341,6 +341,68 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["sche
 	python3 "$HERE/../../../reader/tests/check_chrome.py" --sched sched/sched.xray.sched sched.trace.json sched.yaml sched/sched.xray.threads &&
 	ok "convert --format chrome: state tracks and wakeup flows" || nok "convert --format chrome: state tracks and wakeup flows"
 
+# ---- the latency trigger: the log ends with the slow call ----
+# outlier: 10,000 ticks of 10 us, one 20 ms stall in the middle; a ring of
+# 2 x 4K per CPU holds a few hundred calls.
+fid_of() { python3 -c 'import json,sys
+print(next(f["id"] for f in json.load(open(sys.argv[1]))["functions"] if f["name"]==sys.argv[2]))' "$1" "$2"; }
+# the names of the last N function records of DIR's log ("tick-exit stall-enter stall-exit")
+last_records() { # DIR N
+	"$B/fdrlog" dump "$1/log.xray" 2>/dev/null | grep 'Function ' | tail -n "$2" |
+		sed -n 's/.*\(Enter\|Exit\).*fid[= ]\([0-9]*\).*/\2-\1/p' | tr '\n' ' '
+}
+trigger_ok() { # NAME DIR STDERR: stall fired it, named in the summary and info; log ends with it
+	local name=$1 d=$2 err=$3 fid
+	"$FDR" report --json "$d" >"$d.json" 2>/dev/null; fid=$(fid_of "$d.json" stall 2>/dev/null)
+	local ticks; ticks=$(calls "$d.json" tick)
+	if [ -n "$fid" ] && grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" "$err" &&
+		awk -F'\t' -v f="$fid" '$1 == "finalized" && $2 == "trigger" && $3 == f && $4 >= 20000000 { ok = 1 } END { exit !ok }' "$d/info" &&
+		[ "$(calls "$d.json" stall)" = 1 ] && [ "${ticks:-0}" -gt 0 ] && [ "${ticks:-0}" -lt 5001 ]; then
+		ok "$name"
+	else
+		nok "$name" "fid=$fid ticks=$ticks" "$(cat "$err")" "$(cat "$d/info" 2>/dev/null)"
+	fi
+}
+ends_with_stall() { # DIR: the last records are a tick's Exit, then stall's Enter and Exit
+	local t s want got
+	t=$(fid_of "$1.json" tick) s=$(fid_of "$1.json" stall)
+	want="$t-Exit $s-Enter $s-Exit "
+	got=$(last_records "$1" 3)
+	[ "$got" = "$want" ] || { echo "want '$want' got '$got'"; "$B/fdrlog" dump "$1/log.xray" | tail -5; return 1; }
+}
+"$FDR" record -o trg -t 0 -b 4K -n 2 --trigger 10ms:stall -- ./traced outlier 2>trg.err
+trigger_ok "trigger 10ms:stall: fires on the 20 ms call, named in the summary and DIR/info" trg trg.err
+check "trigger 10ms:stall: the log ends with the calls before it and the slow call" ends_with_stall trg
+"$FDR" record -o trga -t 0 -b 4K -n 2 --trigger 10ms -- ./traced outlier 2>trga.err
+trigger_ok "trigger 10ms (any function): fires on the stall too" trga trga.err
+check "trigger 10ms (any function): the log ends with it" ends_with_stall trga
+"$FDR" record -o trgt -b 4K -n 2 --trigger 10ms:stall -- ./traced outlier 2>trgt.err
+trigger_ok "trigger with the default threshold (5us): fires the same" trgt trgt.err
+"$FDR" record -o trgn -t 0 -b 4K -n 2 --trigger 50ms:stall -- ./traced outlier 2>trgn.err; rc=$?
+[ $rc = 0 ] && grep -q 'the trigger did not fire: no call of stall lasted 50.000 ms' trgn.err &&
+	! grep -q '^finalized' trgn/info && [ "$(last_records trgn 1)" = "1-Exit " ] &&
+	ok "trigger 50ms: does not fire; the log holds the end of the run" ||
+	nok "trigger 50ms: does not fire; the log holds the end of the run" "rc=$rc" "$(cat trgn.err)" "$(last_records trgn 1)"
+"$FDR" record -o trgg -t 0 -b 4K -n 2 --trigger 10ms -- ./traced_gcc outlier 2>trgg.err
+trigger_ok "trigger on a --gcc build (hooks path): fires on the stall" trgg trgg.err
+gfid=$(fid_of trgg.json stall 2>/dev/null)
+"$FDR" record -o trgi -t 0 -b 4K -n 2 --trigger "10ms:#$gfid" -- ./traced_gcc outlier 2>trgi.err
+trigger_ok "trigger 10ms:#id on a --gcc build" trgi trgi.err
+"$FDR" record -o trge -t 0 --trigger 10ms:stall -- ./traced_gcc outlier 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'for a --gcc build give the id' e.err && [ ! -e trge ] &&
+	ok "trigger by name on a --gcc build: says to give the id, no data directory" ||
+	nok "trigger by name on a --gcc build: says to give the id, no data directory" "rc=$rc" "$(cat e.err)"
+"$FDR" record -o trge -t 0 --trigger 10ms:nosuch -- ./traced outlier 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q -- '--trigger: nosuch: no such function' e.err && [ ! -e trge ] &&
+	ok "trigger on an unknown function: error, no data directory" ||
+	nok "trigger on an unknown function: error, no data directory" "rc=$rc" "$(cat e.err)"
+for bad in abc 0 10ms: 2h 10xs:stall; do
+	"$FDR" record -o trge --trigger "$bad" -- ./traced outlier 2>e.err; rc=$?
+	[ $rc = 2 ] && grep -q -- "--trigger: expected" e.err && [ ! -e trge ] &&
+		ok "trigger '$bad': usage error, no data directory" ||
+		nok "trigger '$bad': usage error, no data directory" "rc=$rc" "$(cat e.err)"
+done
+
 # ---- help ----
 for c in record report replay flame convert; do
 	"$FDR" "$c" --help | grep -q "^usage: fdr $c" && ok "fdr $c --help" || nok "fdr $c --help"

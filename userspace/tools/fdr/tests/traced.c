@@ -15,6 +15,8 @@
  *   threads        threads 1; 4 threads, each thread_body 1, leaf 10
  *   sleep MS       the calls, then sleep MS (for the concurrency test)
  *   many N         the calls, then leaf N more times (a big log)
+ *   outlier        the calls, then tick (10 us) 10,000 times with one
+ *                  stall (20 ms) before the 5,001st: the trigger tests
  */
 #include <pthread.h>
 #include <signal.h>
@@ -60,11 +62,51 @@ __attribute__((noinline)) static void *thread_body(void *arg)
 	return arg;
 }
 
+/* The clock read of tick() is not itself a traced call. */
+#ifdef __clang__
+#define NOT_TRACED __attribute__((no_instrument_function, xray_never_instrument))
+#else
+#define NOT_TRACED __attribute__((no_instrument_function))
+#endif
+
+NOT_TRACED static long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+__attribute__((noinline)) static void tick(void)
+{
+	long end = now_ns() + 10000;
+
+	while (now_ns() < end)
+		sink++;
+}
+
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 
 	nanosleep(&ts, NULL);
+}
+
+/* nanosleep itself, not sleep_ms(): the 20 ms call must be stall's. */
+__attribute__((noinline)) static void stall(void)
+{
+	struct timespec ts = { 0, 20000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void outlier(void)
+{
+	for (int i = 0; i < 10000; i++) {
+		if (i == 5000)
+			stall();
+		tick();
+	}
 }
 
 static void fork_outlive(void)
@@ -115,6 +157,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "many") && argc > 2)
 		for (long i = atol(argv[2]); i > 0; i--)
 			leaf((int)i);
+	if (!strcmp(mode, "outlier"))
+		outlier();
 	if (!strcmp(mode, "sleep") && argc > 2)
 		sleep_ms(atol(argv[2]));
 	return 0;
