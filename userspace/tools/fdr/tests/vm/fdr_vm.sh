@@ -136,6 +136,19 @@ fdr record -t 0 --no-sched -o s3 -- $P/sched_traced waits-spins 2>s3.err
 check "sched: --no-sched writes no .sched" [ ! -e s3/log.xray.sched ]
 check "sched: --no-sched report says none" sh -c "fdr report --json s3 2>/dev/null | grep -q '\"sched\":\"none\"'"
 
+# 8. the latency trigger through the device: the stall ends the recording
+fdr record -t 0 -b 4K -n 2 --trigger 10ms -o t1 -- $P/traced_gcc outlier 2>t1.err
+fired_on_stall() {
+	fid=$(fdr report --json t1 2>/dev/null | grep '"name":"stall",' | sed 's/.*"id":\([0-9]*\).*/\1/')
+	ticks=$(calls t1 tick)
+	grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" t1.err &&
+		grep -q "^finalized	trigger	$fid	" t1/info && [ "$(calls t1 stall)" = 1 ] &&
+		[ "${ticks:-0}" -gt 0 ] && [ "${ticks:-0}" -lt 5001 ] ||
+		{ echo "# fid=$fid ticks=$ticks" >&2; sed 's/^/# /' t1.err >&2; return 1; }
+}
+check "trigger: the 20 ms call finalizes the device's region; the log ends with it" fired_on_stall
+check "trigger: left UNINITIALIZED" uninitialized
+
 cd / && rm -rf "$W"
 echo "1..$n"
 [ $failed = 0 ]
