@@ -113,6 +113,22 @@ static int parse(int argc, char **argv, struct report_opts *o, const char **in)
 	return -1;
 }
 
+/* The call that fired the trigger, named as the table names functions. */
+static void name_trigger(struct report *r, const struct data_trigger *trig,
+			 const struct symbols *syms)
+{
+	char tmp[32], *name = NULL;
+
+	r->trigger = trig;
+	if (syms)
+		name = fdr__demangle(symbols_name(syms, trig->fid, tmp, sizeof(tmp)));
+	if (name)
+		snprintf(r->trigger_name, sizeof(r->trigger_name), "%s", name);
+	else
+		snprintf(r->trigger_name, sizeof(r->trigger_name), "#%d", trig->fid);
+	free(name);
+}
+
 static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 			const struct symbols *syms, const struct report_opts *o)
 {
@@ -126,6 +142,8 @@ static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 		fdr_sched_close(sched);
 		return 1;
 	}
+	if (ds->trigger.fired)
+		name_trigger(&rep, &ds->trigger, syms);
 	if (o->json)
 		fdr__report_print_json(stdout, &rep, ds->log);
 	else

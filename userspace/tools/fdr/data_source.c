@@ -37,6 +37,19 @@ static void copy_value(char *dst, size_t n, const char *v)
 	unescape(dst);
 }
 
+/* "trigger<TAB>fid<TAB>duration_ns<TAB>pid<TAB>tid"; anything else: not fired. */
+static void read_trigger(struct data_trigger *t, const char *v)
+{
+	unsigned long long ns;
+	char end;
+
+	if (sscanf(v, "trigger\t%d\t%llu\t%d\t%d%c", &t->fid, &ns, &t->pid, &t->tid,
+		   &end) == 4) {
+		t->fired = true;
+		t->duration_ns = ns;
+	}
+}
+
 static void read_info(struct data_source *ds)
 {
 	char path[PATH_MAX + 16], line[PATH_MAX * 2];
@@ -61,6 +74,8 @@ static void read_info(struct data_source *ds)
 			copy_value(ds->build_id, sizeof(ds->build_id), tab);
 		else if (!strcmp(line, "instrumentation"))
 			copy_value(ds->instr, sizeof(ds->instr), tab);
+		else if (!strcmp(line, "finalized"))
+			read_trigger(&ds->trigger, tab);
 	}
 	fclose(f);
 }

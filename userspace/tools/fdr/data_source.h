@@ -10,8 +10,17 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct symbols;
+
+/* DIR/info's "finalized trigger" line: the call that ended the recording. */
+struct data_trigger {
+	bool fired;
+	int32_t fid;
+	uint64_t duration_ns;
+	int32_t pid, tid;
+};
 
 struct data_source {
 	char dir[PATH_MAX];
@@ -20,6 +29,7 @@ struct data_source {
 	char exe[PATH_MAX];
 	char build_id[130];
 	char instr[16];			/* xray, cyg, unknown */
+	struct data_trigger trigger;
 	char **sym_maps;		/* DIR/fdr-syms.*.map */
 	size_t nsym_maps;
 };

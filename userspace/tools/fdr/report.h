@@ -16,6 +16,7 @@
 
 #include <fdr_reader.h>
 #include "commands.h"
+#include "data_source.h"
 
 struct symbols;
 
@@ -52,6 +53,8 @@ struct report {
 	uint64_t hz;			/* ticks per second (0: ticks are ns) */
 	const struct fdr_sched *sched;	/* NULL: no scheduling data */
 	bool sched_unknown;		/* some time before a thread's first record */
+	const struct data_trigger *trigger; /* NULL: no trigger ended the recording */
+	char trigger_name[256];		/* its function, as the table names it */
 };
 
 /* sched (may be NULL): the log's .sched file.  0, or -1 on out of memory. */

@@ -47,6 +47,10 @@ void fdr__report_print_text(FILE *f, const struct report *r)
 	if (r->sched_unknown)
 		fputs("# scheduling records were lost: time before a thread's first record is "
 		      "in none of On-CPU, Runnable, Blocked\n", f);
+	if (r->trigger)
+		fprintf(f, "# the trigger ended the recording: %s (#%d) lasted %.3f ms "
+			"(pid %d, tid %d)\n", r->trigger_name, r->trigger->fid,
+			r->trigger->duration_ns / 1e6, r->trigger->pid, r->trigger->tid);
 }
 
 static void put_json_string(FILE *f, const char *s)
@@ -89,7 +93,15 @@ void fdr__report_print_json(FILE *f, const struct report *r, const char *log)
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"open_calls\":%llu,\"exits_without_entry\":%llu,"
-		"\"frames_unwound\":%llu,\"sched\":\"%s\"}\n", (unsigned long long)r->open_calls,
+		"\"frames_unwound\":%llu,\"sched\":\"%s\"", (unsigned long long)r->open_calls,
 		(unsigned long long)r->orphan_exits, (unsigned long long)r->unwound,
 		r->sched ? "recorded" : "none");
+	if (r->trigger) {
+		fputs(",\n\"trigger\":{\"name\":", f);
+		put_json_string(f, r->trigger_name);
+		fprintf(f, ",\"id\":%d,\"duration_ns\":%llu,\"pid\":%d,\"tid\":%d}",
+			r->trigger->fid, (unsigned long long)r->trigger->duration_ns,
+			r->trigger->pid, r->trigger->tid);
+	}
+	fputs("}\n", f);
 }

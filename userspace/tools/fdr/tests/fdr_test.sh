@@ -373,6 +373,15 @@ ends_with_stall() { # DIR: the last records are a tick's Exit, then stall's Ente
 "$FDR" record -o trg -t 0 -b 4K -n 2 --trigger 10ms:stall -- ./traced outlier 2>trg.err
 trigger_ok "trigger 10ms:stall: fires on the 20 ms call, named in the summary and DIR/info" trg trg.err
 check "trigger 10ms:stall: the log ends with the calls before it and the slow call" ends_with_stall trg
+report_names_trigger() {
+	"$FDR" report trg >trg.txt 2>/dev/null &&
+		grep -q "^# the trigger ended the recording: stall (#$(fid_of trg.json stall)) lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)\$" trg.txt &&
+		python3 -c 'import json,sys
+t=json.load(open(sys.argv[1]))["trigger"]
+assert t["name"]=="stall" and t["duration_ns"]>=20000000 and t["tid"]>0, t' trg.json &&
+		python3 -c 'import json,sys; sys.exit("trigger" in json.load(open(sys.argv[1])))' r.json
+}
+check "trigger: fdr report (text and --json) names the call that ended the recording; none without" report_names_trigger
 "$FDR" record -o trga -t 0 -b 4K -n 2 --trigger 10ms -- ./traced outlier 2>trga.err
 trigger_ok "trigger 10ms (any function): fires on the stall too" trga trga.err
 check "trigger 10ms (any function): the log ends with it" ends_with_stall trga
