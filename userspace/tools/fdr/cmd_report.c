@@ -18,7 +18,8 @@ static const char help[] =
 	"calls, of the log `fdr record` left in DIR (default ./fdr.data), names\n"
 	"resolved from the recorded program.  Calls still open at the end (a\n"
 	"crash) and exits whose entry the ring overwrote are counted apart.\n"
-	"  -s, --sort KEY   total (default), self, calls, name, id\n"
+	"  -s, --sort KEY   total (default), self, calls, name, id; with scheduling\n"
+	"                   data also on-cpu, runnable, blocked\n"
 	"  -t, --tid TID    only the calls of thread TID\n"
 	"  -F, --filter FUNC  only FUNC and what it calls (repeatable; a name or #id)\n"
 	"  -N, --notrace FUNC leave out FUNC and what it calls (repeatable)\n"
@@ -34,14 +35,16 @@ static const char help[] =
 
 static int parse_sort(const char *s, enum report_sort *out)
 {
-	static const char *const names[] = { "total", "self", "calls", "name", "id" };
+	static const char *const names[] = { "total", "self", "calls", "name", "id",
+					     "on-cpu", "runnable", "blocked" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i])) {
 			*out = (enum report_sort)i;
 			return 0;
 		}
-	fprintf(stderr, "fdr report: --sort %s: expected total, self, calls, name or id\n", s);
+	fprintf(stderr, "fdr report: --sort %s: expected total, self, calls, name, id, "
+		"on-cpu, runnable or blocked\n", s);
 	return -1;
 }
 
@@ -137,6 +140,12 @@ static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 
 	if (sched_load("fdr report", ds->log, &o->sched, &sched))
 		return 1;
+	if (!sched && o->sort >= SORT_ON_CPU) {
+		fprintf(stderr, "fdr report: --sort on-cpu, runnable and blocked need the "
+			"kernel's scheduling data (%s.sched: record through /dev/fdr without "
+			"--no-sched)\n", ds->log);
+		return 1;
+	}
 	if (fdr__report_build(&rep, t, syms, o, sched)) {
 		fprintf(stderr, "fdr report: out of memory\n");
 		fdr_sched_close(sched);

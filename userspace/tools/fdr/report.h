@@ -22,7 +22,10 @@ struct symbols;
 
 #define REPORT_MAX_FILTERS 64
 
-enum report_sort { SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_ID };
+enum report_sort {
+	SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_ID,
+	SORT_ON_CPU, SORT_RUNNABLE, SORT_BLOCKED,	/* need scheduling data */
+};
 
 struct report_opts {
 	enum report_sort sort;

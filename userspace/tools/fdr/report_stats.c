@@ -172,6 +172,9 @@ static int cmp_funcs(const void *x, const void *y, void *arg)
 	case SORT_CALLS: ka = a->calls; kb = b->calls; break;
 	case SORT_NAME: c = strcmp(a->name, b->name); break;
 	case SORT_ID: break;
+	case SORT_ON_CPU: ka = a->sched.on_cpu; kb = b->sched.on_cpu; break;
+	case SORT_RUNNABLE: ka = a->sched.runnable; kb = b->sched.runnable; break;
+	case SORT_BLOCKED: ka = a->sched.blocked; kb = b->sched.blocked; break;
 	}
 	if (!c)
 		c = ka > kb ? -1 : ka < kb;	/* numbers: largest first */

@@ -117,6 +117,10 @@ grep -qE '^ +[0-9.]+ [nmu]?s +[0-9.]+ [nmu]?s +12  leaf$' rep.txt && ok "report:
 	|| nok "report: text table, names resolved" "$(cat rep.txt)"
 "$FDR" report --sort name --json >r.json; names=$(python3 -c 'import json;print(" ".join(f["name"] for f in json.load(open("r.json"))["functions"]))')
 [ "$names" = "leaf main middle work" ] && ok "report --sort name" || nok "report --sort name" "$names"
+"$FDR" report --sort blocked >/dev/null 2>e.err; rc=$?
+[ $rc = 1 ] && grep -q -- '--sort on-cpu, runnable and blocked need the kernel.s scheduling data' e.err &&
+	ok "report --sort blocked without scheduling data: says what it needs" ||
+	nok "report --sort blocked without scheduling data: says what it needs" "rc=$rc" "$(cat e.err)"
 python3 - r.json <<'X' && ok "report --json: total >= self, ns, ids" || nok "report --json: total >= self, ns, ids"
 import json, sys
 d = json.load(open(sys.argv[1]))

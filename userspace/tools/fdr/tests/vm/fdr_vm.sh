@@ -123,6 +123,15 @@ check "sched: 100 waits, 100 spins" profile_is s1 "waits=100 spins=100"
 check "sched: waits >= 85 % off CPU" share_at_least s1 waits blocked_ns+runnable_ns 85
 check "sched: waits >= 50 % blocked" share_at_least s1 waits blocked_ns 50
 check "sched: spins >= 95 % on CPU" share_at_least s1 spins on_cpu_ns 95
+rank() { # DIR KEY NAME: NAME's place in fdr report --json --sort KEY
+	fdr report --json --sort "$2" "$1" 2>/dev/null | grep '"name":' | grep -n "\"name\":\"$3\"," | cut -d: -f1
+}
+sorted_by_sched() { # waits above spins by blocked time, below by on-CPU time
+	[ "$(rank s1 blocked waits)" -lt "$(rank s1 blocked spins)" ] &&
+		[ "$(rank s1 on-cpu spins)" -lt "$(rank s1 on-cpu waits)" ] ||
+		{ echo "# blocked: waits $(rank s1 blocked waits) spins $(rank s1 blocked spins); on-cpu: spins $(rank s1 on-cpu spins) waits $(rank s1 on-cpu waits)" >&2; return 1; }
+}
+check "sched: report --sort blocked / on-cpu" sorted_by_sched
 check "sched: waits about 200 ms" wall_near_200ms s1 waits
 check "sched: spins about 200 ms" wall_near_200ms s1 spins
 fdr record -t 0 -o s2 -- $P/sched_traced pingpong 200 2>s2.err
