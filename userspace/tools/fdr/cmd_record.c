@@ -69,7 +69,7 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 	if (!r)
 		r = fdr__flush_log(b, st, d->staging, sum);
 	if (!r)
-		r = fdr__info_write(d->staging, p, o->argv, b, o, st);
+		r = fdr__info_write(d->staging, p, o->argv, b, o, st, sum);
 	return r;
 }
 

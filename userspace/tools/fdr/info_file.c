@@ -15,6 +15,7 @@
  *   finalized	trigger	<fid>	<duration_ns>	<pid>	<tid>
  *   				(when the trigger ended the recording)
  *   log	log.xray
+ *   sched	log.xray.sched		(when the kernel's view was recorded)
  *   argv	<arg>	<arg>...
  */
 #include <errno.h>
@@ -50,7 +51,7 @@ static const char *instr_name(const struct prog *p)
 
 int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 		    const struct backend *b, const struct record_opts *o,
-		    const struct fdr_status *st)
+		    const struct fdr_status *st, const struct flush_summary *sum)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -76,7 +77,10 @@ int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 		fprintf(f, "finalized\ttrigger\t%d\t%llu\t%d\t%d\n", st->finalize_fid,
 			(unsigned long long)st->finalize_duration_ns, st->finalize_pid,
 			st->finalize_tid);
-	fputs("log\t" FDR_LOG_NAME "\nargv", f);
+	fputs("log\t" FDR_LOG_NAME "\n", f);
+	if (sum->sched)
+		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);
+	fputs("argv", f);
 	for (char **a = argv; *a; a++) {
 		fputc('\t', f);
 		put_escaped(f, *a);

@@ -100,7 +100,7 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 /* info_file.c: DIR/info, what `fdr report` needs to name functions. */
 int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 		    const struct backend *b, const struct record_opts *o,
-		    const struct fdr_status *st);
+		    const struct fdr_status *st, const struct flush_summary *sum);
 
 /* msg.c */
 void fdr__msg_set_prefix(const char *prefix);

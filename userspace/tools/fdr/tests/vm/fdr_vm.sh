@@ -114,6 +114,7 @@ wall_near_200ms() { # DIR NAME: total_ns in [195 ms, 2 s] (TCG sleeps long)
 }
 fdr record -t 0 -o s1 -- $P/sched_traced waits-spins 2>s1.err
 check "sched: .sched next to the log" [ -s s1/log.xray.sched ]
+check "sched: DIR/info names it" grep -qx 'sched	log.xray.sched' s1/info
 check "sched: report says recorded" sh -c "fdr report --json s1 | grep -q '\"sched\":\"recorded\"'"
 check "sched: 100 waits, 100 spins" profile_is s1 "waits=100 spins=100"
 # Off CPU is blocked + runnable.  Under TCG a woken thread waits ~80 us
