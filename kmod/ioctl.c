@@ -39,6 +39,22 @@ static int fdr_ioctl_init(struct fdr_dev *dev, void __user *uarg)
 	return fdr_state_init(dev, &cfg);
 }
 
+/* Any flag this kernel does not know, or a reserved bit, is refused. */
+static int fdr_ioctl_trigger(struct fdr_dev *dev, const void __user *uarg)
+{
+	struct fdr_trigger trig;
+	u32 usize;
+	int err;
+
+	err = fdr_copy_sized(&trig, sizeof(trig), FDR_TRIGGER_SIZE_VER0, uarg,
+			     &usize);
+	if (err)
+		return err;
+	if ((trig.flags & ~FDR_TRIGGER_FLAGS_ALL) || trig.reserved)
+		return -EINVAL;
+	return fdr_state_trigger(dev, &trig);
+}
+
 /* Only the size is input; the kernel writes min(size, its size) bytes. */
 static int fdr_ioctl_status(struct fdr_file *ff, void __user *uarg)
 {
@@ -58,16 +74,48 @@ static int fdr_ioctl_status(struct fdr_file *ff, void __user *uarg)
 	return 0;
 }
 
+#define FDR_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
+
+/*
+ * A sized struct's number may carry any size: it was sizeof() in the
+ * headers before the numbers were pinned (STATUS VER0 and VER1 and INIT
+ * VER1 differ), and the struct's own size field is what counts.
+ */
+static unsigned int fdr_ioctl_cmd(unsigned int cmd)
+{
+	switch (FDR_IOC_NOSIZE(cmd)) {
+	case FDR_IOC_NOSIZE(FDR_IOC_INIT):
+		return FDR_IOC_INIT;
+	case FDR_IOC_NOSIZE(FDR_IOC_STATUS):
+		return FDR_IOC_STATUS;
+	case FDR_IOC_NOSIZE(FDR_IOC_TRIGGER):
+		return FDR_IOC_TRIGGER;
+	default:
+		return cmd;
+	}
+}
+
+/**
+ * fdr_ioctl - the /dev/fdr ioctls
+ * @file: an open /dev/fdr
+ * @cmd: FDR_IOC_*
+ * @arg: the argument struct's user address, for the sized ones
+ *
+ * Return: 0 or a negative errno; -ENOTTY for an unknown @cmd.
+ */
 long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct fdr_file *ff = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
+	switch (fdr_ioctl_cmd(cmd)) {
 	case FDR_IOC_INIT:
 		return fdr_ioctl_init(ff->dev, uarg);
 	case FDR_IOC_FINALIZE:
 		return fdr_state_finalize(ff->dev);
+	case FDR_IOC_TRIGGER:
+		/* Whoever may finalize may trigger: the same effect. */
+		return fdr_ioctl_trigger(ff->dev, uarg);
 	case FDR_IOC_FLUSH_BEGIN:
 		return fdr_state_flush_begin(ff->dev, ff);
 	case FDR_IOC_FLUSH_DONE:
