@@ -74,25 +74,32 @@ static int fdr_ioctl_status(struct fdr_file *ff, void __user *uarg)
 	return 0;
 }
 
-#define FDR_IOC_NOSIZE(cmd)	((cmd) & ~(_IOC_SIZEMASK << _IOC_SIZESHIFT))
-
 /*
- * A sized struct's number may carry any size: it was sizeof() in the
- * headers before the numbers were pinned (STATUS VER0 and VER1 and INIT
- * VER1 differ), and the struct's own size field is what counts.
+ * The numbers of the sized structs once encoded sizeof() of the header
+ * a caller was built with; they are pinned now, and these are the other
+ * numbers such headers gave (the struct's own size field governs).  Any
+ * other size in the number stays unknown (ENOTTY).
  */
+static const struct {
+	unsigned int alias;
+	unsigned int cmd;
+} fdr_ioctl_aliases[] = {
+	{ _IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1, FDR_INIT_SIZE_VER1),
+	  FDR_IOC_INIT },
+	{ _IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, 7, FDR_STATUS_SIZE_VER0),
+	  FDR_IOC_STATUS },
+	{ _IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, 7, FDR_STATUS_SIZE_VER2),
+	  FDR_IOC_STATUS },
+};
+
 static unsigned int fdr_ioctl_cmd(unsigned int cmd)
 {
-	switch (FDR_IOC_NOSIZE(cmd)) {
-	case FDR_IOC_NOSIZE(FDR_IOC_INIT):
-		return FDR_IOC_INIT;
-	case FDR_IOC_NOSIZE(FDR_IOC_STATUS):
-		return FDR_IOC_STATUS;
-	case FDR_IOC_NOSIZE(FDR_IOC_TRIGGER):
-		return FDR_IOC_TRIGGER;
-	default:
-		return cmd;
-	}
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fdr_ioctl_aliases); i++)
+		if (cmd == fdr_ioctl_aliases[i].alias)
+			return fdr_ioctl_aliases[i].cmd;
+	return cmd;
 }
 
 /**

@@ -490,10 +490,10 @@ TEST_F(dev, trigger_argument_checks)
 }
 
 /*
- * Callers built against older headers encode another size in the ioctl
- * number (sizeof of their struct): the struct's size field governs.
+ * Callers built against older headers encode sizeof of their struct in
+ * the ioctl number: those numbers work, any other size does not.
  */
-TEST_F(dev, ioctl_numbers_of_any_size)
+TEST_F(dev, ioctl_numbers_of_older_headers)
 {
 	struct fdr_init cfg = {
 		.size = FDR_INIT_SIZE_VER0,
@@ -501,26 +501,40 @@ TEST_F(dev, ioctl_numbers_of_any_size)
 		.buffer_size = BUF_SIZE,
 		.buffers_per_cpu = BUFS_PER_CPU,
 	};
+	const unsigned long rw = _IOC_READ | _IOC_WRITE;
 	struct fdr_status st;
 
 	REQUIRE_DEV();
-	ASSERT_EQ(0, ioctl(self->fd, _IOW(FDR_IOC_MAGIC, 1, struct fdr_init),
-			   &cfg));
+	/* The pinned numbers are what the first headers had. */
+	ASSERT_EQ(_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1, 24), FDR_IOC_INIT);
+	ASSERT_EQ(_IOC(rw, FDR_IOC_MAGIC, 7, 224), FDR_IOC_STATUS);
+	ASSERT_EQ(_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 9, 24), FDR_IOC_TRIGGER);
+
+	ASSERT_EQ(-1, ioctl(self->fd, _IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1, 32),
+			    &cfg));
+	ASSERT_EQ(ENOTTY, errno);
+	ASSERT_EQ(0, ioctl(self->fd, _IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1,
+					  FDR_INIT_SIZE_VER1), &cfg));
 	memset(&st, 0, sizeof(st));
 	st.size = FDR_STATUS_SIZE_VER0;
-	ASSERT_EQ(0, ioctl(self->fd, _IOC(_IOC_READ | _IOC_WRITE,
-					  FDR_IOC_MAGIC, 7,
+	ASSERT_EQ(0, ioctl(self->fd, _IOC(rw, FDR_IOC_MAGIC, 7,
 					  FDR_STATUS_SIZE_VER0), &st));
+	ASSERT_EQ(FDR_STATUS_SIZE_VER0, st.size);
 	ASSERT_EQ(FDR_STATE_INITIALIZED, st.state);
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	ASSERT_EQ(0, ioctl(self->fd, _IOWR(FDR_IOC_MAGIC, 7,
-					   struct fdr_status), &st));
+	ASSERT_EQ(0, ioctl(self->fd, _IOC(rw, FDR_IOC_MAGIC, 7,
+					  FDR_STATUS_SIZE_VER2), &st));
 	ASSERT_EQ(FDR_STATUS_SIZE_VER2, st.size);
-	/* The direction bits still count: a read-only INIT is unknown. */
-	ASSERT_EQ(-1, ioctl(self->fd, _IOR(FDR_IOC_MAGIC, 1, struct fdr_init),
-			    &cfg));
+	ASSERT_EQ(-1, ioctl(self->fd, _IOC(rw, FDR_IOC_MAGIC, 7, 200), &st));
 	ASSERT_EQ(ENOTTY, errno);
+	/* TRIGGER's number has one size, and a direction. */
+	ASSERT_EQ(-1, ioctl(self->fd, _IO(FDR_IOC_MAGIC, 9), &st));
+	ASSERT_EQ(ENOTTY, errno);
+	ASSERT_EQ(-1, ioctl(self->fd, _IOC(rw, FDR_IOC_MAGIC, 9, 24), &st));
+	ASSERT_EQ(ENOTTY, errno);
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(FDR_STATE_INITIALIZED, st.state);
 }
 
 /* VER0 and VER1 callers get exactly their bytes; nothing past them. */

@@ -301,9 +301,9 @@ struct fdr_trigger {
 /*
  * The sized structs (INIT, STATUS, TRIGGER) carry their size in their
  * first field, so their numbers are pinned to a fixed size, not sizeof:
- * a struct that grows keeps its ioctl number (fdr.ko ignores the size
- * bits of these three numbers, so callers built against any header
- * work).
+ * a struct that grows keeps its ioctl number.  fdr.ko also answers the
+ * numbers older headers encoded with sizeof (INIT with
+ * FDR_INIT_SIZE_VER1, STATUS with FDR_STATUS_SIZE_VER0 and _VER2).
  */
 #define FDR_IOC_INIT		_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1, \
 				     FDR_INIT_SIZE_VER0)
