@@ -279,10 +279,16 @@ static void fdr_trigger_fire_locked(struct fdr_dev *dev,
  */
 int fdr_state_trigger(struct fdr_dev *dev, const struct fdr_trigger *trig)
 {
-	u64 now = ktime_get_ns();
 	int err = -EBUSY;
+	u64 now;
 
 	mutex_lock(&dev->lock);
+	/*
+	 * The clock is read under the lock: a time read before waiting for
+	 * it could be older than the trigger that fired meanwhile, and the
+	 * holdoff arithmetic would wrap.
+	 */
+	now = ktime_get_ns();
 	if (dev->state != FDR_STATE_INITIALIZED)
 		goto out;
 	if (!(trig->flags & FDR_TRIGGER_BY_HAND) &&
