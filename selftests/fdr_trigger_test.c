@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -700,6 +702,126 @@ TEST_F(dev, thread_of_other_process_names_itself)
 	EXPECT_EQ(1234, c->finalize_fid);
 	unmap(c, len);
 	munmap(f, sizeof(*f));
+}
+
+/* What a thread in a new pid namespace saw: its ids there and outside. */
+struct ns_fired {
+	pid_t ns_pid, ns_tid;		/* getpid(), gettid() inside */
+	pid_t host_pid, host_tid;	/* from /proc/thread-self (host /proc) */
+	pid_t st_pid, st_tid;		/* its STATUS after firing */
+	int err;
+	int fd;
+};
+
+static void *ns_fire_thread(void *arg)
+{
+	struct ns_fired *f = arg;
+	struct fdr_status st;
+	char link[64] = "";
+
+	f->ns_tid = gettid_();
+	if (readlink("/proc/thread-self", link, sizeof(link) - 1) > 0)
+		sscanf(link, "%d/task/%d", &f->host_pid, &f->host_tid);
+	f->err = fdrt_trigger(f->fd, 0, 5, 6);
+	if (!f->err && !fdrt_status(f->fd, &st)) {
+		f->st_pid = st.finalize_pid;
+		f->st_tid = st.finalize_tid;
+	}
+	return NULL;
+}
+
+static int ns_fire_main(void *arg)
+{
+	struct ns_fired *f = arg;
+	pthread_t th;
+
+	f->ns_pid = getpid();
+	if (pthread_create(&th, NULL, ns_fire_thread, f))
+		return 2;
+	pthread_join(th, NULL);
+	return 0;
+}
+
+/*
+ * A thread in a child pid namespace fires: STATUS names it as each
+ * caller sees it, the control area as the region's creator (we) does.
+ */
+TEST_F(dev, thread_in_pid_namespace_fires)
+{
+	static char stack[256 * 1024] __attribute__((aligned(16)));
+	const struct fdr_control *c;
+	struct fdr_status st;
+	struct ns_fired *f;
+	size_t len;
+	pid_t pid;
+
+	REQUIRE_DEV();
+	f = mmap(NULL, sizeof(*f), PROT_READ | PROT_WRITE,
+		 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, f);
+	memset(f, 0, sizeof(*f));
+	f->err = 1;
+	f->fd = self->fd;
+	ASSERT_EQ(0, init_trig(self->fd, 1000, 5, 0));
+	c = map_ro(self->fd, &len);
+	ASSERT_NE(NULL, c);
+	pid = clone(ns_fire_main, stack + sizeof(stack),
+		    CLONE_NEWPID | SIGCHLD, f);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, fdrt_wait(pid));
+	ASSERT_EQ(0, f->err);
+	ASSERT_EQ(1, f->ns_pid);
+	ASSERT_NE(1, f->ns_tid);
+	ASSERT_EQ(pid, f->host_pid);
+	ASSERT_LT(0, f->host_tid);
+	ASSERT_NE(pid, f->host_tid);
+	/* Its own view, inside the namespace. */
+	ASSERT_EQ(1, f->st_pid);
+	ASSERT_EQ(f->ns_tid, f->st_tid);
+	/* Ours, and the control area's (the creator's namespace is ours). */
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(pid, st.finalize_pid);
+	ASSERT_EQ(f->host_tid, st.finalize_tid);
+	EXPECT_EQ(pid, c->finalize_pid);
+	EXPECT_EQ(f->host_tid, c->finalize_tid);
+	unmap(c, len);
+	munmap(f, sizeof(*f));
+}
+
+/* INIT from inside a new pid namespace, then exit. */
+static int ns_init_main(void *arg)
+{
+	int fd = fdrt_open();
+
+	(void)arg;
+	return fd >= 0 && init_trig(fd, 1000, 0, 0) == 0 ? 0 : 10;
+}
+
+/* The region's creator cannot see us: the control area names nobody. */
+TEST_F(dev, trigger_the_creator_cannot_see)
+{
+	static char stack[64 * 1024] __attribute__((aligned(16)));
+	const struct fdr_control *c;
+	struct fdr_status st;
+	size_t len;
+	pid_t pid;
+
+	REQUIRE_DEV();
+	pid = clone(ns_init_main, stack + sizeof(stack),
+		    CLONE_NEWPID | SIGCHLD, NULL);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, fdrt_wait(pid));
+	c = map_ro(self->fd, &len);
+	ASSERT_NE(NULL, c);
+	ASSERT_EQ(0, fdrt_trigger(self->fd, 0, 8, 9));
+	ASSERT_EQ(0, fdrt_status(self->fd, &st));
+	ASSERT_EQ(getpid(), st.finalize_pid);
+	ASSERT_EQ(gettid_(), st.finalize_tid);
+	EXPECT_EQ(FDR_FINALIZE_TRIGGER, c->finalize_reason);
+	EXPECT_EQ(0, c->finalize_pid);
+	EXPECT_EQ(0, c->finalize_tid);
+	EXPECT_EQ(8, c->finalize_fid);
+	unmap(c, len);
 }
 
 TEST_HARNESS_MAIN
