@@ -30,7 +30,18 @@ struct fdr_dev {
 	u32 finalize_reason;		/* enum fdr_finalize_reason */
 	u32 finalize_signal;
 	struct pid *finalize_pid;	/* tgid that caused the finalize */
+	struct pid *finalize_tid;	/* FDR_FINALIZE_TRIGGER: its thread */
 	u64 finalize_time_ns;
+	/* FDR_FINALIZE_TRIGGER: what the caller claims fired it */
+	u64 finalize_duration_ns;
+	s32 finalize_fid;
+	/*
+	 * The last trigger that fired, kept across RESET and INIT: the
+	 * holdoff is the device's, whichever process or region fires.
+	 */
+	bool trigger_fired;		/* since the module was loaded */
+	u64 trigger_last_ns;		/* CLOCK_MONOTONIC */
+	u64 trigger_last_tsc;		/* the TSC at the same moment */
 	u32 generation;			/* of the last INIT, never 0 after it */
 	struct fdr_region *region;	/* the device's reference, or NULL */
 	struct fdr_file *flush_owner;	/* FLUSH_BEGIN's file while FLUSHING */
@@ -61,6 +72,7 @@ void fdr_dev_setup(struct fdr_dev *dev);
 void fdr_dev_teardown(struct fdr_dev *dev);
 int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg);
 int fdr_state_finalize(struct fdr_dev *dev);
+int fdr_state_trigger(struct fdr_dev *dev, const struct fdr_trigger *trig);
 int fdr_state_flush_begin(struct fdr_dev *dev, struct fdr_file *ff);
 int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff);
 int fdr_state_flush_abort(struct fdr_dev *dev, struct fdr_file *ff);

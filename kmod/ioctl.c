@@ -39,6 +39,22 @@ static int fdr_ioctl_init(struct fdr_dev *dev, void __user *uarg)
 	return fdr_state_init(dev, &cfg);
 }
 
+/* Any flag this kernel does not know, or a reserved bit, is refused. */
+static int fdr_ioctl_trigger(struct fdr_dev *dev, const void __user *uarg)
+{
+	struct fdr_trigger trig;
+	u32 usize;
+	int err;
+
+	err = fdr_copy_sized(&trig, sizeof(trig), FDR_TRIGGER_SIZE_VER0, uarg,
+			     &usize);
+	if (err)
+		return err;
+	if ((trig.flags & ~FDR_TRIGGER_FLAGS_ALL) || trig.reserved)
+		return -EINVAL;
+	return fdr_state_trigger(dev, &trig);
+}
+
 /* Only the size is input; the kernel writes min(size, its size) bytes. */
 static int fdr_ioctl_status(struct fdr_file *ff, void __user *uarg)
 {
@@ -58,16 +74,55 @@ static int fdr_ioctl_status(struct fdr_file *ff, void __user *uarg)
 	return 0;
 }
 
+/*
+ * The numbers of the sized structs once encoded sizeof() of the header
+ * a caller was built with; they are pinned now, and these are the other
+ * numbers such headers gave (the struct's own size field governs).  Any
+ * other size in the number stays unknown (ENOTTY).
+ */
+static const struct {
+	unsigned int alias;
+	unsigned int cmd;
+} fdr_ioctl_aliases[] = {
+	{ _IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1, FDR_INIT_SIZE_VER1),
+	  FDR_IOC_INIT },
+	{ _IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, 7, FDR_STATUS_SIZE_VER0),
+	  FDR_IOC_STATUS },
+	{ _IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, 7, FDR_STATUS_SIZE_VER2),
+	  FDR_IOC_STATUS },
+};
+
+static unsigned int fdr_ioctl_cmd(unsigned int cmd)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(fdr_ioctl_aliases); i++)
+		if (cmd == fdr_ioctl_aliases[i].alias)
+			return fdr_ioctl_aliases[i].cmd;
+	return cmd;
+}
+
+/**
+ * fdr_ioctl - the /dev/fdr ioctls
+ * @file: an open /dev/fdr
+ * @cmd: FDR_IOC_*
+ * @arg: the argument struct's user address, for the sized ones
+ *
+ * Return: 0 or a negative errno; -ENOTTY for an unknown @cmd.
+ */
 long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct fdr_file *ff = file->private_data;
 	void __user *uarg = (void __user *)arg;
 
-	switch (cmd) {
+	switch (fdr_ioctl_cmd(cmd)) {
 	case FDR_IOC_INIT:
 		return fdr_ioctl_init(ff->dev, uarg);
 	case FDR_IOC_FINALIZE:
 		return fdr_state_finalize(ff->dev);
+	case FDR_IOC_TRIGGER:
+		/* Whoever may finalize may trigger: the same effect. */
+		return fdr_ioctl_trigger(ff->dev, uarg);
 	case FDR_IOC_FLUSH_BEGIN:
 		return fdr_state_flush_begin(ff->dev, ff);
 	case FDR_IOC_FLUSH_DONE:

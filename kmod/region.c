@@ -244,6 +244,9 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->nr_ctl_pages = l.control_size >> PAGE_SHIFT;
 	r->flags = ctl_flags | fdr_tsc_flags();
 	r->generation = generation;
+	r->trigger_ns = cfg->trigger_ns;
+	r->trigger_fid = cfg->trigger_fid;
+	r->trigger_holdoff_ms = cfg->trigger_holdoff_ms;
 	r->pid_ns = get_pid_ns(task_active_pid_ns(current));
 	mutex_init(&r->mms_lock);
 	hash_init(r->mms);

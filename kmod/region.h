@@ -37,6 +37,14 @@ struct fdr_region {
 	u32 flags;			/* FDR_CTL_* */
 	u32 generation;
 	u64 reclaimed;			/* under dev->lock */
+	/* The latency trigger of fdr_init, fixed for the region's life. */
+	u64 trigger_ns;
+	s32 trigger_fid;
+	u32 trigger_holdoff_ms;
+	/* Under dev->lock; the control area only gets copies. */
+	u64 trigger_not_before_tsc;
+	u64 triggers_fired;
+	u64 triggers_refused;
 	struct fdr_sched *sched;	/* scheduling area, or NULL */
 	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
 	struct mutex mms_lock;		/* guards mms; never with dev->lock */

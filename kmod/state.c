@@ -31,19 +31,47 @@ void fdr_dev_teardown(struct fdr_dev *dev)
 	dev->region = NULL;
 	put_pid(dev->finalize_pid);
 	dev->finalize_pid = NULL;
+	put_pid(dev->finalize_tid);
+	dev->finalize_tid = NULL;
 	mutex_destroy(&dev->lock);
+}
+
+/* @pid as the region creator's namespace sees it (0: none, or unseen). */
+static pid_t fdr_pid_in(struct pid *pid, const struct fdr_region *r)
+{
+	return pid ? pid_nr_ns(pid, r->pid_ns) : 0;
+}
+
+/*
+ * The trigger line and counters of @r's control area, rewritten whole
+ * from the kernel's copies: writers may scribble over them, and a
+ * scribble then lasts only until the next change.
+ */
+static void fdr_publish_trigger(struct fdr_dev *dev, struct fdr_region *r)
+{
+	struct fdr_control *c = r->ctl;
+
+	WRITE_ONCE(c->trigger_ns, r->trigger_ns);
+	WRITE_ONCE(c->trigger_fid, r->trigger_fid);
+	WRITE_ONCE(c->trigger_holdoff_ms, r->trigger_holdoff_ms);
+	WRITE_ONCE(c->trigger_not_before_tsc, r->trigger_not_before_tsc);
+	WRITE_ONCE(c->trigger_last_ns, dev->trigger_last_ns);
+	WRITE_ONCE(c->triggers_fired, r->triggers_fired);
+	WRITE_ONCE(c->triggers_refused, r->triggers_refused);
 }
 
 /* The state line of @r's control area, state word last. */
 static void fdr_publish(struct fdr_dev *dev, struct fdr_region *r)
 {
 	struct fdr_control *c = r->ctl;
-	pid_t pid = dev->finalize_pid ?
-		    pid_nr_ns(dev->finalize_pid, r->pid_ns) : 0;
 
+	fdr_publish_trigger(dev, r);
 	WRITE_ONCE(c->finalize_reason, dev->finalize_reason);
 	WRITE_ONCE(c->finalize_signal, dev->finalize_signal);
-	WRITE_ONCE(c->finalize_pid, pid);
+	WRITE_ONCE(c->finalize_pid, fdr_pid_in(dev->finalize_pid, r));
+	WRITE_ONCE(c->finalize_tid, fdr_pid_in(dev->finalize_tid, r));
+	WRITE_ONCE(c->finalize_fid, dev->finalize_fid);
+	WRITE_ONCE(c->finalize_duration_ns, dev->finalize_duration_ns);
 	WRITE_ONCE(c->finalize_time_ns, dev->finalize_time_ns);
 	WRITE_ONCE(c->flush_state, dev->flush_state);
 	/* Pairs with the writers' load-acquire of the state word. */
@@ -76,6 +104,10 @@ static void fdr_clear_finalize(struct fdr_dev *dev)
 	dev->finalize_signal = 0;
 	put_pid(dev->finalize_pid);
 	dev->finalize_pid = NULL;
+	put_pid(dev->finalize_tid);
+	dev->finalize_tid = NULL;
+	dev->finalize_fid = 0;
+	dev->finalize_duration_ns = 0;
 	dev->finalize_time_ns = 0;
 }
 
@@ -85,6 +117,32 @@ static u32 fdr_init_ctl_flags(const struct fdr_init *cfg)
 	    !(cfg->flags & FDR_INIT_NO_CRASH_FINALIZE))
 		return FDR_CTL_CRASH_FINALIZE;
 	return 0;
+}
+
+/*
+ * Before VER1 the fields are zero (no trigger).  A function id without a
+ * duration would be a trigger that never fires: refused, not ignored.
+ */
+static bool fdr_init_trigger_valid(const struct fdr_init *cfg)
+{
+	if (cfg->trigger_fid < 0)
+		return false;
+	if (cfg->trigger_fid && !cfg->trigger_ns)
+		return false;
+	return cfg->trigger_holdoff_ms <= FDR_TRIGGER_HOLDOFF_MAX_MS;
+}
+
+/*
+ * Where the device's holdoff ends for @r's writers, in TSC ticks: the
+ * holdoff of a region runs from the device's last trigger, even one that
+ * fired in an earlier region.
+ */
+static u64 fdr_trigger_not_before(const struct fdr_dev *dev,
+				  const struct fdr_region *r)
+{
+	if (!dev->trigger_fired)
+		return 0;
+	return fdr_tsc_after_ms(dev->trigger_last_tsc, r->trigger_holdoff_ms);
 }
 
 /*
@@ -101,7 +159,8 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	u32 generation;
 	int err;
 
-	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved)
+	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved ||
+	    !fdr_init_trigger_valid(cfg))
 		return -EINVAL;
 	err = fdr_region_check(cfg, max_total, &bytes);
 	if (!err && fdr_sched_wanted(cfg))
@@ -136,6 +195,7 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 		return PTR_ERR(r);
 	}
 	dev->generation = generation;
+	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
 	dev->region = r;
 	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
 	fdr_clear_finalize(dev);
@@ -145,8 +205,12 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	return 0;
 }
 
-/* INITIALIZED -> FINALIZING -> FINALIZED, naming the cause. */
-static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig)
+/*
+ * INITIALIZED -> FINALIZING -> FINALIZED, naming the cause; @trig is the
+ * FDR_IOC_TRIGGER that fired (NULL for any other reason), @now the time.
+ */
+static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig,
+				const struct fdr_trigger *trig, u64 now)
 {
 	lockdep_assert_held(&dev->lock);
 	fdr_sched_stop(dev->region);
@@ -154,7 +218,12 @@ static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig)
 	dev->finalize_reason = reason;
 	dev->finalize_signal = sig;
 	dev->finalize_pid = get_pid(task_tgid(current));
-	dev->finalize_time_ns = ktime_get_ns();
+	if (trig) {
+		dev->finalize_tid = get_pid(task_pid(current));
+		dev->finalize_fid = trig->fid;
+		dev->finalize_duration_ns = trig->duration_ns;
+	}
+	dev->finalize_time_ns = now;
 	fdr_set_state(dev, FDR_STATE_FINALIZED);
 }
 
@@ -164,9 +233,74 @@ int fdr_state_finalize(struct fdr_dev *dev)
 
 	mutex_lock(&dev->lock);
 	if (dev->state == FDR_STATE_INITIALIZED) {
-		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0);
+		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0, NULL,
+				    ktime_get_ns());
 		err = 0;
 	}
+	mutex_unlock(&dev->lock);
+	return err;
+}
+
+/* Is @now inside the holdoff of the device's last trigger, for @r? */
+static bool fdr_trigger_held_off(const struct fdr_dev *dev,
+				 const struct fdr_region *r, u64 now)
+{
+	u64 holdoff = (u64)r->trigger_holdoff_ms * NSEC_PER_MSEC;
+
+	return dev->trigger_fired && holdoff &&
+	       now - dev->trigger_last_ns < holdoff;
+}
+
+/* The trigger fires: the holdoff starts now, for this and later regions. */
+static void fdr_trigger_fire_locked(struct fdr_dev *dev,
+				    const struct fdr_trigger *trig, u64 now)
+{
+	struct fdr_region *r = dev->region;
+
+	dev->trigger_fired = true;
+	dev->trigger_last_ns = now;
+	dev->trigger_last_tsc = fdr_tsc_now();
+	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
+	r->triggers_fired++;
+	/* The finalize publishes the trigger line with the state. */
+	fdr_finalize_locked(dev, FDR_FINALIZE_TRIGGER, 0, trig, now);
+}
+
+/**
+ * fdr_state_trigger - INITIALIZED -> FINALIZED because of a slow call
+ * @dev: the device
+ * @trig: the caller's request, flags and reserved already checked
+ *
+ * Outside FDR_TRIGGER_BY_HAND, a trigger less than the region's
+ * trigger_holdoff_ms after the device's last one is refused and only
+ * counted.  The fid and duration are the caller's claim, recorded as is.
+ *
+ * Return: 0, -EAGAIN inside the holdoff, -EBUSY if not INITIALIZED.
+ */
+int fdr_state_trigger(struct fdr_dev *dev, const struct fdr_trigger *trig)
+{
+	int err = -EBUSY;
+	u64 now;
+
+	mutex_lock(&dev->lock);
+	/*
+	 * The clock is read under the lock: a time read before waiting for
+	 * it could be older than the trigger that fired meanwhile, and the
+	 * holdoff arithmetic would wrap.
+	 */
+	now = ktime_get_ns();
+	if (dev->state != FDR_STATE_INITIALIZED)
+		goto out;
+	if (!(trig->flags & FDR_TRIGGER_BY_HAND) &&
+	    fdr_trigger_held_off(dev, dev->region, now)) {
+		dev->region->triggers_refused++;
+		fdr_publish_trigger(dev, dev->region);
+		err = -EAGAIN;
+		goto out;
+	}
+	fdr_trigger_fire_locked(dev, trig, now);
+	err = 0;
+out:
 	mutex_unlock(&dev->lock);
 	return err;
 }
@@ -182,7 +316,8 @@ void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
 	if (dev->region != region || dev->state != FDR_STATE_INITIALIZED ||
 	    !(region->flags & FDR_CTL_CRASH_FINALIZE))
 		return;
-	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig);
+	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig, NULL,
+			    ktime_get_ns());
 }
 
 /*
@@ -371,6 +506,12 @@ static void fdr_status_region(const struct fdr_region *r,
 	st->map_size = r->map_size;
 	fdr_status_counters(r, st);
 	fdr_sched_status(r, st);
+	/* The kernel's copies: the control area's may be scribbled on. */
+	st->trigger_ns = r->trigger_ns;
+	st->trigger_fid = r->trigger_fid;
+	st->trigger_holdoff_ms = r->trigger_holdoff_ms;
+	st->triggers_fired = r->triggers_fired;
+	st->triggers_refused = r->triggers_refused;
 }
 
 /* Fill @st (already zeroed) and mark @ff's view of the state as current. */
@@ -388,6 +529,9 @@ void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 	st->finalize_reason = dev->finalize_reason;
 	st->finalize_signal = dev->finalize_signal;
 	st->finalize_pid = dev->finalize_pid ? pid_vnr(dev->finalize_pid) : 0;
+	st->finalize_tid = dev->finalize_tid ? pid_vnr(dev->finalize_tid) : 0;
+	st->finalize_fid = dev->finalize_fid;
+	st->finalize_duration_ns = dev->finalize_duration_ns;
 	if (dev->region) {
 		fdr_status_region(dev->region, st);
 		st->owner_pid = fdr_owner_id(dev->region, task_tgid(current));

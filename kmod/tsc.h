@@ -11,6 +11,7 @@
 #include <linux/fdr.h>
 #ifdef CONFIG_X86
 #include <asm/cpufeature.h>
+#include <asm/msr.h>
 #include <asm/tsc.h>
 #endif
 
@@ -19,6 +20,32 @@ static inline u64 fdr_tsc_hz(void)
 {
 #ifdef CONFIG_X86
 	return (u64)tsc_khz * 1000;
+#else
+	return 0;
+#endif
+}
+
+/* The TSC now, as a writer's rdtsc would read it; 0 without one. */
+static inline u64 fdr_tsc_now(void)
+{
+#ifdef CONFIG_X86
+	return tsc_khz ? rdtsc_ordered() : 0;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * The TSC @ms milliseconds after @tsc, for writers to compare their own
+ * rdtsc with; 0 (no hint) without a calibrated TSC or for @ms 0.  @ms is
+ * at most FDR_TRIGGER_HOLDOFF_MAX_MS, so the product cannot overflow.
+ */
+static inline u64 fdr_tsc_after_ms(u64 tsc, u32 ms)
+{
+#ifdef CONFIG_X86
+	if (!tsc_khz || !tsc || !ms)
+		return 0;
+	return tsc + (u64)ms * tsc_khz;
 #else
 	return 0;
 #endif

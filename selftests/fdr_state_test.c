@@ -214,7 +214,8 @@ TEST_F(dev, init_bad_configs)
 		{ "size 0", 0, 0, page, 8, 0, 0, EINVAL },
 		{ "size 16", 16, 0, page, 8, 0, 0, EINVAL },
 		{ "size 23", 23, 0, page, 8, 0, 0, EINVAL },
-		{ "non-zero tail", 32, 0, page, 8, 0, 1, E2BIG },
+		{ "non-zero tail", FDR_INIT_SIZE_VER1 + 8, 0, page, 8, 0, 1,
+		  E2BIG },
 		{ "size > page", 8192, 0, page, 8, 0, 0, E2BIG },
 		{ "buffer_size 1 TiB", 24, 0, 1ull << 40, 1, 0, 0, ENOMEM },
 		{ "buffer_size 2^63", 24, 0, 1ull << 63, 1, 0, 0, ENOMEM },
@@ -339,7 +340,7 @@ TEST_F(dev, status_sizes)
 
 	REQUIRE_DEV();
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER1, st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER2, st.size);
 	ASSERT_EQ(fdrt_param("buffer_size"), (long long)st.default_buffer_size);
 	ASSERT_EQ(fdrt_param("buffers_per_cpu"),
 		  (long long)st.default_buffers_per_cpu);
@@ -361,10 +362,25 @@ TEST_F(dev, status_sizes)
 	big.st.size = sizeof(big);
 	big.st.state = 0x77;
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER1, big.st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER2, big.st.size);
 	ASSERT_EQ(FDR_STATE_UNINITIALIZED, big.st.state);
 	ASSERT_EQ(default_size, big.st.default_buffer_size);
 	ASSERT_EQ(0, big.tail[0] | big.tail[1] | big.tail[2] | big.tail[3]);
+
+	/* Older callers: exactly their version's bytes, nothing past. */
+	memset(&big, 0xa5, sizeof(big));
+	big.st.size = FDR_STATUS_SIZE_VER1;
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));
+	ASSERT_EQ(FDR_STATUS_SIZE_VER1, big.st.size);
+	ASSERT_EQ(FDR_STATE_UNINITIALIZED, big.st.state);
+	ASSERT_EQ(0xa5a5a5a5u, (uint32_t)big.st.trigger_ns);
+	ASSERT_EQ(0xa5a5a5a5u, (uint32_t)big.st.reserved_v2[1]);
+	memset(&big, 0xa5, sizeof(big));
+	big.st.size = FDR_STATUS_SIZE_VER0;
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));
+	ASSERT_EQ(FDR_STATUS_SIZE_VER0, big.st.size);
+	ASSERT_EQ(0xa5a5a5a5u, (uint32_t)big.st.sched_offset);
+	ASSERT_EQ(0xa5a5a5a5u, (uint32_t)big.st.trigger_ns);
 
 	/* Larger with a non-zero tail: E2BIG. */
 	big.st.size = sizeof(big);

@@ -3,13 +3,14 @@
  * fdr_stress_test.c - concurrent callers: threads drive random
  * transitions, map and unmap, and children take buffers and get killed,
  * all at once.  Every call must answer 0 or its documented errno, STATUS
- * must always describe a possible state, and the kernel must not warn
- * (the VM runner fails the run on any WARNING/BUG).
+ * must always describe a possible state (triggers included), and the
+ * kernel must not warn (the VM runner fails the run on any WARNING/BUG).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -22,7 +23,7 @@
 #define RUN_MS_MAX (14 * 60 * 1000)
 
 enum { OP_FINALIZE, OP_FLUSH_BEGIN, OP_FLUSH_DONE, OP_FLUSH_ABORT, OP_RESET,
-       OP_FORCE_ABORT, OP_REOPEN, OP_INIT, OP_STATUS, NR_OPS };
+       OP_FORCE_ABORT, OP_REOPEN, OP_INIT, OP_STATUS, OP_TRIGGER, NR_OPS };
 
 struct shared {
 	volatile int stop;
@@ -77,7 +78,56 @@ static int impossible(const struct fdr_status *st)
 	if ((st->finalize_reason != FDR_FINALIZE_NONE) !=
 	    (st->state == FDR_STATE_FINALIZED))
 		return 7;
+	if (st->finalize_reason > FDR_FINALIZE_TRIGGER)
+		return 8;
+	/* Only a trigger names a thread; a region finalizes once. */
+	if (st->finalize_tid && st->finalize_reason != FDR_FINALIZE_TRIGGER)
+		return 9;
+	if (st->triggers_fired > 1 || (st->triggers_fired &&
+	    st->finalize_reason != FDR_FINALIZE_TRIGGER))
+		return 10;
+	if (st->trigger_holdoff_ms > FDR_TRIGGER_HOLDOFF_MAX_MS ||
+	    st->trigger_fid < 0 || (st->trigger_fid && !st->trigger_ns))
+		return 11;
 	return 0;
+}
+
+/* VER0, or VER1 with a random trigger and a holdoff of up to 20 ms. */
+static int random_init(int fd, unsigned int *seed)
+{
+	struct fdr_init cfg = {
+		.size = FDR_INIT_SIZE_VER0,
+		.buffer_size = 4096 * (1 + rand_r(seed) % 4),
+		.buffers_per_cpu = 1 + rand_r(seed) % 4,
+	};
+
+	if (rand_r(seed) % 2) {
+		cfg.size = FDR_INIT_SIZE_VER1;
+		cfg.trigger_ns = 1 + rand_r(seed) % 1000000;
+		cfg.trigger_fid = rand_r(seed) % 4;
+		cfg.trigger_holdoff_ms = rand_r(seed) % 21;
+	}
+	return ioctl(fd, FDR_IOC_INIT, &cfg) ? -errno : 0;
+}
+
+/*
+ * A random trigger: by hand or not (EAGAIN allowed inside the holdoff),
+ * or now and then an unknown flag, which must be EINVAL whatever the
+ * state.  Returns 0, -EBUSY (also for that EINVAL: refused as it must
+ * be), -EAGAIN, or an unexpected errno (-ENOTRECOVERABLE: a bad flag
+ * accepted).
+ */
+static int random_trigger(int fd, unsigned int *seed)
+{
+	uint32_t pick = rand_r(seed) % 8;
+	int err;
+
+	if (pick == 0) {
+		err = fdrt_trigger(fd, 1u << (1 + rand_r(seed) % 31), 0, 0);
+		return err == -EINVAL ? -EBUSY : (err ? err : -ENOTRECOVERABLE);
+	}
+	return fdrt_trigger(fd, pick < 4 ? FDR_TRIGGER_BY_HAND : 0,
+			    rand_r(seed) % 4, rand_r(seed));
 }
 
 static void *driver(void *p)
@@ -96,8 +146,11 @@ static void *driver(void *p)
 		int err;
 
 		if (pick == OP_INIT) {
-			err = fdrt_init(fd, 4096 * (1 + rand_r(&seed) % 4),
-					1 + rand_r(&seed) % 4, 0);
+			err = random_init(fd, &seed);
+		} else if (pick == OP_TRIGGER) {
+			err = random_trigger(fd, &seed);
+			if (err == -EAGAIN)
+				err = -EBUSY;	/* inside the holdoff */
 		} else if (pick == OP_STATUS) {
 			err = fdrt_status(fd, &st);
 			if (!err && impossible(&st))
@@ -205,17 +258,19 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 	sh.stop = 1;
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
-	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status; crash finalize seen %lu times",
+	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status, %lu trigger; crash finalize seen %lu times",
 	       run_ms(), kills, sh.ok[OP_INIT], sh.ok[OP_FINALIZE],
 	       sh.ok[OP_FLUSH_BEGIN], sh.ok[OP_FLUSH_DONE],
 	       sh.ok[OP_FLUSH_ABORT], sh.ok[OP_FORCE_ABORT], sh.ok[OP_REOPEN],
-	       sh.ok[OP_RESET], sh.ok[OP_STATUS], sh.crashes_seen);
+	       sh.ok[OP_RESET], sh.ok[OP_STATUS], sh.ok[OP_TRIGGER],
+	       sh.crashes_seen);
 	ASSERT_EQ(0, sh.bad_errno);
 	/* The run really went through the cycle. */
 	ASSERT_LT(0, sh.ok[OP_INIT]);
 	ASSERT_LT(0, sh.ok[OP_FINALIZE]);
 	ASSERT_LT(0, sh.ok[OP_FLUSH_BEGIN]);
 	ASSERT_LT(0, sh.ok[OP_RESET]);
+	ASSERT_LT(0, sh.ok[OP_TRIGGER]);
 	ASSERT_EQ(0, sh.bad_status);
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	ASSERT_EQ(0, impossible(&st));

@@ -48,6 +48,35 @@ int fdrt_init(int fd, uint64_t buffer_size, uint32_t buffers_per_cpu,
 	return ioctl(fd, FDR_IOC_INIT, &cfg) ? -errno : 0;
 }
 
+int fdrt_init_trigger(int fd, uint64_t buffer_size, uint32_t buffers_per_cpu,
+		      uint64_t trigger_ns, int32_t trigger_fid,
+		      uint32_t holdoff_ms)
+{
+	struct fdr_init cfg = {
+		.size = FDR_INIT_SIZE_VER1,
+		.flags = FDR_INIT_NO_SCHED,
+		.buffer_size = buffer_size,
+		.buffers_per_cpu = buffers_per_cpu,
+		.trigger_ns = trigger_ns,
+		.trigger_fid = trigger_fid,
+		.trigger_holdoff_ms = holdoff_ms,
+	};
+
+	return ioctl(fd, FDR_IOC_INIT, &cfg) ? -errno : 0;
+}
+
+int fdrt_trigger(int fd, uint32_t flags, int32_t fid, uint64_t duration_ns)
+{
+	struct fdr_trigger t = {
+		.size = sizeof(t),
+		.flags = flags,
+		.fid = fid,
+		.duration_ns = duration_ns,
+	};
+
+	return ioctl(fd, FDR_IOC_TRIGGER, &t) ? -errno : 0;
+}
+
 int fdrt_init_default(int fd, uint32_t flags)
 {
 	struct fdr_status st;

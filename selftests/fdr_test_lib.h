@@ -23,6 +23,12 @@ int fdrt_ioctl(int fd, unsigned long cmd);	/* 0 or -errno */
 int fdrt_status(int fd, struct fdr_status *st);
 int fdrt_init(int fd, uint64_t buffer_size, uint32_t buffers_per_cpu,
 	      uint32_t flags);
+/* INIT (size VER1, FDR_INIT_NO_SCHED) with a latency trigger: 0 or -errno. */
+int fdrt_init_trigger(int fd, uint64_t buffer_size, uint32_t buffers_per_cpu,
+		      uint64_t trigger_ns, int32_t trigger_fid,
+		      uint32_t holdoff_ms);
+/* FDR_IOC_TRIGGER with @flags, @fid and @duration_ns: 0 or -errno. */
+int fdrt_trigger(int fd, uint32_t flags, int32_t fid, uint64_t duration_ns);
 /* INIT with the module's default geometry. */
 int fdrt_init_default(int fd, uint32_t flags);
 /* Whatever the state, bring the device back to UNINITIALIZED. */

@@ -298,15 +298,25 @@ struct fdr_trigger {
  *              less than trigger_holdoff_ms passed since the last trigger
  *              (unless FDR_TRIGGER_BY_HAND); EBUSY in any other state
  */
-#define FDR_IOC_INIT		_IOW(FDR_IOC_MAGIC, 1, struct fdr_init)
+/*
+ * The sized structs (INIT, STATUS, TRIGGER) carry their size in their
+ * first field, so their numbers are pinned to a fixed size, not sizeof:
+ * a struct that grows keeps its ioctl number.  fdr.ko also answers the
+ * numbers older headers encoded with sizeof (INIT with
+ * FDR_INIT_SIZE_VER1, STATUS with FDR_STATUS_SIZE_VER0 and _VER2).
+ */
+#define FDR_IOC_INIT		_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 1, \
+				     FDR_INIT_SIZE_VER0)
 #define FDR_IOC_FINALIZE	_IO(FDR_IOC_MAGIC, 2)
 #define FDR_IOC_FLUSH_BEGIN	_IO(FDR_IOC_MAGIC, 3)
 #define FDR_IOC_FLUSH_DONE	_IO(FDR_IOC_MAGIC, 4)
 #define FDR_IOC_FLUSH_ABORT	_IO(FDR_IOC_MAGIC, 5)
 #define FDR_IOC_RESET		_IO(FDR_IOC_MAGIC, 6)
-#define FDR_IOC_STATUS		_IOWR(FDR_IOC_MAGIC, 7, struct fdr_status)
+#define FDR_IOC_STATUS		_IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, 7, \
+				     FDR_STATUS_SIZE_VER1)
 #define FDR_IOC_FLUSH_FORCE_ABORT _IO(FDR_IOC_MAGIC, 8)
-#define FDR_IOC_TRIGGER		_IOW(FDR_IOC_MAGIC, 9, struct fdr_trigger)
+#define FDR_IOC_TRIGGER		_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 9, \
+				     FDR_TRIGGER_SIZE_VER0)
 
 /*
  * Owner note: the last bytes of every buffer a libfdr writer takes say who
