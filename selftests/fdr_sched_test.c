@@ -108,6 +108,14 @@ static size_t count_pid(const struct recs *r, pid_t pid)
 	return n;
 }
 
+/*
+ * Of n nanosleep() calls, how many surely switched out: under TCG the
+ * timer can expire between its arming and schedule(), and the call then
+ * returns without sleeping (seen: 9 of 10, 99 of 100).  Half is still far
+ * from what an unrecorded thread shows (none).
+ */
+#define SLEPT(n)	((n) / 2)
+
 static void sleep_ms(int times, long ms)
 {
 	struct timespec ts = { 0, ms * 1000000 };
@@ -249,9 +257,9 @@ TEST_F(dev, sleeping_thread_recorded)
 	sleep_ms(20, 2);
 	collect(self->fd, &r);
 	ASSERT_LT(0, r.n);
-	EXPECT_GE(count(&r, tid, FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING), 20);
-	EXPECT_GE(count(&r, tid, FDR_SCHED_WAKEUP, -1), 20);
-	EXPECT_GE(count(&r, tid, FDR_SCHED_SWITCH_IN, 0), 20);
+	EXPECT_GE(count(&r, tid, FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING), SLEPT(20));
+	EXPECT_GE(count(&r, tid, FDR_SCHED_WAKEUP, -1), SLEPT(20));
+	EXPECT_GE(count(&r, tid, FDR_SCHED_SWITCH_IN, 0), SLEPT(20));
 	for (i = 0; i < r.n; i++) {
 		const struct fdr_sched_record *x = &r.r[i];
 
@@ -406,8 +414,8 @@ TEST_F(dev, later_thread_and_child_recorded)
 	}
 	ASSERT_EQ(child, waitpid(child, NULL, 0));
 	collect(self->fd, &r);
-	EXPECT_GE(count(&r, late, FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING), 10);
-	EXPECT_GE(count(&r, child, FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING), 10);
+	EXPECT_GE(count(&r, late, FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING), SLEPT(10));
+	EXPECT_GE(count(&r, child, FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING), SLEPT(10));
 	EXPECT_LT(0, count_pid(&r, child));
 	free_recs(&r);
 	munmap(map, len);
@@ -490,7 +498,7 @@ TEST_F(dev, finalize_stops_reset_drops)
 	sleep_ms(5, 2);
 	ASSERT_EQ(0, fdrt_ioctl(self->fd, FDR_IOC_FINALIZE));
 	at_finalize = sched_records(self->fd);
-	EXPECT_LE(15, at_finalize);
+	EXPECT_LE(3 * SLEPT(5), at_finalize);
 	sleep_ms(10, 2);
 	EXPECT_EQ(at_finalize, sched_records(self->fd));
 	collect(self->fd, &r);
@@ -527,7 +535,7 @@ TEST_F(dev, overflow_keeps_newest)
 	collect(self->fd, &r);
 	ASSERT_NE(NULL, r.area);
 	EXPECT_EQ(64, r.area->ring_records);
-	EXPECT_LE(300, st.sched_records);
+	EXPECT_LE(3 * SLEPT(100), st.sched_records);
 	EXPECT_LT(0, st.sched_overwritten);
 	EXPECT_EQ(st.sched_records - st.sched_overwritten, r.n);
 	/* CPU 0's ring, oldest first, is in time order and ends with ours. */
@@ -564,7 +572,7 @@ TEST_F(dev, scribbled_region_cannot_steer_the_kernel)
 	ASSERT_NE(NULL, r.area);
 	EXPECT_EQ(FDR_SCHED_AREA_MAGIC, r.area->magic);
 	EXPECT_EQ(before.generation, r.area->generation);
-	EXPECT_LE(10, count(&r, gettid_(), FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING));
+	EXPECT_LE(SLEPT(10), count(&r, gettid_(), FDR_SCHED_SWITCH_OUT, FDR_SCHED_SLEEPING));
 	for (i = 0; i < r.n; i++) {
 		EXPECT_LE(FDR_SCHED_SWITCH_OUT, r.r[i].type);
 		EXPECT_GE(FDR_SCHED_WAKEUP, r.r[i].type);
