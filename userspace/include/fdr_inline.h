@@ -45,6 +45,10 @@ struct fdr_thread {
 	uint8_t *buf;
 	uint64_t size;			/* bytes records may use: buffer_size
 					 * less the owner note at its end */
+	uint64_t fast_size;		/* what the inline path compares with:
+					 * size, or 0 when the region has a
+					 * latency trigger (every record then
+					 * takes the library's general path) */
 	uint64_t pos;			/* our extents: bytes written */
 	uint64_t latest_tsc;		/* TSC of the last record kept */
 	uint64_t last_entry_tsc;	/* TSC of the last undoable Enter */
@@ -63,7 +67,7 @@ struct fdr_thread {
 };
 
 /* Bump with any change to struct fdr_thread (see the symbol below). */
-#define FDR__THREAD_SYMBOL	"fdr__thread_layout_1"
+#define FDR__THREAD_SYMBOL	"fdr__thread_layout_2"
 
 extern FDR__EXPORTED __thread struct fdr_thread fdr__thread
 	__asm__(FDR__THREAD_SYMBOL) __attribute__((tls_model("initial-exec")));
@@ -137,24 +141,35 @@ FDR__INLINE void fdr__put_function(uint8_t *p, uint32_t kind, int32_t fid,
 
 /*
  * Is the held buffer still ours to write, with room for `need` bytes
- * after pos (t->pos, loaded once by the caller)?  One acquire load of the
- * state word per record; everything else is in the thread's own cache
- * lines or read-mostly.
+ * after pos (t->pos, loaded once by the caller) below limit (t->size for
+ * the general path, t->fast_size for the inline one)?  One acquire load
+ * of the state word per record; everything else is in the thread's own
+ * cache lines or read-mostly.
  */
-FDR__INLINE bool fdr__can_write_at(const struct fdr_thread *t, uint64_t pos,
-				   uint64_t need)
+FDR__INLINE bool fdr__can_write_below(const struct fdr_thread *t,
+				      uint64_t pos, uint64_t need,
+				      uint64_t limit)
 {
 	const struct fdr_control *c = t->ctl;
 
 	return t->region == __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) &&
 	       __atomic_load_n(&c->state, __ATOMIC_ACQUIRE) ==
 		       FDR_STATE_INITIALIZED &&
-	       c->generation == t->generation && pos + need <= t->size;
+	       c->generation == t->generation && pos + need <= limit;
 }
 
+/* The inline path's test: never true while a latency trigger is armed
+ * (fast_size 0), so that the library sees every call then. */
+FDR__INLINE bool fdr__can_write_at(const struct fdr_thread *t, uint64_t pos,
+				   uint64_t need)
+{
+	return fdr__can_write_below(t, pos, need, t->fast_size);
+}
+
+/* The general path's test: the whole usable buffer. */
 FDR__INLINE bool fdr__can_write(const struct fdr_thread *t, uint64_t need)
 {
-	return fdr__can_write_at(t, t->pos, need);
+	return fdr__can_write_below(t, t->pos, need, t->size);
 }
 
 /* Same CPU (never so for a buffer's first record: its cpu is
