@@ -22,16 +22,19 @@
 #include "region_run.h"
 #include "sym_map_read.h"
 #include "tap.h"
+#include "xray_names.h"
 
 #define MS	1000000ull
 
 static uint32_t slow_fid, fast_fid;
+static bool xray;	/* the XRay build of the program, else the cyg one */
 
 static bool run_one(bool by_fid, const char *opts)
 {
 	char prog[PATH_MAX], target[128], env_target[160], env_opts[96];
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
 	char *argv[] = { prog, NULL };
-	char *env[] = { env_target, env_opts, NULL };
+	char *env[] = { env_target, env_opts, env_xray, NULL };
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 8192,
 				.buffers_per_cpu = 2, .trigger_ns = 10 * MS,
 				.trigger_fid = by_fid ? (int32_t)slow_fid : 0 };
@@ -45,7 +48,10 @@ static bool run_one(bool by_fid, const char *opts)
 	pid_t pid;
 	int status;
 
-	snprintf(prog, sizeof(prog), "%s/cyg_trigger_traced", prog_dir());
+	snprintf(prog, sizeof(prog), "%s/%s_trigger_traced", prog_dir(),
+		 xray ? "xray" : "cyg");
+	if (!xray)
+		env[2] = NULL;
 	snprintf(target, sizeof(target), "embedded:adapters-cygtrig-%d",
 		 (int)getpid());
 	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s", target);
@@ -104,13 +110,40 @@ static bool run(bool by_fid, const char *opts)
 	return run_one(by_fid, opts) || (!by_fid && run_one(by_fid, opts));
 }
 
+static void xray_runs(void)
+{
+	static struct xray_names names;
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/xray_trigger_traced.xray-map", prog_dir());
+	if (access(path, R_OK) || xray_names_load(&names, path)) {
+		for (int i = 0; i < 2; i++)
+			tap_skip("no XRay build (sanitizer build?)", "xray trigger");
+		return;
+	}
+	slow_fid = fast_fid = 0;
+	for (uint32_t id = 1; id < XRAY_NAMES_MAX; id++) {
+		if (!strcmp(names.name[id], "slow_call"))
+			slow_fid = id;
+		if (!strcmp(names.name[id], "fast_call"))
+			fast_fid = id;
+	}
+	if (!slow_fid || !fast_fid)
+		tap_diag("no slow_call/fast_call in %s", path);
+	xray = true;
+	tap_ok(slow_fid && run(true, "func_duration_threshold_us=0"),
+	       "xray trigger: by fid, threshold 0: the log ends with the slow call");
+	tap_ok(slow_fid && run(false, "func_duration_threshold_us=5"),
+	       "xray trigger: any function, threshold 5 us");
+}
+
 int main(void)
 {
 	char path[PATH_MAX];
 	struct sym_list nm;
 	const struct sym_entry *s, *f;
 
-	tap_plan(4);
+	tap_plan(6);
 	snprintf(path, sizeof(path), "%s/cyg_trigger_traced.nm", prog_dir());
 	nm_read(&nm, path);
 	s = sym_by_name(&nm, "slow_call");
@@ -129,5 +162,6 @@ int main(void)
 	tap_ok(slow_fid && run(false, "func_duration_threshold_us=5"),
 	       "cyg trigger: any function, threshold 5 us");
 	sym_list_free(&nm);
+	xray_runs();
 	return tap_done();
 }

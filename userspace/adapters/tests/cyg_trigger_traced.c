@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
  * cyg_trigger_traced.c - built with gcc -finstrument-functions and
- * libfdr-cyg.a: 10,000 calls of ~10 us, the 5,001st call a 21 ms one
- * (slow_call).  cyg_trigger_test.c runs it under a 10 ms latency trigger.
+ * libfdr-cyg.a (cyg_trigger_traced), and with clang -fxray-instrument and
+ * libfdr-xray.a (xray_trigger_traced): 10,000 calls of ~10 us, the
+ * 5,001st call a 21 ms one (slow_call).  cyg_trigger_test.c runs both
+ * under a 10 ms latency trigger.
  */
 #include <stdint.h>
 #include <time.h>
+
+#ifdef __clang__	/* XRay: the clock helpers are no calls of the test */
+#define no_instrument_function xray_never_instrument
+#endif
 
 __attribute__((no_instrument_function)) static uint64_t now_ns(void)
 {
