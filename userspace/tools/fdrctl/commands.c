@@ -31,7 +31,7 @@ static const char init_usage[] =
 	"FUNC only, else of any function), the region is finalized, reason\n"
 	"TRIGGER, so the log ends with that call.  DUR is a whole number with a\n"
 	"unit: ns, us, ms or s (10ms, 500us, 2s).  FUNC is a numeric function id\n"
-	"(12 or #12, as 'fdrlog' prints them); fdrctl does not resolve names\n"
+	"(12 or #12, as the reports print unknown ids); fdrctl does not resolve names\n"
 	"('fdr record' does, for XRay builds).\n"
 	"--trigger-holdoff DUR: the least time between two triggers, for the\n"
 	"region, across threads, processes, resets and inits (default 1s with a\n"
