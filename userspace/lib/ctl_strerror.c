@@ -169,7 +169,7 @@ FDR_NOINSTR static void holdoff_error(const struct fdr_ctl *ctl)
 
 	if (ctl->ops && ctl->ops->status((struct fdr_ctl *)ctl, &st) == 0)
 		snprintf(msg, sizeof(msg),
-			 "%s: cannot trigger: inside the trigger holdoff (%u ms since the last trigger; wait, or trigger by hand, which is never held off)",
+			 "%s: cannot trigger: inside the trigger holdoff (at least %u ms between two triggers; wait, or trigger by hand, which is never held off)",
 			 ctl->target.spec, st.trigger_holdoff_ms);
 	else
 		snprintf(msg, sizeof(msg),
