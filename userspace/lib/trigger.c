@@ -25,7 +25,9 @@
  * before the region's trigger_not_before_tsc (the holdoff of the last
  * trigger, as the kernel or the embedded owner published it) and inside
  * this thread's own quiet time: after an -EAGAIN (holdoff) the thread
- * does not ask again for one holdoff.
+ * does not ask again for one holdoff, in that region (a new mapping, i.e.
+ * a new INIT or another target, starts without one: the holdoff that
+ * goes on across INIT is in the new region's trigger_not_before_tsc).
  *
  * Everything read from the control area is hostile: a scribbled value can
  * change this process's trigger decisions, nothing more.
@@ -80,6 +82,10 @@ FDR_NOINSTR void fdr__trigger_take(struct fdr_thread *t, struct fdr_region *r)
 					   __ATOMIC_RELAXED);
 
 	if (tt.region != r || tt.generation != t->generation) {
+		/* A new mapping (each INIT gives one): its own quiet time; the
+		 * holdoff that goes on across INIT is the region's hint. */
+		if (tt.region != r)
+			tt.quiet_until = 0;
 		tt.region = r;
 		tt.generation = t->generation;
 		tt.depth = 0;

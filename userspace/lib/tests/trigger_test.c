@@ -12,7 +12,10 @@
  * the init checks of the trigger fields.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -411,6 +414,87 @@ static bool test_holdoff(void)
 	return true;
 }
 
+static pthread_barrier_t barrier;
+static int32_t thread_tid[2];
+
+static void *slow_thread(void *arg)
+{
+	int i = (int)(intptr_t)arg;
+
+	thread_tid[i] = (int32_t)syscall(SYS_gettid);
+	fdr_enter(1);	/* take a buffer before the race */
+	fdr_exit(1);
+	pthread_barrier_wait(&barrier);
+	call(i ? INLINE : LIB, 11 + i, 6 * MS);
+	fdr_thread_release();
+	return NULL;
+}
+
+/* One holdoff and one finalize for the region, across threads and
+ * processes. */
+static bool test_threads_processes(void)
+{
+	struct fdr_init cfg = trig_cfg(65536, 2, 5 * MS, 0, 300);
+	volatile struct fdr_control *w;
+	struct fdr_status st;
+	pthread_t th[2];
+	uint64_t s0;
+	pid_t pid;
+	int status, who;
+
+	if (!start("procs", &cfg, "func_duration_threshold_us=0"))
+		return false;
+	pthread_barrier_init(&barrier, NULL, 2);
+	for (int i = 0; i < 2; i++)
+		pthread_create(&th[i], NULL, slow_thread, (void *)(intptr_t)i);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&barrier);
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
+	      st.triggers_fired == 1 && st.triggers_refused <= 1 &&
+	      (st.finalize_fid == 11 || st.finalize_fid == 12),
+	      "two slow threads at once: one finalize (%s, fired %llu, fid %d)",
+	      fdr_state_name(st.state), (unsigned long long)st.triggers_fired,
+	      st.finalize_fid);
+	who = st.finalize_fid - 11;
+	CHECK(st.finalize_tid == thread_tid[who] && st.finalize_pid == getpid(),
+	      "the firing thread is named: tid %d, want %d", st.finalize_tid,
+	      thread_tid[who]);
+	sleep_ms(350);
+	if (!reinit(&cfg))
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		call(LIB, 21, 6 * MS);	/* the child fires */
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status),
+	      "child");
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
+	      st.finalize_fid == 21 && st.finalize_pid == pid && st.finalize_tid == pid,
+	      "a child process fired: fid %d pid %d (child %d)", st.finalize_fid,
+	      st.finalize_pid, (int)pid);
+	if (!reinit(&cfg))
+		return false;
+	s0 = fdr__test_trigger_sends;
+	call(LIB, 22, 6 * MS);
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED &&
+	      fdr__test_trigger_sends == s0,
+	      "the parent is inside the child's holdoff: no finalize, no syscall");
+	w = rw_control();
+	CHECK(w, "map the control page writable");
+	w->trigger_not_before_tsc = 0;
+	call(LIB, 22, 6 * MS);
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED &&
+	      st.triggers_refused == 1 && fdr__test_trigger_sends == s0 + 1,
+	      "without the hint: refused by the region's holdoff (refused %llu)",
+	      (unsigned long long)st.triggers_refused);
+	munmap((void *)w, 4096);
+	stop();
+	return true;
+}
+
 static bool test_init_checks(void)
 {
 	struct fdr_init bad;
@@ -465,7 +549,7 @@ static bool test_init_checks(void)
 int main(void)
 {
 	tr_pin_cpu(0);
-	tap_plan(13);
+	tap_plan(14);
 	tap_ok(test_fast_path_kept(), "no trigger: the inline path takes every record; with one, none");
 	tap_ok(slow_call(LIB, "func_duration_threshold_us=0", SLOW_FID),
 	       "library calls, threshold 0, trigger by fid: the log ends with the slow call");
@@ -482,6 +566,7 @@ int main(void)
 	tap_ok(test_erased_no_fire(), "a call the threshold erases does not fire");
 	tap_ok(test_nesting(), "shadow stack: nesting, depth overflow, unwound frames, early exits");
 	tap_ok(test_holdoff(), "holdoff: across RESET/INIT and a new object, refused and counted, one syscall, by hand");
+	tap_ok(test_threads_processes(), "one finalize and one holdoff for the region, across threads and processes");
 	tap_ok(test_init_checks(), "init checks of the trigger fields; trigger argument checks");
 	tap_ok(slow_call(INLINE, "func_duration_threshold_us=0", SLOW_FID),
 	       "inline calls, threshold 0, trigger by fid");
