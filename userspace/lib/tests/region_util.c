@@ -89,6 +89,13 @@ int tr_open_device(struct test_region *tr, uint64_t buffer_size,
 {
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = buffer_size,
 				.buffers_per_cpu = buffers_per_cpu };
+
+	return tr_open_device_cfg(tr, &cfg);
+}
+
+int tr_open_device_cfg(struct test_region *tr, const struct fdr_init *cfgp)
+{
+	struct fdr_init cfg = *cfgp;
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));

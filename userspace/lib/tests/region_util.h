@@ -28,6 +28,7 @@ int tr_create_cfg(struct test_region *tr, const char *tag,
 /* /dev/fdr (or $FDR_TARGET), brought to UNINITIALIZED then initialized. */
 int tr_open_device(struct test_region *tr, uint64_t buffer_size,
 		   uint32_t buffers_per_cpu);
+int tr_open_device_cfg(struct test_region *tr, const struct fdr_init *cfg);
 /* Any state -> UNINITIALIZED through the legal transitions. */
 int tr_to_uninitialized(struct fdr_ctl *ctl);
 int tr_map(struct test_region *tr);
