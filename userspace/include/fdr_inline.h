@@ -8,7 +8,11 @@
  * bytes, same threshold rewinding, same re-entry rule): the common case
  * (a held buffer with room, the same CPU, a delta that fits, no rewind)
  * runs inline, without a call, and so does the erasing of a call shorter
- * than the threshold; anything else calls the library.
+ * than the threshold; anything else calls the library.  So does every
+ * call while the region has a latency trigger (fdrctl init
+ * --trigger-duration): the writer's fast_size is 0 then, so that the
+ * library sees each Enter and Exit; without a trigger fast_size is the
+ * buffer's size and the inline path is unchanged.
  *
  * The inline code reads libfdr's per-thread writer, so this header and the
  * library must come from the same libfdr.  The writer's layout version is
