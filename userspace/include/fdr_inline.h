@@ -278,22 +278,30 @@ general:
 	return false;
 }
 
+/*
+ * The library's general path, what fdr_enter() and fdr_exit() fall back
+ * to: straight there, since the inline path just declined (calling
+ * fdr_enter() would try it, and read the TSC, once more).
+ */
+extern FDR__EXPORTED void fdr__enter_general(int32_t fid);
+extern FDR__EXPORTED void fdr__exit_general(uint32_t kind, int32_t fid);
+
 FDR__INLINE void fdr_inline_enter(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
-		fdr_enter(fid);
+		fdr__enter_general(fid);
 }
 
 FDR__INLINE void fdr_inline_exit(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_EXIT, fid))
-		fdr_exit(fid);
+		fdr__exit_general(FDR_FN_EXIT, fid);
 }
 
 FDR__INLINE void fdr_inline_tail_exit(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_TAIL_EXIT, fid))
-		fdr_tail_exit(fid);
+		fdr__exit_general(FDR_FN_TAIL_EXIT, fid);
 }
 
 #ifdef __cplusplus

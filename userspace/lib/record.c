@@ -146,7 +146,7 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
  * to the general path inside the re-entry guard (so the fast path needs
  * no stack frame).
  */
-NOINLINE void enter_guarded(int32_t fid)
+FDR_API __attribute__((noinline)) void fdr__enter_general(int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
 
@@ -157,7 +157,8 @@ NOINLINE void enter_guarded(int32_t fid)
 	leave_guard(t);
 }
 
-NOINLINE void exit_guarded(uint32_t kind, int32_t fid)
+FDR_API __attribute__((noinline)) void fdr__exit_general(uint32_t kind,
+							  int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
 
@@ -171,13 +172,13 @@ NOINLINE void exit_guarded(uint32_t kind, int32_t fid)
 FDR_API void fdr_enter(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
-		enter_guarded(fid);
+		fdr__enter_general(fid);
 }
 
 INLINE void record_exit(uint32_t kind, int32_t fid)
 {
 	if (!fdr__fast_fn(kind, fid))
-		exit_guarded(kind, fid);
+		fdr__exit_general(kind, fid);
 }
 
 FDR_API void fdr_exit(int32_t fid)
