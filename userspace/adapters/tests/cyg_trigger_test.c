@@ -28,6 +28,32 @@
 
 static uint32_t slow_fid, fast_fid;
 static bool xray;	/* the XRay build of the program, else the cyg one */
+/* `fdrctl status` of the first finalized region, and what it must say */
+static char status_text[4096], status_want[2][160];
+static int status_rc = -1;	/* -1: fdrctl not built */
+
+static void fdrctl_status(const char *target, const struct fdr_status *st)
+{
+	char cmd[PATH_MAX + 256];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "%s/fdrctl", tools_dir());
+	if (status_rc != -1 || access(cmd, X_OK))
+		return;
+	snprintf(cmd, sizeof(cmd), "%s/fdrctl --target %s status", tools_dir(),
+		 target);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	n = fread(status_text, 1, sizeof(status_text) - 1, p);
+	status_text[n] = 0;
+	status_rc = pclose(p);
+	snprintf(status_want[0], sizeof(status_want[0]),
+		 "finalized by:      trigger: function #%d lasted ", st->finalize_fid);
+	snprintf(status_want[1], sizeof(status_want[1]), "(pid %d, tid %d)",
+		 st->finalize_pid, st->finalize_tid);
+}
 
 static bool run_one(bool by_fid, const char *opts)
 {
@@ -78,6 +104,7 @@ static bool run_one(bool by_fid, const char *opts)
 	CHECK(st.finalize_pid == pid && st.finalize_tid == pid,
 	      "pid %d tid %d, the program is %d", st.finalize_pid, st.finalize_tid,
 	      (int)pid);
+	fdrctl_status(target, &st);
 	CHECK(region_stop_and_map(&reg, &c) == 0, "map");
 	CHECK(walk_region(&w, c) == 0, "walk: %s", w.error);
 	for (size_t i = 0; i < w.n; i++) {
@@ -143,7 +170,7 @@ int main(void)
 	struct sym_list nm;
 	const struct sym_entry *s, *f;
 
-	tap_plan(6);
+	tap_plan(7);
 	snprintf(path, sizeof(path), "%s/cyg_trigger_traced.nm", prog_dir());
 	nm_read(&nm, path);
 	s = sym_by_name(&nm, "slow_call");
@@ -162,6 +189,15 @@ int main(void)
 	tap_ok(slow_fid && run(false, "func_duration_threshold_us=5"),
 	       "cyg trigger: any function, threshold 5 us");
 	sym_list_free(&nm);
+	if (status_rc == -1) {
+		tap_skip("fdrctl not built", "fdrctl status names the trigger");
+	} else if (!tap_ok(status_rc == 0 && strstr(status_text, status_want[0]) &&
+			   strstr(status_text, status_want[1]) &&
+			   strstr(status_text, "triggers:          1 fired, 0 refused"),
+			   "fdrctl status names the trigger's function, duration, pid and tid")) {
+		tap_diag("want '%s' and '%s' in:\n%s", status_want[0],
+			 status_want[1], status_text);
+	}
 	xray_runs();
 	return tap_done();
 }
