@@ -495,6 +495,50 @@ static bool test_threads_processes(void)
 	return true;
 }
 
+/* Another process scribbles the trigger fields: our decisions change,
+ * nothing breaks. */
+static bool test_scribbled(void)
+{
+	struct fdr_init cfg = trig_cfg(65536, 2, 5 * MS, 0, 0);
+	volatile struct fdr_control *w;
+	struct fdr_status st;
+	uint64_t s0;
+
+	if (!start("scribble", &cfg, "func_duration_threshold_us=0"))
+		return false;
+	w = rw_control();
+	CHECK(w, "map the control page writable");
+	s0 = fdr__test_trigger_sends;
+	w->trigger_ns = UINT64_MAX;
+	w->trigger_fid = -5;
+	w->trigger_holdoff_ms = UINT32_MAX;
+	fdr_thread_release();	/* read again at the next buffer */
+	call(LIB, 3, 6 * MS);
+	CHECK(fdr__thread.fast_size == fdr__thread.size,
+	      "a negative fid: no trigger, the inline path back");
+	w->trigger_fid = 0;
+	fdr_thread_release();
+	call(INLINE, 3, 6 * MS);
+	CHECK(fdr__test_trigger_sends == s0 && fdr__thread.fast_size == 0,
+	      "UINT64_MAX ns: armed, never fires");
+	w->trigger_ns = 1;
+	w->trigger_not_before_tsc = UINT64_MAX;
+	fdr_thread_release();
+	call(LIB, 3, 6 * MS);
+	CHECK(fdr__test_trigger_sends == s0, "a not-before in the far future: no call");
+	w->trigger_not_before_tsc = 0;
+	call(LIB, 4, 6 * MS);
+	CHECK(fdr__test_trigger_sends == s0 + 1 && fdr_ctl_status(tr.ctl, &st) == 0 &&
+	      st.state == FDR_STATE_FINALIZED && st.finalize_fid == 4,
+	      "1 ns: the next call fires (%s fid %d)", fdr_state_name(st.state),
+	      st.finalize_fid);
+	CHECK(w->trigger_not_before_tsc > 0,
+	      "a holdoff of UINT32_MAX ms is clamped, not overflowed");
+	munmap((void *)w, 4096);
+	stop();
+	return true;
+}
+
 static bool test_init_checks(void)
 {
 	struct fdr_init bad;
@@ -549,7 +593,7 @@ static bool test_init_checks(void)
 int main(void)
 {
 	tr_pin_cpu(0);
-	tap_plan(14);
+	tap_plan(15);
 	tap_ok(test_fast_path_kept(), "no trigger: the inline path takes every record; with one, none");
 	tap_ok(slow_call(LIB, "func_duration_threshold_us=0", SLOW_FID),
 	       "library calls, threshold 0, trigger by fid: the log ends with the slow call");
@@ -567,6 +611,7 @@ int main(void)
 	tap_ok(test_nesting(), "shadow stack: nesting, depth overflow, unwound frames, early exits");
 	tap_ok(test_holdoff(), "holdoff: across RESET/INIT and a new object, refused and counted, one syscall, by hand");
 	tap_ok(test_threads_processes(), "one finalize and one holdoff for the region, across threads and processes");
+	tap_ok(test_scribbled(), "scribbled trigger fields change only our decisions");
 	tap_ok(test_init_checks(), "init checks of the trigger fields; trigger argument checks");
 	tap_ok(slow_call(INLINE, "func_duration_threshold_us=0", SLOW_FID),
 	       "inline calls, threshold 0, trigger by fid");
