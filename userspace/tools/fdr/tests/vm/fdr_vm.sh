@@ -25,7 +25,7 @@ mkdir -p "$W"
 cd "$W" || exit 1
 
 calls() { # DIR NAME: calls of NAME in fdr report --json DIR
-	fdr report --json "$1" 2>/dev/null | grep "\"name\":\"$2\"," |
+	fdr report --json "$1" 2>/dev/null | grep "^{\"name\":\"$2\"," |
 		sed 's/.*"calls":\([0-9]*\).*/\1/'
 }
 profile_is() { # DIR "name=calls ..."
@@ -100,7 +100,7 @@ check "concurrent: left UNINITIALIZED" uninitialized
 
 # 7. the kernel's view: waits() blocked, spins() on CPU, wakers named
 field() { # DIR NAME KEY: KEY of function NAME in fdr report --json DIR
-	fdr report --json "$1" 2>/dev/null | grep "\"name\":\"$2\"," |
+	fdr report --json "$1" 2>/dev/null | grep "^{\"name\":\"$2\"," |
 		sed "s/.*\"$3\":\([0-9]*\).*/\1/"
 }
 share_at_least() { # DIR NAME KEY[+KEY] PERCENT: their sum >= PERCENT % of total_ns
@@ -125,7 +125,7 @@ check "sched: waits >= 85 % off CPU" share_at_least s1 waits blocked_ns+runnable
 check "sched: waits >= 50 % blocked" share_at_least s1 waits blocked_ns 50
 check "sched: spins >= 95 % on CPU" share_at_least s1 spins on_cpu_ns 95
 rank() { # DIR KEY NAME: NAME's place in fdr report --json --sort KEY
-	fdr report --json --sort "$2" "$1" 2>/dev/null | grep '"name":' | grep -n "\"name\":\"$3\"," | cut -d: -f1
+	fdr report --json --sort "$2" "$1" 2>/dev/null | grep '^{"name":' | grep -n "\"name\":\"$3\"," | cut -d: -f1
 }
 sorted_by_sched() { # waits above spins by blocked time, below by on-CPU time
 	[ "$(rank s1 blocked waits)" -lt "$(rank s1 blocked spins)" ] &&
@@ -149,7 +149,7 @@ check "sched: --no-sched report says none" sh -c "fdr report --json s3 2>/dev/nu
 # 8. the latency trigger through the device: the stall ends the recording
 fdr record -t 0 -b 4K -n 2 --trigger 10ms -o t1 -- $P/traced_gcc outlier 2>t1.err
 fired_on_stall() {
-	fid=$(fdr report --json t1 2>/dev/null | grep '"name":"stall",' | sed 's/.*"id":\([0-9]*\).*/\1/')
+	fid=$(fdr report --json t1 2>/dev/null | grep '^{"name":"stall",' | sed 's/.*"id":\([0-9]*\).*/\1/')
 	ticks=$(calls t1 tick)
 	grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" t1.err &&
 		grep -q "^finalized	trigger	$fid	" t1/info && [ "$(calls t1 stall)" = 1 ] &&
