@@ -4,8 +4,9 @@
  * the device, a futex for embedded regions; never a busy loop), sleep the
  * grace period, flush, optionally reset and re-initialize, repeat.
  *
- * Signals only set a flag.  Waits are bounded (1 s), so the flag is seen
- * within a second whenever the signal arrives; a flush that has started
+ * Signals only set a flag (SIGUSR1: a trigger by hand).  Waits are
+ * bounded (1 s), so the flag is seen within a second whenever the signal
+ * arrives; a flush that has started
  * always runs to its end before fdrd exits, or before SIGHUP's new
  * options (systemctl reload) take over.
  */
@@ -30,7 +31,14 @@
 #define NO_REGION_POLL_MS 200
 #define NO_DEVICE_POLL_MS 1000
 
-static volatile sig_atomic_t stop_signal, reload_signal;
+static volatile sig_atomic_t stop_signal, reload_signal, trigger_signal;
+
+/*
+ * Until libfdr's fdr_ctl_trigger() is in every libfdr fdrd links with, a
+ * weak reference: fdrd still links against one without it and says so
+ * on SIGUSR1 instead of failing to build.
+ */
+#pragma weak fdr_ctl_trigger
 
 static void on_stop(int sig)
 {
@@ -41,6 +49,12 @@ static void on_reload(int sig)
 {
 	(void)sig;
 	reload_signal = 1;
+}
+
+static void on_trigger(int sig)
+{
+	(void)sig;
+	trigger_signal = 1;
 }
 
 static void install_signals(void)
@@ -58,6 +72,8 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = on_reload;
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_trigger;
+	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -93,28 +109,66 @@ static uint32_t init_flags_of(const struct fdr_status *st)
 	return flags;
 }
 
-/* RESET, then INIT with the geometry, crash and scheduling policy of the last cycle. */
-static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
+/*
+ * The INIT of the next cycle: the last cycle's geometry, crash and
+ * scheduling policy and latency trigger (STATUS VER2; 0 from a kernel
+ * older than the trigger, which then gets the VER0 size it knows).
+ */
+static void init_of(const struct fdr_status *st, struct fdr_init *cfg)
 {
-	struct fdr_init cfg = {
-		.size = sizeof(cfg),
+	*cfg = (struct fdr_init){
+		.size = sizeof(*cfg),
 		.flags = init_flags_of(st),
 		.buffer_size = st->buffer_size,
 		.buffers_per_cpu = st->buffers_per_cpu,
+		.trigger_ns = st->trigger_ns,
+		.trigger_fid = st->trigger_fid,
+		.trigger_holdoff_ms = st->trigger_holdoff_ms,
 	};
+	if (!cfg->trigger_ns && !cfg->trigger_fid && !cfg->trigger_holdoff_ms)
+		cfg->size = FDR_INIT_SIZE_VER0;
+}
+
+/*
+ * RESET, then INIT as init_of().  Decision: a kernel (fdr.ko replaced
+ * between two cycles) that refuses the trigger fields (EINVAL, E2BIG) is
+ * not given an untriggered region in their place: the region stays
+ * UNINITIALIZED, with an error that says why, and fdrd waits for an init
+ * by hand.
+ */
+static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
+{
+	struct fdr_init cfg;
 	int ret = CTL_RETRY(fdr_ctl_reset(ctl));
 
 	if (ret) {
 		msg_error("%s", fdr_ctl_strerror(ctl, "reset", ret));
 		return;
 	}
+	init_of(st, &cfg);
 	ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
 	if (ret == -EINVAL && (cfg.flags & FDR_INIT_NO_SCHED)) {
 		cfg.flags &= ~FDR_INIT_NO_SCHED;
 		ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
 	}
+	if ((ret == -EINVAL || ret == -E2BIG) && cfg.size > FDR_INIT_SIZE_VER0) {
+		msg_error("%s: the region had a latency trigger (%llu ns, function %d, "
+			  "holdoff %u ms) that this fdr.ko does not take (an older module?); "
+			  "the region is left UNINITIALIZED rather than re-armed without "
+			  "its trigger: init it by hand (fdrctl init)",
+			  fdr_ctl_strerror(ctl, "init", ret),
+			  (unsigned long long)cfg.trigger_ns, cfg.trigger_fid,
+			  cfg.trigger_holdoff_ms);
+		return;
+	}
 	if (ret)
 		msg_error("%s", fdr_ctl_strerror(ctl, "init", ret));
+	else if (cfg.trigger_ns)
+		msg_info("region re-initialized: %u buffers of %llu bytes per CPU, "
+			 "trigger at %llu ns (function %d, holdoff %u ms)",
+			 cfg.buffers_per_cpu, (unsigned long long)cfg.buffer_size,
+			 (unsigned long long)cfg.trigger_ns, cfg.trigger_fid,
+			 cfg.trigger_holdoff_ms);
 	else
 		msg_info("region re-initialized: %u buffers of %llu bytes per CPU",
 			 cfg.buffers_per_cpu, (unsigned long long)cfg.buffer_size);
@@ -280,6 +334,34 @@ static void reload(struct loop *lp)
 		 n.auto_reset ? ", auto-reset" : "", n.write.fsync ? ", fsync" : "");
 }
 
+/*
+ * SIGUSR1: a trigger by hand (FDR_TRIGGER_BY_HAND, never held off) on
+ * fdrd's region, as `fdrctl trigger` does: a supervisor that saw
+ * something go wrong gets the recording of it.  The flush follows as for
+ * any finalize.
+ */
+static void trigger_by_hand(struct loop *lp)
+{
+	int ret;
+
+	trigger_signal = 0;
+	if (!fdr_ctl_trigger) {
+		msg_error("SIGUSR1: this fdrd was built with a libfdr without "
+			  "fdr_ctl_trigger(); no trigger fired");
+		return;
+	}
+	msg_info("SIGUSR1: firing a trigger by hand");
+	ret = CTL_RETRY(fdr_ctl_trigger(lp->ctl, NULL));
+	if (ret == -EBUSY)
+		msg_error("SIGUSR1: no trigger fired: the region is not recording "
+			  "(%s)", fdr_ctl_strerror(lp->ctl, "trigger", ret));
+	else if (ret)
+		msg_error("SIGUSR1: no trigger fired: %s",
+			  fdr_ctl_strerror(lp->ctl, "trigger", ret));
+	else
+		msg_info("SIGUSR1: trigger fired; the region is finalized");
+}
+
 static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **argv,
 		 const char *start_dir)
 {
@@ -292,6 +374,8 @@ static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **a
 	while (!lp.done && !stop_signal) {
 		if (reload_signal)
 			reload(&lp);
+		if (trigger_signal)
+			trigger_by_hand(&lp);
 		step(&lp);
 	}
 	log_precheck_free(&lp.flusher.precheck);

@@ -133,6 +133,26 @@ static int write_files(struct flusher *f, const struct out_dir *d,
 	return 0;
 }
 
+/*
+ * "log NAME: finalized by trigger: function #12 lasted 20.3 ms (pid P,
+ * tid T)", from the same trusted facts as the side table (STATUS on the
+ * device, layout_facts.h); nothing for the other reasons, which the
+ * side table and the <reason> placeholder already name.
+ */
+static void say_trigger(const struct log_layout *l, const char *log)
+{
+	if (l->finalize_reason != FDR_FINALIZE_TRIGGER)
+		return;
+	if (!l->finalize_fid && !l->finalize_duration_ns)
+		msg_info("log %s: finalized by trigger: by hand (pid %d, tid %d)", log,
+			 l->finalize_pid, l->finalize_tid);
+	else
+		msg_info("log %s: finalized by trigger: function #%d lasted %.1f ms "
+			 "(pid %d, tid %d)", log, l->finalize_fid,
+			 (double)l->finalize_duration_ns / 1e6, l->finalize_pid,
+			 l->finalize_tid);
+}
+
 static enum flush_outcome nothing_to_write(const struct log_layout *l)
 {
 	msg_info("generation %u holds no records: no log written "
@@ -188,6 +208,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		f->logs_written++;
 		snprintf(f->last_log, sizeof(f->last_log), "%s/%s",
 			 f->opts->output_dir, n.log);
+		say_trigger(&l, n.log);
 	}
 done:
 	out_dir_close(&d);

@@ -17,6 +17,7 @@ const char *log_name_reason(uint32_t finalize_reason)
 	case FDR_FINALIZE_IOCTL: return "ioctl";
 	case FDR_FINALIZE_CRASH: return "crash";
 	case FDR_FINALIZE_NONE: return "none";
+	case FDR_FINALIZE_TRIGGER: return "trigger";
 	}
 	return "unknown";
 }

@@ -4,7 +4,8 @@
  *   <timestamp>   UTC time of the flush, 20261130T051700Z
  *   <seq>         fdrd's count of logs written since it started, from 0
  *   <generation>  the region's generation (bumped by every INIT)
- *   <reason>      why the region was finalized: ioctl, crash, none
+ *   <reason>      why the region was finalized: ioctl, crash, trigger,
+ *                 none (unknown for a reason this fdrd does not know)
  *   <pid>         fdrd's process id
  * Anything else is copied as is.
  */

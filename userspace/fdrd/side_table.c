@@ -75,6 +75,14 @@ static void put_finalize(FILE *f, const struct log_layout *l, const struct threa
 		log_name_reason(l->finalize_reason), l->finalize_signal,
 		sig ? "SIG" : "-", sig ? sig : "", l->finalize_pid);
 	put_escaped(f, l->finalize_pid > 0 ? comm : UNKNOWN);
+	/*
+	 * A trigger adds its thread and call after comm, so that the line
+	 * of every other reason stays as it was (readers anchor on it) and
+	 * a reader that knows only the older fields ignores the rest.
+	 */
+	if (l->finalize_reason == FDR_FINALIZE_TRIGGER)
+		fprintf(f, "\ttid\t%d\tfid\t%d\tduration_ns\t%llu", l->finalize_tid,
+			l->finalize_fid, (unsigned long long)l->finalize_duration_ns);
 	fputc('\n', f);
 }
 
