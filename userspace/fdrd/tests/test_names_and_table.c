@@ -38,6 +38,18 @@ static void test_names(void)
 	       "patterns with '/', empty, or starting with '.' refused");
 }
 
+/* <reason> and the side table name each reason; one fdrd does not know
+ * is "unknown", never a crash. */
+static void test_reason_names(void)
+{
+	tap_ok(!strcmp(log_name_reason(FDR_FINALIZE_TRIGGER), "trigger") &&
+	       !strcmp(log_name_reason(FDR_FINALIZE_IOCTL), "ioctl") &&
+	       !strcmp(log_name_reason(FDR_FINALIZE_CRASH), "crash") &&
+	       !strcmp(log_name_reason(FDR_FINALIZE_NONE), "none") &&
+	       !strcmp(log_name_reason(77), "unknown"),
+	       "reason names: trigger, ioctl, crash, none; unknown otherwise");
+}
+
 static void fake_proc(const char *root, int pid, const char *comm, const char *exe)
 {
 	char path[512];
@@ -92,6 +104,60 @@ static void test_table(void)
 	       "tabs in values escaped");
 	if (text)
 		fwrite(text, 1, len, stderr);
+	free(text);
+	log_layout_free(&l);
+	synth_region_destroy(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		tap_diag("cleanup of %s failed", root);
+}
+
+/* An embedded region finalized by a trigger (the control page is all
+ * there is): the finalize line adds tid, fid and duration after comm;
+ * a trigger by hand has fid 0 and 0 ns. */
+static void test_trigger_line(void)
+{
+	char root[] = "/tmp/fdrd-proc-XXXXXX", cmd[600];
+	struct synth_region r;
+	struct log_layout l;
+	const char *why;
+	size_t len;
+	char *text;
+
+	mkdtemp(root);
+	fake_proc(root, 400, "slowpoke", "/usr/bin/slowpoke");
+	synth_region_create(&r, 2, 4096, 0, 1);
+	synth_fill(&r, 0, 0, 401, 400, 0, 1, 1, 1);
+	synth_fill(&r, 1, 1, 400, 400, 0, 1, 1, 1);
+	r.ctl->finalize_reason = FDR_FINALIZE_TRIGGER;
+	r.ctl->finalize_pid = 400;
+	r.ctl->finalize_tid = 401;
+	r.ctl->finalize_fid = 12;
+	r.ctl->finalize_duration_ns = 20312345;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "trig.xray", root, &len);
+	tap_ok(text && strstr(text, "\nfinalize\ttrigger\tsignal\t0\t-\tpid\t400\tcomm\tslowpoke"
+				    "\ttid\t401\tfid\t12\tduration_ns\t20312345\n"
+				    "buffers\t2\t"),
+	       "trigger: finalize line with pid, comm, tid, fid and duration_ns");
+	if (text)
+		fwrite(text, 1, len, stderr);
+	free(text);
+	log_layout_free(&l);
+	r.ctl->finalize_fid = 0;
+	r.ctl->finalize_duration_ns = 0;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "trig.xray", root, &len);
+	tap_ok(text && strstr(text, "\nfinalize\ttrigger\tsignal\t0\t-\tpid\t400\tcomm\tslowpoke"
+				    "\ttid\t401\tfid\t0\tduration_ns\t0\n"),
+	       "trigger by hand: fid 0, duration_ns 0");
+	free(text);
+	log_layout_free(&l);
+	r.ctl->finalize_reason = FDR_FINALIZE_IOCTL;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "trig.xray", root, &len);
+	tap_ok(text && strstr(text, "\nfinalize\tioctl\tsignal\t0\t-\tpid\t400\tcomm\tslowpoke\n"),
+	       "other reasons: the line ends at comm as before (tid etc. ignored)");
 	free(text);
 	log_layout_free(&l);
 	synth_region_destroy(&r);
@@ -227,7 +293,9 @@ static void test_exec_rows(void)
 int main(void)
 {
 	test_names();
+	test_reason_names();
 	test_table();
+	test_trigger_line();
 	test_owner_notes();
 	test_exec_rows();
 	return tap_done();
