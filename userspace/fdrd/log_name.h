@@ -12,6 +12,7 @@
 #ifndef FDRD_LOG_NAME_H
 #define FDRD_LOG_NAME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -34,5 +35,13 @@ int log_name_expand(const char *pattern, const struct log_name_vars *v,
 		    char *out, size_t outlen);
 
 const char *log_name_reason(uint32_t finalize_reason);
+
+/*
+ * Whether name is one log_name_expand() could have made of pattern: a
+ * placeholder matches what it expands to (<timestamp> 16 characters as
+ * above, <seq> <generation> <pid> digits, <reason> a reason name), the
+ * rest itself.  What --max-logs and --max-bytes count and delete.
+ */
+bool log_name_matches(const char *pattern, const char *name);
 
 #endif /* FDRD_LOG_NAME_H */

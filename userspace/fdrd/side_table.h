@@ -22,6 +22,7 @@
 #define FDRD_SIDE_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "log_layout.h"
 
@@ -32,5 +33,8 @@
  */
 char *side_table_render(const struct log_layout *l, const char *log_name,
 			const char *proc_root, size_t *len);
+
+/* Write s as a field of the table (escaped as above). */
+void side_table_escape(FILE *f, const char *s);
 
 #endif /* FDRD_SIDE_TABLE_H */
