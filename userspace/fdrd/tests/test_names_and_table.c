@@ -13,6 +13,7 @@
 
 #include "log_layout.h"
 #include "log_name.h"
+#include "retention.h"
 #include "side_table.h"
 #include "synth_region.h"
 #include "tap.h"
@@ -48,6 +49,49 @@ static void test_reason_names(void)
 	       !strcmp(log_name_reason(FDR_FINALIZE_NONE), "none") &&
 	       !strcmp(log_name_reason(77), "unknown"),
 	       "reason names: trigger, ioctl, crash, none; unknown otherwise");
+}
+
+/* What --max-logs / --max-bytes take for fdrd's own: exactly the names
+ * the pattern expands to. */
+static void test_matches(void)
+{
+	static const struct { const char *pattern, *name; bool match; } cases[] = {
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.5.xray", true },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.123456.xray", true },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z..xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.5.xray.threads", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.2023111XT221320Z.5.xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320.5.xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.5a.xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "xfdr-log.20231114T221320Z.5.xray", false },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "trigger-g9-42-5-<nope>", true },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "crash-g9-42-5-<nope>", true },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "boom-g9-42-5-<nope>", false },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "ioctl-g9-42-5-x", false },
+		{ "<seq><seq>.x", "12.x", true },
+		{ "<seq><seq>.x", "1.x", false },
+		{ "plain.xray", "plain.xray", true },
+		{ "plain.xray", "plain.xray2", false },
+	};
+	uint64_t v;
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		tap_ok(log_name_matches(cases[i].pattern, cases[i].name) == cases[i].match,
+		       "'%s' %s pattern '%s'", cases[i].name,
+		       cases[i].match ? "matches" : "does not match", cases[i].pattern);
+	tap_ok(!retention_parse_size("1024", &v, &why) && v == 1024 &&
+	       !retention_parse_size("3K", &v, &why) && v == 3072 &&
+	       !retention_parse_size("2m", &v, &why) && v == 2u << 20 &&
+	       !retention_parse_size("5GiB", &v, &why) && v == 5ull << 30 &&
+	       !retention_parse_size("1TB", &v, &why) && v == 1ull << 40 &&
+	       !retention_parse_size("7B", &v, &why) && v == 7,
+	       "sizes: plain, K, m, GiB, TB, B");
+	tap_ok(retention_parse_size("", &v, &why) && retention_parse_size("0", &v, &why) &&
+	       retention_parse_size("1.5G", &v, &why) && retention_parse_size("1KK", &v, &why) &&
+	       retention_parse_size(" 1", &v, &why) && retention_parse_size("16777216T", &v, &why) &&
+	       retention_parse_size("18446744073709551616", &v, &why),
+	       "sizes refused: empty, 0, fraction, double suffix, blank, overflows");
 }
 
 static void fake_proc(const char *root, int pid, const char *comm, const char *exe)
@@ -294,6 +338,7 @@ int main(void)
 {
 	test_names();
 	test_reason_names();
+	test_matches();
 	test_table();
 	test_trigger_line();
 	test_owner_notes();
