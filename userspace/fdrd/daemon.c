@@ -171,8 +171,11 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 	lp->retry_ms = lp->o->retry_ms;
 	if (lp->o->auto_reset)
 		reinit(lp->ctl, st);
-	if (lp->o->once)
+	if (lp->o->once) {
 		lp->done = 1;
+		/* larger than --max-bytes: nothing written, an error */
+		lp->status = out == FLUSH_SKIPPED;
+	}
 }
 
 /* One look at the region and one step; returns when something was done. */

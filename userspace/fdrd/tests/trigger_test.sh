@@ -224,6 +224,15 @@ test_max_bytes() {
 	check "... and the region is flushed and re-armed (--auto-reset)" [ "$(status_field state)" = INITIALIZED ]
 	stop_fdrd
 
+	# --once: exit status 1, no file
+	fresh_region 65536 4
+	"$RECORDER" "$TARGET" 1 200 >/dev/null
+	ctl finalize >/dev/null
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$out" --max-bytes 1K 2>"$WORK/once.err"
+	local rc=$?
+	check "--once with a log larger than --max-bytes: exit 1, the error, no file" \
+		eval '[ $rc = 1 ] && grep -q "not written: its log would be" "$WORK/once.err" && [ -z "$(ls -A "$out")" ]'
+
 	# one that fits alone but not with another: only the newest is left
 	rm -rf "$out"; mkdir -p "$out"
 	fresh_region 65536 4
