@@ -4,11 +4,11 @@
  * the device, a futex for embedded regions; never a busy loop), sleep the
  * grace period, flush, optionally reset and re-initialize, repeat.
  *
- * Signals only set a flag (SIGUSR1: a trigger by hand).  Waits are
- * bounded (1 s), so the flag is seen within a second whenever the signal
- * arrives; a flush that has started
+ * Signals only set a flag.  Waits are bounded (1 s), so the flag is seen
+ * within a second whenever the signal arrives; a flush that has started
  * always runs to its end before fdrd exits, or before SIGHUP's new
- * options (systemctl reload) take over.
+ * options (systemctl reload) take over, or SIGUSR1's trigger by hand
+ * fires (on the region as it is then: re-armed with --auto-reset).
  */
 #include <errno.h>
 #include <limits.h>
