@@ -233,6 +233,19 @@ test_max_bytes() {
 	check "--once with a log larger than --max-bytes: exit 1, the error, no file" \
 		eval '[ $rc = 1 ] && grep -q "not written: its log would be" "$WORK/once.err" && [ -z "$(ls -A "$out")" ]'
 
+	# a log that fits but, with its table, goes past: kept, said
+	local lx lt; lx=$(cat "$cal"/*.xray | wc -c); lt=$(cat "$cal"/*.xray.threads | wc -c)
+	rm -rf "$out"; mkdir -p "$out"
+	fresh_region 65536 4
+	start_fdrd "$out" --grace-ms 20 --auto-reset --max-bytes $((lx + lt / 2))
+	cycle 1
+	sleep 0.2
+	check "a log of $lx bytes under --max-bytes $((lx + lt / 2)), over it with its table: kept, and said" \
+		eval '[ "$(logs_in "$out")" = "$(written | tail -n 1)" ] &&
+		      grep -q "kept $out/$(written | tail -n 1) although it alone is [0-9]* bytes, more than --max-bytes $((lx + lt / 2)): the newest log is always kept" "$WORK/fdrd.err"' ||
+		diag <"$WORK/fdrd.err"
+	stop_fdrd
+
 	# one that fits alone but not with another: only the newest is left
 	rm -rf "$out"; mkdir -p "$out"
 	fresh_region 65536 4
