@@ -8,7 +8,11 @@
  * bytes, same threshold rewinding, same re-entry rule): the common case
  * (a held buffer with room, the same CPU, a delta that fits, no rewind)
  * runs inline, without a call, and so does the erasing of a call shorter
- * than the threshold; anything else calls the library.
+ * than the threshold; anything else calls the library.  So does every
+ * call while the region has a latency trigger (fdrctl init
+ * --trigger-duration): the writer's fast_size is 0 then, so that the
+ * library sees each Enter and Exit; without a trigger fast_size is the
+ * buffer's size and the inline path is unchanged.
  *
  * The inline code reads libfdr's per-thread writer, so this header and the
  * library must come from the same libfdr.  The writer's layout version is
@@ -45,6 +49,10 @@ struct fdr_thread {
 	uint8_t *buf;
 	uint64_t size;			/* bytes records may use: buffer_size
 					 * less the owner note at its end */
+	uint64_t fast_size;		/* what the inline path compares with:
+					 * size, or 0 when the region has a
+					 * latency trigger (every record then
+					 * takes the library's general path) */
 	uint64_t pos;			/* our extents: bytes written */
 	uint64_t latest_tsc;		/* TSC of the last record kept */
 	uint64_t last_entry_tsc;	/* TSC of the last undoable Enter */
@@ -63,7 +71,7 @@ struct fdr_thread {
 };
 
 /* Bump with any change to struct fdr_thread (see the symbol below). */
-#define FDR__THREAD_SYMBOL	"fdr__thread_layout_1"
+#define FDR__THREAD_SYMBOL	"fdr__thread_layout_2"
 
 extern FDR__EXPORTED __thread struct fdr_thread fdr__thread
 	__asm__(FDR__THREAD_SYMBOL) __attribute__((tls_model("initial-exec")));
@@ -137,24 +145,35 @@ FDR__INLINE void fdr__put_function(uint8_t *p, uint32_t kind, int32_t fid,
 
 /*
  * Is the held buffer still ours to write, with room for `need` bytes
- * after pos (t->pos, loaded once by the caller)?  One acquire load of the
- * state word per record; everything else is in the thread's own cache
- * lines or read-mostly.
+ * after pos (t->pos, loaded once by the caller) below limit (t->size for
+ * the general path, t->fast_size for the inline one)?  One acquire load
+ * of the state word per record; everything else is in the thread's own
+ * cache lines or read-mostly.
  */
-FDR__INLINE bool fdr__can_write_at(const struct fdr_thread *t, uint64_t pos,
-				   uint64_t need)
+FDR__INLINE bool fdr__can_write_below(const struct fdr_thread *t,
+				      uint64_t pos, uint64_t need,
+				      uint64_t limit)
 {
 	const struct fdr_control *c = t->ctl;
 
 	return t->region == __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) &&
 	       __atomic_load_n(&c->state, __ATOMIC_ACQUIRE) ==
 		       FDR_STATE_INITIALIZED &&
-	       c->generation == t->generation && pos + need <= t->size;
+	       c->generation == t->generation && pos + need <= limit;
 }
 
+/* The inline path's test: never true while a latency trigger is armed
+ * (fast_size 0), so that the library sees every call then. */
+FDR__INLINE bool fdr__can_write_at(const struct fdr_thread *t, uint64_t pos,
+				   uint64_t need)
+{
+	return fdr__can_write_below(t, pos, need, t->fast_size);
+}
+
+/* The general path's test: the whole usable buffer. */
 FDR__INLINE bool fdr__can_write(const struct fdr_thread *t, uint64_t need)
 {
-	return fdr__can_write_at(t, t->pos, need);
+	return fdr__can_write_below(t, t->pos, need, t->size);
 }
 
 /* Same CPU (never so for a buffer's first record: its cpu is
@@ -259,22 +278,30 @@ general:
 	return false;
 }
 
+/*
+ * The library's general path, what fdr_enter() and fdr_exit() fall back
+ * to: straight there, since the inline path just declined (calling
+ * fdr_enter() would try it, and read the TSC, once more).
+ */
+extern FDR__EXPORTED void fdr__enter_general(int32_t fid);
+extern FDR__EXPORTED void fdr__exit_general(uint32_t kind, int32_t fid);
+
 FDR__INLINE void fdr_inline_enter(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
-		fdr_enter(fid);
+		fdr__enter_general(fid);
 }
 
 FDR__INLINE void fdr_inline_exit(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_EXIT, fid))
-		fdr_exit(fid);
+		fdr__exit_general(FDR_FN_EXIT, fid);
 }
 
 FDR__INLINE void fdr_inline_tail_exit(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_TAIL_EXIT, fid))
-		fdr_tail_exit(fid);
+		fdr__exit_general(FDR_FN_TAIL_EXIT, fid);
 }
 
 #ifdef __cplusplus

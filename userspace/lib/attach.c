@@ -22,6 +22,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +33,14 @@
 
 struct fdr_region *fdr__current;
 pid_t fdr__pid;
+/*
+ * g.ctl's device file, for the writers' FDR_IOC_TRIGGER: read without the
+ * lock from inside a record, so a plain int set at attach and cleared
+ * (before the close) at detach.  No file of its own: the kernel ties our
+ * buffers to this one (reclaim at its release), and another open file
+ * would outlive fdr_detach() and change that.
+ */
+int fdr__trigger_fd = -1;
 
 #ifdef FDR_TEST_HOOKS
 /* Runs between the map (and its checks) and the region's first use. */
@@ -118,6 +127,8 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	r->nr_cpus = geom.nr_cpus;
 	r->buffers_per_cpu = geom.buffers_per_cpu;
 	hz = threshold_hz(r->ctl, may_sleep);
+	r->tsc_hz = hz;
+	r->embedded = g.ctl->target.kind == FDR_TARGET_EMBEDDED;
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);
 	/* Each region may number its writers in another pid namespace. */
@@ -221,6 +232,8 @@ FDR_API int fdr_attach(const char *target)
 		return ret;
 	}
 	g.ctl = ctl;
+	if (ctl->target.kind == FDR_TARGET_DEVICE)
+		__atomic_store_n(&fdr__trigger_fd, ctl->fd, __ATOMIC_RELEASE);
 	ret = map_current(true);
 	if (ret == -ENOENT && ctl->target.kind == FDR_TARGET_EMBEDDED)
 		ret = -ENODATA;	/* an embedded region appears at its INIT */
@@ -233,6 +246,7 @@ FDR_API int fdr_attach(const char *target)
 	} else if (ret < 0) {
 		fprintf(stderr, "libfdr: recording disabled: %s\n",
 			fdr_ctl_strerror(ctl, "map", ret));
+		__atomic_store_n(&fdr__trigger_fd, -1, __ATOMIC_RELEASE);
 		fdr_ctl_close(ctl);
 		g.ctl = NULL;
 	} else {
@@ -240,6 +254,25 @@ FDR_API int fdr_attach(const char *target)
 	}
 	pthread_mutex_unlock(&g.lock);
 	return ret;
+}
+
+/*
+ * The firing writer's one syscall.  Inside a record, maybe in a signal
+ * handler: no lock, no malloc, nothing of g but the fd.
+ */
+FDR_NOINSTR int fdr__trigger_send(struct fdr_region *r, int32_t fid,
+				  uint64_t duration_ns, int32_t tid)
+{
+	struct fdr_trigger trig = { .size = sizeof(trig),
+				    .duration_ns = duration_ns, .fid = fid };
+	int fd;
+
+	if (r->embedded)
+		return fdr__embedded_trigger(r->ctl, &trig, fdr__pid, tid);
+	fd = __atomic_load_n(&fdr__trigger_fd, __ATOMIC_ACQUIRE);
+	if (fd < 0)
+		return -EBADF;
+	return ioctl(fd, FDR_IOC_TRIGGER, &trig) ? -errno : 0;
 }
 
 FDR_API void fdr_detach(void)
@@ -253,6 +286,7 @@ FDR_API void fdr_detach(void)
 	 * their next record or at their exit; what is still held when the
 	 * process dies, the kernel (or the embedded controller) reclaims. */
 	g.mapped = NULL;
+	__atomic_store_n(&fdr__trigger_fd, -1, __ATOMIC_RELEASE);
 	fdr_ctl_close(g.ctl);
 	g.ctl = NULL;
 	pthread_mutex_unlock(&g.lock);

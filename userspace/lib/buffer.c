@@ -144,6 +144,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	t->generation = c->generation;
 	t->buf = r->buffers + (uint64_t)(d - r->descs) * r->buffer_size;
 	t->size = fdr__usable_size(r);
+	fdr__trigger_take(t, r);	/* t->fast_size */
 	populate(t->buf, r->buffer_size);
 	fdr__owner_note_write(t, r, seq);	/* before the preamble publishes */
 	write_preamble(t);
@@ -170,4 +171,5 @@ FDR_NOINSTR void fdr__buffer_release(struct fdr_thread *t)
 	t->ctl = &fdr__no_control;
 	t->buf = NULL;
 	t->pos = 0;
+	t->fast_size = 0;
 }

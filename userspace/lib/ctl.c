@@ -105,6 +105,42 @@ FDR_API int fdr_ctl_reset(struct fdr_ctl *ctl)
 	return CALL(ctl, reset, ctl);
 }
 
+/* copy_struct_from_user's rules, as the kernel reads it; NULL: by hand. */
+FDR_NOINSTR static int trigger_arg(const struct fdr_trigger *trig,
+				   struct fdr_trigger *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->size = sizeof(*out);
+	if (!trig) {
+		out->flags = FDR_TRIGGER_BY_HAND;
+		return 0;
+	}
+	if (trig->size < FDR_TRIGGER_SIZE_VER0)
+		return -EINVAL;
+	if (trig->size > sizeof(*trig)) {
+		const unsigned char *tail = (const unsigned char *)(trig + 1);
+
+		for (size_t i = 0; i < trig->size - sizeof(*trig); i++)
+			if (tail[i])
+				return -E2BIG;
+	}
+	*out = *trig;
+	out->size = sizeof(*out);
+	if (out->flags & ~FDR_TRIGGER_FLAGS_ALL || out->reserved)
+		return -EINVAL;
+	return 0;
+}
+
+FDR_API int fdr_ctl_trigger(struct fdr_ctl *ctl, const struct fdr_trigger *trig)
+{
+	struct fdr_trigger t;
+	int ret = trigger_arg(trig, &t);
+
+	if (ret < 0)
+		return note(ctl, ret);
+	return CALL(ctl, trigger, ctl, &t);
+}
+
 FDR_API int fdr_ctl_status(struct fdr_ctl *ctl, struct fdr_status *st)
 {
 	if (!st)

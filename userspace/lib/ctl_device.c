@@ -52,9 +52,22 @@ FDR_NOINSTR static int dev_open(struct fdr_ctl *ctl)
 	return ret;
 }
 
+/* The kernel checks the same; checked here first only to name the
+ * field it would refuse (fdr_ctl_strerror). */
 FDR_NOINSTR static int dev_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 {
+	int ret = fdr__init_cfg_check(cfg, NULL, ctl->detail,
+				      sizeof(ctl->detail));
+
+	if (ret < 0)
+		return ret;
 	return dev_ioctl(ctl, FDR_IOC_INIT, (void *)cfg);
+}
+
+FDR_NOINSTR static int dev_trigger(struct fdr_ctl *ctl,
+				   const struct fdr_trigger *trig)
+{
+	return dev_ioctl(ctl, FDR_IOC_TRIGGER, (void *)trig);
 }
 
 FDR_NOINSTR static int dev_finalize(struct fdr_ctl *ctl)
@@ -313,6 +326,7 @@ const struct fdr_ctl_ops fdr__device_ops = {
 	.flush_abort = dev_flush_abort,
 	.flush_force_abort = dev_flush_force_abort,
 	.reset = dev_reset,
+	.trigger = dev_trigger,
 	.status = dev_status,
 	.wait = dev_wait,
 	.peek = dev_peek,

@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "internal.h"
 
@@ -77,18 +78,20 @@ FDR_NOINSTR static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 {
 	struct fdr_geometry g;
 	struct fdr_control *c;
+	struct fdr_init in;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	int ret = fdr__init_cfg_check(cfg);
+	int ret = fdr__init_cfg_check(cfg, &in, ctl->detail, sizeof(ctl->detail));
 
 	if (ret < 0)
 		return ret;
+	cfg = &in;	/* the caller's, in our size (a VER0 one has no trigger) */
 	ret = fdr__geometry_compute(&g, cfg->buffer_size, cfg->buffers_per_cpu,
 				    ncpu > 0 ? (uint32_t)ncpu : 1);
 	if (ret < 0)
 		return ret;
 	ret = lock_region(ctl);
 	if (ret == -ENOENT)
-		return fdr__embedded_create(ctl, &g, 1, cfg->flags);
+		return fdr__embedded_create(ctl, &g, 1, cfg);
 	if (ret < 0)
 		return ret;
 	c = ctl->ectl;
@@ -98,15 +101,14 @@ FDR_NOINSTR static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 		   c->buffers_per_cpu == g.buffers_per_cpu &&
 		   ctl->shm_size == g.map_size) {
 		set_state(c, FDR_STATE_INITIALIZING);
-		ret = fdr__embedded_reinit(ctl, cfg->flags);
+		ret = fdr__embedded_reinit(ctl, cfg);
 	} else {
 		/*
 		 * Another geometry: a new object replaces this one.  Its
 		 * writers see it stay UNINITIALIZED and re-attach by name.
 		 * Closing the old object (in the refresh) drops our lock.
 		 */
-		return fdr__embedded_create(ctl, &g, c->generation + 1,
-					    cfg->flags);
+		return fdr__embedded_create(ctl, &g, c->generation + 1, cfg);
 	}
 	unlock_region(ctl);
 	return ret;
@@ -117,7 +119,32 @@ FDR_NOINSTR static void stamp_finalize(struct fdr_control *c)
 	c->finalize_reason = FDR_FINALIZE_IOCTL;
 	c->finalize_signal = 0;
 	c->finalize_pid = getpid();
+	c->finalize_tid = 0;
+	c->finalize_duration_ns = 0;
+	c->finalize_fid = 0;
 	c->finalize_time_ns = fdr__monotonic_ns();
+}
+
+/*
+ * The same transition a writer fires (fdr__embedded_trigger, lock-free),
+ * here under the controllers' lock too, then what FINALIZE does for the
+ * dead: their HELD buffers are given back.
+ */
+FDR_NOINSTR static int emb_trigger(struct fdr_ctl *ctl,
+				   const struct fdr_trigger *trig)
+{
+	int ret = lock_region(ctl);
+
+	if (ret == -ENOENT)
+		return -EBUSY;	/* no region: UNINITIALIZED */
+	if (ret < 0)
+		return ret;
+	ret = fdr__embedded_trigger(ctl->ectl, trig, getpid(),
+				    (pid_t)syscall(SYS_gettid));
+	if (ret == 0)
+		fdr__reclaim_dead_writers(ctl->ectl, ctl->shm_size);
+	unlock_region(ctl);
+	return ret;
 }
 
 FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
@@ -127,10 +154,12 @@ FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
 
 	if (ret < 0)
 		return ret;
-	if (load_u32(&c->state) != FDR_STATE_INITIALIZED) {
+	/* A CAS, not a store: a writer's trigger takes INITIALIZED away
+	 * without the lock (fdr__embedded_trigger). */
+	if (!fdr__embedded_begin_finalize(c)) {
 		ret = -EBUSY;
 	} else {
-		set_state(c, FDR_STATE_FINALIZING);
+		fdr__futex_wake_all(&c->state);
 		stamp_finalize(c);
 		fdr__reclaim_dead_writers(c, ctl->shm_size);
 		set_state(c, FDR_STATE_FINALIZED);
@@ -310,6 +339,7 @@ const struct fdr_ctl_ops fdr__embedded_ops = {
 	/* A flush has no owner here: nobody could end it for a dead one. */
 	.flush_force_abort = emb_flush_abort,
 	.reset = emb_reset,
+	.trigger = emb_trigger,
 	.status = emb_status,
 	.wait = emb_wait,
 	.peek = emb_peek,

@@ -149,11 +149,32 @@ FDR_NOINSTR static void state_error(const struct fdr_ctl *ctl, const char *op)
 		hint = " (reset it first)";
 	else if (!strcmp(op, "reset") && st.state == FDR_STATE_INITIALIZED)
 		hint = " (finalize it first)";
+	else if (!strcmp(op, "trigger") && st.state == FDR_STATE_UNINITIALIZED)
+		hint = " (a trigger finalizes an INITIALIZED recorder: run 'fdrctl init' first)";
+	else if (!strcmp(op, "trigger") && st.state == FDR_STATE_FINALIZED)
+		hint = st.finalize_reason == FDR_FINALIZE_TRIGGER ?
+			       " (already finalized by a trigger; reset and init it to record again)" :
+			       " (already finalized; reset and init it to record again)";
 	else if (!strncmp(op, "flush", 5) && st.state == FDR_STATE_FINALIZED)
 		hint = st.flush_state == FDR_FLUSH_FLUSHED ?
 			       " and already FLUSHED" : " and not FLUSHING";
 	snprintf(msg, sizeof(msg), "%s: cannot %s: the recorder is %s%s",
 		 ctl->target.spec, op, fdr_state_name(st.state), hint);
+}
+
+/* EAGAIN of a trigger: the holdoff, and how long it is. */
+FDR_NOINSTR static void holdoff_error(const struct fdr_ctl *ctl)
+{
+	struct fdr_status st;
+
+	if (ctl->ops && ctl->ops->status((struct fdr_ctl *)ctl, &st) == 0)
+		snprintf(msg, sizeof(msg),
+			 "%s: cannot trigger: inside the trigger holdoff (at least %u ms between two triggers; wait, or trigger by hand, which is never held off)",
+			 ctl->target.spec, st.trigger_holdoff_ms);
+	else
+		snprintf(msg, sizeof(msg),
+			 "%s: cannot trigger: inside the trigger holdoff (wait, or trigger by hand)",
+			 ctl->target.spec);
 }
 
 FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
@@ -184,6 +205,11 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 		open_error(ctl, err, op);
 		break;
 	case EINVAL:
+		if (!strcmp(op, "init") && ctl->detail[0]) {
+			snprintf(msg, sizeof(msg), "%s: cannot init: %s",
+				 ctl->target.spec, ctl->detail);
+			break;
+		}
 		if (!strcmp(op, "init")) {
 			snprintf(msg, sizeof(msg),
 				 "%s: cannot init: bad sizes (the buffer size must be a non-zero multiple of the page size, %zu bytes, at most 1G; buffers per CPU must be non-zero)",
@@ -212,6 +238,10 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 			 ctl->target.spec, op);
 		break;
 	case EAGAIN:
+		if (!strcmp(op, "trigger")) {
+			holdoff_error(ctl);
+			break;
+		}
 		snprintf(msg, sizeof(msg),
 			 "%s: cannot %s: the region was re-initialized while it was being mapped, three times in a row; try again",
 			 ctl->target.spec, op);

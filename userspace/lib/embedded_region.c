@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <fdr_inline.h>	/* fdr__tsc(): the writers' clock, test hook included */
 #include "internal.h"
 
 #define FDR_SHM_MODE	0660
@@ -143,17 +144,33 @@ FDR_NOINSTR static void clear_run_fields(struct fdr_control *c)
 	c->finalize_signal = 0;
 	c->finalize_pid = 0;
 	c->finalize_time_ns = 0;
+	c->finalize_tid = 0;
+	c->finalize_duration_ns = 0;
+	c->finalize_fid = 0;
 	c->next_seq = 0;
 	c->buffers_acquired = 0;
 	c->buffers_recycled = 0;
 	c->records_dropped = 0;
 	c->buffers_reclaimed = 0;
+	c->triggers_fired = 0;
+	c->triggers_refused = 0;
+}
+
+/* This INIT's trigger.  trigger_last_ns and trigger_not_before_tsc are
+ * the holdoff's memory: kept across RESET and INIT, as the device keeps
+ * them across its regions. */
+FDR_NOINSTR static void write_trigger(struct fdr_control *c,
+				      const struct fdr_init *cfg)
+{
+	c->trigger_ns = cfg->trigger_ns;
+	c->trigger_fid = cfg->trigger_fid;
+	c->trigger_holdoff_ms = cfg->trigger_holdoff_ms;
 }
 
 /* Build a complete object under a temporary name; returns its fd. */
 FDR_NOINSTR static int build_object(struct fdr_ctl *ctl,
 				    const struct fdr_geometry *g,
-				    uint32_t generation, uint32_t init_flags,
+				    uint32_t generation, const struct fdr_init *cfg,
 				    char *tmp, size_t tmplen)
 {
 	struct fdr_control *c;
@@ -178,8 +195,15 @@ FDR_NOINSTR static int build_object(struct fdr_ctl *ctl,
 		ret = errno;
 		goto fail;
 	}
-	write_geometry(c, g, generation, init_flags);
+	write_geometry(c, g, generation, cfg->flags);
 	clear_run_fields(c);
+	write_trigger(c, cfg);
+	if (ctl->ectl) {	/* the object this one replaces */
+		c->trigger_last_ns = __atomic_load_n(&ctl->ectl->trigger_last_ns,
+						     __ATOMIC_RELAXED);
+		c->trigger_not_before_tsc = __atomic_load_n(
+			&ctl->ectl->trigger_not_before_tsc, __ATOMIC_RELAXED);
+	}
 	init_descs(c);
 	c->state = FDR_STATE_INITIALIZED;
 	munmap(c, g->control_size);
@@ -196,11 +220,11 @@ fail:
  */
 FDR_NOINSTR int fdr__embedded_create(struct fdr_ctl *ctl,
 				     const struct fdr_geometry *g,
-				     uint32_t generation, uint32_t init_flags)
+				     uint32_t generation, const struct fdr_init *cfg)
 {
 	char tmp[FDR_NAME_MAX + 48], tmppath[FDR_NAME_MAX + 64];
 	bool replace = ctl->fd >= 0;
-	int fd = build_object(ctl, g, generation, init_flags, tmp, sizeof(tmp));
+	int fd = build_object(ctl, g, generation, cfg, tmp, sizeof(tmp));
 	int ret = 0;
 
 	if (fd < 0)
@@ -222,7 +246,8 @@ FDR_NOINSTR int fdr__embedded_create(struct fdr_ctl *ctl,
 }
 
 /* Re-INIT the open object in place: same geometry, next generation. */
-FDR_NOINSTR int fdr__embedded_reinit(struct fdr_ctl *ctl, uint32_t init_flags)
+FDR_NOINSTR int fdr__embedded_reinit(struct fdr_ctl *ctl,
+				     const struct fdr_init *cfg)
 {
 	struct fdr_control *c = ctl->ectl;
 	struct fdr_geometry g;
@@ -234,11 +259,96 @@ FDR_NOINSTR int fdr__embedded_reinit(struct fdr_ctl *ctl, uint32_t init_flags)
 	if (fallocate(ctl->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
 		      (off_t)c->control_size, (off_t)data) == 0)
 		posix_fallocate(ctl->fd, (off_t)c->control_size, (off_t)data);
-	write_geometry(c, &g, c->generation + 1, init_flags);
+	write_geometry(c, &g, c->generation + 1, cfg->flags);
 	clear_run_fields(c);
+	write_trigger(c, cfg);
 	init_descs(c);
 	atomic_store_explicit((_Atomic uint32_t *)&c->state,
 			      FDR_STATE_INITIALIZED, memory_order_release);
 	fdr__futex_wake_all(&c->state);
+	return 0;
+}
+
+FDR_NOINSTR bool fdr__embedded_begin_finalize(struct fdr_control *c)
+{
+	uint32_t s = FDR_STATE_INITIALIZED;
+
+	return __atomic_compare_exchange_n(&c->state, &s, FDR_STATE_FINALIZING,
+					   false, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
+}
+
+FDR_NOINSTR static void finish_finalize(struct fdr_control *c)
+{
+	__atomic_store_n(&c->state, FDR_STATE_FINALIZED, __ATOMIC_RELEASE);
+	fdr__futex_wake_all(&c->state);
+}
+
+/*
+ * Inside the holdoff of the last trigger?  The control area is shared
+ * with every writer: its values are read once, and a scribbled one can
+ * only make this call refuse or accept wrongly, never fault.
+ */
+FDR_NOINSTR static bool held_off(const struct fdr_control *c, uint64_t now,
+				 uint64_t *last_out)
+{
+	uint64_t last = __atomic_load_n(&c->trigger_last_ns, __ATOMIC_ACQUIRE);
+	uint64_t holdoff = __atomic_load_n(&c->trigger_holdoff_ms,
+					   __ATOMIC_RELAXED);
+
+	if (last_out)
+		*last_out = last;
+	if (holdoff > FDR_TRIGGER_HOLDOFF_MAX_MS)
+		holdoff = FDR_TRIGGER_HOLDOFF_MAX_MS;
+	return last && holdoff && now >= last &&
+	       now - last < holdoff * 1000000u;
+}
+
+FDR_NOINSTR int fdr__embedded_trigger(struct fdr_control *c,
+				      const struct fdr_trigger *trig,
+				      pid_t pid, pid_t tid)
+{
+	bool by_hand = trig->flags & FDR_TRIGGER_BY_HAND;
+	uint64_t now = fdr__monotonic_ns(), last, hz, holdoff;
+
+	if (__atomic_load_n(&c->state, __ATOMIC_ACQUIRE) != FDR_STATE_INITIALIZED)
+		return -EBUSY;
+	if (!by_hand && held_off(c, now, &last)) {
+		__atomic_fetch_add(&c->triggers_refused, 1, __ATOMIC_RELAXED);
+		return -EAGAIN;
+	}
+	if (!fdr__embedded_begin_finalize(c))
+		return -EBUSY;
+	/*
+	 * We own the transition now.  A trigger of the previous generation
+	 * may have fired (and RESET, INIT followed) between our holdoff
+	 * check and the CAS: check again, and give the region back if so.
+	 */
+	if (!by_hand && __atomic_load_n(&c->trigger_last_ns, __ATOMIC_ACQUIRE) !=
+				last && held_off(c, now, NULL)) {
+		__atomic_fetch_add(&c->triggers_refused, 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->state, FDR_STATE_INITIALIZED,
+				 __ATOMIC_RELEASE);
+		fdr__futex_wake_all(&c->state);
+		return -EAGAIN;
+	}
+	c->finalize_reason = FDR_FINALIZE_TRIGGER;
+	c->finalize_signal = 0;
+	c->finalize_pid = pid;
+	c->finalize_tid = tid;
+	c->finalize_time_ns = now;
+	c->finalize_duration_ns = by_hand ? 0 : trig->duration_ns;
+	c->finalize_fid = by_hand ? 0 : trig->fid;
+	holdoff = __atomic_load_n(&c->trigger_holdoff_ms, __ATOMIC_RELAXED);
+	if (holdoff > FDR_TRIGGER_HOLDOFF_MAX_MS)
+		holdoff = FDR_TRIGGER_HOLDOFF_MAX_MS;
+	hz = __atomic_load_n(&c->tsc_hz, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->trigger_not_before_tsc,
+			 holdoff && hz ? fdr__tsc() + (uint64_t)((double)holdoff *
+							 (double)hz / 1e3) : 0,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&c->trigger_last_ns, now, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&c->triggers_fired, 1, __ATOMIC_RELAXED);
+	finish_finalize(c);
 	return 0;
 }

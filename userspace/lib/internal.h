@@ -58,7 +58,8 @@ int fdr__control_validate(const struct fdr_control *c, size_t map_len,
 /* The kernel's geometry from STATUS, offsets as the ABI fixes them. */
 int fdr__geometry_from_status(const struct fdr_status *st, struct fdr_geometry *g);
 bool fdr__geometry_equal(const struct fdr_geometry *a, const struct fdr_geometry *b);
-int fdr__init_cfg_check(const struct fdr_init *cfg);
+int fdr__init_cfg_check(const struct fdr_init *cfg, struct fdr_init *out,
+			char *why, size_t len);
 
 static inline __attribute__((no_instrument_function)) struct fdr_cpu_ring *
 fdr__rings(const struct fdr_control *c)
@@ -107,6 +108,8 @@ struct fdr_ctl_ops {
 	int (*flush_abort)(struct fdr_ctl *ctl);
 	int (*flush_force_abort)(struct fdr_ctl *ctl);
 	int (*reset)(struct fdr_ctl *ctl);
+	/* trig: checked, in our size */
+	int (*trigger)(struct fdr_ctl *ctl, const struct fdr_trigger *trig);
 	int (*status)(struct fdr_ctl *ctl, struct fdr_status *st);
 	int (*wait)(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
 		    int timeout_ms);
@@ -140,9 +143,25 @@ int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
 
 int fdr__embedded_refresh(struct fdr_ctl *ctl);
 void fdr__embedded_forget(struct fdr_ctl *ctl);
+/* cfg: as fdr__init_cfg_check() returned it.  The holdoff's memory
+ * (trigger_last_ns, trigger_not_before_tsc) of the object replaced, if
+ * any, carries over into a new one. */
 int fdr__embedded_create(struct fdr_ctl *ctl, const struct fdr_geometry *g,
-			 uint32_t generation, uint32_t init_flags);
-int fdr__embedded_reinit(struct fdr_ctl *ctl, uint32_t init_flags);
+			 uint32_t generation, const struct fdr_init *cfg);
+int fdr__embedded_reinit(struct fdr_ctl *ctl, const struct fdr_init *cfg);
+/*
+ * FDR_IOC_TRIGGER's transition on an embedded control area, without a
+ * lock (a CAS on the state word: a writer fires it from inside a record,
+ * maybe in a signal handler): INITIALIZED -> FINALIZED, reason TRIGGER,
+ * naming pid and tid.  -EBUSY in another state, -EAGAIN (and
+ * triggers_refused counted) inside the holdoff unless BY_HAND.  No
+ * malloc, no lock, no syscall but the futex wake.
+ */
+int fdr__embedded_trigger(struct fdr_control *c, const struct fdr_trigger *trig,
+			  pid_t pid, pid_t tid);
+/* INITIALIZED -> FINALIZING by CAS (the controllers' FINALIZE, which a
+ * writer's trigger may race): false if the state was another. */
+bool fdr__embedded_begin_finalize(struct fdr_control *c);
 void fdr__futex_wake_all(uint32_t *word);
 int fdr__futex_wait(uint32_t *word, uint32_t val, int timeout_ms);
 uint64_t fdr__reclaim_dead_writers(struct fdr_control *c, size_t map_len);

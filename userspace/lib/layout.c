@@ -9,6 +9,7 @@
  *   control_size   (page aligned) buffer 0; buffer i at control_size + i*size
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
@@ -153,9 +154,21 @@ FDR_NOINSTR bool fdr__geometry_equal(const struct fdr_geometry *a,
 	       a->descs_offset == b->descs_offset && a->control_size == b->control_size;
 }
 
-/* struct fdr_init as the kernel checks it (copy_struct_from_user rules). */
-FDR_NOINSTR int fdr__init_cfg_check(const struct fdr_init *cfg)
+/*
+ * struct fdr_init as the kernel checks it (copy_struct_from_user rules):
+ * a VER0 caller (24 bytes) has no trigger; a larger struct with a zero
+ * tail is accepted.  *out (may be NULL) gets the caller's struct in our
+ * size, zero-filled past what the caller knew.  why (may be NULL, len
+ * bytes) names the field a -EINVAL refuses.
+ */
+FDR_NOINSTR int fdr__init_cfg_check(const struct fdr_init *cfg,
+				    struct fdr_init *out, char *why,
+				    size_t len)
 {
+	struct fdr_init c;
+
+	if (why && len)
+		why[0] = 0;
 	if (cfg->size < FDR_INIT_SIZE_VER0)
 		return -EINVAL;
 	if (cfg->size > sizeof(*cfg)) {
@@ -165,7 +178,32 @@ FDR_NOINSTR int fdr__init_cfg_check(const struct fdr_init *cfg)
 			if (tail[i])
 				return -E2BIG;
 	}
-	if (cfg->flags & ~FDR_INIT_FLAGS_ALL || cfg->reserved)
+	memset(&c, 0, sizeof(c));
+	memcpy(&c, cfg, cfg->size < sizeof(c) ? cfg->size : sizeof(c));
+	c.size = sizeof(c);
+	if (c.flags & ~FDR_INIT_FLAGS_ALL || c.reserved)
 		return -EINVAL;
+	if (c.trigger_fid < 0) {
+		if (why)
+			snprintf(why, len, "the trigger's function id %d is negative",
+				 c.trigger_fid);
+		return -EINVAL;
+	}
+	if (c.trigger_fid && !c.trigger_ns) {
+		if (why)
+			snprintf(why, len,
+				 "a trigger function (id %d) needs a trigger duration",
+				 c.trigger_fid);
+		return -EINVAL;
+	}
+	if (c.trigger_holdoff_ms > FDR_TRIGGER_HOLDOFF_MAX_MS) {
+		if (why)
+			snprintf(why, len,
+				 "the trigger holdoff %u ms is above the maximum %u ms (one hour)",
+				 c.trigger_holdoff_ms, FDR_TRIGGER_HOLDOFF_MAX_MS);
+		return -EINVAL;
+	}
+	if (out)
+		*out = c;
 	return 0;
 }

@@ -108,4 +108,12 @@ FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
 	st->finalize_reason = c->finalize_reason;
 	st->finalize_signal = c->finalize_signal;
 	st->finalize_pid = c->finalize_pid;
+	st->trigger_ns = c->trigger_ns;
+	st->trigger_fid = c->trigger_fid;
+	st->trigger_holdoff_ms = c->trigger_holdoff_ms;
+	st->finalize_tid = c->finalize_tid;
+	st->finalize_fid = c->finalize_fid;
+	st->finalize_duration_ns = c->finalize_duration_ns;
+	st->triggers_fired = c->triggers_fired;
+	st->triggers_refused = c->triggers_refused;
 }

@@ -13,6 +13,12 @@
 #ifdef FDR_TEST_HOOKS
 uint64_t (*fdr__test_tsc_hook)(void);
 void (*fdr__test_guarded_hook)(void);
+/* Function records that took the general path (tests: the inline path
+ * must take every one it can when no trigger is armed). */
+uint64_t fdr__test_general_calls;
+#define COUNT_GENERAL()	(fdr__test_general_calls++)
+#else
+#define COUNT_GENERAL()	((void)0)
 #endif
 
 #define likely(x)	__builtin_expect(!!(x), 1)
@@ -79,8 +85,15 @@ INLINE void put_fn(struct fdr_thread *t, uint32_t kind, int32_t fid,
 	t->latest_tsc = tsc;
 }
 
-/* The general paths: any buffer state, any preamble, rewinding.  Called
- * inside the re-entry guard. */
+/* A latency trigger is armed for the held buffer (trigger.c); only
+ * asked once ready() said a buffer is held. */
+INLINE bool trigger_armed(const struct fdr_thread *t)
+{
+	return unlikely(t->fast_size == 0);
+}
+
+/* The general paths: any buffer state, any preamble, rewinding, the
+ * latency trigger.  Called inside the re-entry guard. */
 NOINLINE void enter_slow(struct fdr_thread *t, int32_t fid)
 {
 	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
@@ -95,6 +108,8 @@ NOINLINE void enter_slow(struct fdr_thread *t, int32_t fid)
 		t->last_entry_tsc = tsc;
 		put_fn(t, FDR_FN_ENTER, fid, tsc);
 		fdr__publish(t);
+		if (trigger_armed(t))
+			fdr__trigger_enter(fid, tsc);
 	}
 }
 
@@ -104,10 +119,12 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
 	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
 		uint64_t tsc = fdr__tsc();
 		bool meta = write_preamble(t, tsc, fdr__cpu());
+		bool erased = false;
 
 		if (!meta && t->undo_enters &&
 		    tsc - t->last_entry_tsc < t->threshold) {
 			fdr__rewind(t, tsc);
+			erased = true;
 		} else if (kind == FDR_FN_EXIT) {
 			t->undo_enters = 0;
 			t->undo_tails = 0;
@@ -118,6 +135,9 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
 			put_fn(t, kind, fid, tsc);
 		}
 		fdr__publish(t);
+		/* after the publish: the log holds the slow call's Exit */
+		if (trigger_armed(t))
+			fdr__trigger_exit(t, fid, tsc, erased);
 	}
 }
 
@@ -126,22 +146,25 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
  * to the general path inside the re-entry guard (so the fast path needs
  * no stack frame).
  */
-NOINLINE void enter_guarded(int32_t fid)
+FDR_API __attribute__((noinline)) void fdr__enter_general(int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
 
 	if (!enter_guard(t))
 		return;
+	COUNT_GENERAL();
 	enter_slow(t, fid);
 	leave_guard(t);
 }
 
-NOINLINE void exit_guarded(uint32_t kind, int32_t fid)
+FDR_API __attribute__((noinline)) void fdr__exit_general(uint32_t kind,
+							  int32_t fid)
 {
 	struct fdr_thread *t = &fdr__thread;
 
 	if (!enter_guard(t))
 		return;
+	COUNT_GENERAL();
 	exit_slow(t, kind, fid);
 	leave_guard(t);
 }
@@ -149,13 +172,13 @@ NOINLINE void exit_guarded(uint32_t kind, int32_t fid)
 FDR_API void fdr_enter(int32_t fid)
 {
 	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
-		enter_guarded(fid);
+		fdr__enter_general(fid);
 }
 
 INLINE void record_exit(uint32_t kind, int32_t fid)
 {
 	if (!fdr__fast_fn(kind, fid))
-		exit_guarded(kind, fid);
+		fdr__exit_general(kind, fid);
 }
 
 FDR_API void fdr_exit(int32_t fid)
@@ -186,6 +209,8 @@ FDR_API void fdr_enter_arg(int32_t fid, uint64_t arg)
 		fdr__put_metadata(t->buf + t->pos, FDR_MD_CALL_ARGUMENT, &arg, 8);
 		t->pos += FDR_METADATA_SIZE;
 		fdr__publish(t);
+		if (trigger_armed(t))
+			fdr__trigger_enter(fid, tsc);
 	}
 	leave_guard(t);
 }

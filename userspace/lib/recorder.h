@@ -28,6 +28,10 @@ struct fdr_region {
 	uint32_t nr_cpus;
 	uint32_t buffers_per_cpu;
 	uint64_t threshold_ticks;	/* func_duration_threshold in TSC ticks */
+	uint64_t tsc_hz;		/* ticks per second of the threshold and
+					 * the trigger (0: unknown, no trigger) */
+	bool embedded;			/* the trigger is the embedded transition,
+					 * else FDR_IOC_TRIGGER on fdr__trigger_fd */
 	uint64_t max_event;		/* largest custom event payload */
 	uint64_t note_size;		/* owner note at each buffer's end */
 };
@@ -88,6 +92,24 @@ void fdr__buffer_release(struct fdr_thread *t);
 void fdr__arm_thread_exit(struct fdr_thread *t);
 struct fdr_region *fdr__region_for_writing(void);
 bool fdr__rewind(struct fdr_thread *t, uint64_t tsc);
+
+/* ---- the latency trigger (trigger.c) ---- */
+
+/* The device file the process attached with (-1: none, or embedded):
+ * what a writer's trigger ioctl goes to (attach.c). */
+extern int fdr__trigger_fd;
+
+/* A buffer of r was just taken: read its trigger (sets t->fast_size). */
+void fdr__trigger_take(struct fdr_thread *t, struct fdr_region *r);
+/* With a trigger armed (t->fast_size == 0 while a buffer is held): an
+ * Enter was recorded at tsc; an Exit/TailExit was recorded and published
+ * (erased: the threshold erased the call instead). */
+void fdr__trigger_enter(int32_t fid, uint64_t tsc);
+void fdr__trigger_exit(struct fdr_thread *t, int32_t fid, uint64_t tsc,
+		       bool erased);
+/* One FDR_IOC_TRIGGER, or the embedded transition (attach.c). */
+int fdr__trigger_send(struct fdr_region *r, int32_t fid, uint64_t duration_ns,
+		      int32_t tid);
 
 /* The owner note at the end of each buffer (owner_note.c). */
 void fdr__owner_process_setup(void);

@@ -23,6 +23,14 @@ int region_start(struct region *r, const char *target)
 		.buffer_size = TEST_BUFFER_SIZE,
 		.buffers_per_cpu = TEST_BUFFERS_PER_CPU,
 	};
+
+	return region_start_cfg(r, target, &cfg);
+}
+
+int region_start_cfg(struct region *r, const char *target,
+		     const struct fdr_init *cfgp)
+{
+	struct fdr_init cfg = *cfgp;
 	int ret;
 
 	memset(r, 0, sizeof(*r));

@@ -20,6 +20,9 @@ struct region {
 /* Create (embedded:NAME) or initialize (a device path) a fresh region.
  * Prints why on failure and returns a negative errno. */
 int region_start(struct region *r, const char *target);
+/* The same with the caller's geometry and trigger. */
+int region_start_cfg(struct region *r, const char *target,
+		     const struct fdr_init *cfg);
 /* Finalize and map read-only. */
 int region_stop_and_map(struct region *r, const struct fdr_control **c);
 /* Back to UNINITIALIZED (device) or removed (embedded). */

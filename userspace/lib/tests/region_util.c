@@ -43,6 +43,13 @@ int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
 {
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = buffer_size,
 				.buffers_per_cpu = buffers_per_cpu };
+
+	return tr_create_cfg(tr, tag, &cfg);
+}
+
+int tr_create_cfg(struct test_region *tr, const char *tag,
+		  const struct fdr_init *cfg)
+{
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));
@@ -52,7 +59,7 @@ int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
 	remember(tr->target);
 	ret = fdr_ctl_open(&tr->ctl, tr->target);
 	if (ret == 0)
-		ret = fdr_ctl_init(tr->ctl, &cfg);
+		ret = fdr_ctl_init(tr->ctl, cfg);
 	if (ret < 0)
 		fprintf(stderr, "tr_create: %s\n",
 			fdr_ctl_strerror(tr->ctl, "init", ret));
@@ -82,6 +89,13 @@ int tr_open_device(struct test_region *tr, uint64_t buffer_size,
 {
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = buffer_size,
 				.buffers_per_cpu = buffers_per_cpu };
+
+	return tr_open_device_cfg(tr, &cfg);
+}
+
+int tr_open_device_cfg(struct test_region *tr, const struct fdr_init *cfgp)
+{
+	struct fdr_init cfg = *cfgp;
 	int ret;
 
 	memset(tr, 0, sizeof(*tr));

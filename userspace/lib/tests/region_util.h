@@ -22,9 +22,13 @@ struct test_region {
 /* A fresh region "embedded:t-TAG-PID", initialized; 0 or -errno. */
 int tr_create(struct test_region *tr, const char *tag, uint64_t buffer_size,
 	      uint32_t buffers_per_cpu);
+/* The same with a whole struct fdr_init (e.g. a latency trigger). */
+int tr_create_cfg(struct test_region *tr, const char *tag,
+		  const struct fdr_init *cfg);
 /* /dev/fdr (or $FDR_TARGET), brought to UNINITIALIZED then initialized. */
 int tr_open_device(struct test_region *tr, uint64_t buffer_size,
 		   uint32_t buffers_per_cpu);
+int tr_open_device_cfg(struct test_region *tr, const struct fdr_init *cfg);
 /* Any state -> UNINITIALIZED through the legal transitions. */
 int tr_to_uninitialized(struct fdr_ctl *ctl);
 int tr_map(struct test_region *tr);

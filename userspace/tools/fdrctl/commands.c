@@ -3,6 +3,8 @@
  * and destroy. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,8 @@ static const char init_usage[] =
 	"usage: fdrctl [--target T] init [--buffer-size N] [--buffers-per-cpu N]\n"
 	"                                [--no-crash-finalize] [--no-sched]\n"
 	"                                [--embedded NAME]\n"
+	"                                [--trigger-duration DUR[:FUNC]]\n"
+	"                                [--trigger-holdoff DUR]\n"
 	"\n"
 	"Allocate buffers_per_cpu buffers of buffer_size bytes for every CPU and\n"
 	"start recording (UNINITIALIZED -> INITIALIZED).  N takes K, M, G\n"
@@ -21,7 +25,18 @@ static const char init_usage[] =
 	"shared-memory region /dev/shm/fdr-NAME instead of using /dev/fdr.\n"
 	"--no-crash-finalize: a writer dying from a signal does not finalize.\n"
 	"--no-sched: fdr.ko records no context switches and wakeups of the\n"
-	"traced threads (no <log>.sched file; the embedded backend never has one).\n";
+	"traced threads (no <log>.sched file; the embedded backend never has one).\n"
+	"--trigger-duration DUR[:FUNC]: the latency trigger.  When a writer\n"
+	"records the exit of a call that lasted at least DUR (of function id\n"
+	"FUNC only, else of any function), the region is finalized, reason\n"
+	"TRIGGER, so the log ends with that call.  DUR is a whole number with a\n"
+	"unit: ns, us, ms or s (10ms, 500us, 2s).  FUNC is a numeric function id\n"
+	"(12 or #12, as the reports print unknown ids); fdrctl does not resolve names\n"
+	"('fdr record' does, for XRay builds).\n"
+	"--trigger-holdoff DUR: the least time between two triggers, for the\n"
+	"region, across threads, processes, resets and inits (default 1s with a\n"
+	"trigger, else 0; 0: none; whole milliseconds, at most 1 hour).  A trigger\n"
+	"by hand ('fdrctl trigger') is never held off, but starts a holdoff.\n";
 
 static int bad_usage(const char *what, const char *arg, const char *usage)
 {
@@ -43,15 +58,103 @@ static void default_geometry(struct fdr_ctl *ctl, struct fdr_init *cfg)
 	}
 }
 
-static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
-			   uint64_t *size, uint64_t *count, uint32_t *flags)
+/* What a bad DUR is, in words. */
+static const char *duration_problem(int err)
 {
+	switch (err) {
+	case -EDOM: return "give a unit: ns, us, ms or s, e.g. 10ms";
+	case -ERANGE: return "too large";
+	default: return "a whole number with a unit: ns, us, ms or s, e.g. 10ms";
+	}
+}
+
+/* --trigger-duration DUR[:FUNC] */
+static int parse_trigger(const char *arg, struct fdr_init *cfg)
+{
+	char dur[64], *colon, *end;
+	const char *fn;
+	uint64_t ns;
+	long long fid = 0;
+	int err;
+
+	if (strlen(arg) >= sizeof(dur)) {
+		fprintf(stderr, "fdrctl: bad --trigger-duration '%s': too long\n", arg);
+		return EXIT_USAGE;
+	}
+	strcpy(dur, arg);
+	colon = strchr(dur, ':');
+	if (colon)
+		*colon = 0;
+	err = fdrctl_parse_duration(dur, &ns);
+	if (err || ns == 0) {
+		fprintf(stderr, "fdrctl: bad --trigger-duration '%s': %s\n%s", arg,
+			err ? duration_problem(err) :
+			      "the duration must be more than 0 (leave the option out for no trigger)",
+			init_usage);
+		return EXIT_USAGE;
+	}
+	if (colon) {
+		fn = colon + 1;
+		if (*fn == '#')
+			fn++;
+		errno = 0;
+		fid = *fn >= '0' && *fn <= '9' ? strtoll(fn, &end, 10) : -1;
+		if (fid <= 0 || errno || *end || fid > INT32_MAX) {
+			if (*fn && (*fn < '0' || *fn > '9'))
+				fprintf(stderr,
+					"fdrctl: bad --trigger-duration '%s': FUNC '%s' is not a function id; fdrctl does not resolve names: give the numeric id (1 to %d, as fdrlog prints it), or let 'fdr record' resolve the name in an XRay build\n",
+					arg, colon + 1, INT32_MAX);
+			else
+				fprintf(stderr,
+					"fdrctl: bad --trigger-duration '%s': the function id must be 1 to %d (leave ':FUNC' out for any function)\n",
+					arg, INT32_MAX);
+			return EXIT_USAGE;
+		}
+	}
+	cfg->trigger_ns = ns;
+	cfg->trigger_fid = (int32_t)fid;
+	return 0;
+}
+
+/* --trigger-holdoff DUR, in whole milliseconds */
+static int parse_holdoff(const char *arg, struct fdr_init *cfg)
+{
+	uint64_t ns;
+	int err = fdrctl_parse_duration(arg, &ns);
+
+	if (err) {
+		fprintf(stderr, "fdrctl: bad --trigger-holdoff '%s': %s (0: none)\n%s",
+			arg, duration_problem(err), init_usage);
+		return EXIT_USAGE;
+	}
+	if (ns % 1000000) {
+		fprintf(stderr, "fdrctl: bad --trigger-holdoff '%s': the holdoff is counted in whole milliseconds\n",
+			arg);
+		return EXIT_USAGE;
+	}
+	if (ns / 1000000 > FDR_TRIGGER_HOLDOFF_MAX_MS) {
+		fprintf(stderr, "fdrctl: bad --trigger-holdoff '%s': at most 1 hour (%u ms)\n",
+			arg, FDR_TRIGGER_HOLDOFF_MAX_MS);
+		return EXIT_USAGE;
+	}
+	cfg->trigger_holdoff_ms = (uint32_t)(ns / 1000000);
+	return 0;
+}
+
+static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
+			   uint64_t *size, uint64_t *count, struct fdr_init *cfg)
+{
+	uint32_t *flags = &cfg->flags;
+	bool holdoff_set = false;
+	int ret;
 	static const struct option longopts[] = {
 		{ "buffer-size", required_argument, NULL, 's' },
 		{ "buffers-per-cpu", required_argument, NULL, 'n' },
 		{ "no-crash-finalize", no_argument, NULL, 'c' },
 		{ "no-sched", no_argument, NULL, 'S' },
 		{ "embedded", required_argument, NULL, 'e' },
+		{ "trigger-duration", required_argument, NULL, 'T' },
+		{ "trigger-holdoff", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -80,6 +183,15 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 			if (fdrctl_set_embedded(o, optarg))
 				return EXIT_USAGE;
 			break;
+		case 'T':
+			if ((ret = parse_trigger(optarg, cfg)))
+				return ret;
+			break;
+		case 'H':
+			if ((ret = parse_holdoff(optarg, cfg)))
+				return ret;
+			holdoff_set = true;
+			break;
 		case 'h':
 			fputs(init_usage, stdout);
 			return -1;
@@ -90,6 +202,8 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 	}
 	if (optind < argc)
 		return bad_usage("unexpected argument", argv[optind], init_usage);
+	if (cfg->trigger_ns && !holdoff_set)
+		cfg->trigger_holdoff_ms = 1000;	/* a storm gives a few logs */
 	return 0;
 }
 
@@ -98,7 +212,7 @@ int cmd_init(struct fdrctl_opts *o, int argc, char **argv)
 	struct fdr_init cfg = { .size = sizeof(cfg) };
 	uint64_t size = 0, count = 0;
 	struct fdr_ctl *ctl;
-	int ret = parse_init_args(o, argc, argv, &size, &count, &cfg.flags);
+	int ret = parse_init_args(o, argc, argv, &size, &count, &cfg);
 
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
@@ -141,6 +255,11 @@ static int simple_transition(struct fdrctl_opts *o, int argc, char **argv,
 	return ret;
 }
 
+static int trigger_by_hand(struct fdr_ctl *ctl)
+{
+	return fdr_ctl_trigger(ctl, NULL);
+}
+
 int cmd_finalize(struct fdrctl_opts *o, int argc, char **argv)
 {
 	static const char usage[] =
@@ -177,6 +296,23 @@ int cmd_flush_abort(struct fdrctl_opts *o, int argc, char **argv)
 
 	if (ret == EXIT_OK && !fdrctl_wants_help(argc, argv))
 		puts("flush aborted (forced, whoever began it); the data stays FINALIZED");
+	return ret;
+}
+
+int cmd_trigger(struct fdrctl_opts *o, int argc, char **argv)
+{
+	static const char usage[] =
+		"usage: fdrctl [--target T] trigger\n\n"
+		"Fire the latency trigger by hand: finalize now (INITIALIZED ->\n"
+		"FINALIZED), reason TRIGGER, naming this process and thread (function\n"
+		"id 0, duration 0).  Never held off by --trigger-holdoff, but starts a\n"
+		"holdoff for the writers' triggers.  Works whether or not the region\n"
+		"was initialized with --trigger-duration.\n";
+	int ret = simple_transition(o, argc, argv, usage, "trigger",
+				    trigger_by_hand);
+
+	if (ret == EXIT_OK && !fdrctl_wants_help(argc, argv))
+		puts("triggered: the recorder is FINALIZED (reason trigger)");
 	return ret;
 }
 

@@ -20,6 +20,8 @@ struct fdrctl_opts {
 };
 
 int fdrctl_parse_size(const char *s, uint64_t *out);
+/* 0, -EINVAL (not a duration), -EDOM (no unit), -ERANGE (too large) */
+int fdrctl_parse_duration(const char *s, uint64_t *ns);
 int fdrctl_open(const struct fdrctl_opts *o, struct fdr_ctl **ctl);
 int fdrctl_fail(struct fdr_ctl *ctl, const char *op, int err);
 
@@ -29,6 +31,7 @@ int cmd_reset(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_status(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_wait(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_flush_abort(struct fdrctl_opts *o, int argc, char **argv);
+int cmd_trigger(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv);
 
 /* "--help" or "-h" as the only argument of a command. */

@@ -16,7 +16,9 @@ static const char usage[] =
 	"\n"
 	"commands:\n"
 	"  init [--buffer-size N] [--buffers-per-cpu N] [--no-crash-finalize]\n"
-	"       [--no-sched]  allocate the buffers and start recording\n"
+	"       [--no-sched] [--trigger-duration DUR[:FUNC]] [--trigger-holdoff DUR]\n"
+	"                   allocate the buffers and start recording\n"
+	"  trigger          finalize now, reason TRIGGER (by hand)\n"
 	"  finalize         stop recording; fdrd then writes the log\n"
 	"  status [--json]  state, geometry and counters\n"
 	"  reset            drop the recorded data (after finalize)\n"
@@ -41,7 +43,7 @@ static const struct command commands[] = {
 	{ "init", cmd_init },	  { "finalize", cmd_finalize },
 	{ "status", cmd_status }, { "reset", cmd_reset },
 	{ "wait", cmd_wait },	  { "destroy", cmd_destroy },
-	{ "flush-abort", cmd_flush_abort },
+	{ "flush-abort", cmd_flush_abort }, { "trigger", cmd_trigger },
 };
 
 int fdrctl_set_embedded(struct fdrctl_opts *o, const char *name)

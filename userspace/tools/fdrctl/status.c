@@ -11,7 +11,10 @@ static const char status_usage[] =
 	"usage: fdrctl [--target T] status [--json]\n\n"
 	"Print the state, flush state, geometry, TSC frequency and counters of\n"
 	"the recorder, and whether it records scheduling (records kept and\n"
-	"overwritten).  --json prints one JSON object on one line.\n";
+	"overwritten), the latency trigger (--trigger-duration of init) and\n"
+	"the triggers it fired and refused in its holdoff, and what finalized\n"
+	"the region (for a trigger: the function id, how long its call lasted,\n"
+	"the process and thread).  --json prints one JSON object on one line.\n";
 
 static const char *finalize_reason_name(uint32_t r)
 {
@@ -19,6 +22,7 @@ static const char *finalize_reason_name(uint32_t r)
 	case FDR_FINALIZE_NONE: return "none";
 	case FDR_FINALIZE_IOCTL: return "ioctl";
 	case FDR_FINALIZE_CRASH: return "crash";
+	case FDR_FINALIZE_TRIGGER: return "trigger";
 	default: return "unknown";
 	}
 }
@@ -36,7 +40,11 @@ static void print_json(const char *target, const struct fdr_status *s)
 	       "\"finalize_signal\":%u,\"finalize_pid\":%d,"
 	       "\"default_buffer_size\":%llu,\"default_buffers_per_cpu\":%u,"
 	       "\"sched\":%s,\"sched_size\":%llu,\"sched_records\":%llu,"
-	       "\"sched_overwritten\":%llu}\n",
+	       "\"sched_overwritten\":%llu,\"trigger_ns\":%llu,"
+	       "\"trigger_fid\":%d,\"trigger_holdoff_ms\":%u,"
+	       "\"finalize_tid\":%d,\"finalize_fid\":%d,"
+	       "\"finalize_duration_ns\":%llu,\"triggers_fired\":%llu,"
+	       "\"triggers_refused\":%llu}\n",
 	       target, fdr_state_name(s->state),
 	       fdr_flush_state_name(s->flush_state), s->generation,
 	       s->flags & FDR_CTL_EMBEDDED ? "true" : "false",
@@ -57,7 +65,67 @@ static void print_json(const char *target, const struct fdr_status *s)
 	       s->flags & FDR_CTL_SCHED ? "true" : "false",
 	       (unsigned long long)s->sched_size,
 	       (unsigned long long)s->sched_records,
-	       (unsigned long long)s->sched_overwritten);
+	       (unsigned long long)s->sched_overwritten,
+	       (unsigned long long)s->trigger_ns, s->trigger_fid,
+	       s->trigger_holdoff_ms, s->finalize_tid, s->finalize_fid,
+	       (unsigned long long)s->finalize_duration_ns,
+	       (unsigned long long)s->triggers_fired,
+	       (unsigned long long)s->triggers_refused);
+}
+
+/* "20 ms", "1500 us", "3 s", "0 ns": the largest unit that is exact. */
+static const char *duration_text(uint64_t ns, char *buf, size_t len)
+{
+	if (ns && ns % 1000000000u == 0)
+		snprintf(buf, len, "%llu s", (unsigned long long)(ns / 1000000000u));
+	else if (ns && ns % 1000000u == 0)
+		snprintf(buf, len, "%llu ms", (unsigned long long)(ns / 1000000u));
+	else if (ns && ns % 1000u == 0)
+		snprintf(buf, len, "%llu us", (unsigned long long)(ns / 1000u));
+	else if (ns >= 1000000u)	/* a measured one: ms with decimals */
+		snprintf(buf, len, "%.3f ms (%llu ns)", (double)ns / 1e6,
+			 (unsigned long long)ns);
+	else
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	return buf;
+}
+
+static void print_trigger(const struct fdr_status *s)
+{
+	char d[64];
+
+	if (!s->trigger_ns)
+		printf("trigger:           none (holdoff %u ms)\n",
+		       s->trigger_holdoff_ms);
+	else if (s->trigger_fid)
+		printf("trigger:           a call of function #%d lasting %s, holdoff %u ms\n",
+		       s->trigger_fid, duration_text(s->trigger_ns, d, sizeof(d)),
+		       s->trigger_holdoff_ms);
+	else
+		printf("trigger:           a call of any function lasting %s, holdoff %u ms\n",
+		       duration_text(s->trigger_ns, d, sizeof(d)),
+		       s->trigger_holdoff_ms);
+	printf("triggers:          %llu fired, %llu refused in the holdoff\n",
+	       (unsigned long long)s->triggers_fired,
+	       (unsigned long long)s->triggers_refused);
+}
+
+static void print_finalized_by(const struct fdr_status *s)
+{
+	char d[64];
+
+	if (s->finalize_reason == FDR_FINALIZE_TRIGGER && s->finalize_fid)
+		printf("finalized by:      trigger: function #%d lasted %s (pid %d, tid %d)\n",
+		       s->finalize_fid,
+		       duration_text(s->finalize_duration_ns, d, sizeof(d)),
+		       s->finalize_pid, s->finalize_tid);
+	else if (s->finalize_reason == FDR_FINALIZE_TRIGGER)
+		printf("finalized by:      trigger by hand (pid %d, tid %d)\n",
+		       s->finalize_pid, s->finalize_tid);
+	else
+		printf("finalized by:      %s (pid %d, signal %u)\n",
+		       finalize_reason_name(s->finalize_reason), s->finalize_pid,
+		       s->finalize_signal);
 }
 
 /* Whether fdr.ko records context switches, and how much it kept. */
@@ -95,15 +163,14 @@ static void print_text(const char *target, const struct fdr_status *s)
 		printf("crash finalize:    %s\n",
 		       s->flags & FDR_CTL_CRASH_FINALIZE ? "yes" : "no");
 		print_sched(s);
+		print_trigger(s);
 	}
 	printf("buffers acquired:  %llu\n", (unsigned long long)s->buffers_acquired);
 	printf("buffers recycled:  %llu\n", (unsigned long long)s->buffers_recycled);
 	printf("buffers reclaimed: %llu\n", (unsigned long long)s->buffers_reclaimed);
 	printf("records dropped:   %llu\n", (unsigned long long)s->records_dropped);
 	if (s->finalize_reason != FDR_FINALIZE_NONE)
-		printf("finalized by:      %s (pid %d, signal %u)\n",
-		       finalize_reason_name(s->finalize_reason), s->finalize_pid,
-		       s->finalize_signal);
+		print_finalized_by(s);
 	printf("defaults:          %u buffers of %llu bytes per CPU\n",
 	       s->default_buffers_per_cpu,
 	       (unsigned long long)s->default_buffer_size);

@@ -8,7 +8,7 @@ T=embedded:$N
 OUT=$(mktemp) ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
 n=0 fails=0
-echo "1..22"
+echo "1..28"
 
 # run EXPECTED_RC ARGS...: output in $OUT/$ERR
 run() {
@@ -54,8 +54,45 @@ run 0 init --embedded "$N" --no-sched --buffers-per-cpu 1 && run 0 --target "$T"
 	run 0 --target "$T" finalize && run 0 --target "$T" reset && run 0 --target "$T" destroy
 ok $? "init --no-sched accepted; status: scheduling off, its counters in --json"
 run 2 --target "$T" init --no-sched=1 && run 0 init --help && has "no-sched" "$OUT"; ok $? "--no-sched takes no value; init --help names it"
+# the latency trigger
+state_is() { run 0 --target "$T" status --json && has "\"state\":\"$1\"" "$OUT"; }
+run 0 init --embedded "$N" --buffers-per-cpu 1 --trigger-duration 10ms:#12 &&
+	run 0 --target "$T" status && has "trigger: *a call of function #12 lasting 10 ms, holdoff 1000 ms" "$OUT" &&
+	has "triggers: *0 fired, 0 refused" "$OUT" &&
+	run 0 --target "$T" status --json && has '"trigger_ns":10000000' "$OUT" && has '"trigger_fid":12' "$OUT" && has '"trigger_holdoff_ms":1000' "$OUT"
+ok $? "init --trigger-duration 10ms:#12: status shows it, default holdoff 1 s"
+run 0 --target "$T" trigger && has "FINALIZED (reason trigger)" "$OUT" &&
+	run 0 --target "$T" status && has "finalized by: *trigger by hand (pid [0-9]*, tid [0-9]*)" "$OUT" && has "triggers: *1 fired, 0 refused" "$OUT" &&
+	run 0 --target "$T" status --json && has '"finalize_reason":"trigger"' "$OUT" && has '"triggers_fired":1' "$OUT"
+ok $? "fdrctl trigger finalizes, reason TRIGGER, named in status"
+run 1 --target "$T" trigger && has "cannot trigger: the recorder is FINALIZED (already finalized by a trigger" "$ERR"
+ok $? "trigger of a FINALIZED region: exit 1, says so"
+run 0 --target "$T" reset && run 1 --target "$T" trigger && has "run 'fdrctl init' first" "$ERR" &&
+	run 0 --target "$T" init --buffers-per-cpu 1 --trigger-duration 500us --trigger-holdoff 0 &&
+	run 0 --target "$T" status && has "trigger: *a call of any function lasting 500 us, holdoff 0 ms" "$OUT" &&
+	run 0 --target "$T" finalize && run 0 --target "$T" reset &&
+	run 0 --target "$T" init --buffers-per-cpu 1 --trigger-duration 2s:7 --trigger-holdoff 250ms &&
+	run 0 --target "$T" status --json && has '"trigger_ns":2000000000' "$OUT" && has '"trigger_fid":7' "$OUT" && has '"trigger_holdoff_ms":250' "$OUT" &&
+	run 0 --target "$T" trigger && run 0 --target "$T" reset
+ok $? "trigger of an UNINITIALIZED region says to init; us, s, a plain id, --trigger-holdoff 0 and 250ms"
 r=0
-for c in init finalize status reset wait destroy flush-abort; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
+for bad in "10" "10min" "ms" "0ms" "-5ms" "10ms:" "10ms:foo" "10ms:#0" "10ms:-3" "10ms:99999999999" "99999999999999999999s"; do
+	run 2 --target "$T" init --trigger-duration "$bad" && has "bad --trigger-duration '$bad'" "$ERR" && state_is UNINITIALIZED || r=1
+done
+run 2 --target "$T" init --trigger-duration 10 && has "give a unit" "$ERR" || r=1
+run 2 --target "$T" init --trigger-duration 10ms:foo && has "does not resolve names" "$ERR" && has "fdr record" "$ERR" || r=1
+ok $r "bad --trigger-duration values: exit 2, the cause, the region stays UNINITIALIZED"
+r=0
+for bad in "1500us" "2h" "5" "3601s" "x"; do
+	run 2 --target "$T" init --trigger-duration 1ms --trigger-holdoff "$bad" && has "bad --trigger-holdoff '$bad'" "$ERR" && state_is UNINITIALIZED || r=1
+done
+run 2 --target "$T" init --trigger-holdoff 1500us && has "whole milliseconds" "$ERR" || r=1
+run 2 --target "$T" init --trigger-holdoff 3601s && has "at most 1 hour" "$ERR" || r=1
+run 0 init --help && has "does not resolve names" "$OUT" || r=1
+run 0 --target "$T" destroy || r=1
+ok $r "bad --trigger-holdoff values: exit 2, the cause; init --help says FUNC is an id"
+r=0
+for c in init finalize status reset wait destroy flush-abort trigger; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
 run 2 frobnicate && has "unknown command" "$ERR" || r=1
 run 3 --target /nonexistent/fdr status && has "is fdr.ko loaded" "$ERR" || r=1
 ok $r "--help for every command; unknown command; missing device"
