@@ -34,13 +34,6 @@
 
 static volatile sig_atomic_t stop_signal, reload_signal, trigger_signal;
 
-/*
- * Until libfdr's fdr_ctl_trigger() is in every libfdr fdrd links with, a
- * weak reference: fdrd still links against one without it and says so
- * on SIGUSR1 instead of failing to build.
- */
-#pragma weak fdr_ctl_trigger
-
 static void on_stop(int sig)
 {
 	stop_signal = sig;
@@ -269,11 +262,6 @@ static void trigger_by_hand(struct loop *lp)
 	int ret;
 
 	trigger_signal = 0;
-	if (!fdr_ctl_trigger) {
-		msg_error("SIGUSR1: this fdrd was built with a libfdr without "
-			  "fdr_ctl_trigger(); no trigger fired");
-		return;
-	}
 	msg_info("SIGUSR1: firing a trigger by hand");
 	ret = CTL_RETRY(fdr_ctl_trigger(lp->ctl, NULL));
 	if (ret == -EBUSY)

@@ -209,13 +209,13 @@ check "max-logs: the deletion said once" [ "$(grep -c "deleted the oldest log /t
 stop_fdrd
 
 # 8: SIGUSR1 fires a trigger by hand on /dev/fdr (needs the trigger in
-# fdr.ko and in libfdr; skipped, saying which, without)
+# fdr.ko; skipped, with fdrd's message, without)
 fresh 65536 8
 start_fdrd /tmp/fdrd-usr1 --grace-ms 20
 $REC /dev/fdr 1 100 >/dev/null
 kill -USR1 "$DPID"
 i=0
-while [ "$(grep -c "SIGUSR1: \(trigger fired\|no trigger\|this fdrd\)" "$OUT/fdrd.err")" -eq 0 ] && [ "$i" -lt 30 ]; do
+while [ "$(grep -c "SIGUSR1: \(trigger fired\|no trigger\)" "$OUT/fdrd.err")" -eq 0 ] && [ "$i" -lt 30 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
