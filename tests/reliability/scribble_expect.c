@@ -88,6 +88,7 @@ static const char *reason_name(uint32_t reason)
 	case FDR_FINALIZE_NONE: return "none";
 	case FDR_FINALIZE_IOCTL: return "ioctl";
 	case FDR_FINALIZE_CRASH: return "crash";
+	case FDR_FINALIZE_TRIGGER: return "trigger";	/* fdrd's log_name_reason() */
 	}
 	return "unknown";
 }

@@ -7,7 +7,8 @@
  * Signals only set a flag.  Waits are bounded (1 s), so the flag is seen
  * within a second whenever the signal arrives; a flush that has started
  * always runs to its end before fdrd exits, or before SIGHUP's new
- * options (systemctl reload) take over.
+ * options (systemctl reload) take over, or SIGUSR1's trigger by hand
+ * fires (on the region as it is then: re-armed with --auto-reset).
  */
 #include <errno.h>
 #include <limits.h>
@@ -24,13 +25,14 @@
 #include "flush.h"
 #include "msg.h"
 #include "options.h"
+#include "reinit.h"
 
 #define WAIT_SLICE_MS 1000
 #define RETRY_MAX_MS 60000
 #define NO_REGION_POLL_MS 200
 #define NO_DEVICE_POLL_MS 1000
 
-static volatile sig_atomic_t stop_signal, reload_signal;
+static volatile sig_atomic_t stop_signal, reload_signal, trigger_signal;
 
 static void on_stop(int sig)
 {
@@ -41,6 +43,12 @@ static void on_reload(int sig)
 {
 	(void)sig;
 	reload_signal = 1;
+}
+
+static void on_trigger(int sig)
+{
+	(void)sig;
+	trigger_signal = 1;
 }
 
 static void install_signals(void)
@@ -58,6 +66,8 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sa.sa_handler = on_reload;
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_trigger;
+	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 
@@ -76,48 +86,6 @@ static void sleep_ms(unsigned int ms, int interruptible)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
 		if (interruptible && stop_signal)
 			return;
-}
-
-/*
- * The last cycle's policies as INIT flags.  A device region without
- * FDR_CTL_SCHED is either --no-sched or an fdr.ko that knows no
- * scheduling records; the latter refuses FDR_INIT_NO_SCHED (EINVAL), so
- * reinit() asks again without it.
- */
-static uint32_t init_flags_of(const struct fdr_status *st)
-{
-	uint32_t flags = st->flags & FDR_CTL_CRASH_FINALIZE ? 0 : FDR_INIT_NO_CRASH_FINALIZE;
-
-	if (!(st->flags & (FDR_CTL_SCHED | FDR_CTL_EMBEDDED)))
-		flags |= FDR_INIT_NO_SCHED;
-	return flags;
-}
-
-/* RESET, then INIT with the geometry, crash and scheduling policy of the last cycle. */
-static void reinit(struct fdr_ctl *ctl, const struct fdr_status *st)
-{
-	struct fdr_init cfg = {
-		.size = sizeof(cfg),
-		.flags = init_flags_of(st),
-		.buffer_size = st->buffer_size,
-		.buffers_per_cpu = st->buffers_per_cpu,
-	};
-	int ret = CTL_RETRY(fdr_ctl_reset(ctl));
-
-	if (ret) {
-		msg_error("%s", fdr_ctl_strerror(ctl, "reset", ret));
-		return;
-	}
-	ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
-	if (ret == -EINVAL && (cfg.flags & FDR_INIT_NO_SCHED)) {
-		cfg.flags &= ~FDR_INIT_NO_SCHED;
-		ret = CTL_RETRY(fdr_ctl_init(ctl, &cfg));
-	}
-	if (ret)
-		msg_error("%s", fdr_ctl_strerror(ctl, "init", ret));
-	else
-		msg_info("region re-initialized: %u buffers of %llu bytes per CPU",
-			 cfg.buffers_per_cpu, (unsigned long long)cfg.buffer_size);
 }
 
 /* What fdrd is waiting for, so that it says it once, not every slice. */
@@ -196,8 +164,11 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 	lp->retry_ms = lp->o->retry_ms;
 	if (lp->o->auto_reset)
 		reinit(lp->ctl, st);
-	if (lp->o->once)
+	if (lp->o->once) {
 		lp->done = 1;
+		/* larger than --max-bytes: nothing written, an error */
+		lp->status = out == FLUSH_SKIPPED;
+	}
 }
 
 /* One look at the region and one step; returns when something was done. */
@@ -280,6 +251,33 @@ static void reload(struct loop *lp)
 		 n.auto_reset ? ", auto-reset" : "", n.write.fsync ? ", fsync" : "");
 }
 
+/*
+ * SIGUSR1: a trigger by hand (FDR_TRIGGER_BY_HAND, never held off) on
+ * fdrd's region, as `fdrctl trigger` does: a supervisor that saw
+ * something go wrong gets the recording of it.  The flush follows as for
+ * any finalize.
+ */
+static void trigger_by_hand(struct loop *lp)
+{
+	int ret;
+
+	trigger_signal = 0;
+	msg_info("SIGUSR1: firing a trigger by hand");
+	ret = CTL_RETRY(fdr_ctl_trigger(lp->ctl, NULL));
+	if (ret == -EBUSY)
+		msg_error("SIGUSR1: no trigger fired: the region is not recording "
+			  "(%s)", fdr_ctl_strerror(lp->ctl, "trigger", ret));
+	else if (ret == -ENOTTY || ret == -ENOSYS)
+		msg_error("SIGUSR1: no trigger fired: %s (this fdr.ko has no latency "
+			  "trigger: an older module?)",
+			  fdr_ctl_strerror(lp->ctl, "trigger", ret));
+	else if (ret)
+		msg_error("SIGUSR1: no trigger fired: %s",
+			  fdr_ctl_strerror(lp->ctl, "trigger", ret));
+	else
+		msg_info("SIGUSR1: trigger fired; the region is finalized");
+}
+
 static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **argv,
 		 const char *start_dir)
 {
@@ -292,6 +290,8 @@ static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **a
 	while (!lp.done && !stop_signal) {
 		if (reload_signal)
 			reload(&lp);
+		if (trigger_signal)
+			trigger_by_hand(&lp);
 		step(&lp);
 	}
 	log_precheck_free(&lp.flusher.precheck);

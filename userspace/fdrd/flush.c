@@ -23,6 +23,7 @@
 #include "msg.h"
 #include "log_writer.h"
 #include "out_dir.h"
+#include "retention.h"
 #include "sched_file.h"
 #include "uring_writer.h"
 
@@ -133,11 +134,60 @@ static int write_files(struct flusher *f, const struct out_dir *d,
 	return 0;
 }
 
+/*
+ * "log NAME: finalized by trigger: function #12 lasted 20.3 ms (pid P,
+ * tid T)", from the same trusted facts as the side table (STATUS on the
+ * device, layout_facts.h); nothing for the other reasons, which the
+ * side table and the <reason> placeholder already name.
+ */
+static void say_trigger(const struct log_layout *l, const char *log)
+{
+	if (l->finalize_reason != FDR_FINALIZE_TRIGGER)
+		return;
+	if (!l->finalize_fid && !l->finalize_duration_ns)
+		msg_info("log %s: finalized by trigger: by hand (pid %d, tid %d)", log,
+			 l->finalize_pid, l->finalize_tid);
+	else
+		msg_info("log %s: finalized by trigger: function #%d lasted %.1f ms "
+			 "(pid %d, tid %d)", log, l->finalize_fid,
+			 (double)l->finalize_duration_ns / 1e6, l->finalize_pid,
+			 l->finalize_tid);
+}
+
 static enum flush_outcome nothing_to_write(const struct log_layout *l)
 {
 	msg_info("generation %u holds no records: no log written "
 		 "(llvm-xray rejects a log without buffers)", l->generation);
 	return FLUSH_NOTHING;
+}
+
+static void say_retention(void *arg, bool error, const char *text)
+{
+	(void)arg;
+	if (error)
+		msg_error("%s", text);
+	else
+		msg_info("%s", text);
+}
+
+/*
+ * Decision: a log that alone would go past --max-bytes is not written at
+ * all (never a partial file) and its buffers are given up: the region is
+ * reported flushed, so that --auto-reset records on rather than holding
+ * a region nobody can ever flush.  Counted: the log and its .sched (the
+ * .threads table, a few hundred bytes, is rendered later).
+ */
+static bool too_big(const struct flusher *f, const struct log_layout *l,
+		    const struct sched_file *sf)
+{
+	char why[128];
+
+	if (!retention_too_big(&f->opts->retain, l->file_size + sf->len, why, sizeof(why)))
+		return false;
+	msg_error("generation %u not written: its log would be %s; no file written, "
+		  "its %zu buffers are given up and the region reported flushed",
+		  l->generation, why, l->nr_buffers);
+	return true;
 }
 
 /* Lay out and write; the caller has FLUSH_BEGIN and reports the end. */
@@ -161,6 +211,10 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 	}
 	if (!l.nr_buffers) {
 		out = nothing_to_write(&l);
+		goto done;
+	}
+	if (too_big(f, &l, sf)) {
+		out = FLUSH_SKIPPED;
 		goto done;
 	}
 	f->reused = log_precheck_apply(&l, &f->precheck);
@@ -188,6 +242,9 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		f->logs_written++;
 		snprintf(f->last_log, sizeof(f->last_log), "%s/%s",
 			 f->opts->output_dir, n.log);
+		say_trigger(&l, n.log);
+		retention_apply(&d, f->opts->pattern, &f->opts->retain, n.log,
+				say_retention, NULL);
 	}
 done:
 	out_dir_close(&d);

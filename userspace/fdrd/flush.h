@@ -17,6 +17,7 @@
 enum flush_outcome {
 	FLUSH_WRITTEN,		/* a log and its side table are in place */
 	FLUSH_NOTHING,		/* no records: FLUSHED, no log */
+	FLUSH_SKIPPED,		/* larger than --max-bytes: FLUSHED, no log */
 	FLUSH_FAILED,		/* aborted; the region is still FINALIZED */
 	FLUSH_NOT_OURS,		/* FLUSH_BEGIN refused: someone else flushes */
 };

@@ -34,6 +34,9 @@ static const char *from_control(const struct fdr_control *ctl, size_t map_len,
 	f->finalize_reason = ctl->finalize_reason;
 	f->finalize_signal = ctl->finalize_signal;
 	f->finalize_pid = ctl->finalize_pid;
+	f->finalize_tid = ctl->finalize_tid;
+	f->finalize_fid = ctl->finalize_fid;
+	f->finalize_duration_ns = ctl->finalize_duration_ns;
 	return NULL;
 }
 
@@ -55,6 +58,11 @@ static void from_status(const struct fdr_status *st, struct layout_facts *f)
 	f->finalize_reason = st->finalize_reason;
 	f->finalize_signal = st->finalize_signal;
 	f->finalize_pid = st->finalize_pid;
+	/* since FDR_STATUS_SIZE_VER2: an older kernel leaves them 0, and
+	 * never finalizes with FDR_FINALIZE_TRIGGER */
+	f->finalize_tid = st->finalize_tid;
+	f->finalize_fid = st->finalize_fid;
+	f->finalize_duration_ns = st->finalize_duration_ns;
 }
 
 /* Descriptors inside the control area, buffers inside the mapping. */

@@ -32,6 +32,11 @@ struct layout_facts {
 	uint32_t finalize_reason;
 	uint32_t finalize_signal;
 	int32_t finalize_pid;
+	/* FDR_FINALIZE_TRIGGER: the thread, function and duration of the
+	 * call that fired (0, 0, 0 by hand or for another reason) */
+	int32_t finalize_tid;
+	int32_t finalize_fid;
+	uint64_t finalize_duration_ns;
 };
 
 /*

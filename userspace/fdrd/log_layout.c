@@ -154,6 +154,9 @@ static void take_facts(struct log_layout *l, const struct layout_facts *f)
 	l->finalize_reason = f->finalize_reason;
 	l->finalize_signal = f->finalize_signal;
 	l->finalize_pid = f->finalize_pid;
+	l->finalize_tid = f->finalize_tid;
+	l->finalize_fid = f->finalize_fid;
+	l->finalize_duration_ns = f->finalize_duration_ns;
 }
 
 int log_layout_select(const struct fdr_control *ctl, size_t map_len,

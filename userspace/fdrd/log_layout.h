@@ -65,6 +65,9 @@ struct log_layout {
 	uint32_t finalize_reason;
 	uint32_t finalize_signal;
 	int32_t finalize_pid;
+	int32_t finalize_tid;		/* FDR_FINALIZE_TRIGGER (layout_facts.h) */
+	int32_t finalize_fid;
+	uint64_t finalize_duration_ns;
 };
 
 /*

@@ -31,7 +31,14 @@ static const char usage[] =
 "                          to 60 s (default 1000)\n"
 "      --fsync             make each log durable (fsync file and directory)\n"
 "      --auto-reset        after each log, reset and re-initialize the region\n"
-"                          with the same geometry for the next cycle\n"
+"                          with the same geometry and latency trigger for\n"
+"                          the next cycle\n"
+"      --max-logs=N        keep at most N of fdrd's logs in the output directory:\n"
+"                          after each log, the oldest go with their side files\n"
+"                          (said in the log; other files are never touched)\n"
+"      --max-bytes=SIZE    keep at most SIZE bytes of them (K, M, G, T: powers\n"
+"                          of 1024); the newest log is always kept, and a log\n"
+"                          that alone would be larger is not written (error)\n"
 "      --once              exit after one log (status 1 if the flush failed)\n"
 "      --wait-device       when the device is missing (fdr.ko not loaded),\n"
 "                          say so and wait for it instead of exiting\n"
@@ -53,12 +60,14 @@ static const char usage[] =
 "  -h, --help              show this help\n"
 "\n"
 "SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n"
+"SIGUSR1: fire a trigger by hand on the region (as fdrctl trigger): it is\n"
+"finalized, and flushed as for any finalize.\n"
 "SIGHUP: read the command line and the --config file again and use them\n"
 "from the next flush on (all but --target; bad options keep the old ones).\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
        OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE, OPT_WAIT_DEV,
-       OPT_INSECURE };
+       OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES };
 
 /* What the options file may not hold. */
 #define NOT_IN_FILE(c)	((c) == 'c' || (c) == 'h')
@@ -73,6 +82,8 @@ static const struct option longopts[] = {
 	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	{ "auto-reset", no_argument, NULL, OPT_AUTO_RESET },
 	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "max-logs", required_argument, NULL, OPT_MAX_LOGS },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ "wait-device", no_argument, NULL, OPT_WAIT_DEV },
 	{ "foreground", no_argument, NULL, 'f' },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
@@ -100,6 +111,32 @@ static int parse_uint(const char *opt, const char *s, unsigned long max,
 		return -1;
 	}
 	*out = (unsigned int)v;
+	return 0;
+}
+
+static int parse_max_logs(const char *s, struct retention_limits *r)
+{
+	unsigned int v;
+
+	if (parse_uint("max-logs", s, 1000000, &v))
+		return -1;
+	if (!v) {
+		fprintf(stderr, "fdrd: --max-logs: 0: the newest log is always kept; "
+			"give 1 or more (no option: no limit)\n");
+		return -1;
+	}
+	r->max_logs = v;
+	return 0;
+}
+
+static int parse_max_bytes(const char *s, struct retention_limits *r)
+{
+	const char *why;
+
+	if (retention_parse_size(s, &r->max_bytes, &why)) {
+		fprintf(stderr, "fdrd: --max-bytes: '%s': %s\n", s, why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -158,6 +195,8 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case OPT_FSYNC: o->write.fsync = true; return 0;
 	case OPT_AUTO_RESET: o->auto_reset = true; return 0;
 	case OPT_ONCE: o->once = true; return 0;
+	case OPT_MAX_LOGS: return parse_max_logs(optarg, &o->retain);
+	case OPT_MAX_BYTES: return parse_max_bytes(optarg, &o->retain);
 	case OPT_WAIT_DEV: o->wait_device = true; return 0;
 	case 'f': o->foreground = true; return 0;
 	case OPT_SYSLOG: o->use_syslog = true; return 0;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "config_file.h"
+#include "retention.h"
 #include "uring_writer.h"
 
 struct fdrd_options {
@@ -19,6 +20,7 @@ struct fdrd_options {
 	bool wait_device;		/* a missing device is waited for */
 	bool allow_insecure_dir;	/* others may write, no sticky bit: accept */
 	struct uring_write_opts write;
+	struct retention_limits retain;	/* --max-logs, --max-bytes */
 	const char *config;		/* --config FILE, NULL: none */
 	struct config_args config_args;	/* its words (target, pattern may
 					 * point into them) */

@@ -25,7 +25,8 @@
 
 /* Escape backslash, tab and newline so a field stays one field, and any
  * other control byte as \xHH: names come from pages anyone may write. */
-static void put_escaped(FILE *f, const char *s)
+#define put_escaped side_table_escape
+void side_table_escape(FILE *f, const char *s)
 {
 	static const char special[] = "\\\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r"
 		"\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
@@ -75,6 +76,14 @@ static void put_finalize(FILE *f, const struct log_layout *l, const struct threa
 		log_name_reason(l->finalize_reason), l->finalize_signal,
 		sig ? "SIG" : "-", sig ? sig : "", l->finalize_pid);
 	put_escaped(f, l->finalize_pid > 0 ? comm : UNKNOWN);
+	/*
+	 * A trigger adds its thread and call after comm, so that the line
+	 * of every other reason stays as it was (readers anchor on it) and
+	 * a reader that knows only the older fields ignores the rest.
+	 */
+	if (l->finalize_reason == FDR_FINALIZE_TRIGGER)
+		fprintf(f, "\ttid\t%d\tfid\t%d\tduration_ns\t%llu", l->finalize_tid,
+			l->finalize_fid, (unsigned long long)l->finalize_duration_ns);
 	fputc('\n', f);
 }
 

@@ -8,17 +8,21 @@
  *   fdrd-threads	1
  *   log	<log file name>
  *   generation	<n>
- *   finalize	<ioctl|crash|none>	signal	<n>	<SIGNAME|->	pid	<pid>	comm	<comm>
+ *   finalize	<ioctl|crash|trigger|none|unknown>	signal	<n>	<SIGNAME|->	pid	<pid>	comm	<comm>
+ *   finalize	trigger	signal	0	-	pid	<pid>	comm	<comm>	tid	<tid>	fid	<fid>	duration_ns	<ns>
  *   buffers	<written>	dropped	<n>	cut	<n>	records	<n>
  *   thread	<tid>	pid	<pid>	buffers	<n>	comm	<comm>	exe	<path>
  *
  * Values are escaped: backslash, tab and newline as \\ \t \n.  A process
- * that is gone at flush time has comm and exe "unknown".
+ * that is gone at flush time has comm and exe "unknown".  A reader skips
+ * fields it does not know after the ones it does (a trigger's tid, fid
+ * and duration_ns come after comm; fid 0 and 0 ns: a trigger by hand).
  */
 #ifndef FDRD_SIDE_TABLE_H
 #define FDRD_SIDE_TABLE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "log_layout.h"
 
@@ -29,5 +33,8 @@
  */
 char *side_table_render(const struct log_layout *l, const char *log_name,
 			const char *proc_root, size_t *len);
+
+/* Write s as a field of the table (escaped as above). */
+void side_table_escape(FILE *f, const char *s);
 
 #endif /* FDRD_SIDE_TABLE_H */

@@ -13,6 +13,7 @@
 
 #include "log_layout.h"
 #include "log_name.h"
+#include "retention.h"
 #include "side_table.h"
 #include "synth_region.h"
 #include "tap.h"
@@ -36,6 +37,61 @@ static void test_names(void)
 	tap_ok(log_name_check_pattern("a/b") && log_name_check_pattern("") &&
 	       log_name_check_pattern(".hidden") && !log_name_check_pattern("x<seq>.xray"),
 	       "patterns with '/', empty, or starting with '.' refused");
+}
+
+/* <reason> and the side table name each reason; one fdrd does not know
+ * is "unknown", never a crash. */
+static void test_reason_names(void)
+{
+	tap_ok(!strcmp(log_name_reason(FDR_FINALIZE_TRIGGER), "trigger") &&
+	       !strcmp(log_name_reason(FDR_FINALIZE_IOCTL), "ioctl") &&
+	       !strcmp(log_name_reason(FDR_FINALIZE_CRASH), "crash") &&
+	       !strcmp(log_name_reason(FDR_FINALIZE_NONE), "none") &&
+	       !strcmp(log_name_reason(77), "unknown"),
+	       "reason names: trigger, ioctl, crash, none; unknown otherwise");
+}
+
+/* What --max-logs / --max-bytes take for fdrd's own: exactly the names
+ * the pattern expands to. */
+static void test_matches(void)
+{
+	static const struct { const char *pattern, *name; bool match; } cases[] = {
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.5.xray", true },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.123456.xray", true },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z..xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.5.xray.threads", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.2023111XT221320Z.5.xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320.5.xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "fdr-log.20231114T221320Z.5a.xray", false },
+		{ LOG_NAME_DEFAULT_PATTERN, "xfdr-log.20231114T221320Z.5.xray", false },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "trigger-g9-42-5-<nope>", true },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "crash-g9-42-5-<nope>", true },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "boom-g9-42-5-<nope>", false },
+		{ "<reason>-g<generation>-<pid>-<seq>-<nope>", "ioctl-g9-42-5-x", false },
+		{ "<seq><seq>.x", "12.x", true },
+		{ "<seq><seq>.x", "1.x", false },
+		{ "plain.xray", "plain.xray", true },
+		{ "plain.xray", "plain.xray2", false },
+	};
+	uint64_t v;
+	const char *why;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		tap_ok(log_name_matches(cases[i].pattern, cases[i].name) == cases[i].match,
+		       "'%s' %s pattern '%s'", cases[i].name,
+		       cases[i].match ? "matches" : "does not match", cases[i].pattern);
+	tap_ok(!retention_parse_size("1024", &v, &why) && v == 1024 &&
+	       !retention_parse_size("3K", &v, &why) && v == 3072 &&
+	       !retention_parse_size("2m", &v, &why) && v == 2u << 20 &&
+	       !retention_parse_size("5GiB", &v, &why) && v == 5ull << 30 &&
+	       !retention_parse_size("1TB", &v, &why) && v == 1ull << 40 &&
+	       !retention_parse_size("7B", &v, &why) && v == 7,
+	       "sizes: plain, K, m, GiB, TB, B");
+	tap_ok(retention_parse_size("", &v, &why) && retention_parse_size("0", &v, &why) &&
+	       retention_parse_size("1.5G", &v, &why) && retention_parse_size("1KK", &v, &why) &&
+	       retention_parse_size(" 1", &v, &why) && retention_parse_size("16777216T", &v, &why) &&
+	       retention_parse_size("18446744073709551616", &v, &why),
+	       "sizes refused: empty, 0, fraction, double suffix, blank, overflows");
 }
 
 static void fake_proc(const char *root, int pid, const char *comm, const char *exe)
@@ -92,6 +148,60 @@ static void test_table(void)
 	       "tabs in values escaped");
 	if (text)
 		fwrite(text, 1, len, stderr);
+	free(text);
+	log_layout_free(&l);
+	synth_region_destroy(&r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	if (system(cmd))
+		tap_diag("cleanup of %s failed", root);
+}
+
+/* An embedded region finalized by a trigger (the control page is all
+ * there is): the finalize line adds tid, fid and duration after comm;
+ * a trigger by hand has fid 0 and 0 ns. */
+static void test_trigger_line(void)
+{
+	char root[] = "/tmp/fdrd-proc-XXXXXX", cmd[600];
+	struct synth_region r;
+	struct log_layout l;
+	const char *why;
+	size_t len;
+	char *text;
+
+	mkdtemp(root);
+	fake_proc(root, 400, "slowpoke", "/usr/bin/slowpoke");
+	synth_region_create(&r, 2, 4096, 0, 1);
+	synth_fill(&r, 0, 0, 401, 400, 0, 1, 1, 1);
+	synth_fill(&r, 1, 1, 400, 400, 0, 1, 1, 1);
+	r.ctl->finalize_reason = FDR_FINALIZE_TRIGGER;
+	r.ctl->finalize_pid = 400;
+	r.ctl->finalize_tid = 401;
+	r.ctl->finalize_fid = 12;
+	r.ctl->finalize_duration_ns = 20312345;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "trig.xray", root, &len);
+	tap_ok(text && strstr(text, "\nfinalize\ttrigger\tsignal\t0\t-\tpid\t400\tcomm\tslowpoke"
+				    "\ttid\t401\tfid\t12\tduration_ns\t20312345\n"
+				    "buffers\t2\t"),
+	       "trigger: finalize line with pid, comm, tid, fid and duration_ns");
+	if (text)
+		fwrite(text, 1, len, stderr);
+	free(text);
+	log_layout_free(&l);
+	r.ctl->finalize_fid = 0;
+	r.ctl->finalize_duration_ns = 0;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "trig.xray", root, &len);
+	tap_ok(text && strstr(text, "\nfinalize\ttrigger\tsignal\t0\t-\tpid\t400\tcomm\tslowpoke"
+				    "\ttid\t401\tfid\t0\tduration_ns\t0\n"),
+	       "trigger by hand: fid 0, duration_ns 0");
+	free(text);
+	log_layout_free(&l);
+	r.ctl->finalize_reason = FDR_FINALIZE_IOCTL;
+	log_layout_build(r.ro, r.len, NULL, &l, &why);
+	text = side_table_render(&l, "trig.xray", root, &len);
+	tap_ok(text && strstr(text, "\nfinalize\tioctl\tsignal\t0\t-\tpid\t400\tcomm\tslowpoke\n"),
+	       "other reasons: the line ends at comm as before (tid etc. ignored)");
 	free(text);
 	log_layout_free(&l);
 	synth_region_destroy(&r);
@@ -227,7 +337,10 @@ static void test_exec_rows(void)
 int main(void)
 {
 	test_names();
+	test_reason_names();
+	test_matches();
 	test_table();
+	test_trigger_line();
 	test_owner_notes();
 	test_exec_rows();
 	return tap_done();

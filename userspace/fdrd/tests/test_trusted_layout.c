@@ -7,6 +7,7 @@
  * refused.  Without a trusted status (the embedded backend) the control
  * page is read as before.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/fdr_log.h>
@@ -14,6 +15,7 @@
 #include "layout_facts.h"
 #include "log_layout.h"
 #include "log_precheck.h"
+#include "side_table.h"
 #include "synth_region.h"
 #include "tap.h"
 
@@ -111,6 +113,60 @@ static void test_scribbled_identity(void)
 	       "no trusted status: the control page is read as before "
 	       "(generation %u, %zu buffers of another generation)",
 	       l.generation, l.nr_other_generation);
+	log_layout_free(&l);
+	synth_region_destroy(&r);
+}
+
+/*
+ * A trigger: what fired it (tid, fid, duration) comes from STATUS VER2
+ * too, never from a control page scribbled to blame another thread or
+ * function; side table and log message read the layout's copy.
+ */
+static void test_scribbled_trigger(void)
+{
+	struct synth_region r;
+	struct fdr_status st;
+	struct log_layout l;
+	const char *why;
+	size_t len;
+	char *text;
+	int ret;
+
+	make_region(&r);
+	st = kernel_status(&r);
+	st.finalize_reason = FDR_FINALIZE_TRIGGER;
+	st.finalize_signal = 0;
+	st.finalize_pid = 812;
+	st.finalize_tid = 813;
+	st.finalize_fid = 12;
+	st.finalize_duration_ns = 20300000;
+	r.ctl->finalize_reason = FDR_FINALIZE_TRIGGER;
+	r.ctl->finalize_signal = 0;
+	r.ctl->finalize_pid = 666;
+	r.ctl->finalize_tid = 667;
+	r.ctl->finalize_fid = 99;
+	r.ctl->finalize_duration_ns = 1;
+
+	ret = log_layout_build(r.ro, r.len, &st, &l, &why);
+	tap_ok(ret == 0 && l.finalize_reason == FDR_FINALIZE_TRIGGER &&
+	       l.finalize_pid == 812 && l.finalize_tid == 813 && l.finalize_fid == 12 &&
+	       l.finalize_duration_ns == 20300000,
+	       "trusted STATUS: the trigger's pid, tid, fid and duration are the kernel's "
+	       "(%d, %d, %d, %llu)", l.finalize_pid, l.finalize_tid, l.finalize_fid,
+	       (unsigned long long)l.finalize_duration_ns);
+	text = side_table_render(&l, "t.xray", "/nonexistent", &len);
+	tap_ok(text && strstr(text, "\nfinalize\ttrigger\tsignal\t0\t-\tpid\t812\tcomm\tunknown"
+				    "\ttid\t813\tfid\t12\tduration_ns\t20300000\n"),
+	       "side table: the kernel's trigger, not the scribbled page's");
+	if (text && !strstr(text, "\tfid\t12\t"))
+		tap_diag("%s", text);
+	free(text);
+	log_layout_free(&l);
+
+	ret = log_layout_build(r.ro, r.len, NULL, &l, &why);
+	tap_ok(l.finalize_tid == 667 && l.finalize_fid == 99 && l.finalize_duration_ns == 1,
+	       "no trusted status (embedded): the trigger from the control page (%d, %d, %llu)",
+	       l.finalize_tid, l.finalize_fid, (unsigned long long)l.finalize_duration_ns);
 	log_layout_free(&l);
 	synth_region_destroy(&r);
 }
@@ -233,6 +289,7 @@ static void test_which_status(void)
 int main(void)
 {
 	test_scribbled_identity();
+	test_scribbled_trigger();
 	test_scribbled_geometry();
 	test_status_misfit();
 	test_precheck_trusted();

@@ -42,6 +42,13 @@ check $? "chrome --no-threads: pid = tid as llvm-xray, no metadata"
 cp "$LOG" "$WORK/copy.xray"
 "$FDRLOG" convert --format chrome --threads "$LOG.threads" "$WORK/copy.xray" | cmp -s - "$V/chrome.json"
 check $? "chrome --threads FILE: the same bytes"
+# fdrd's finalize line of a trigger has fields after comm (tid, fid,
+# duration_ns): the reader takes the table as before
+sed 's/^finalize\t.*/finalize\ttrigger\tsignal\t0\t-\tpid\t100\tcomm\tserver\ttid\t101\tfid\t2\tduration_ns\t20300000/' \
+	"$LOG.threads" >"$WORK/trigger.threads"
+grep -q "	duration_ns	20300000\$" "$WORK/trigger.threads" &&
+	"$FDRLOG" convert --format chrome --threads "$WORK/trigger.threads" "$WORK/copy.xray" | cmp -s - "$V/chrome.json"
+check $? "chrome --threads FILE whose finalize line is a trigger's (more fields): the same bytes"
 expect 1 "cannot open $WORK/none.threads" "--threads of a missing file is named" -- \
 	"$FDRLOG" convert --format chrome --threads "$WORK/none.threads" "$LOG"
 printf 'fdrd-threads\t2\n' >"$WORK/bad1.threads"

@@ -186,6 +186,53 @@ check "crash: .threads names the dead process and its threads (owner notes)" nam
 expect "$log" 1000+ 1000+ crash
 stop_fdrd
 
+# 7: --max-logs 2 on the device: three cycles leave the two newest
+fresh 65536 4
+rm -rf /tmp/fdrd-maxlogs
+start_fdrd /tmp/fdrd-maxlogs --auto-reset --grace-ms 20 --max-logs 2
+good=1
+for c in 1 2 3; do
+	fdrctl wait INITIALIZED --timeout 3000 >/dev/null || good=0
+	$REC /dev/fdr 1 100 >/dev/null || good=0
+	fdrctl finalize >/dev/null || good=0
+	i=0
+	while [ "$(grep -c "wrote /tmp/fdrd-maxlogs/" "$OUT/fdrd.err")" -lt "$c" ] && [ "$i" -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+done
+sleep 0.2
+newest=$(sed -n 's|^fdrd: wrote /tmp/fdrd-maxlogs/\([^ :]*\): .*|\1|p' "$OUT/fdrd.err" | tail -n 2 | sort | tr '\n' ' ')
+kept=$(cd /tmp/fdrd-maxlogs && ls *.xray 2>/dev/null | sort | tr '\n' ' ')
+check "max-logs: three cycles, --max-logs 2: the two newest left ($kept)" [ "$good" = 1 ] && [ "$kept" = "$newest" ]
+check "max-logs: the deletion said once" [ "$(grep -c "deleted the oldest log /tmp/fdrd-maxlogs/" "$OUT/fdrd.err")" = 1 ]
+stop_fdrd
+
+# 8: SIGUSR1 fires a trigger by hand on /dev/fdr (needs the trigger in
+# fdr.ko; skipped, with fdrd's message, without)
+fresh 65536 8
+start_fdrd /tmp/fdrd-usr1 --grace-ms 20
+$REC /dev/fdr 1 100 >/dev/null
+kill -USR1 "$DPID"
+i=0
+while [ "$(grep -c "SIGUSR1: \(trigger fired\|no trigger\)" "$OUT/fdrd.err")" -eq 0 ] && [ "$i" -lt 30 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if grep -q "SIGUSR1: trigger fired" "$OUT/fdrd.err"; then
+	check "SIGUSR1: log within grace + 1 s" wait_logs /tmp/fdrd-usr1 1 11
+	keep /tmp/fdrd-usr1 usr1
+	log=$(ls "$OUT"/usr1/*.xray 2>/dev/null | head -n 1)
+	check "SIGUSR1: .threads names a trigger by hand by fdrd" \
+		grep -q "^finalize	trigger	signal	0	-	pid	$DPID	comm	fdrd	tid	$DPID	fid	0	duration_ns	0\$" "$log.threads"
+	check "SIGUSR1: fdrd says so" grep -q "finalized by trigger: by hand (pid $DPID, tid $DPID)" "$OUT/fdrd.err"
+	expect "$log" 100 100 trigger
+else
+	n=$((n + 1))
+	echo "ok $n SIGUSR1 fires a trigger by hand # SKIP $(grep "SIGUSR1: " "$OUT/fdrd.err" | tail -n 1)"
+fi
+stop_fdrd
+
 fdrctl finalize >/dev/null 2>&1
 fdrctl reset >/dev/null 2>&1
 echo "1..$n"
