@@ -108,7 +108,7 @@ share_at_least() { # DIR NAME KEY[+KEY] PERCENT: their sum >= PERCENT % of total
 	for key in $(echo "$3" | tr + ' '); do v=$(field "$1" "$2" "$key"); k=$((k + ${v:-0})); done
 	awk -v k="$k" -v t="$(field "$1" "$2" total_ns)" -v p="$4" -v what="$2 $3" \
 		'BEGIN { ok = t > 0 && k >= t * p / 100
-			 printf "# %s: %.1f %% of %d ns\n", what, t > 0 ? 100 * k / t : 0, t
+			 printf "# %s: %.1f %% of %d ns\n", what, (t > 0 ? 100 * k / t : 0), t
 			 exit !ok }'
 }
 wall_near_200ms() { # DIR NAME: total_ns in [195 ms, 2 s] (TCG sleeps long)
