@@ -267,11 +267,7 @@ static void trigger_by_hand(struct loop *lp)
 	if (ret == -EBUSY)
 		msg_error("SIGUSR1: no trigger fired: the region is not recording "
 			  "(%s)", fdr_ctl_strerror(lp->ctl, "trigger", ret));
-	else if (ret == -ENOTTY || ret == -ENOSYS)
-		msg_error("SIGUSR1: no trigger fired: %s (this fdr.ko has no latency "
-			  "trigger: an older module?)",
-			  fdr_ctl_strerror(lp->ctl, "trigger", ret));
-	else if (ret)
+	else if (ret)	/* ENOTTY: libfdr says the module predates the trigger */
 		msg_error("SIGUSR1: no trigger fired: %s",
 			  fdr_ctl_strerror(lp->ctl, "trigger", ret));
 	else

@@ -237,6 +237,26 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 			 "%s: cannot %s: the recorder is UNINITIALIZED (no region; run 'fdrctl init')",
 			 ctl->target.spec, op);
 		break;
+	case ENOTTY:
+		if (!strcmp(op, "trigger")) {
+			snprintf(msg, sizeof(msg),
+				 "%s: cannot trigger: this fdr.ko predates the latency trigger (no FDR_IOC_TRIGGER); load the fdr.ko of this build",
+				 ctl->target.spec);
+			break;
+		}
+		snprintf(msg, sizeof(msg), "%s: cannot %s: %s", ctl->target.spec,
+			 op, strerror(err));
+		break;
+	case E2BIG:
+		if (!strcmp(op, "init")) {
+			snprintf(msg, sizeof(msg),
+				 "%s: cannot init: this fdr.ko predates the latency trigger (it refuses a trigger in INIT); load the fdr.ko of this build, or init without a trigger",
+				 ctl->target.spec);
+			break;
+		}
+		snprintf(msg, sizeof(msg), "%s: cannot %s: %s", ctl->target.spec,
+			 op, strerror(err));
+		break;
 	case EAGAIN:
 		if (!strcmp(op, "trigger")) {
 			holdoff_error(ctl);

@@ -569,6 +569,13 @@ static bool test_init_checks(void)
 	m = fdr_ctl_strerror(tr.ctl, "trigger", ret);
 	CHECK(ret == -EBUSY && strstr(m, "fdrctl init"),
 	      "trigger when UNINITIALIZED: %d %s", ret, m);
+	/* what an fdr.ko older than the trigger answers */
+	m = fdr_ctl_strerror(tr.ctl, "trigger", -ENOTTY);
+	CHECK(strstr(m, "predates the latency trigger (no FDR_IOC_TRIGGER)") != NULL,
+	      "ENOTTY of trigger: %s", m);
+	m = fdr_ctl_strerror(tr.ctl, "init", -E2BIG);
+	CHECK(strstr(m, "predates the latency trigger (it refuses a trigger in INIT)") != NULL,
+	      "E2BIG of init: %s", m);
 	/* a VER0 caller: 24 bytes, no trigger fields read */
 	{
 		unsigned char raw[FDR_INIT_SIZE_VER0 + 16];
