@@ -329,7 +329,10 @@ test_holdoff() {
 	local ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 	sleep 1.5	# the last flush, if any
 	local nlogs; nlogs=$(logs_in "$out" | wc -l)
-	check "100 calls of 10 ms ($ms ms), holdoff 1 s: $nlogs log(s), 1 or 2" [ "$nlogs" -ge 1 -a "$nlogs" -le 2 ] ||
+	# one trigger per holdoff: 2 when the calls took under 2 s, as they
+	# do (a loaded machine that stretches them gets one more per second)
+	local most=$(( 1 + ms / 1000 ))
+	check "100 calls of 10 ms ($ms ms), holdoff 1 s: $nlogs log(s), 1 to $most" [ "$nlogs" -ge 1 -a "$nlogs" -le "$most" ] ||
 		diag <"$WORK/fdrd.err"
 	local good=1 f
 	for f in $(logs_in "$out"); do
