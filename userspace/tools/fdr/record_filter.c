@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * record_filter.c - `fdr record -F FUNC` / `-N FUNC` / `--trigger DUR:FUNC`:
- * the XRay function ids of the named functions, from PROG's instrumentation map (numbered as the
- * runtime numbers them: fdrlog's symbols_instr_map.c), handed to the fdr
- * XRay mode as $FDR_XRAY_FUNCTIONS so that it patches only those sleds
- * (or all but those).  The -finstrument-functions hooks cannot be
- * patched: -F/-N need an XRay build.
+ * the XRay function ids of the named functions, from PROG's
+ * instrumentation map (numbered as the runtime numbers them: fdrlog's
+ * symbols_instr_map.c).  -F/-N hand them to the fdr XRay mode as
+ * $FDR_XRAY_FUNCTIONS so that it patches only those sleds (or all but
+ * those); --trigger puts the one id in the region's trigger.  The
+ * -finstrument-functions hooks cannot be patched, and their ids are not
+ * in the binary: -F/-N and --trigger by name need an XRay build.
  */
 #include <errno.h>
 #include <limits.h>
