@@ -140,14 +140,14 @@ static const char *fdrd_write(struct bench *b, struct variant *v, const char *na
 	struct log_layout l;
 	const char *why;
 	char err[1024], table[512];
-
+	struct log_sides sides = { .table_name = table };
 
 	snprintf(table, sizeof(table), "%s.threads", name);
 	if (log_layout_select(v->use_rw ? b->rw : b->ro, b->len, NULL, &l, &why))
 		die("layout", EINVAL);
 	if (pc)
 		log_precheck_apply(&l, pc);
-	if (log_write(&l, &b->out, name, table, &v->o, &rep, err, sizeof(err))) {
+	if (log_write(&l, &b->out, name, &sides, &v->o, &rep, err, sizeof(err))) {
 		fprintf(stderr, "flush_bench: %s\n", err);
 		exit(1);
 	}
