@@ -109,22 +109,18 @@ FDR_API int fdr_ctl_reset(struct fdr_ctl *ctl)
 FDR_NOINSTR static int trigger_arg(const struct fdr_trigger *trig,
 				   struct fdr_trigger *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->size = sizeof(*out);
+	int ret;
+
 	if (!trig) {
+		memset(out, 0, sizeof(*out));
+		out->size = sizeof(*out);
 		out->flags = FDR_TRIGGER_BY_HAND;
 		return 0;
 	}
-	if (trig->size < FDR_TRIGGER_SIZE_VER0)
-		return -EINVAL;
-	if (trig->size > sizeof(*trig)) {
-		const unsigned char *tail = (const unsigned char *)(trig + 1);
-
-		for (size_t i = 0; i < trig->size - sizeof(*trig); i++)
-			if (tail[i])
-				return -E2BIG;
-	}
-	*out = *trig;
+	ret = fdr__copy_sized(out, sizeof(*out), trig, trig->size,
+			      FDR_TRIGGER_SIZE_VER0);
+	if (ret)
+		return ret;
 	out->size = sizeof(*out);
 	if (out->flags & ~FDR_TRIGGER_FLAGS_ALL || out->reserved)
 		return -EINVAL;

@@ -58,6 +58,9 @@ int fdr__control_validate(const struct fdr_control *c, size_t map_len,
 /* The kernel's geometry from STATUS, offsets as the ABI fixes them. */
 int fdr__geometry_from_status(const struct fdr_status *st, struct fdr_geometry *g);
 bool fdr__geometry_equal(const struct fdr_geometry *a, const struct fdr_geometry *b);
+/* copy_struct_from_user()'s rules for a sized struct (layout.c). */
+int fdr__copy_sized(void *dst, size_t ksize, const void *src, size_t usize,
+		    size_t min);
 int fdr__init_cfg_check(const struct fdr_init *cfg, struct fdr_init *out,
 			char *why, size_t len);
 

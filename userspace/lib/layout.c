@@ -155,6 +155,26 @@ FDR_NOINSTR bool fdr__geometry_equal(const struct fdr_geometry *a,
 }
 
 /*
+ * A sized struct as the kernel reads it (copy_struct_from_user rules):
+ * at least min bytes, only zero bytes past ours (else -E2BIG); *dst gets
+ * the caller's usize bytes in our ksize, zero-filled past what it knew.
+ */
+FDR_NOINSTR int fdr__copy_sized(void *dst, size_t ksize, const void *src,
+				size_t usize, size_t min)
+{
+	const unsigned char *s = src;
+
+	if (usize < min)
+		return -EINVAL;
+	for (size_t i = ksize; i < usize; i++)
+		if (s[i])
+			return -E2BIG;
+	memset(dst, 0, ksize);
+	memcpy(dst, src, usize < ksize ? usize : ksize);
+	return 0;
+}
+
+/*
  * struct fdr_init as the kernel checks it (copy_struct_from_user rules):
  * a VER0 caller (24 bytes) has no trigger; a larger struct with a zero
  * tail is accepted.  *out (may be NULL) gets the caller's struct in our
@@ -166,20 +186,13 @@ FDR_NOINSTR int fdr__init_cfg_check(const struct fdr_init *cfg,
 				    size_t len)
 {
 	struct fdr_init c;
+	int ret;
 
 	if (why && len)
 		why[0] = 0;
-	if (cfg->size < FDR_INIT_SIZE_VER0)
-		return -EINVAL;
-	if (cfg->size > sizeof(*cfg)) {
-		const unsigned char *tail = (const unsigned char *)(cfg + 1);
-
-		for (size_t i = 0; i < cfg->size - sizeof(*cfg); i++)
-			if (tail[i])
-				return -E2BIG;
-	}
-	memset(&c, 0, sizeof(c));
-	memcpy(&c, cfg, cfg->size < sizeof(c) ? cfg->size : sizeof(c));
+	ret = fdr__copy_sized(&c, sizeof(c), cfg, cfg->size, FDR_INIT_SIZE_VER0);
+	if (ret)
+		return ret;
 	c.size = sizeof(c);
 	if (c.flags & ~FDR_INIT_FLAGS_ALL || c.reserved)
 		return -EINVAL;
