@@ -120,11 +120,9 @@ static int parse(int argc, char **argv, struct report_opts *o, const char **in)
 static void name_trigger(struct report *r, const struct data_trigger *trig,
 			 const struct symbols *syms)
 {
-	char tmp[32], *name = NULL;
+	char *name = fdr__report_name(syms, trig->fid);
 
 	r->trigger = trig;
-	if (syms)
-		name = fdr__demangle(symbols_name(syms, trig->fid, tmp, sizeof(tmp)));
 	if (name)
 		snprintf(r->trigger_name, sizeof(r->trigger_name), "%s", name);
 	else

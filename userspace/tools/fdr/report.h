@@ -65,6 +65,9 @@ int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct 
 		      const struct report_opts *o, const struct fdr_sched *sched);
 void fdr__report_free(struct report *r);
 uint64_t fdr__report_ns(const struct report *r, uint64_t ticks);
+/* fid's name as the table prints it (demangled, or "#fid" without syms);
+ * malloc'ed, NULL on ENOMEM. */
+char *fdr__report_name(const struct symbols *syms, int32_t fid);
 
 /* report_print.c */
 void fdr__report_print_text(FILE *f, const struct report *r);

@@ -46,11 +46,20 @@ static int rehash(struct report *r)
 	return 0;
 }
 
+char *fdr__report_name(const struct symbols *syms, int32_t fid)
+{
+	char tmp[64];
+
+	if (syms)
+		return fdr__demangle(symbols_name(syms, fid, tmp, sizeof(tmp)));
+	snprintf(tmp, sizeof(tmp), "#%d", fid);
+	return strdup(tmp);
+}
+
 static int add_func(struct ctx *c, int32_t fid, size_t h)
 {
 	struct report *r = c->r;
 	struct report_func *f;
-	char tmp[64];
 
 	f = realloc(r->funcs, (r->nfuncs + 1) * sizeof(*f));
 	if (!f)
@@ -59,12 +68,7 @@ static int add_func(struct ctx *c, int32_t fid, size_t h)
 	f = &r->funcs[r->nfuncs];
 	memset(f, 0, sizeof(*f));
 	f->fid = fid;
-	if (c->syms) {
-		f->name = fdr__demangle(symbols_name(c->syms, fid, tmp, sizeof(tmp)));
-	} else {
-		snprintf(tmp, sizeof(tmp), "#%d", fid);
-		f->name = strdup(tmp);
-	}
+	f->name = fdr__report_name(c->syms, fid);
 	if (!f->name)
 		return -1;
 	f->only = listed(f->name, fid, c->o->only, c->o->nonly);
