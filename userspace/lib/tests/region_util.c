@@ -432,3 +432,26 @@ void tr_pin_cpu(int cpu)
 	CPU_SET(cpu, &s);
 	sched_setaffinity(0, sizeof(s), &s);
 }
+
+uint64_t tr_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void tr_spin_ns(uint64_t ns)
+{
+	uint64_t t0 = tr_now_ns();
+
+	while (tr_now_ns() - t0 < ns)
+		;
+}
+
+void tr_sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}

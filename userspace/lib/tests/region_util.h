@@ -103,4 +103,9 @@ int count_fn(const struct rec *r, int n, uint32_t kind);
 /* Run the calling thread on `cpu` only (migration and pool tests). */
 void tr_pin_cpu(int cpu);
 
+/* The clock of the slow and fast calls the trigger tests make. */
+uint64_t tr_now_ns(void);		/* CLOCK_MONOTONIC */
+void tr_spin_ns(uint64_t ns);		/* busy for ns */
+void tr_sleep_ms(unsigned ms);		/* nanosleep */
+
 #endif

@@ -39,29 +39,6 @@ static struct test_region tr;
 static struct rec recs[8192];
 static char err[256];
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void spin_ns(uint64_t ns)
-{
-	uint64_t t0 = now_ns();
-
-	while (now_ns() - t0 < ns)
-		;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 static bool start(const char *tag, const struct fdr_init *cfg, const char *opts)
 {
 	fdr_detach();
@@ -89,7 +66,7 @@ static void call(enum path p, int32_t fid, uint64_t ns)
 		fdr_enter(fid);
 	else
 		fdr_inline_enter(fid);
-	spin_ns(ns);
+	tr_spin_ns(ns);
 	if (p == LIB)
 		fdr_exit(fid);
 	else
@@ -291,12 +268,12 @@ static bool test_nesting(void)
 	for (int i = 0; i < 300; i++)	/* deeper than the shadow stack */
 		fdr_enter(30);
 	fdr_enter(31);		/* unwound: its exit never comes */
-	spin_ns(6 * MS);
+	tr_spin_ns(6 * MS);
 	for (int i = 0; i < 300; i++)
 		fdr_exit(30);
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED,
 	      "fid 30 does not fire a fid 20 trigger");
-	spin_ns(6 * MS);
+	tr_spin_ns(6 * MS);
 	fdr_exit(20);		/* pops 31 too; 12 ms: fires */
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
 	      st.finalize_fid == 20 && st.finalize_duration_ns >= 12 * MS,
@@ -326,7 +303,7 @@ static bool reinit(const struct fdr_init *cfg)
 	CHECK(tr_to_uninitialized(tr.ctl) == 0, "reset");
 	CHECK(fdr_ctl_init(tr.ctl, cfg) == 0, "init: %s",
 	      fdr_ctl_strerror(tr.ctl, "init", -errno));
-	sleep_ms(30);	/* writers look for a new region every 10 ms */
+	tr_sleep_ms(30);	/* writers look for a new region every 10 ms */
 	return true;
 }
 
@@ -373,7 +350,7 @@ static bool test_holdoff(void)
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED &&
 	      st.triggers_refused == 1 && fdr__test_trigger_sends - s0 == 2,
 	      "the refused thread is quiet for a holdoff: no second syscall");
-	sleep_ms(350);
+	tr_sleep_ms(350);
 	call(LIB, 4, 6 * MS);
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
 	      st.finalize_fid == 4 && st.triggers_fired == 1 &&
@@ -404,7 +381,7 @@ static bool test_holdoff(void)
 	      "message: %s", fdr_ctl_strerror(tr.ctl, "trigger", ret));
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED &&
 	      st.triggers_refused == 1, "refused and counted");
-	sleep_ms(350);
+	tr_sleep_ms(350);
 	ret = fdr_ctl_trigger(tr.ctl, &wt);
 	CHECK(ret == 0 && fdr_ctl_status(tr.ctl, &st) == 0 &&
 	      st.finalize_fid == 9 && st.finalize_duration_ns == 1,
@@ -460,7 +437,7 @@ static bool test_threads_processes(void)
 	CHECK(st.finalize_tid == thread_tid[who] && st.finalize_pid == getpid(),
 	      "the firing thread is named: tid %d, want %d", st.finalize_tid,
 	      thread_tid[who]);
-	sleep_ms(350);
+	tr_sleep_ms(350);
 	if (!reinit(&cfg))
 		return false;
 	fflush(stdout);

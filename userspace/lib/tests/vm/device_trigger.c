@@ -25,33 +25,10 @@ static struct test_region tr;
 static struct rec recs[4096];
 static char err[256];
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void spin_ns(uint64_t ns)
-{
-	uint64_t t0 = now_ns();
-
-	while (now_ns() - t0 < ns)
-		;
-}
-
-static void sleep_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
 static void call(int32_t fid, uint64_t ns)
 {
 	fdr_enter(fid);
-	spin_ns(ns);
+	tr_spin_ns(ns);
 	fdr_exit(fid);
 }
 
@@ -135,7 +112,7 @@ static bool test_holdoff(void)
 	struct fdr_init cfg = cfg_of(5 * MS, 0, 300);
 	struct fdr_status st;
 
-	sleep_ms(350);
+	tr_sleep_ms(350);
 	if (!start(&cfg))
 		return false;
 	call(3, 6 * MS);
@@ -144,12 +121,12 @@ static bool test_holdoff(void)
 	stop();
 	if (!start(&cfg))
 		return false;
-	sleep_ms(30);
+	tr_sleep_ms(30);
 	call(4, 6 * MS);
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED,
 	      "after RESET and INIT, inside the holdoff: no finalize (%s)",
 	      fdr_state_name(st.state));
-	sleep_ms(350);
+	tr_sleep_ms(350);
 	call(5, 6 * MS);
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
 	      st.finalize_fid == 5, "after the holdoff it fires (%s fid %d)",
