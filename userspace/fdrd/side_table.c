@@ -25,7 +25,6 @@
 
 /* Escape backslash, tab and newline so a field stays one field, and any
  * other control byte as \xHH: names come from pages anyone may write. */
-#define put_escaped side_table_escape
 void side_table_escape(FILE *f, const char *s)
 {
 	static const char special[] = "\\\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r"
@@ -75,7 +74,7 @@ static void put_finalize(FILE *f, const struct log_layout *l, const struct threa
 	fprintf(f, "finalize\t%s\tsignal\t%u\t%s%s\tpid\t%d\tcomm\t",
 		log_name_reason(l->finalize_reason), l->finalize_signal,
 		sig ? "SIG" : "-", sig ? sig : "", l->finalize_pid);
-	put_escaped(f, l->finalize_pid > 0 ? comm : UNKNOWN);
+	side_table_escape(f, l->finalize_pid > 0 ? comm : UNKNOWN);
 	/*
 	 * A trigger adds its thread and call after comm, so that the line
 	 * of every other reason stays as it was (readers anchor on it) and
@@ -91,9 +90,9 @@ static void put_thread(FILE *f, const struct thread_row *r)
 {
 	fprintf(f, "thread\t%d\tpid\t%d\tbuffers\t%zu\tcomm\t", r->tid, r->pid,
 		r->buffers);
-	put_escaped(f, r->note_comm ? r->note_comm : r->proc->comm);
+	side_table_escape(f, r->note_comm ? r->note_comm : r->proc->comm);
 	fputs("\texe\t", f);
-	put_escaped(f, r->note_exe ? r->note_exe : r->proc->exe);
+	side_table_escape(f, r->note_exe ? r->note_exe : r->proc->exe);
 	fputc('\n', f);
 }
 
@@ -117,7 +116,7 @@ char *side_table_render(const struct log_layout *l, const char *log_name,
 		cut += l->problems[i].kept != 0;
 	}
 	fprintf(f, "fdrd-threads\t1\nlog\t");
-	put_escaped(f, log_name);
+	side_table_escape(f, log_name);
 	fprintf(f, "\ngeneration\t%u\n", l->generation);
 	put_finalize(f, l, &threads, proc_root);
 	fprintf(f, "buffers\t%zu\tdropped\t%zu\tcut\t%zu\trecords\t%llu\n",
