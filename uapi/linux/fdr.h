@@ -59,11 +59,26 @@ enum fdr_finalize_reason {
 	FDR_FINALIZE_TRIGGER	= 3,	/* FDR_IOC_TRIGGER: a slow call, or by hand */
 };
 
-/* Buffer descriptor states (fdr_buffer_desc.state). */
+/*
+ * Buffer descriptor states (fdr_buffer_desc.state).
+ *
+ * Flight-recorder mode (the default): a writer takes a FREE or RELEASED
+ * buffer (the latter recycles the oldest data) and the flusher writes
+ * every buffer with extents after the finalize.
+ *
+ * Streaming mode (FDR_CTL_STREAM): RELEASED means "full of data the
+ * stream flusher has not written yet", and writers take FREE buffers
+ * only: none FREE, the record is dropped and counted, never waited for.
+ * The stream flusher (the owner of a flush begun while INITIALIZED)
+ * writes a RELEASED buffer, then stores extents 0 and state FREE.  After
+ * the finalize it writes what is left, HELD buffers included, exactly as
+ * in flight-recorder mode.
+ */
 enum fdr_buffer_state {
-	FDR_BUF_FREE		= 0,	/* never used in this generation */
+	FDR_BUF_FREE		= 0,	/* empty: unused, or already streamed */
 	FDR_BUF_HELD		= 1,	/* a thread writes into it */
-	FDR_BUF_RELEASED	= 2,	/* holds data; may be recycled */
+	FDR_BUF_RELEASED	= 2,	/* holds data; flight recorder: may be
+					 * recycled; stream: to be written */
 };
 
 /*
@@ -75,6 +90,7 @@ enum fdr_buffer_state {
 #define FDR_CTL_EMBEDDED	(1u << 2)	/* shm region, no kernel */
 #define FDR_CTL_CRASH_FINALIZE	(1u << 3)	/* a crash finalizes */
 #define FDR_CTL_SCHED		(1u << 4)	/* scheduling area (fdr_sched.h) */
+#define FDR_CTL_STREAM		(1u << 5)	/* streaming mode (FDR_INIT_STREAM) */
 
 struct fdr_control {
 	/* line 0: geometry, immutable after INIT */
@@ -135,10 +151,16 @@ struct fdr_control {
 	__u64 reserved4[2];
 };
 
-/* Per-CPU ring cursor: the next slot of that CPU's pool to try. */
+/*
+ * Per-CPU ring cursor: the next slot of that CPU's pool to try, and the
+ * records writers running on that CPU dropped (no buffer to take, or an
+ * event too big for one).  fdr_status.records_dropped is the sum of
+ * fdr_control.records_dropped (older writers) and of these.
+ */
 struct fdr_cpu_ring {
 	__u64 next;		/* atomic; slot = next % buffers_per_cpu */
-	__u64 reserved[7];
+	__u64 records_dropped;	/* atomic; writers on this CPU */
+	__u64 reserved[6];
 };
 
 /*
@@ -168,8 +190,9 @@ struct fdr_buffer_desc {
 /* FDR_IOC_INIT argument. */
 #define FDR_INIT_NO_CRASH_FINALIZE	(1u << 0)	/* a crash does not finalize */
 #define FDR_INIT_NO_SCHED		(1u << 1)	/* no scheduling records */
+#define FDR_INIT_STREAM			(1u << 2)	/* streaming mode */
 #define FDR_INIT_FLAGS_ALL		(FDR_INIT_NO_CRASH_FINALIZE | \
-					 FDR_INIT_NO_SCHED)
+					 FDR_INIT_NO_SCHED | FDR_INIT_STREAM)
 
 struct fdr_init {
 	__u32 size;		/* sizeof(struct fdr_init) as the caller knows it */
@@ -284,9 +307,15 @@ struct fdr_trigger {
  *
  * INIT         UNINITIALIZED -> INITIALIZED (allocates a new region)
  * FINALIZE     INITIALIZED -> FINALIZED (writers stop; poll wakes)
- * FLUSH_BEGIN  FINALIZED, NOT_FLUSHING or FLUSHED -> FLUSHING
+ * FLUSH_BEGIN  FINALIZED, NOT_FLUSHING or FLUSHED -> FLUSHING; and for a
+ *              stream region (FDR_CTL_STREAM) INITIALIZED, NOT_FLUSHING
+ *              -> FLUSHING: the stream flush, which stays FLUSHING (and
+ *              its owner's) through the finalize, however it comes, and
+ *              ends with FLUSH_DONE once FINALIZED (FLUSH_DONE while
+ *              still INITIALIZED: EBUSY)
  * FLUSH_DONE   FLUSHING -> FLUSHED
- * FLUSH_ABORT  FLUSHING -> NOT_FLUSHING (the flush failed; data untouched)
+ * FLUSH_ABORT  FLUSHING -> NOT_FLUSHING (the flush failed; data untouched;
+ *              a stream flush may be begun again by anyone)
  * FLUSH_DONE and FLUSH_ABORT are refused (EBUSY) on any open file but the
  * one that made the FLUSH_BEGIN; that file's release aborts the flush.
  * FLUSH_FORCE_ABORT  FLUSHING -> NOT_FLUSHING whoever began it; needs

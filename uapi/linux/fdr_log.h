@@ -70,6 +70,21 @@ struct fdr_metadata_record {
 #define FDR_MD_TYPED_EVENT_TYPE		8	/* __u16 */
 #define FDR_MD_PID_PID			0	/* __s32 */
 
+/*
+ * The drop marker: a CustomEventMarker whose payload is struct
+ * fdr_drop_event.  A writer that dropped records because no buffer was
+ * free (streaming mode) writes one as the first record of the next
+ * buffer it gets: `records` of this thread are missing just before it.
+ * Drops with no later buffer are only in the counters.
+ */
+#define FDR_DROP_EVENT_MAGIC	"fdr.drop"	/* 8 bytes, no NUL */
+
+struct fdr_drop_event {
+	char magic[8];		/* FDR_DROP_EVENT_MAGIC */
+	__u64 records;		/* records this thread lost here */
+};
+#define FDR_DROP_EVENT_SIZE	16
+
 /* Function record kinds (bits 1..3 of word 0; bit 0 is 0). */
 enum fdr_function_kind {
 	FDR_FN_ENTER		= 0,
@@ -101,10 +116,12 @@ struct fdr_function_record {
 static_assert(sizeof(struct fdr_log_header) == FDR_LOG_HEADER_SIZE);
 static_assert(sizeof(struct fdr_metadata_record) == FDR_METADATA_SIZE);
 static_assert(sizeof(struct fdr_function_record) == FDR_FUNCTION_SIZE);
+static_assert(sizeof(struct fdr_drop_event) == FDR_DROP_EVENT_SIZE);
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct fdr_log_header) == FDR_LOG_HEADER_SIZE, "header is 32 bytes");
 _Static_assert(sizeof(struct fdr_metadata_record) == FDR_METADATA_SIZE, "metadata is 16 bytes");
 _Static_assert(sizeof(struct fdr_function_record) == FDR_FUNCTION_SIZE, "function record is 8 bytes");
+_Static_assert(sizeof(struct fdr_drop_event) == FDR_DROP_EVENT_SIZE, "drop event is 16 bytes");
 #endif
 
 #endif /* _UAPI_LINUX_FDR_LOG_H */
