@@ -77,6 +77,16 @@ int fdr_ctl_wait(struct fdr_ctl *ctl, uint32_t state, uint32_t flush_state,
  */
 int fdr_ctl_map(struct fdr_ctl *ctl, const struct fdr_control **ctl_area,
 		size_t *len);
+/*
+ * The stream flusher's mapping (FDR_CTL_STREAM regions, while it owns the
+ * stream flush): as fdr_ctl_map(), but writable, so that
+ * fdr_ctl_stream_free() can hand a written buffer back: RELEASED ->
+ * extents 0, FREE.  -EAGAIN: the buffer was not RELEASED (left as it
+ * was); -EINVAL: no such buffer; -EBADF: no stream mapping.
+ */
+int fdr_ctl_map_stream(struct fdr_ctl *ctl, struct fdr_control **ctl_area,
+		       size_t *len);
+int fdr_ctl_stream_free(struct fdr_ctl *ctl, uint32_t index);
 /* Unmap both the region (fdr_ctl_map) and the scheduling area. */
 void fdr_ctl_unmap(struct fdr_ctl *ctl);
 

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-FDR_NOINSTR static int note(struct fdr_ctl *ctl, int ret)
+FDR_NOINSTR int fdr__ctl_note(struct fdr_ctl *ctl, int ret)
 {
 	if (ctl)
 		ctl->last_errno = ret < 0 ? -ret : 0;
@@ -54,24 +54,25 @@ FDR_API void fdr_ctl_close(struct fdr_ctl *ctl)
 	free(ctl);
 }
 
-FDR_NOINSTR static void unmap_region(struct fdr_ctl *ctl)
+FDR_NOINSTR void fdr__ctl_unmap_region(struct fdr_ctl *ctl)
 {
 	if (ctl && ctl->map) {
 		munmap(ctl->map, ctl->map_len);
 		ctl->map = NULL;
 		ctl->map_len = 0;
+		ctl->map_writable = false;
 	}
 }
 
 /* A handle whose open failed is kept only for its error message. */
 #define CALL(ctl, op, ...)                                          \
-	((ctl) && (ctl)->ops ? note((ctl), (ctl)->ops->op(__VA_ARGS__)) \
+	((ctl) && (ctl)->ops ? fdr__ctl_note((ctl), (ctl)->ops->op(__VA_ARGS__)) \
 			     : -EBADF)
 
 FDR_API int fdr_ctl_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 {
 	if (!cfg)
-		return note(ctl, -EINVAL);
+		return fdr__ctl_note(ctl, -EINVAL);
 	return CALL(ctl, init, ctl, cfg);
 }
 
@@ -133,14 +134,14 @@ FDR_API int fdr_ctl_trigger(struct fdr_ctl *ctl, const struct fdr_trigger *trig)
 	int ret = trigger_arg(trig, &t);
 
 	if (ret < 0)
-		return note(ctl, ret);
+		return fdr__ctl_note(ctl, ret);
 	return CALL(ctl, trigger, ctl, &t);
 }
 
 FDR_API int fdr_ctl_status(struct fdr_ctl *ctl, struct fdr_status *st)
 {
 	if (!st)
-		return note(ctl, -EINVAL);
+		return fdr__ctl_note(ctl, -EINVAL);
 	return CALL(ctl, status, ctl, st);
 }
 
@@ -159,8 +160,8 @@ FDR_API int fdr_ctl_map(struct fdr_ctl *ctl,
 
 	if (!ctl || !ctl->ops)
 		return -EBADF;
-	unmap_region(ctl);
-	ret = note(ctl, ctl->ops->map(ctl, PROT_READ, &addr, &n, NULL));
+	fdr__ctl_unmap_region(ctl);
+	ret = fdr__ctl_note(ctl, ctl->ops->map(ctl, PROT_READ, &addr, &n, NULL));
 	if (ret < 0)
 		return ret;
 	ctl->map = addr;
@@ -186,10 +187,10 @@ FDR_API int fdr_ctl_map_sched(struct fdr_ctl *ctl, const void **area,
 	if (!ctl || !ctl->ops)
 		return -EBADF;
 	if (!area || !len)
-		return note(ctl, -EINVAL);
+		return fdr__ctl_note(ctl, -EINVAL);
 	fdr_ctl_unmap_sched(ctl);
 	ctl->detail[0] = 0;
-	ret = note(ctl, ctl->ops->map_sched(ctl, &addr, &n));
+	ret = fdr__ctl_note(ctl, ctl->ops->map_sched(ctl, &addr, &n));
 	if (ret < 0)
 		return ret;
 	ctl->sched_map = addr;
@@ -210,7 +211,7 @@ FDR_API void fdr_ctl_unmap_sched(struct fdr_ctl *ctl)
 
 FDR_API void fdr_ctl_unmap(struct fdr_ctl *ctl)
 {
-	unmap_region(ctl);
+	fdr__ctl_unmap_region(ctl);
 	fdr_ctl_unmap_sched(ctl);
 }
 
@@ -219,7 +220,7 @@ FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
 {
 	if (!ctl || !ctl->ops)
 		return -EBADF;
-	return note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, geom));
+	return fdr__ctl_note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, geom));
 }
 
 FDR_NOINSTR pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl)

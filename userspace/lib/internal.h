@@ -96,6 +96,8 @@ struct fdr_ctl {
 	uint64_t shm_size;	/* embedded: size of the open object */
 	void *map;		/* fdr_ctl_map() mapping */
 	size_t map_len;
+	bool map_writable;	/* fdr_ctl_map_stream(): map_geom holds */
+	struct fdr_geometry map_geom;	/* its checked geometry */
 	void *sched_map;	/* fdr_ctl_map_sched() mapping */
 	size_t sched_len;
 	int last_errno;		/* context for fdr_ctl_strerror() */
@@ -135,6 +137,9 @@ extern const struct fdr_ctl_ops fdr__device_ops;
 extern const struct fdr_ctl_ops fdr__embedded_ops;
 
 /* Map the current region writable, for recording, and its geometry (attach.c). */
+/* Remember ret as the last error (fdr_ctl_strerror); returns it. */
+int fdr__ctl_note(struct fdr_ctl *ctl, int ret);
+void fdr__ctl_unmap_region(struct fdr_ctl *ctl);
 int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
 		    struct fdr_geometry *geom);
 /* This process's owner_pid for the current region (attach.c). */
