@@ -26,6 +26,7 @@
 #include "msg.h"
 #include "options.h"
 #include "reinit.h"
+#include "stream.h"
 
 #define WAIT_SLICE_MS 1000
 #define RETRY_MAX_MS 60000
@@ -171,6 +172,48 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 	}
 }
 
+/* The stream loop's look at the signals, between two passes. */
+static bool stream_keep_going(void *ctx)
+{
+	(void)ctx;
+	if (trigger_signal) {
+		trigger_signal = 0;
+		msg_info("SIGUSR1: firing a trigger by hand");
+		if (CTL_RETRY(fdr_ctl_trigger(((struct loop *)ctx)->ctl, NULL)))
+			msg_error("SIGUSR1: no trigger fired");
+	}
+	return !stop_signal;
+}
+
+/* A stream region waiting for its flusher: stream it, until it ends. */
+static void handle_stream(struct loop *lp, const struct fdr_status *st)
+{
+	struct stream_hooks h = { stream_keep_going, lp };
+	enum flush_outcome out = stream_region(&lp->flusher, st, &h);
+
+	if (out == FLUSH_NOT_OURS) {
+		fdr_ctl_wait(lp->ctl, st->state, FDR_FLUSH_NOT_FLUSHING, WAIT_SLICE_MS);
+		return;
+	}
+	if (out == FLUSH_FAILED) {
+		msg_info("the stream stopped; retrying in %u ms", lp->retry_ms);
+		sleep_ms(lp->retry_ms, 1);
+		lp->retry_ms = lp->retry_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS
+							       : lp->retry_ms * 2;
+		return;
+	}
+	lp->retry_ms = lp->o->retry_ms;
+	if (out == FLUSH_STOPPED)
+		return;
+	lp->grace_generation = st->generation;	/* its grace period is spent */
+	if (lp->o->auto_reset)
+		reinit(lp->ctl, st);
+	if (lp->o->once) {
+		lp->done = 1;
+		lp->status = 0;
+	}
+}
+
 /* One look at the region and one step; returns when something was done. */
 static void step(struct loop *lp)
 {
@@ -191,6 +234,11 @@ static void step(struct loop *lp)
 	}
 	if (st.state == FDR_STATE_FINALIZED && st.flush_state == FDR_FLUSH_NOT_FLUSHING) {
 		handle_finalized(lp, &st);
+		return;
+	}
+	if (st.state == FDR_STATE_INITIALIZED && (st.flags & FDR_CTL_STREAM) &&
+	    st.flush_state == FDR_FLUSH_NOT_FLUSHING) {
+		handle_stream(lp, &st);
 		return;
 	}
 	if (st.state == FDR_STATE_FINALIZED && st.flush_state == FDR_FLUSH_FLUSHED &&

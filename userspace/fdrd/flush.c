@@ -17,6 +17,7 @@
 
 #include "ctl_retry.h"
 #include "flush.h"
+#include "flush_common.h"
 #include "layout_facts.h"
 #include "log_layout.h"
 #include "log_name.h"
@@ -26,61 +27,6 @@
 #include "retention.h"
 #include "sched_file.h"
 #include "uring_writer.h"
-
-#define MAX_NAME_TRIES 1000
-
-struct names {
-	char log[256];
-	char threads[256 + 8];
-	char sched[256 + 8];
-};
-
-/*
- * A log name (and its .threads and .sched) not in use yet: <seq> moves on
- * if any is taken, whether or not this flush writes a .sched: a log must
- * never sit beside another log's side file.
- * Taken includes a dangling symlink: the name could never be linked.  A
- * name taken after this check makes the link fail (EEXIST), never
- * replaces anything; the flush then fails and the retry moves on.
- */
-static int choose_names(struct flusher *f, const struct out_dir *d,
-			const struct log_layout *l, struct names *n)
-{
-	struct log_name_vars v = {
-		.when = time(NULL),
-		.generation = l->generation,
-		.finalize_reason = l->finalize_reason,
-		.pid = getpid(),
-	};
-
-	for (int i = 0; i < MAX_NAME_TRIES; i++) {
-		v.seq = f->logs_written + (uint64_t)i;
-		if (log_name_expand(f->opts->pattern, &v, n->log, sizeof(n->log)))
-			return -ENAMETOOLONG;
-		snprintf(n->threads, sizeof(n->threads), "%s.threads", n->log);
-		snprintf(n->sched, sizeof(n->sched), "%s.sched", n->log);
-		if (out_dir_has(d, n->log) == 0 && out_dir_has(d, n->threads) == 0 &&
-		    out_dir_has(d, n->sched) == 0)
-			return 0;
-	}
-	return -EEXIST;
-}
-
-static void report_problems(const struct log_layout *l)
-{
-	for (size_t i = 0; i < l->nr_problems; i++) {
-		const struct log_problem *p = &l->problems[i];
-
-		msg_warn("buffer %u (seq %llu): %s at byte %llu of %llu; %s %llu bytes",
-			 p->index, (unsigned long long)p->seq, p->what,
-			 (unsigned long long)p->at, (unsigned long long)p->extents,
-			 p->kept ? "kept the first" : "dropped all", 
-			 (unsigned long long)(p->kept ? p->kept : p->extents));
-	}
-	if (l->nr_clamped)
-		msg_warn("%zu buffer(s) claimed more extents than buffer_size; clamped",
-			 l->nr_clamped);
-}
 
 static double ms_since(const struct timespec *t0)
 {
@@ -134,40 +80,11 @@ static int write_files(struct flusher *f, const struct out_dir *d,
 	return 0;
 }
 
-/*
- * "log NAME: finalized by trigger: function #12 lasted 20.3 ms (pid P,
- * tid T)", from the same trusted facts as the side table (STATUS on the
- * device, layout_facts.h); nothing for the other reasons, which the
- * side table and the <reason> placeholder already name.
- */
-static void say_trigger(const struct log_layout *l, const char *log)
-{
-	if (l->finalize_reason != FDR_FINALIZE_TRIGGER)
-		return;
-	if (!l->finalize_fid && !l->finalize_duration_ns)
-		msg_info("log %s: finalized by trigger: by hand (pid %d, tid %d)", log,
-			 l->finalize_pid, l->finalize_tid);
-	else
-		msg_info("log %s: finalized by trigger: function #%d lasted %.1f ms "
-			 "(pid %d, tid %d)", log, l->finalize_fid,
-			 (double)l->finalize_duration_ns / 1e6, l->finalize_pid,
-			 l->finalize_tid);
-}
-
 static enum flush_outcome nothing_to_write(const struct log_layout *l)
 {
 	msg_info("generation %u holds no records: no log written "
 		 "(llvm-xray rejects a log without buffers)", l->generation);
 	return FLUSH_NOTHING;
-}
-
-static void say_retention(void *arg, bool error, const char *text)
-{
-	(void)arg;
-	if (error)
-		msg_error("%s", text);
-	else
-		msg_info("%s", text);
 }
 
 /*
@@ -225,7 +142,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		out = FLUSH_FAILED;
 		goto done;
 	}
-	ret = choose_names(f, &d, &l, &n);
+	ret = flush_choose_names(f, &d, &l, &n);
 	if (ret) {
 		msg_error("no free log name in %s for pattern '%s': %s",
 			  f->opts->output_dir, f->opts->pattern, strerror(-ret));
@@ -233,7 +150,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		goto done;
 	}
 	ret = write_files(f, &d, &l, &n, sf);
-	report_problems(&l);
+	flush_report_problems(&l);
 	if (ret == 1) {
 		out = nothing_to_write(&l);
 	} else if (ret) {
@@ -242,9 +159,9 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		f->logs_written++;
 		snprintf(f->last_log, sizeof(f->last_log), "%s/%s",
 			 f->opts->output_dir, n.log);
-		say_trigger(&l, n.log);
+		flush_say_trigger(&l, n.log);
 		retention_apply(&d, f->opts->pattern, &f->opts->retain, n.log,
-				say_retention, NULL);
+				flush_say_retention, NULL);
 	}
 done:
 	out_dir_close(&d);
@@ -274,69 +191,6 @@ void flush_precheck(struct flusher *f, const struct fdr_status *st)
 }
 
 /*
- * On the device: the kernel's STATUS to lay the log out from, taken after
- * FLUSH_BEGIN and the map rather than reusing the one that saw the region
- * finalized: before FLUSH_BEGIN another flusher could have flushed, reset
- * and re-initialized it, and a new generation been finalized since.
- * While we hold FLUSHING, RESET is refused, so this STATUS describes the
- * region we mapped; one that says otherwise is refused.
- */
-static int device_status(struct flusher *f, size_t len, struct fdr_status *st)
-{
-	int ret = CTL_RETRY(fdr_ctl_status(f->ctl, st));
-
-	if (ret) {
-		msg_error("%s", fdr_ctl_strerror(f->ctl, "status", ret));
-		return ret;
-	}
-	if (st->state != FDR_STATE_FINALIZED ||
-	    st->flush_state != FDR_FLUSH_FLUSHING || st->map_size != len) {
-		msg_error("the region changed under the flush: STATUS says %s, %s, "
-			  "%llu bytes; %zu mapped", fdr_state_name(st->state),
-			  fdr_flush_state_name(st->flush_state),
-			  (unsigned long long)st->map_size, len);
-		return -ESTALE;
-	}
-	return 0;
-}
-
-/*
- * The .sched bytes when the kernel's STATUS (st, NULL on the embedded
- * backend) says the region has a scheduling area.  Decision: an area that
- * cannot be mapped or does not check out costs the .sched file, never the
- * log: a warning, and sf stays empty.  Copied now, while FLUSHING holds
- * the region, and unmapped at once: the file is built from the copy.
- */
-static void take_sched(struct flusher *f, const struct fdr_status *st,
-		       struct sched_file *sf)
-{
-	struct sched_facts facts;
-	const char *why = NULL;
-	const void *area;
-	size_t len;
-	int ret;
-
-	memset(sf, 0, sizeof(*sf));
-	if (!st || !(st->flags & FDR_CTL_SCHED))
-		return;
-	ret = CTL_RETRY(fdr_ctl_map_sched(f->ctl, &area, &len));
-	if (ret) {
-		msg_warn("%s; writing the log without a .sched file",
-			 fdr_ctl_strerror(f->ctl, "map sched", ret));
-		return;
-	}
-	facts = (struct sched_facts){ .generation = st->generation,
-				      .tsc_hz = st->tsc_hz,
-				      .sched_size = st->sched_size };
-	ret = sched_file_build(area, len, &facts, sf, &why);
-	fdr_ctl_unmap_sched(f->ctl);
-	if (ret)
-		msg_warn("the scheduling area of generation %u is unusable (%s); "
-			 "writing the log without a .sched file", st->generation,
-			 why ? why : strerror(-ret));
-}
-
-/*
  * Map and lay out from the kernel's STATUS on the device, from the
  * control page on the embedded backend (seen, the status that found the
  * region finalized, tells which: layout_facts.h).
@@ -357,11 +211,11 @@ static enum flush_outcome flush_begun(struct flusher *f,
 		return FLUSH_FAILED;
 	}
 	if (layout_trusted_status(seen)) {
-		ret = device_status(f, len, &st);
+		ret = flush_device_status(f, len, false, &st);
 		trusted = &st;
 	}
 	if (!ret)
-		take_sched(f, trusted, &sf);
+		flush_take_sched(f, trusted, &sf);
 	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted, &sf);
 	sched_file_free(&sf);
 	fdr_ctl_unmap(f->ctl);

@@ -20,6 +20,8 @@ enum flush_outcome {
 	FLUSH_SKIPPED,		/* larger than --max-bytes: FLUSHED, no log */
 	FLUSH_FAILED,		/* aborted; the region is still FINALIZED */
 	FLUSH_NOT_OURS,		/* FLUSH_BEGIN refused: someone else flushes */
+	FLUSH_STOPPED,		/* a stream cut short (fdrd stops): its log is
+				 * named, the region records on (stream.h) */
 };
 
 struct flusher {

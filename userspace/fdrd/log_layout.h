@@ -33,6 +33,10 @@ struct log_buffer {
 	uint32_t state;		/* descriptor state at the snapshot */
 	/* this buffer's walk, done earlier on the same bytes (log_precheck) */
 	const struct buffer_check *known;
+	/* a stream's record of a buffer already handed back: its owner
+	 * note, copied and checked when it was written (owner_note_dup) */
+	const uint8_t *note_copy;
+	uint32_t note_len;
 	struct fdr_metadata_record extents_record;	/* BufferExtents(len) */
 };
 

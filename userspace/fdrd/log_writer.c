@@ -34,7 +34,7 @@ struct write_ctx {
 	const struct log_sides *sides;
 	const struct uring_write_opts *opts;
 	bool relayout;		/* validation changed the placement */
-	bool table_written, sched_written;
+	bool sides_written;	/* log_write_sides() succeeded */
 };
 
 /* Validate the buffers whose bytes were just submitted (hot in cache). */
@@ -49,39 +49,48 @@ static bool validate_written(void *arg, uint64_t submitted_end)
 	return l->nr_validated < l->nr_buffers;
 }
 
-static int write_table(struct write_ctx *w, char *err, size_t errlen)
+static int write_table(const struct log_layout *l, const struct out_dir *dir,
+		       const char *log_name, const char *name,
+		       const struct uring_write_opts *opts, char *err, size_t errlen)
 {
-	const char *name = w->sides->table_name;
 	struct uring_write_report rep;
 	struct iovec table;
 	int ret;
 
-	if (!name)
-		return 0;
-	table.iov_base = side_table_render(w->l, w->log_name, "/proc", &table.iov_len);
+	table.iov_base = side_table_render(l, log_name, "/proc", &table.iov_len);
 	if (!table.iov_base) {
 		snprintf(err, errlen, "out of memory rendering %s", name);
 		return -ENOMEM;
 	}
-	ret = uring_write_file(w->dir, name, &table, 1, w->opts, &rep, err, errlen);
+	ret = uring_write_file(dir, name, &table, 1, opts, &rep, err, errlen);
 	free(table.iov_base);
-	w->table_written = ret == 0;
 	return ret;
 }
 
-static int write_sched(struct write_ctx *w, char *err, size_t errlen)
+int log_write_sides(const struct log_layout *l, const struct out_dir *dir,
+		    const char *log_name, const struct log_sides *s,
+		    const struct uring_write_opts *opts, char *err, size_t errlen)
 {
-	const struct log_sides *s = w->sides;
 	struct uring_write_report rep;
 	struct iovec iov = { (void *)s->sched, s->sched_len };
-	int ret;
+	int ret = 0;
 
-	if (!s->sched_name || !s->sched)
-		return 0;
-	ret = uring_write_file(w->dir, s->sched_name, &iov, 1, w->opts, &rep, err,
-			       errlen);
-	w->sched_written = ret == 0;
+	if (s->table_name)
+		ret = write_table(l, dir, log_name, s->table_name, opts, err, errlen);
+	if (ret || !s->sched_name || !s->sched)
+		return ret;
+	ret = uring_write_file(dir, s->sched_name, &iov, 1, opts, &rep, err, errlen);
+	if (ret && s->table_name)
+		uring_remove_file(dir, s->table_name);
 	return ret;
+}
+
+void log_remove_sides(const struct out_dir *dir, const struct log_sides *s)
+{
+	if (s->table_name)
+		uring_remove_file(dir, s->table_name);
+	if (s->sched_name && s->sched)
+		uring_remove_file(dir, s->sched_name);
 }
 
 static int before_rename(void *arg, char *err, size_t errlen)
@@ -96,8 +105,9 @@ static int before_rename(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "malformed buffers: writing the log again without them");
 		return -ECANCELED;
 	}
-	ret = write_table(w, err, errlen);
-	return ret ? ret : write_sched(w, err, errlen);
+	ret = log_write_sides(w->l, w->dir, w->log_name, w->sides, w->opts, err, errlen);
+	w->sides_written = ret == 0;
+	return ret;
 }
 
 static int write_log(struct write_ctx *w, const struct uring_write_hooks *hooks,
@@ -145,9 +155,7 @@ int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_n
 		hooks.idle = NULL;
 		ret = write_log(&w, &hooks, rep, err, errlen);
 	}
-	if (ret && w.table_written)
-		uring_remove_file(dir, sides->table_name);
-	if (ret && w.sched_written)
-		uring_remove_file(dir, sides->sched_name);
+	if (ret && w.sides_written)
+		log_remove_sides(dir, sides);
 	return ret;
 }

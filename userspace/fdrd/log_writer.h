@@ -27,4 +27,15 @@ int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_n
 	      const struct log_sides *sides, const struct uring_write_opts *opts,
 	      struct uring_write_report *rep, char *err, size_t errlen);
 
+/*
+ * The side files alone, for a log about to get its name (the stream
+ * writes its log itself): the .threads table of l, then the .sched file.
+ * 0, or a negative errno with err set and neither file left.
+ */
+int log_write_sides(const struct log_layout *l, const struct out_dir *dir,
+		    const char *log_name, const struct log_sides *sides,
+		    const struct uring_write_opts *opts, char *err, size_t errlen);
+/* Remove the side files log_write_sides() wrote (the log did not follow). */
+void log_remove_sides(const struct out_dir *dir, const struct log_sides *sides);
+
 #endif /* FDRD_LOG_WRITER_H */

@@ -29,6 +29,10 @@ static const char usage[] =
 "  -g, --grace-ms=MS       wait after finalize for writers to finish (default 100)\n"
 "      --retry-ms=MS       first retry delay after a failed flush, doubling up\n"
 "                          to 60 s (default 1000)\n"
+"      --stream-interval=MS  a region in streaming mode (fdrctl init --mode\n"
+"                          stream) is written while it records: fdrd looks\n"
+"                          for full buffers every 1 ms while they keep\n"
+"                          coming, backing off to MS when none do (default 10)\n"
 "      --fsync             make each log durable (fsync file and directory)\n"
 "      --auto-reset        after each log, reset and re-initialize the region\n"
 "                          with the same geometry and latency trigger for\n"
@@ -59,7 +63,8 @@ static const char usage[] =
 "      --register-file     register the log's fd with io_uring (fixed file)\n"
 "  -h, --help              show this help\n"
 "\n"
-"SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0.\n"
+"SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0;\n"
+"a stream's log so far is named and the region records on.\n"
 "SIGUSR1: fire a trigger by hand on the region (as fdrctl trigger): it is\n"
 "finalized, and flushed as for any finalize.\n"
 "SIGHUP: read the command line and the --config file again and use them\n"
@@ -67,7 +72,7 @@ static const char usage[] =
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
        OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE, OPT_WAIT_DEV,
-       OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES };
+       OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES, OPT_STREAM_INTERVAL };
 
 /* What the options file may not hold. */
 #define NOT_IN_FILE(c)	((c) == 'c' || (c) == 'h')
@@ -79,6 +84,7 @@ static const struct option longopts[] = {
 	{ "pattern", required_argument, NULL, 'p' },
 	{ "grace-ms", required_argument, NULL, 'g' },
 	{ "retry-ms", required_argument, NULL, OPT_RETRY },
+	{ "stream-interval", required_argument, NULL, OPT_STREAM_INTERVAL },
 	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	{ "auto-reset", no_argument, NULL, OPT_AUTO_RESET },
 	{ "once", no_argument, NULL, OPT_ONCE },
@@ -192,6 +198,11 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case 'p': o->pattern = optarg; return 0;
 	case 'g': return parse_uint("grace-ms", optarg, 600000, &o->grace_ms);
 	case OPT_RETRY: return parse_uint("retry-ms", optarg, 600000, &o->retry_ms);
+	case OPT_STREAM_INTERVAL:
+		if (parse_uint("stream-interval", optarg, 1000, &v) || !v)
+			return -1;
+		o->stream_interval_ms = v;
+		return 0;
 	case OPT_FSYNC: o->write.fsync = true; return 0;
 	case OPT_AUTO_RESET: o->auto_reset = true; return 0;
 	case OPT_ONCE: o->once = true; return 0;
@@ -271,6 +282,7 @@ enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 	o->pattern = LOG_NAME_DEFAULT_PATTERN;
 	o->grace_ms = 100;
 	o->retry_ms = 1000;
+	o->stream_interval_ms = 10;
 	o->write.sync_if_prechecked = true;
 	r = parse_args(argc, argv, NULL, o, &dir);
 	if (r == OPTIONS_RUN && o->config)

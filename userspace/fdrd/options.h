@@ -16,6 +16,7 @@ struct fdrd_options {
 	const char *pattern;
 	unsigned int grace_ms;
 	unsigned int retry_ms;		/* first retry delay after a failed flush */
+	unsigned int stream_interval_ms; /* longest wait between two looks at a stream */
 	bool auto_reset, once, foreground, use_syslog;
 	bool wait_device;		/* a missing device is waited for */
 	bool allow_insecure_dir;	/* others may write, no sticky bit: accept */

@@ -7,6 +7,7 @@
  * the note wrong (its own process's name), never make fdrd read outside
  * the buffer or take a half-checked value.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "owner_note.h"
@@ -31,25 +32,20 @@ static bool note_matches(const struct fdr_owner_note *n, uint32_t size,
 	       memchr(n->comm, '\0', sizeof(n->comm)) != NULL;
 }
 
-bool owner_note_read(const struct log_buffer *b, uint32_t generation,
-		     struct owner_info *out)
+/* Check and decode the note copied out of the buffer (size bytes). */
+static bool decode(const uint8_t *copy, uint32_t size, const struct log_buffer *b,
+		   uint32_t generation, struct owner_info *out)
 {
-	uint8_t copy[FDR_OWNER_NOTE_MAX];
-	struct fdr_owner_note_tail tail, again;
+	struct fdr_owner_note_tail tail;
 	struct fdr_owner_note n;
 	const char *exe;
 
-	if (!b->data || b->span < FDR_OWNER_NOTE_MIN * 8)
+	if (size < FDR_OWNER_NOTE_MIN || size > FDR_OWNER_NOTE_MAX)
 		return false;
-	memcpy(&tail, b->data + b->span - sizeof(tail), sizeof(tail));
-	if (!tail_ok(&tail, b->span, b->extents))
-		return false;
-	memcpy(copy, b->data + b->span - tail.size, tail.size);
-	/* the tail again, from the copy: the one every check below reads */
-	memcpy(&again, copy + tail.size - sizeof(again), sizeof(again));
+	memcpy(&tail, copy + size - sizeof(tail), sizeof(tail));
 	memcpy(&n, copy, sizeof(n));
-	if (memcmp(&tail, &again, sizeof(tail)) ||
-	    !note_matches(&n, tail.size, b, generation))
+	if (tail.size != size || tail.magic != FDR_OWNER_NOTE_MAGIC ||
+	    !note_matches(&n, size, b, generation))
 		return false;
 	exe = (const char *)copy + sizeof(n);
 	if (memchr(exe, '\0', n.exe_len))
@@ -60,4 +56,47 @@ bool owner_note_read(const struct log_buffer *b, uint32_t generation,
 	out->exe[n.exe_len] = '\0';
 	out->exe_truncated = n.flags & FDR_OWNER_EXE_TRUNCATED;
 	return true;
+}
+
+/* The note's bytes out of the shared buffer, once; 0 if there is none. */
+static uint32_t copy_out(const struct log_buffer *b, uint8_t copy[FDR_OWNER_NOTE_MAX])
+{
+	struct fdr_owner_note_tail tail;
+
+	if (!b->data || b->span < FDR_OWNER_NOTE_MIN * 8)
+		return 0;
+	memcpy(&tail, b->data + b->span - sizeof(tail), sizeof(tail));
+	if (!tail_ok(&tail, b->span, b->extents))
+		return 0;
+	memcpy(copy, b->data + b->span - tail.size, tail.size);
+	return tail.size;
+}
+
+bool owner_note_read(const struct log_buffer *b, uint32_t generation,
+		     struct owner_info *out)
+{
+	uint8_t copy[FDR_OWNER_NOTE_MAX];
+	uint32_t size;
+
+	if (b->note_copy)
+		return decode(b->note_copy, b->note_len, b, generation, out);
+	size = copy_out(b, copy);
+	return size && decode(copy, size, b, generation, out);
+}
+
+uint8_t *owner_note_dup(const struct log_buffer *b, uint32_t generation,
+			uint32_t *len)
+{
+	uint8_t copy[FDR_OWNER_NOTE_MAX], *dup;
+	struct owner_info info;
+	uint32_t size = copy_out(b, copy);
+
+	if (!size || !decode(copy, size, b, generation, &info))
+		return NULL;
+	dup = malloc(size);
+	if (dup) {
+		memcpy(dup, copy, size);
+		*len = size;
+	}
+	return dup;
 }

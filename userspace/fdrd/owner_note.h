@@ -30,4 +30,12 @@ struct owner_info {
 bool owner_note_read(const struct log_buffer *b, uint32_t generation,
 		     struct owner_info *out);
 
+/*
+ * b's note, checked as owner_note_read() does, in a malloc'ed copy of
+ * *len bytes for a struct log_buffer's note_copy (the buffer itself is
+ * about to be handed back); NULL if it has no valid note.
+ */
+uint8_t *owner_note_dup(const struct log_buffer *b, uint32_t generation,
+			uint32_t *len);
+
 #endif /* FDRD_OWNER_NOTE_H */

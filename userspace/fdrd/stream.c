@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stream.c - the stream flush (stream.h).
+ *
+ * The loop looks at the descriptors every interval (1 ms while buffers
+ * keep coming, backing off to --stream-interval when none do): writers
+ * make no syscall, so there is nothing to wait on.  Each look is a
+ * flight-recorder layout of the region (log_layout_select) cut down to
+ * the buffers that can go now:
+ *
+ *  - RELEASED ones only: a HELD buffer is still being written;
+ *  - per thread, none after a buffer of the same thread still HELD, so
+ *    that a thread's buffers reach the log in their order (a thread
+ *    can release buffer n+1 between our reads of n and n+1).
+ *
+ * They are validated, appended and handed back.  Nothing here waits on a
+ * writer, and a writer never waits on us: with no FREE buffer it drops
+ * and counts (uapi/linux/fdr.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctl_retry.h"
+#include "flush_common.h"
+#include "layout_facts.h"
+#include "msg.h"
+#include "retention.h"
+#include "stream.h"
+#include "stream_log.h"
+
+#define MIN_INTERVAL_MS 1u
+
+struct stream {
+	struct flusher *f;
+	struct fdr_control *area;
+	size_t len;
+	struct fdr_status st;			/* the device's, when trusted */
+	const struct fdr_status *trusted;	/* &st, or NULL (embedded) */
+	struct out_dir d;
+	struct stream_log log;
+	bool log_open;
+	bool at_limit;		/* --max-bytes reached: nothing more is written */
+	uint64_t passes, handed_back;
+};
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* A held thread's earliest buffer, for the per-thread order rule. */
+struct held { int32_t tid, pid; uint64_t seq; };
+
+static int by_thread(const void *a, const void *b)
+{
+	const struct held *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Does a buffer of b's thread, still HELD, come before b? */
+static bool waits_for_held(const struct held *h, size_t n, const struct log_buffer *b)
+{
+	struct held key = { b->owner_tid, b->owner_pid, 0 };
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {	/* the first entry of b's thread */
+		size_t mid = (lo + hi) / 2;
+
+		if (by_thread(&h[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && h[lo].tid == key.tid && h[lo].pid == key.pid &&
+	       h[lo].seq < b->seq;
+}
+
+/* Keep the RELEASED buffers that can go now (see the top of the file). */
+static int pick_ready(struct log_layout *l)
+{
+	struct held *h = calloc(l->nr_buffers + 1, sizeof(*h));
+	size_t nh = 0, kept = 0;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->nr_buffers; i++)
+		if (l->buffers[i].state != FDR_BUF_RELEASED)
+			h[nh++] = (struct held){ l->buffers[i].owner_tid,
+						 l->buffers[i].owner_pid, l->buffers[i].seq };
+	qsort(h, nh, sizeof(*h), by_thread);
+	for (size_t i = 0; i < l->nr_buffers; i++)
+		if (l->buffers[i].state == FDR_BUF_RELEASED &&
+		    !waits_for_held(h, nh, &l->buffers[i]))
+			l->buffers[kept++] = l->buffers[i];
+	l->nr_buffers = kept;
+	free(h);
+	return 0;
+}
+
+/*
+ * Decision: a stream that would take its log past --max-bytes stops
+ * there: fdrd finalizes the region, writes nothing more (the rest is
+ * given up, as for a flight-recorder log too big to write) and names the
+ * log it has, which ends at a buffer boundary and is complete up to it.
+ */
+static bool over_limit(struct stream *s, const struct log_layout *batch)
+{
+	const struct fdrd_options *o = s->f->opts;
+	char why[128];
+	int ret;
+
+	if (!retention_too_big(&o->retain, s->log.size + batch->file_size -
+			       FDR_LOG_HEADER_SIZE, why, sizeof(why)))
+		return false;
+	msg_error("stream of generation %u stopped: its log would be %s; finalizing "
+		  "the region, the records not yet written are given up",
+		  batch->generation, why);
+	ret = CTL_RETRY(fdr_ctl_finalize(s->f->ctl));
+	if (ret && ret != -EBUSY)
+		msg_error("%s", fdr_ctl_strerror(s->f->ctl, "finalize", ret));
+	s->at_limit = true;
+	return true;
+}
+
+/* Hand the written (or malformed) buffers back to the writers. */
+static void hand_back(struct stream *s, const uint32_t *idx, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!fdr_ctl_stream_free(s->f->ctl, idx[i]))
+			s->handed_back++;
+}
+
+static int append(struct stream *s, struct log_layout *l)
+{
+	char err[PATH_MAX + 256];
+	int ret;
+
+	if (!s->log_open) {
+		ret = stream_log_open(&s->log, &s->d, &l->header,
+				      s->f->opts->write.no_tmpfile, err, sizeof(err));
+		if (ret) {
+			msg_error("%s", err);
+			return ret;
+		}
+		s->log_open = true;
+	}
+	ret = stream_log_append(&s->log, l, err, sizeof(err));
+	if (ret)
+		msg_error("%s", err);
+	return ret;
+}
+
+/*
+ * One look: the buffers that can go now (all that hold records, once
+ * final), validated, appended, and - before the finalize - handed back.
+ * Returns how many went, or -errno.
+ */
+static int stream_pass(struct stream *s, bool final, struct log_layout *l)
+{
+	uint32_t *idx = NULL;
+	size_t n;
+	const char *why;
+	int ret = log_layout_select(s->area, s->len, s->trusted, l, &why);
+
+	if (ret) {
+		msg_error("cannot lay out the stream: %s", why ? why : strerror(-ret));
+		return ret;
+	}
+	if (!final && (ret = pick_ready(l)))
+		return ret;
+	n = l->nr_buffers;
+	idx = malloc((n + 1) * sizeof(*idx));
+	if (!idx)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		idx[i] = l->buffers[i].index;
+	log_layout_finish(l);	/* validation may drop some: still handed back */
+	flush_report_problems(l);
+	ret = 0;
+	if (!s->at_limit && l->nr_buffers && !over_limit(s, l))
+		ret = append(s, l);
+	if (!ret && !final)
+		hand_back(s, idx, n);
+	free(idx);
+	s->passes++;
+	return ret ? ret : (int)n;
+}
+
+/* Has the region stopped recording?  The device's STATUS has the last word. */
+static bool finalized(struct stream *s)
+{
+	uint32_t state = __atomic_load_n(&s->area->state, __ATOMIC_ACQUIRE);
+
+	if (state == FDR_STATE_INITIALIZED && !s->at_limit)
+		return false;
+	if (!s->trusted)
+		return true;
+	return !flush_device_status(s->f, s->len, true, &s->st) &&
+	       s->st.state == FDR_STATE_FINALIZED;
+}
+
+/* Stream until the finalize (1), fdrd stops (0), or an error (-errno). */
+static int stream_loop(struct stream *s, const struct stream_hooks *h)
+{
+	unsigned int max = s->f->opts->stream_interval_ms, wait = MIN_INTERVAL_MS;
+	struct log_layout l;
+	int n;
+
+	for (;;) {
+		bool final = finalized(s);
+
+		if (final && s->f->opts->grace_ms)
+			sleep_ms(s->f->opts->grace_ms);	/* writers finish their record */
+		n = stream_pass(s, final, &l);
+		if (final && n >= 0) {
+			s->log.all.finalize_reason = l.finalize_reason;
+			s->log.all.finalize_signal = l.finalize_signal;
+			s->log.all.finalize_pid = l.finalize_pid;
+			s->log.all.finalize_tid = l.finalize_tid;
+			s->log.all.finalize_fid = l.finalize_fid;
+			s->log.all.finalize_duration_ns = l.finalize_duration_ns;
+			s->log.all.generation = l.generation;
+		}
+		log_layout_free(&l);
+		if (n < 0)
+			return n;
+		if (final)
+			return 1;
+		if (h && h->keep_going && !h->keep_going(h->ctx))
+			return 0;
+		wait = n ? MIN_INTERVAL_MS : (wait * 2 > max ? max : wait * 2);
+		sleep_ms(wait);
+	}
+}
+
+static enum flush_outcome publish(struct stream *s)
+{
+	struct sched_file sf = { 0 };
+	struct names n;
+	char err[PATH_MAX + 512];
+	int ret;
+
+	if (!s->log_open || !s->log.all.nr_buffers) {
+		msg_info("stream of generation %u held no records: no log written",
+			 s->log.all.generation);
+		return FLUSH_NOTHING;
+	}
+	ret = flush_choose_names(s->f, &s->d, &s->log.all, &n);
+	if (ret) {
+		msg_error("no free log name in %s for pattern '%s': %s",
+			  s->f->opts->output_dir, s->f->opts->pattern, strerror(-ret));
+		return FLUSH_FAILED;
+	}
+	if (s->trusted && s->st.state == FDR_STATE_FINALIZED)
+		flush_take_sched(s->f, s->trusted, &sf);
+	struct log_sides sides = { .table_name = n.threads,
+				   .sched_name = sf.bytes ? n.sched : NULL,
+				   .sched = sf.bytes, .sched_len = sf.len };
+	ret = stream_log_publish(&s->log, &s->d, n.log, &sides, &s->f->opts->write,
+				 err, sizeof(err));
+	sched_file_free(&sf);
+	if (ret) {
+		msg_error("%s", err);
+		return FLUSH_FAILED;
+	}
+	s->f->logs_written++;
+	snprintf(s->f->last_log, sizeof(s->f->last_log), "%s/%s",
+		 s->f->opts->output_dir, n.log);
+	msg_info("wrote %s/%s: streamed %zu buffers, %llu records, %llu bytes in %llu looks",
+		 s->f->opts->output_dir, n.log, s->log.all.nr_buffers,
+		 (unsigned long long)s->log.all.records,
+		 (unsigned long long)s->log.size, (unsigned long long)s->passes);
+	flush_say_trigger(&s->log.all, n.log);
+	retention_apply(&s->d, s->f->opts->pattern, &s->f->opts->retain, n.log,
+			flush_say_retention, NULL);
+	return FLUSH_WRITTEN;
+}
+
+/* Map, check, open the directory: the stream's ground. */
+static int stream_setup(struct stream *s, const struct fdr_status *seen)
+{
+	char err[PATH_MAX + 512];
+	int ret = CTL_RETRY(fdr_ctl_map_stream(s->f->ctl, &s->area, &s->len));
+
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(s->f->ctl, "map", ret));
+		return ret;
+	}
+	if (layout_trusted_status(seen)) {
+		ret = flush_device_status(s->f, s->len, true, &s->st);
+		if (ret)
+			return ret;
+		s->trusted = &s->st;
+	} else if (!(s->area->flags & FDR_CTL_STREAM)) {
+		msg_error("the region is no longer in streaming mode");
+		return -ESTALE;
+	}
+	if (out_dir_open(&s->d, s->f->opts->output_dir, s->f->opts->allow_insecure_dir,
+			 err, sizeof(err))) {
+		msg_error("%s", err);
+		return -EIO;
+	}
+	return 0;
+}
+
+static enum flush_outcome stream_begun(struct stream *s, const struct fdr_status *seen,
+				       const struct stream_hooks *h)
+{
+	enum flush_outcome out = FLUSH_FAILED;
+	int ret = stream_setup(s, seen);
+
+	if (!ret) {
+		msg_info("streaming generation %u into %s", s->trusted ? s->st.generation
+			 : s->area->generation, s->f->opts->output_dir);
+		ret = stream_loop(s, h);
+	}
+	if (ret >= 0 || s->log_open)
+		out = publish(s);	/* what was written stays, named */
+	if (ret < 0 && out != FLUSH_FAILED)
+		out = FLUSH_FAILED;
+	if (ret == 0 && out != FLUSH_FAILED)
+		out = FLUSH_STOPPED;
+	if (s->log_open)
+		stream_log_close(&s->log, &s->d);
+	out_dir_close(&s->d);
+	fdr_ctl_unmap(s->f->ctl);
+	return out;
+}
+
+enum flush_outcome stream_region(struct flusher *f, const struct fdr_status *seen,
+				 const struct stream_hooks *hooks)
+{
+	struct stream s = { .f = f, .d = { .fd = -1 } };
+	enum flush_outcome out;
+	int ret = CTL_RETRY(fdr_ctl_flush_begin(f->ctl));
+
+	if (ret == -EBUSY)
+		return FLUSH_NOT_OURS;
+	if (ret) {
+		msg_error("%s", fdr_ctl_strerror(f->ctl, "flush begin", ret));
+		return FLUSH_FAILED;
+	}
+	out = stream_begun(&s, seen, hooks);
+	/* done only once finalized: stopping or failing, the region records on */
+	ret = out == FLUSH_WRITTEN || out == FLUSH_NOTHING
+	      ? CTL_RETRY(fdr_ctl_flush_done(f->ctl))
+	      : CTL_RETRY(fdr_ctl_flush_abort(f->ctl));
+	if (ret)
+		msg_error("%s", fdr_ctl_strerror(f->ctl, out == FLUSH_WRITTEN ||
+						 out == FLUSH_NOTHING ? "flush done" :
+						 "flush abort", ret));
+	return out;
+}
