@@ -45,6 +45,8 @@ struct fdr_dev {
 	u32 generation;			/* of the last INIT, never 0 after it */
 	struct fdr_region *region;	/* the device's reference, or NULL */
 	struct fdr_file *flush_owner;	/* FLUSH_BEGIN's file while FLUSHING */
+	/* region has FDR_CTL_STREAM: a copy for the lockless poll() */
+	bool stream;
 	atomic64_t live_bytes;		/* map_size of every region alive */
 };
 

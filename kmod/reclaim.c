@@ -10,6 +10,9 @@
  * itself, seen either as the last unmap of a region in its address space
  * (exit_mmap; mmap.c counts the VMAs) or as the release of a /dev/fdr
  * file it opened: no exit hooks, nothing runs in the writer's own path.
+ * A stream region (FDR_CTL_STREAM) needs nothing else: there RELEASED
+ * means "to be written", so the stream flusher writes a dead writer's
+ * committed data and then frees the buffer, as for any released one.
  *
  * Everything read from the descriptors is shared memory: a value is only
  * compared, and the state word only ever moves HELD -> RELEASED by cmpxchg.

@@ -75,12 +75,20 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 void fdr_region_get(struct fdr_region *region);
 void fdr_region_put(struct fdr_region *region);
 
+/* CPU @cpu's ring cursor; @cpu < nr_cpus, the kernel's geometry. */
+static inline struct fdr_cpu_ring *
+fdr_region_ring(const struct fdr_region *region, u32 cpu)
+{
+	return (struct fdr_cpu_ring *)((char *)region->ctl +
+		FDR_CONTROL_HEADER_SIZE) + cpu;
+}
+
+/* Descriptor @i, after the nr_cpus rings; @i < nr_buffers. */
 static inline struct fdr_buffer_desc *
 fdr_region_desc(const struct fdr_region *region, u32 i)
 {
-	return (struct fdr_buffer_desc *)((char *)region->ctl +
-		FDR_CONTROL_HEADER_SIZE +
-		(size_t)region->nr_cpus * FDR_CPU_RING_SIZE) + i;
+	return (struct fdr_buffer_desc *)fdr_region_ring(region,
+							 region->nr_cpus) + i;
 }
 
 #endif /* FDR_REGION_H */

@@ -113,10 +113,14 @@ static void fdr_clear_finalize(struct fdr_dev *dev)
 
 static u32 fdr_init_ctl_flags(const struct fdr_init *cfg)
 {
+	u32 flags = 0;
+
 	if (fdr_param_crash_finalize() &&
 	    !(cfg->flags & FDR_INIT_NO_CRASH_FINALIZE))
-		return FDR_CTL_CRASH_FINALIZE;
-	return 0;
+		flags |= FDR_CTL_CRASH_FINALIZE;
+	if (cfg->flags & FDR_INIT_STREAM)
+		flags |= FDR_CTL_STREAM;
+	return flags;
 }
 
 /*
@@ -197,6 +201,7 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	dev->generation = generation;
 	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
 	dev->region = r;
+	WRITE_ONCE(dev->stream, !!(r->flags & FDR_CTL_STREAM));
 	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
 	fdr_clear_finalize(dev);
 	fdr_set_state(dev, FDR_STATE_INITIALIZED);
@@ -324,7 +329,9 @@ void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
  * A flush belongs to the open file that began it (dev->flush_owner, set
  * exactly while FLUSHING): only that file ends it, and its release
  * aborts it, so a flusher that dies mid-flush leaves the data FINALIZED
- * for the next one instead of FLUSHING forever.
+ * for the next one instead of FLUSHING forever.  In a stream region
+ * (FDR_CTL_STREAM) the flush may begin while INITIALIZED and then spans
+ * the finalize: the finalize leaves flush_state and the owner alone.
  */
 static void fdr_flush_end_locked(struct fdr_dev *dev, u32 to)
 {
@@ -333,16 +340,44 @@ static void fdr_flush_end_locked(struct fdr_dev *dev, u32 to)
 	fdr_set_flush_state(dev, to);
 }
 
+/* Is the current region in streaming mode?  Fixed from INIT to RESET. */
+static bool fdr_stream_locked(const struct fdr_dev *dev)
+{
+	lockdep_assert_held(&dev->lock);
+	return dev->region && (dev->region->flags & FDR_CTL_STREAM);
+}
+
+/*
+ * A flush is running: after the finalize, or a stream flush begun while
+ * INITIALIZED (only a stream region is FLUSHING then).
+ */
 static bool fdr_flushing_locked(struct fdr_dev *dev)
 {
-	return dev->state == FDR_STATE_FINALIZED &&
+	return (dev->state == FDR_STATE_FINALIZED ||
+		dev->state == FDR_STATE_INITIALIZED) &&
 	       dev->flush_state == FDR_FLUSH_FLUSHING;
+}
+
+/*
+ * May a flush begin?  After the finalize, unless one runs; in a stream
+ * region also before it, where FLUSHED cannot be (FLUSH_DONE needs the
+ * finalize), so NOT_FLUSHING is the only other flush state.
+ */
+static bool fdr_flush_may_begin_locked(struct fdr_dev *dev)
+{
+	if (dev->state == FDR_STATE_FINALIZED)
+		return dev->flush_state != FDR_FLUSH_FLUSHING;
+	return dev->state == FDR_STATE_INITIALIZED && fdr_stream_locked(dev) &&
+	       dev->flush_state == FDR_FLUSH_NOT_FLUSHING;
 }
 
 /**
  * fdr_state_flush_begin - FINALIZED, NOT_FLUSHING or FLUSHED -> FLUSHING
  * @dev: the device
  * @ff: the file asking; it owns the flush until DONE, ABORT or release
+ *
+ * In a stream region also INITIALIZED, NOT_FLUSHING -> FLUSHING: the
+ * stream flush, which keeps FLUSHING and its owner through the finalize.
  *
  * Return: 0, or -EBUSY in any other state.
  */
@@ -351,8 +386,7 @@ int fdr_state_flush_begin(struct fdr_dev *dev, struct fdr_file *ff)
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (dev->state == FDR_STATE_FINALIZED &&
-	    dev->flush_state != FDR_FLUSH_FLUSHING) {
+	if (fdr_flush_may_begin_locked(dev)) {
 		dev->flush_owner = ff;
 		fdr_set_flush_state(dev, FDR_FLUSH_FLUSHING);
 		err = 0;
@@ -361,13 +395,24 @@ int fdr_state_flush_begin(struct fdr_dev *dev, struct fdr_file *ff)
 	return err;
 }
 
+/*
+ * May the running flush end in @to?  FLUSHED only once FINALIZED: a
+ * stream flush done before the finalize would leave the data written
+ * after it unflushed.
+ */
+static bool fdr_flush_may_end_locked(struct fdr_dev *dev, u32 to)
+{
+	return fdr_flushing_locked(dev) &&
+	       (to != FDR_FLUSH_FLUSHED || dev->state == FDR_STATE_FINALIZED);
+}
+
 /* FLUSHING -> @to, if @ff began the flush. */
 static int fdr_flush_end(struct fdr_dev *dev, struct fdr_file *ff, u32 to)
 {
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (fdr_flushing_locked(dev) && dev->flush_owner == ff) {
+	if (fdr_flush_may_end_locked(dev, to) && dev->flush_owner == ff) {
 		fdr_flush_end_locked(dev, to);
 		err = 0;
 	}
@@ -376,11 +421,12 @@ static int fdr_flush_end(struct fdr_dev *dev, struct fdr_file *ff, u32 to)
 }
 
 /**
- * fdr_state_flush_done - FLUSHING -> FLUSHED
+ * fdr_state_flush_done - FLUSHING -> FLUSHED, once FINALIZED
  * @dev: the device
  * @ff: the file asking
  *
- * Return: 0, or -EBUSY if not FLUSHING or @ff did not begin the flush.
+ * Return: 0, or -EBUSY if not FINALIZED and FLUSHING (a stream flush
+ * still INITIALIZED included) or @ff did not begin the flush.
  */
 int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff)
 {
@@ -391,6 +437,8 @@ int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff)
  * fdr_state_flush_abort - FLUSHING -> NOT_FLUSHING (the data stays)
  * @dev: the device
  * @ff: the file asking
+ *
+ * A stream flush aborted while INITIALIZED may be begun again by anyone.
  *
  * Return: 0, or -EBUSY if not FLUSHING or @ff did not begin the flush.
  */
@@ -404,7 +452,8 @@ int fdr_state_flush_abort(struct fdr_dev *dev, struct fdr_file *ff)
  * @dev: the device
  *
  * For an administrator (the caller checked CAP_SYS_ADMIN) whose flusher
- * hangs while its file stays open.
+ * hangs while its file stays open; a stream flush too, before the
+ * finalize.
  *
  * Return: 0, or -EBUSY if not FLUSHING.
  */
@@ -426,8 +475,9 @@ int fdr_state_flush_force_abort(struct fdr_dev *dev)
  * @dev: the device
  * @ff: the file being released
  *
- * A flush @ff began and did not end is aborted: pollers see EPOLLIN
- * again and the next flusher writes the same data.
+ * A flush @ff began and did not end is aborted, a stream flush before
+ * the finalize too: pollers see EPOLLIN again and the next flusher
+ * writes the same data.
  */
 void fdr_state_release(struct fdr_dev *dev, struct fdr_file *ff)
 {
@@ -454,6 +504,7 @@ int fdr_state_reset(struct fdr_dev *dev)
 	}
 	old = dev->region;
 	dev->region = NULL;
+	WRITE_ONCE(dev->stream, false);
 	/* Pairs with the writers' load-acquire of the state word. */
 	smp_store_release(&old->ctl->state, FDR_STATE_UNINITIALIZED);
 	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
@@ -477,6 +528,21 @@ static u32 fdr_count_held(const struct fdr_region *r)
 }
 
 /*
+ * The control area's counter (writers older than the per-CPU counters)
+ * plus every CPU ring's.  Shared memory: only reported, so a sum that
+ * wraps on scribbled values does no harm.
+ */
+static u64 fdr_records_dropped(const struct fdr_region *r)
+{
+	u64 sum = READ_ONCE(r->ctl->records_dropped);
+	u32 cpu;
+
+	for (cpu = 0; cpu < r->nr_cpus; cpu++)
+		sum += READ_ONCE(fdr_region_ring(r, cpu)->records_dropped);
+	return sum;
+}
+
+/*
  * Writer-maintained counters come from shared memory: they are reported,
  * never used, and recycled is clamped to acquired (a buffer can only be
  * recycled by acquiring it).
@@ -489,7 +555,7 @@ static void fdr_status_counters(const struct fdr_region *r,
 	st->buffers_acquired = READ_ONCE(c->buffers_acquired);
 	st->buffers_recycled = min(READ_ONCE(c->buffers_recycled),
 				   st->buffers_acquired);
-	st->records_dropped = READ_ONCE(c->records_dropped);
+	st->records_dropped = fdr_records_dropped(r);
 	st->buffers_reclaimed = r->reclaimed;
 	st->buffers_in_use = fdr_count_held(r);
 }
@@ -541,15 +607,33 @@ void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 }
 
 /*
- * EPOLLIN: finalized and nobody is flushing or has flushed, i.e. a flush
- * is wanted.  EPOLLPRI: the state changed since this file's last STATUS.
+ * Is a flush wanted?  Finalized and nobody is flushing or has flushed;
+ * or a stream region, still initialized, that has no stream flusher.
+ * Lockless: a stale answer is followed by the wake-up of the change.
+ */
+static bool fdr_flush_wanted(const struct fdr_dev *dev)
+{
+	u32 state = READ_ONCE(dev->state);
+
+	if (READ_ONCE(dev->flush_state) != FDR_FLUSH_NOT_FLUSHING)
+		return false;
+	return state == FDR_STATE_FINALIZED ||
+	       (state == FDR_STATE_INITIALIZED && READ_ONCE(dev->stream));
+}
+
+/**
+ * fdr_state_poll_mask - what poll() reports to @ff
+ * @dev: the device
+ * @ff: the file polling
+ *
+ * Return: EPOLLIN | EPOLLRDNORM when a flush is wanted (fdr_flush_wanted),
+ * EPOLLPRI when the state changed since @ff's last STATUS.
  */
 __poll_t fdr_state_poll_mask(struct fdr_dev *dev, struct fdr_file *ff)
 {
 	__poll_t mask = 0;
 
-	if (READ_ONCE(dev->state) == FDR_STATE_FINALIZED &&
-	    READ_ONCE(dev->flush_state) == FDR_FLUSH_NOT_FLUSHING)
+	if (fdr_flush_wanted(dev))
 		mask |= EPOLLIN | EPOLLRDNORM;
 	if (READ_ONCE(dev->events) != READ_ONCE(ff->events_seen))
 		mask |= EPOLLPRI;

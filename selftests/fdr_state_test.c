@@ -208,7 +208,7 @@ TEST_F(dev, init_bad_configs)
 		{ "buffer_size page+1", 24, 0, page + 1, 8, 0, 0, EINVAL },
 		{ "buffer_size page+8", 24, 0, page + 8, 8, 0, 0, EINVAL },
 		{ "buffers_per_cpu 0", 24, 0, page, 0, 0, 0, EINVAL },
-		{ "unknown flag 1<<2", 24, 4, page, 8, 0, 0, EINVAL },
+		{ "unknown flag 1<<3", 24, 1u << 3, page, 8, 0, 0, EINVAL },
 		{ "unknown flag 1<<31", 24, 1u << 31, page, 8, 0, 0, EINVAL },
 		{ "reserved != 0", 24, 0, page, 8, 1, 0, EINVAL },
 		{ "size 0", 0, 0, page, 8, 0, 0, EINVAL },
