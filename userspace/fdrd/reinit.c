@@ -23,6 +23,8 @@ static uint32_t init_flags_of(const struct fdr_status *st)
 
 	if (!(st->flags & (FDR_CTL_SCHED | FDR_CTL_EMBEDDED)))
 		flags |= FDR_INIT_NO_SCHED;
+	if (st->flags & FDR_CTL_STREAM)
+		flags |= FDR_INIT_STREAM;	/* a stream stays a stream */
 	return flags;
 }
 

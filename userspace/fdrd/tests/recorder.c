@@ -3,19 +3,21 @@
  * recorder.c - test program: attach to a target through libfdr and record
  * known calls from several threads with fdr_enter/fdr_exit.
  *
- *   recorder TARGET THREADS CALLS [crash]
+ *   recorder TARGET THREADS CALLS [crash | rate=EVENTS_PER_S]
  *
  * Thread t (0-based), named "rec-<t+1>", makes CALLS calls of function t+1, each a matching
  * Enter/Exit pair.  Run it with FDR_OPTIONS=func_duration_threshold_us=0
  * so no call is rewound.  Prints "tid fid calls" per thread on stdout.
  * With "crash", the threads keep their buffers and the process then dies
- * from SIGSEGV (the module's crash finalize).
+ * from SIGSEGV (the module's crash finalize).  With rate=N each thread
+ * paces itself to N events (Enter or Exit) per second, in steps of 1 ms.
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -24,6 +26,27 @@
 
 static long calls;
 static int crash;
+static double rate;	/* events per second per thread; 0: as fast as it can */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Wait until call i is due: 2 events per call, checked every 500 calls. */
+static void pace(long i, double t0)
+{
+	double due;
+
+	if (!rate || i % 500)
+		return;
+	due = t0 + (double)(2 * i) / rate;
+	while (now_s() < due)
+		usleep(200);
+}
 
 static void *run(void *arg)
 {
@@ -32,7 +55,10 @@ static void *run(void *arg)
 
 	snprintf(name, sizeof(name), "rec-%d", fid);
 	prctl(PR_SET_NAME, name);	/* before the first record: the owner note */
+	double t0 = now_s();
+
 	for (long i = 0; i < calls; i++) {
+		pace(i, t0);
 		fdr_enter(fid);
 		fdr_exit(fid);
 	}
@@ -47,11 +73,14 @@ int main(int argc, char **argv)
 	pthread_t th[64];
 	long n;
 
-	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "crash"))) {
-		fprintf(stderr, "usage: recorder TARGET THREADS CALLS [crash]\n");
+	if (argc == 5 && !strncmp(argv[4], "rate=", 5))
+		rate = atof(argv[4] + 5);
+	else if (argc == 5 && !strcmp(argv[4], "crash"))
+		crash = 1;
+	else if (argc != 4) {
+		fprintf(stderr, "usage: recorder TARGET THREADS CALLS [crash | rate=N]\n");
 		return 2;
 	}
-	crash = argc == 5;
 	n = atol(argv[2]);
 	calls = atol(argv[3]);
 	if (n < 1 || n > 64 || fdr_attach(argv[1]))
