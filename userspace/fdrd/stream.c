@@ -2,9 +2,10 @@
 /*
  * stream.c - the stream flush (stream.h).
  *
- * The loop looks at the descriptors every interval (1 ms while buffers
- * keep coming, backing off to --stream-interval when none do): writers
- * make no syscall, so there is nothing to wait on.  Each look is a
+ * The loop looks at the descriptors again at once after a look that
+ * found buffers, else after a wait of 1 ms that doubles up to
+ * --stream-interval while none come: writers make no syscall, so there
+ * is nothing to wait on.  Each look is a
  * flight-recorder layout of the region (log_layout_select) cut down to
  * the buffers that can go now:
  *
@@ -238,8 +239,12 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 			return 1;
 		if (h && h->keep_going && !h->keep_going(h->ctx))
 			return 0;
-		wait = n ? MIN_INTERVAL_MS : (wait * 2 > max ? max : wait * 2);
+		if (n) {	/* more may be ready already: look again at once */
+			wait = MIN_INTERVAL_MS;
+			continue;
+		}
 		sleep_ms(wait);
+		wait = wait * 2 > max ? max : wait * 2;
 	}
 }
 
