@@ -32,7 +32,7 @@ static const char usage[] =
 "      --stream-interval=MS  a region in streaming mode (fdrctl init --mode\n"
 "                          stream) is written while it records: fdrd looks\n"
 "                          for full buffers every 1 ms while they keep\n"
-"                          coming, backing off to MS when none do (default 10)\n"
+"                          coming, backing off to MS when none do (default 2)\n"
 "      --fsync             make each log durable (fsync file and directory)\n"
 "      --auto-reset        after each log, reset and re-initialize the region\n"
 "                          with the same geometry and latency trigger for\n"
@@ -199,8 +199,12 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case 'g': return parse_uint("grace-ms", optarg, 600000, &o->grace_ms);
 	case OPT_RETRY: return parse_uint("retry-ms", optarg, 600000, &o->retry_ms);
 	case OPT_STREAM_INTERVAL:
-		if (parse_uint("stream-interval", optarg, 1000, &v) || !v)
+		if (parse_uint("stream-interval", optarg, 1000, &v))
 			return -1;
+		if (!v) {
+			fprintf(stderr, "fdrd: --stream-interval: 0: at least 1 ms\n");
+			return -1;
+		}
 		o->stream_interval_ms = v;
 		return 0;
 	case OPT_FSYNC: o->write.fsync = true; return 0;
@@ -282,7 +286,7 @@ enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 	o->pattern = LOG_NAME_DEFAULT_PATTERN;
 	o->grace_ms = 100;
 	o->retry_ms = 1000;
-	o->stream_interval_ms = 10;
+	o->stream_interval_ms = 2;
 	o->write.sync_if_prechecked = true;
 	r = parse_args(argc, argv, NULL, o, &dir);
 	if (r == OPTIONS_RUN && o->config)
