@@ -188,7 +188,7 @@ static bool stream_keep_going(void *ctx)
 /* A stream region waiting for its flusher: stream it, until it ends. */
 static void handle_stream(struct loop *lp, const struct fdr_status *st)
 {
-	struct stream_hooks h = { stream_keep_going, lp };
+	struct stream_hooks h = { .keep_going = stream_keep_going, .ctx = lp };
 	enum flush_outcome out = stream_region(&lp->flusher, st, &h);
 
 	if (out == FLUSH_NOT_OURS) {

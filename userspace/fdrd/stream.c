@@ -324,6 +324,8 @@ static enum flush_outcome stream_begun(struct stream *s, const struct fdr_status
 	enum flush_outcome out = FLUSH_FAILED;
 	int ret = stream_setup(s, seen);
 
+	if (h && h->begun)
+		h->begun(h->ctx, !ret);
 	if (!ret) {
 		msg_info("streaming generation %u into %s", s->trusted ? s->st.generation
 			 : s->area->generation, s->f->opts->output_dir);
@@ -349,6 +351,8 @@ enum flush_outcome stream_region(struct flusher *f, const struct fdr_status *see
 	enum flush_outcome out;
 	int ret = CTL_RETRY(fdr_ctl_flush_begin(f->ctl));
 
+	if (ret && hooks && hooks->begun)
+		hooks->begun(hooks->ctx, false);
 	if (ret == -EBUSY)
 		return FLUSH_NOT_OURS;
 	if (ret) {

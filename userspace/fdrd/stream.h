@@ -23,6 +23,8 @@ struct stream_hooks {
 	 * on recording, for the next flusher to stream into a new log.
 	 */
 	bool (*keep_going)(void *ctx);
+	/* Called once the stream flush is ours and set up (ok), or is not. */
+	void (*begun)(void *ctx, bool ok);
 	void *ctx;
 };
 

@@ -19,7 +19,8 @@ static struct fdr_init init_of(const struct record_opts *o)
 {
 	return (struct fdr_init){
 		.size = sizeof(struct fdr_init),
-		.flags = o->no_sched ? FDR_INIT_NO_SCHED : 0,
+		.flags = (o->no_sched ? FDR_INIT_NO_SCHED : 0) |
+			 (o->stream ? FDR_INIT_STREAM : 0),
 		.buffer_size = o->buffer_size,
 		.buffers_per_cpu = o->buffers_per_cpu,
 		/* one run, one log: the first trigger ends it, no holdoff */

@@ -36,7 +36,7 @@ static void trigger_summary(const struct record_opts *o, const struct fdr_status
 }
 
 static void summary(const struct data_dir *d, const struct backend *b,
-		    const struct flush_summary *s, int wstatus)
+		    const struct record_opts *o, const struct flush_summary *s, int wstatus)
 {
 	char how[64] = "", sched[96] = "";
 
@@ -57,17 +57,27 @@ static void summary(const struct data_dir *d, const struct backend *b,
 			s->threads == 1 ? "" : "s", (unsigned long long)s->recycled,
 			(unsigned long long)s->dropped, sched,
 			b->embedded ? "private embedded region" : b->target, how);
+	if (o->stream && s->dropped)
+		fprintf(stderr, "fdr record: the stream lost %llu records: PROG wrote faster "
+			"than they reached the disk; more buffers (-n) absorb longer bursts\n",
+			(unsigned long long)s->dropped);
 }
 
-/* After PROG: finalize, flush, describe; 0 or fdr's exit status. */
+/*
+ * After PROG: finalize, flush (or end the stream), describe; 0 or fdr's
+ * exit status.  A stream is ended even when the finalize failed.
+ */
 static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
-		   const struct record_opts *o, struct flush_summary *sum,
-		   struct fdr_status *st)
+		   const struct record_opts *o, struct stream_run *stream,
+		   struct flush_summary *sum, struct fdr_status *st)
 {
-	int r = fdr__backend_finalize(b, st);
+	int r = fdr__backend_finalize(b, st), s = 0;
 
-	if (!r)
+	if (stream)
+		s = fdr__stream_finish(stream, st, sum);
+	else if (!r)
 		r = fdr__flush_log(b, st, d->staging, sum);
+	r = r ? r : s;
 	if (!r)
 		r = fdr__info_write(d->staging, p, o->argv, b, o, st, sum);
 	return r;
@@ -78,6 +88,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
+	struct stream_run *stream = NULL;
 	struct backend b;
 	struct data_dir d;
 	int wstatus = 0, r = fdr__data_dir_begin(&d, o->out_dir);
@@ -89,15 +100,19 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 		goto fail;
 	env.target = b.target;
 	env.symdir = d.staging;
+	if (o->stream && (r = fdr__stream_start(&b, d.staging, &stream))) {
+		fdr__backend_close(&b);
+		goto fail;
+	}
 	r = fdr__run(p, o->argv, &env, &wstatus);
-	if (!r)
-		r = collect(&b, &d, p, o, &sum, &st);
+	if (!r || stream)
+		r = collect(&b, &d, p, o, stream, &sum, &st) ?: r;
 	fdr__backend_close(&b);
 	if (!r)
 		r = fdr__data_dir_commit(&d);
 	if (r)
 		goto fail;
-	summary(&d, &b, &sum, wstatus);
+	summary(&d, &b, o, &sum, wstatus);
 	trigger_summary(o, &st);
 	return prog_status(wstatus);
 fail:

@@ -16,7 +16,7 @@
 #include "record.h"
 
 /* records, threads from the side table fdrd wrote next to the log */
-static void read_side_table(const char *log, struct flush_summary *sum)
+void fdr__read_side_table(const char *log, struct flush_summary *sum)
 {
 	char path[PATH_MAX + 400], line[8192];
 	unsigned long long recs;
@@ -37,7 +37,7 @@ static void read_side_table(const char *log, struct flush_summary *sum)
 }
 
 /* The counts of the .sched file fdrd wrote next to the log, if it did. */
-static void read_sched_header(const char *log, struct flush_summary *sum)
+void fdr__read_sched_header(const char *log, struct flush_summary *sum)
 {
 	char path[PATH_MAX + 400];
 	struct fdr_sched_file h;
@@ -76,8 +76,8 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 	switch (out) {
 	case FLUSH_WRITTEN:
 		sum->written = true;
-		read_side_table(f.last_log, sum);
-		read_sched_header(f.last_log, sum);
+		fdr__read_side_table(f.last_log, sum);
+		fdr__read_sched_header(f.last_log, sum);
 		return 0;
 	case FLUSH_NOTHING:
 		return 0;

@@ -77,6 +77,9 @@ int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 		fprintf(f, "finalized\ttrigger\t%d\t%llu\t%d\t%d\n", st->finalize_fid,
 			(unsigned long long)st->finalize_duration_ns, st->finalize_pid,
 			st->finalize_tid);
+	if (o->stream)
+		fprintf(f, "mode\tstream\nrecords_dropped\t%llu\n",
+			(unsigned long long)sum->dropped);
 	fputs("log\t" FDR_LOG_NAME "\n", f);
 	if (sum->sched)
 		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);

@@ -27,6 +27,7 @@ struct record_opts {
 	uint32_t buffers_per_cpu;
 	bool verbose;
 	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
+	bool stream;			/* --stream: FDR_INIT_STREAM */
 	uint64_t trigger_ns;		/* --trigger DUR[:FUNC]; 0: no trigger */
 	const char *trigger_func;	/* FUNC, NULL: any function */
 	int32_t trigger_fid;		/* FUNC's id (record_filter.c), 0: any */
@@ -96,6 +97,19 @@ struct flush_summary {
 };
 int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *dir,
 		   struct flush_summary *sum);
+/* What the side files of the log just written say, into *sum. */
+void fdr__read_side_table(const char *log, struct flush_summary *sum);
+void fdr__read_sched_header(const char *log, struct flush_summary *sum);
+
+/*
+ * flush_stream.c: with --stream, the log is written while PROG runs, by a
+ * thread of fdr's that owns the region's stream flush from before PROG
+ * starts; it ends after the finalize.  0 or the exit status.
+ */
+struct stream_run;
+int fdr__stream_start(struct backend *b, const char *dir, struct stream_run **out);
+int fdr__stream_finish(struct stream_run *s, const struct fdr_status *st,
+		       struct flush_summary *sum);
 
 /* info_file.c: DIR/info, what `fdr report` needs to name functions. */
 int fdr__info_write(const char *dir, const struct prog *p, char **argv,

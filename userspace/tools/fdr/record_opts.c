@@ -29,7 +29,11 @@ static const char help[] =
 	"  -F, --filter FUNC       record only FUNC (repeatable; XRay builds: only\n"
 	"                          FUNC's sleds are patched)\n"
 	"  -N, --notrace FUNC      record all but FUNC (repeatable)\n"
-	"      --no-sched          /dev/fdr: no context switches and wakeups\n"
+	"      --stream            streaming mode: keep every record, not the last\n"
+"                          ring's worth; full buffers go to DIR/log.xray\n"
+"                          while PROG runs, and a writer that finds none\n"
+"                          free drops and counts rather than wait\n"
+"      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
 	"      --trigger DUR[:FUNC] stop recording at the end of the first call\n"
@@ -75,6 +79,7 @@ static int parse_one(int c, struct record_opts *o)
 	case 'o': o->out_dir = optarg; return -1;
 	case 'v': o->verbose = true; return -1;
 	case 'S': o->no_sched = true; return -1;
+	case 'M': o->stream = true; return -1;
 	case 'T': return parse_trigger(optarg, o);
 	case 'F':
 	case 'N':
@@ -116,6 +121,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
 		{ "notrace", required_argument, 0, 'N' },
 		{ "no-sched", no_argument, 0, 'S' },
+		{ "stream", no_argument, 0, 'M' },
 		{ "trigger", required_argument, 0, 'T' }, { 0 }
 	};
 	int c, r;

@@ -16,7 +16,8 @@
  *   sleep MS       the calls, then sleep MS (for the concurrency test)
  *   many N         the calls, then leaf N more times (a big log)
  *   outlier        the calls, then tick (10 us) 10,000 times with one
- *                  stall (20 ms) before the 5,001st: the trigger tests
+ *                  stall (20 ms, or $TRACED_STALL_MS) before the 5,001st:
+ *                  the trigger tests
  */
 #include <pthread.h>
 #include <signal.h>
@@ -92,10 +93,16 @@ static void sleep_ms(long ms)
 	nanosleep(&ts, NULL);
 }
 
-/* nanosleep itself, not sleep_ms(): the 20 ms call must be stall's. */
+/*
+ * nanosleep itself, not sleep_ms(): the slow call must be stall's.  The
+ * tests of a trigger on any function make it long, so that no tick a
+ * loaded machine preempts can last as long.
+ */
 __attribute__((noinline)) static void stall(void)
 {
-	struct timespec ts = { 0, 20000000 };
+	const char *env = getenv("TRACED_STALL_MS");
+	long ms = env ? atol(env) : 20;
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000 };
 
 	nanosleep(&ts, NULL);
 }
