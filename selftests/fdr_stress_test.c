@@ -31,6 +31,7 @@ struct shared {
 	int bad_status;		/* first impossible STATUS, 0 if none */
 	unsigned long ok[NR_OPS];	/* successful calls per operation */
 	unsigned long crashes_seen;	/* STATUS showed a crash finalize */
+	unsigned long stream_flushes_seen; /* FLUSHING while INITIALIZED */
 };
 
 static int run_ms(void)
@@ -66,8 +67,12 @@ static int impossible(const struct fdr_status *st)
 		return 1;
 	if (st->flush_state > FDR_FLUSH_FLUSHED)
 		return 2;
+	/* Only a stream flush runs before the finalize, and is not FLUSHED. */
 	if (st->flush_state != FDR_FLUSH_NOT_FLUSHING &&
-	    st->state != FDR_STATE_FINALIZED)
+	    st->state != FDR_STATE_FINALIZED &&
+	    !(st->state == FDR_STATE_INITIALIZED &&
+	      st->flush_state == FDR_FLUSH_FLUSHING &&
+	      (st->flags & FDR_CTL_STREAM)))
 		return 3;
 	if (has_region != (st->state >= FDR_STATE_INITIALIZED))
 		return 4;
@@ -92,7 +97,10 @@ static int impossible(const struct fdr_status *st)
 	return 0;
 }
 
-/* VER0, or VER1 with a random trigger and a holdoff of up to 20 ms. */
+/*
+ * VER0, or VER1 with a random trigger and a holdoff of up to 20 ms; a
+ * flight recorder or a stream region.
+ */
 static int random_init(int fd, unsigned int *seed)
 {
 	struct fdr_init cfg = {
@@ -101,6 +109,8 @@ static int random_init(int fd, unsigned int *seed)
 		.buffers_per_cpu = 1 + rand_r(seed) % 4,
 	};
 
+	if (rand_r(seed) % 2)
+		cfg.flags = FDR_INIT_STREAM;
 	if (rand_r(seed) % 2) {
 		cfg.size = FDR_INIT_SIZE_VER1;
 		cfg.trigger_ns = 1 + rand_r(seed) % 1000000;
@@ -157,6 +167,10 @@ static void *driver(void *p)
 				note(&sh->bad_status, impossible(&st));
 			if (!err && st.finalize_reason == FDR_FINALIZE_CRASH)
 				__atomic_add_fetch(&sh->crashes_seen, 1,
+						   __ATOMIC_RELAXED);
+			if (!err && st.state == FDR_STATE_INITIALIZED &&
+			    st.flush_state == FDR_FLUSH_FLUSHING)
+				__atomic_add_fetch(&sh->stream_flushes_seen, 1,
 						   __ATOMIC_RELAXED);
 		} else if (pick == OP_REOPEN) {
 			/* The release aborts a flush this file began. */
@@ -258,12 +272,12 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 	sh.stop = 1;
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
-	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status, %lu trigger; crash finalize seen %lu times",
+	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status, %lu trigger; crash finalize seen %lu times, a stream flush before the finalize %lu times",
 	       run_ms(), kills, sh.ok[OP_INIT], sh.ok[OP_FINALIZE],
 	       sh.ok[OP_FLUSH_BEGIN], sh.ok[OP_FLUSH_DONE],
 	       sh.ok[OP_FLUSH_ABORT], sh.ok[OP_FORCE_ABORT], sh.ok[OP_REOPEN],
 	       sh.ok[OP_RESET], sh.ok[OP_STATUS], sh.ok[OP_TRIGGER],
-	       sh.crashes_seen);
+	       sh.crashes_seen, sh.stream_flushes_seen);
 	ASSERT_EQ(0, sh.bad_errno);
 	/* The run really went through the cycle. */
 	ASSERT_LT(0, sh.ok[OP_INIT]);
