@@ -233,6 +233,54 @@ else
 fi
 stop_fdrd
 
+# 9: streaming mode on /dev/fdr: the log is written while the ring,
+# far smaller than the run, records; a stopped fdrd makes writers drop,
+# never wait, and the log and the drops account for every event
+functions_in() { fdrlog dump "$1" | grep -c '  Function '; }
+dropped_now() { fdrctl status --json | sed -n 's/.*"records_dropped":\([0-9]*\).*/\1/p'; }
+fresh 65536 4 "--mode stream"
+start_fdrd /tmp/fdrd-stream --grace-ms 20 --once
+i=0
+while ! fdrctl status | grep -q "flush state: *FLUSHING" && [ "$i" -lt 50 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "stream: fdrd holds the stream flush while the region records" \
+	sh -c 'fdrctl status | grep -q "state: *INITIALIZED" && fdrctl status | grep -q "flush state: *FLUSHING"'
+$REC /dev/fdr 2 50000 rate=400000 >/dev/null
+drops=$(dropped_now)
+fdrctl finalize >/dev/null
+wait "$DPID"
+check "stream: fdrd --once exits 0 after the finalize" [ $? -eq 0 ]
+DPID=
+log=$(ls /tmp/fdrd-stream/*.xray 2>/dev/null | head -n 1)
+check "stream: log verifies" verify "$log"
+check "stream: the log is larger than the whole ring" [ "$(wc -c <"$log")" -gt $((2 * 4 * 65536 * 2)) ]
+if command -v fdrlog >/dev/null 2>&1; then
+	fn=$(functions_in "$log")
+	check "stream: log + dropped = every event ($fn + $drops = 200000)" [ $((fn + drops)) -eq 200000 ]
+fi
+keep /tmp/fdrd-stream stream
+[ "${drops:-1}" = 0 ] && expect "$OUT/stream/$(basename "$log")" 100000 100000 ioctl
+
+fresh 65536 4 "--mode stream"
+start_fdrd /tmp/fdrd-stream-stop --grace-ms 20 --once
+kill -STOP "$DPID"
+$REC /dev/fdr 1 100000 >/dev/null
+check "stream: with fdrd stopped the writer finishes (it drops, never waits)" [ $? -eq 0 ]
+drops=$(dropped_now)
+check "stream: records were dropped ($drops)" [ "${drops:-0}" -gt 0 ]
+kill -CONT "$DPID"
+fdrctl finalize >/dev/null
+wait "$DPID"
+DPID=
+log=$(ls /tmp/fdrd-stream-stop/*.xray 2>/dev/null | head -n 1)
+check "stream: the log of the stopped stream verifies" verify "$log"
+if command -v fdrlog >/dev/null 2>&1; then
+	fn=$(functions_in "$log")
+	check "stream: stopped: log + dropped = every event ($fn + $drops = 200000)" [ $((fn + drops)) -eq 200000 ]
+fi
+
 fdrctl finalize >/dev/null 2>&1
 fdrctl reset >/dev/null 2>&1
 echo "1..$n"
