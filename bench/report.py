@@ -75,6 +75,8 @@ OTHER_BENCHES = [
     ("flush", "Flush: fdrd vs plain write(2) (bench/flush/run.sh)"),
     ("reader", "Reader: fdrlog vs llvm-xray-19 (bench/reader/run.sh)"),
     ("app", "Application: Lua 5.4 under every tracer (bench/app/run.sh)"),
+    ("stream", "Streaming throughput: fdr vs uftrace and LTTng discard mode "
+               "(bench/stream/run.sh)"),
 ]
 
 
@@ -312,6 +314,49 @@ def target_rows(st, status, others):
         rows.append((name, req, "%s (bench/%s: “%s”)"
                      % (m, bench, found[1].replace("|", "\\|")), v))
     rows += app_rows(others.get("app"), status.get("bench/app", "no output"))
+    rows += stream_rows(others.get("stream"), status.get("bench/stream", "no output"))
+    return rows
+
+
+def stream_rows(text, status):
+    """bench/stream's targets: its '- peer NAME: R×' lines (peer time ÷
+    fdr's streaming time, fdr ahead when > 1) and its '- fdr full speed: N
+    records dropped' line; a peer or fdr that could not be measured (fdr
+    before `fdr record --stream` exists) is named as such."""
+    ahead = ("streaming (bench/stream): each peer's time ÷ fdr streaming's, "
+             "same events (uftrace record, LTTng-UST discard mode)", "> 1×")
+    nodrop = ("streaming (bench/stream): fdr's leaf loop at full speed, "
+              "the flusher on the other CPU, drops no record", "0 dropped")
+    if not text:
+        return [ahead + ("—", "**not measured** (%s)" % status),
+                nodrop + ("—", "**not measured** (%s)" % status)]
+    peers, missing, ok = [], [], True
+    dropped = None
+    for line in text.splitlines():
+        m = re.match(r"- peer (\S+): ([0-9.]+)×(.*)$", line)
+        if m:
+            peers.append("%s %s×%s" % (m.group(1), m.group(2),
+                                       " (it lost events)" if "LOST" in m.group(3) else ""))
+            ok = ok and float(m.group(2)) > 1
+        elif line.startswith("- peer "):
+            missing.append(line[len("- peer "):].replace("|", "\\|"))
+        m = re.match(r"- fdr full speed: (\d+) records dropped(.*)$", line)
+        if m:
+            dropped = (int(m.group(1)), m.group(0)[2:])
+        elif line.startswith("- fdr full speed: "):
+            dropped = (None, line[2:].replace("|", "\\|"))
+    rows = []
+    measured = ", ".join(peers) or "—"
+    if missing:
+        measured += "; " + "; ".join(missing)
+    rows.append(ahead + (measured, ("met" if ok else "**MISSED**") if peers
+                         else "**not measured**"))
+    if dropped is None:
+        rows.append(nodrop + ("—", "**not measured** (%s)" % status))
+    elif dropped[0] is None:
+        rows.append(nodrop + (dropped[1], "**not measured**"))
+    else:
+        rows.append(nodrop + (dropped[1], "met" if dropped[0] == 0 else "**MISSED**"))
     return rows
 
 
