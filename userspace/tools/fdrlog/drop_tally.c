@@ -20,6 +20,8 @@ static void unique_tids(struct drop_tally *d)
 {
 	size_t kept = 0;
 
+	if (!d->places)
+		return;		/* tids is NULL: qsort may not be given it */
 	qsort(d->tids, d->places, sizeof(*d->tids), cmp_u32);
 	for (size_t i = 0; i < d->places; i++)
 		if (!kept || d->tids[kept - 1] != d->tids[i])
