@@ -139,6 +139,20 @@ const uint64_t *fdr_event_args(const struct fdr_trace *t, const struct fdr_event
 const uint8_t *fdr_event_payload(const struct fdr_trace *t, const struct fdr_event *ev,
 				 uint32_t *n);
 
+/*
+ * The drop marker (uapi/linux/fdr_log.h, Documentation/format.md): a
+ * custom event of exactly FDR_DROP_EVENT_SIZE bytes that begins with the 8
+ * bytes of FDR_DROP_EVENT_MAGIC.  A writer that found no free buffer
+ * writes one first in its next buffer: that many records of the thread
+ * are missing just before it.  Returns 1 and the count in *records (may
+ * be NULL) for a marker; 0 for anything else, including custom events of
+ * another size or magic.  The same rule for a raw record and for an
+ * expanded event.
+ */
+int fdr_record_drop_marker(const struct fdr_record *rec, uint64_t *records);
+int fdr_event_drop_marker(const struct fdr_trace *t, const struct fdr_event *ev,
+			  uint64_t *records);
+
 /* ---- the side table fdrd writes next to a log ---------------------------- */
 
 /* One `thread` line of `<log>.threads` (Documentation/fdrd.md). */

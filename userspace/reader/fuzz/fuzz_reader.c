@@ -4,7 +4,8 @@
  * Runs the record walk, verify, expansion (sorted and not) and every
  * output writer of fdrlog (YAML, Chrome, account, replay, flame, the
  * llvm-xray export), and checks that verify and expansion agree on
- * whether the log is valid.  Built with -fsanitize=fuzzer,address,undefined.
+ * whether the log is valid, and the records and events on which are drop
+ * markers.  Built with -fsanitize=fuzzer,address,undefined.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,14 +15,27 @@
 #include "../../tools/fdrlog/convert.h"
 #include "../../tools/fdrlog/view_filter.h"
 
+struct touched { unsigned sum; size_t drops; };
+
 static int touch_record(const struct fdr_record *rec, void *ctx)
 {
-	unsigned *sum = ctx;
+	struct touched *t = ctx;
 
-	*sum += rec->kind + rec->length;
+	t->sum += rec->kind + rec->length;
 	if (rec->payload && rec->event_size > 0)
-		*sum += rec->payload[rec->event_size - 1];
+		t->sum += rec->payload[rec->event_size - 1];
+	t->drops += fdr_record_drop_marker(rec, NULL);
 	return 0;
+}
+
+/* The drop-marker rule must say the same of a record and of its event. */
+static size_t event_drops(const struct fdr_trace *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->count; i++)
+		n += fdr_event_drop_marker(t, &t->events[i], NULL);
+	return n;
 }
 
 static struct out_buffer out;
@@ -46,19 +60,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct fdr_reader_error err;
 	struct fdr_trace sorted, unsorted;
 	struct fdr_log *log;
-	unsigned sum = 0;
+	struct touched touched = { 0, 0 };
 	int valid;
 
 	if (!out.buf && out_init(&out, open("/dev/null", O_WRONLY)))
 		abort();
 	if (fdr_log_open_memory(&log, data, size, &err))
 		return 0;
-	fdr_log_for_each_record(log, touch_record, &sum, &err);
+	fdr_log_for_each_record(log, touch_record, &touched, &err);
 	valid = fdr_log_verify(log, &err) == 0;
 	if ((fdr_trace_build(&sorted, log, FDR_TRACE_SORT_BY_TSC, &err) == 0) != valid)
 		abort();	/* verify and expansion must agree */
 	if (valid) {
-		if (fdr_trace_build(&unsorted, log, 0, &err) || unsorted.count != sorted.count)
+		if (fdr_trace_build(&unsorted, log, 0, &err) || unsorted.count != sorted.count ||
+		    event_drops(&sorted) != touched.drops)
 			abort();
 		for (size_t i = 1; i < sorted.count; i++)
 			if (fdr_trace_at(&sorted, i - 1)->tsc > fdr_trace_at(&sorted, i)->tsc)

@@ -74,6 +74,10 @@ class Log:
         self.md(5, p, c)
         return self.add(data, "  payload %r" % data) if data else self
 
+    def drop(self, records, tsc, magic=b"fdr.drop"):
+        """The drop marker (struct fdr_drop_event), or a look-alike."""
+        return self.custom(magic + struct.pack("<Q", records), tsc=tsc)
+
     def typed(self, data, delta, etype):
         self.md(8, struct.pack("<iiH", len(data), delta, etype),
                 "TypedEvent size=%d delta=%d type=%d" % (len(data), delta, etype))
@@ -286,6 +290,21 @@ def valid_cases():
     # call still open at the end.
     buffer(Log(), lambda l: preamble(l, 12).exit(7, 0).enter(1, 10).enter(2, 10).exit(2, 30)
            .exit(1, 50).enter(3, 5).enter(1, 5).exit(1, 20)).write("v2_account_leftovers")
+
+    # Streaming mode's drop markers: thread 1234 lost 5 records before its
+    # second buffer and 1000 before its third, thread 77 lost 7; next to
+    # them custom events that only look like one (another magic, 17 and 8
+    # bytes).  llvm-xray sees custom events.
+    log = Log()
+    buffer(log, lambda l: preamble(l, 1234).enter(1, 0).exit(1, 100))
+    buffer(log, lambda l: preamble(l, 1234, sec=1700000001, tsc=0x3000).drop(5, 0x3000)
+           .enter(2, 1).exit(2, 10))
+    buffer(log, lambda l: preamble(l, 77, cpu=0, tsc=0x3100).drop(7, 0x3100).enter(3, 0)
+           .drop(9, 0x3102, magic=b"fdr.dros").custom(b"fdr.drop\x05\0\0\0\0\0\0\0!", tsc=0x3103)
+           .custom(b"fdr.drop", tsc=0x3104).exit(3, 20))
+    buffer(log, lambda l: preamble(l, 1234, sec=1700000002, tsc=0x5000).drop(1000, 0x5000)
+           .enter(1, 0).exit(1, 3))
+    log.write("v2_drop_markers")
 
 
 def invalid_cases():

@@ -26,7 +26,7 @@ expect() {
 }
 
 for c in example:v2_example leftovers:v2_account_leftovers kinds:v2_all_kinds \
-	 cut:truncated_function eob:v2_end_of_buffer; do
+	 cut:truncated_function eob:v2_end_of_buffer drops:v2_drop_markers; do
 	"$HEX2BIN" "$HERE/cases/${c#*:}.hex" "$WORK/${c%%:*}.log"
 done
 
@@ -73,6 +73,24 @@ check $? "account --sort count --top 1 shows only the least-called function"
 [ "$(sed -n 2p "$WORK/out" | awk '{print $1}')" = 1 ]
 check $? "account --sort sum --desc puts the largest total first"
 expect 2 "sort foo: expected func" "bad --sort is named" -- "$FDRLOG" account --sort foo "$WORK/leftovers.log"
+
+# Drop markers (streaming mode): dump says dropped=N on the three markers
+# and on none of the look-alikes; account sums them on one last line; a
+# log with custom events but no marker has no such line.
+"$FDRLOG" dump "$WORK/drops.log" >"$WORK/dump.txt"
+[ $? = 0 ] && cmp -s "$WORK/dump.txt" "$HERE/cases/v2_drop_markers.dump" &&
+	[ "$(grep -c ' dropped=' "$WORK/dump.txt")" = 3 ]
+check $? "dump prints dropped=N after a drop marker's data (cases/v2_drop_markers.dump)"
+"$FDRLOG" verify -q "$WORK/drops.log"
+check $? "verify: a log with drop markers is valid"
+"$FDRLOG" account --no-sched "$WORK/drops.log" >"$WORK/account.txt" 2>/dev/null
+[ $? = 0 ] && cmp -s "$WORK/account.txt" "$HERE/cases/v2_drop_markers.account" &&
+	[ "$(tail -n 1 "$WORK/account.txt")" = "records dropped by the writers (drop markers): 1012 in 3 places (threads 77, 1234); the table misses their calls" ]
+check $? "account sums the drop markers: records, places, threads (cases/v2_drop_markers.account)"
+"$FDRLOG" dump "$WORK/kinds.log" >"$WORK/dump.txt" &&
+	"$FDRLOG" account --no-sched "$WORK/kinds.log" >"$WORK/account.txt" 2>/dev/null &&
+	grep -q CustomEvent "$WORK/dump.txt" && ! grep -q "dropped" "$WORK/dump.txt" "$WORK/account.txt"
+check $? "no drop marker, no dropped= and no drop line (a log with a custom event)"
 
 "$FDRLOG" convert --format yaml --sym-map "$HERE/cases/v2_all_kinds.symmap" "$WORK/kinds.log" >"$WORK/sym.yaml"
 grep -q "func-id: 1, function: main, " "$WORK/sym.yaml" &&

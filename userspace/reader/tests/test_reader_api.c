@@ -323,8 +323,119 @@ static void check_sorted_stable(unsigned n, unsigned period, const char *what)
 	fdr_log_close(log);
 }
 
+/* A v2 custom event (absolute TSC) of n payload bytes. */
+static void custom_v2(struct img *m, const void *data, int32_t n, uint64_t tsc)
+{
+	uint8_t p[12];
+
+	memcpy(p, &n, 4);
+	memcpy(p + 4, &tsc, 8);
+	md(m, FDR_MD_CUSTOM_EVENT, p, 12);
+	put(m, data, (size_t)n);
+}
+
+static void drop_event(struct img *m, const char *magic, uint64_t records, uint64_t tsc)
+{
+	struct fdr_drop_event d;
+
+	memcpy(d.magic, magic, 8);
+	d.records = records;
+	custom_v2(m, &d, FDR_DROP_EVENT_SIZE, tsc);
+}
+
+/*
+ * One buffer: a marker of 5 records, look-alikes that are only custom
+ * events (magic off by one letter, 17 and 8 bytes, a typed event with the
+ * marker's payload), and a marker of 2^64 - 1 records.
+ */
+static void build_drops(struct img *m)
+{
+	static const char long_payload[17] = FDR_DROP_EVENT_MAGIC "\5\0\0\0\0\0\0\0";
+	struct fdr_drop_event d = { FDR_DROP_EVENT_MAGIC, 3 };
+	uint8_t typed[10];
+	size_t ext;
+	int32_t size = FDR_DROP_EVENT_SIZE, delta = 1;
+	uint16_t type = 9;
+
+	header(m, 2, 16384);
+	ext = m->n;
+	md_u64(m, FDR_MD_BUFFER_EXTENTS, 0);
+	md_i32(m, FDR_MD_NEW_BUFFER, 42);
+	wall(m, 1700000000, 0);
+	cpu(m, 1, 0x1000);
+	drop_event(m, FDR_DROP_EVENT_MAGIC, 5, 0x1000);
+	fn(m, FDR_FN_ENTER, 1, 1);
+	drop_event(m, "fdr.dros", 6, 0x1002);
+	custom_v2(m, long_payload, 17, 0x1003);
+	custom_v2(m, FDR_DROP_EVENT_MAGIC, 8, 0x1004);
+	memcpy(typed, &size, 4);
+	memcpy(typed + 4, &delta, 4);
+	memcpy(typed + 8, &type, 2);
+	md(m, FDR_MD_TYPED_EVENT, typed, 10);
+	put(m, &d, sizeof(d));
+	drop_event(m, FDR_DROP_EVENT_MAGIC, UINT64_MAX, 0x1006);
+	fn(m, FDR_FN_EXIT, 1, 9);
+	{
+		uint64_t n = m->n - ext - 16;
+
+		memcpy(m->b + ext + 1, &n, 8);
+	}
+}
+
+/* Which of the records are markers: "" for none, else "i:count " each. */
+struct drops { char seen[256]; size_t len; int n; };
+
+static int note_drop(const struct fdr_record *rec, void *ctx)
+{
+	struct drops *d = ctx;
+	uint64_t records = 0;
+
+	if (fdr_record_drop_marker(rec, &records))
+		d->len += (size_t)snprintf(d->seen + d->len, sizeof(d->seen) - d->len, "%d:%llu ",
+					   d->n, (unsigned long long)records);
+	d->n++;
+	return 0;
+}
+
+static void test_drop_markers(void)
+{
+	static struct img m;
+	struct fdr_reader_error err;
+	struct fdr_record fake = { .is_metadata = 0, .kind = FDR_MD_CUSTOM_EVENT };
+	struct drops d = { .len = 0 };
+	struct drops ev = { .len = 0 };
+	struct fdr_trace t;
+	struct fdr_log *log;
+	uint64_t records = 7;
+
+	build_drops(&m);
+	check(fdr_log_open_memory(&log, m.b, m.n, &err) == 0 && fdr_log_verify(log, &err) == 0,
+	      "drop markers: the log verifies (they are custom events)");
+	check(fdr_log_for_each_record(log, note_drop, &d, &err) == 0 &&
+	      !strcmp(d.seen, "4:5 10:18446744073709551615 "),
+	      "drop markers: records 4 and 10 are markers (5, 2^64-1); bad magic, 17 and 8 "
+	      "bytes, a typed event are not");
+	fake.payload = m.b + 32 + 16 * 5;	/* the first marker's payload */
+	fake.event_size = FDR_DROP_EVENT_SIZE;
+	check(!fdr_record_drop_marker(&fake, &records) && records == 7,
+	      "drop markers: a function record is none, *records untouched");
+	fake.is_metadata = 1;
+	check(fdr_record_drop_marker(&fake, NULL) == 1, "drop markers: records may be NULL");
+	check(fdr_trace_build(&t, log, 0, &err) == 0, "drop markers: the trace builds");
+	for (size_t i = 0; i < t.count; i++) {
+		if (fdr_event_drop_marker(&t, fdr_trace_at(&t, i), &records))
+			ev.len += (size_t)snprintf(ev.seen + ev.len, sizeof(ev.seen) - ev.len,
+						   "%zu:%llu ", i, (unsigned long long)records);
+	}
+	check(t.count == 8 && !strcmp(ev.seen, "0:5 6:18446744073709551615 "),
+	      "drop markers: expanded events 0 and 6 are markers, the same rule");
+	fdr_trace_free(&t);
+	fdr_log_close(log);
+}
+
 int main(void)
 {
+	test_drop_markers();
 	test_records();
 	test_trace();
 	test_v5_events();

@@ -18,6 +18,7 @@
 #include "array_grow.h"
 #include "call_walk.h"
 #include "convert.h"
+#include "drop_tally.h"
 #include "key_index.h"
 #include "sched_time.h"
 
@@ -210,6 +211,24 @@ static void print_table(struct out_buffer *o, struct accounting *a, const struct
 	}
 }
 
+/* Streaming mode: the writers' drops are missing from every line above. */
+static int print_drops(struct out_buffer *o, const struct fdr_trace *t)
+{
+	char tids[DROP_TALLY_THREADS_MAX];
+	struct drop_tally d;
+
+	if (drop_tally_build(&d, t, -1))
+		return -1;
+	if (d.places) {
+		drop_tally_threads(&d, tids);
+		out_printf(o, "records dropped by the writers (drop markers): %llu in %zu %s "
+			   "(thread%s %s); the table misses their calls\n", (unsigned long long)d.records, d.places,
+			   d.places == 1 ? "place" : "places", d.ntids == 1 ? "" : "s", tids);
+	}
+	drop_tally_free(&d);
+	return 0;
+}
+
 static void accounting_free(struct accounting *a)
 {
 	for (size_t i = 0; i < a->func_ix.n; i++)
@@ -239,7 +258,7 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	if (a.func_ix.n)
 		qsort_r(a.funcs, a.func_ix.n, sizeof(*a.funcs), cmp_funcs, (void *)opt);
 	print_table(o, &a, syms, opt, freq);
-	ret = 0;
+	ret = print_drops(o, t);
 out:
 	accounting_free(&a);
 	return ret;

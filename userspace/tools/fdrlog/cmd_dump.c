@@ -13,7 +13,17 @@ static const char help[] =
 	"Print the file header and every record in file order, one per line:\n"
 	"byte offset, record kind, decoded fields.  Stops with exit status 1 at\n"
 	"the first record that cannot be decoded.  Does not check record order\n"
-	"(use `fdrlog verify`).\n";
+	"(use `fdrlog verify`).  A drop marker (streaming mode) ends with\n"
+	"dropped=N: N records of its thread are missing just before it.\n";
+
+/* A drop marker says how many records its thread lost before it. */
+static void put_drop_count(struct out_buffer *o, const struct fdr_record *r)
+{
+	uint64_t records;
+
+	if (fdr_record_drop_marker(r, &records))
+		out_printf(o, " dropped=%llu", (unsigned long long)records);
+}
 
 static void dump_metadata(struct out_buffer *o, const struct fdr_record *r)
 {
@@ -50,6 +60,7 @@ static void dump_metadata(struct out_buffer *o, const struct fdr_record *r)
 			out_printf(o, " tsc=%llu cpu=%u", (unsigned long long)r->value, r->cpu);
 		out_str(o, " data=");
 		yaml_scalar(o, r->payload, (size_t)r->event_size);
+		put_drop_count(o, r);
 		break;
 	}
 }
