@@ -17,12 +17,7 @@ FILL=$BUILD/fdrd/tests/fill_region
 XRAY=${LLVM_XRAY:-llvm-xray-19}
 export FDR_OPTIONS=func_duration_threshold_us=0
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; return 1; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-diag() { sed 's/^/# /'; }
+. "$(dirname "$0")/fdrd_lib.sh"
 
 WORK=$(mktemp -d /tmp/fdrd-daemon-test.XXXXXX)
 NAME=fdrdtest$$
@@ -55,14 +50,6 @@ start_fdrd() { # OUTDIR [OPTIONS...]
 		sleep 0.02
 	done
 }
-stop_fdrd() {
-	[ -n "$DPID" ] || return 0
-	kill -TERM "$DPID" 2>/dev/null
-	wait "$DPID"
-	local rc=$?
-	DPID=
-	return $rc
-}
 logs_in() { ls "$1"/*.xray 2>/dev/null; }
 wait_logs() { # DIR COUNT TIMEOUT_S
 	local i
@@ -83,7 +70,6 @@ valid_log() { # LOG: llvm-xray and our reader accept it
 	if [ -x "$FDRLOG" ]; then "$FDRLOG" verify "$1" >/dev/null 2>>"$WORK/verify.err" || return 1; fi
 	return 0
 }
-no_temp_files() { ! ls -A "$1" | grep -q '^\..*\.tmp$'; }
 
 # 1. record -> finalize -> log within grace + 1 s, with the recorded calls
 test_record() {
@@ -445,5 +431,4 @@ for t in ${DAEMON_TESTS:-test_record test_cycles test_full_ring test_enospc \
 	test_sigterm test_many_threads test_no_region_yet test_reload}; do
 	"$t"
 done
-echo "1..$n"
-[ $failed = 0 ]
+tap_end

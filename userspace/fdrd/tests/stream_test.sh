@@ -17,7 +17,7 @@ FDRLOG=$BUILD/bin/fdrlog
 RECORDER=$BUILD/fdrd/tests/recorder
 XRAY=${LLVM_XRAY:-llvm-xray-19}
 export FDR_OPTIONS=func_duration_threshold_us=0
-. "$(dirname "$0")/tap.sh"
+. "$(dirname "$0")/fdrd_lib.sh"
 
 WORK=$(mktemp -d /tmp/fdrd-stream-test.XXXXXX)
 NAME=fdrdstream$$
@@ -46,30 +46,13 @@ start_fdrd() { # OUTDIR [OPTIONS...]
 	DPID=$!
 	wait_msgs '^fdrd: streaming generation' 1 5
 }
-stop_fdrd() {
-	[ -n "$DPID" ] || return 0
-	kill -TERM "$DPID" 2>/dev/null
-	wait "$DPID"
-	local rc=$?
-	DPID=
-	return $rc
-}
 wait_fdrd() { # exit status of an fdrd --once
 	local rc
 	wait "$DPID"; rc=$?
 	DPID=
 	return $rc
 }
-wait_msgs() { # ERE COUNT TIMEOUT_S
-	local i
-	for ((i = 0; i < $3 * 20; i++)); do
-		[ "$(grep -cE "$1" "$WORK/fdrd.err")" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 logs_in() { (cd "$1" && ls -- *.xray 2>/dev/null); }
-no_temp_files() { ! ls -A "$1" | grep -q '^\..*\.tmp$'; }
 # Function records, and the records of the drop markers, of a log.
 functions_of() { "$FDRLOG" dump "$1" | grep -c '  Function '; }
 marker_sum() { "$FDRLOG" dump "$1" | sed -n 's/.*CustomEvent.* dropped=\([0-9]*\)$/\1/p' |

@@ -17,12 +17,7 @@ TCTL=$BUILD/fdrd/tests/trigger_ctl
 XRAY=${LLVM_XRAY:-llvm-xray-19}
 export FDR_OPTIONS=func_duration_threshold_us=0
 
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; return 1; fi; }
-skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-diag() { sed 's/^/# /'; }
+. "$(dirname "$0")/fdrd_lib.sh"
 
 WORK=$(mktemp -d /tmp/fdrd-trigger-test.XXXXXX)
 NAME=fdrdtrig$$
@@ -53,23 +48,6 @@ start_fdrd() { # OUTDIR [OPTIONS...]
 		sleep 0.02
 	done
 }
-stop_fdrd() {
-	[ -n "$DPID" ] || return 0
-	kill -TERM "$DPID" 2>/dev/null
-	wait "$DPID"
-	local rc=$?
-	DPID=
-	return $rc
-}
-# COUNT lines of fdrd.err matching ERE within TIMEOUT_S
-wait_msgs() { # ERE COUNT TIMEOUT_S
-	local i
-	for ((i = 0; i < $3 * 20; i++)); do
-		[ "$(grep -cE "$1" "$WORK/fdrd.err")" -ge "$2" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
 # The logs fdrd wrote, in order, from its "wrote DIR/NAME:" lines.
 written() { sed -n 's|^fdrd: wrote [^ ]*/\([^/ :]*\): .*|\1|p' "$WORK/fdrd.err"; }
 logs_in() { (cd "$1" && ls -- *.xray 2>/dev/null); }
@@ -80,7 +58,6 @@ cycle() { # N
 	ctl finalize >/dev/null || return 1
 	wait_msgs '^fdrd: wrote ' "$1" 5
 }
-no_temp_files() { ! ls -A "$1" | grep -q '^\..*\.tmp$'; }
 
 # Foreign files, some matching the default pattern, all older than any log.
 plant_foreign() { # DIR
@@ -350,5 +327,4 @@ test_max_bytes
 test_reinit_trigger
 test_sigusr1
 test_holdoff
-echo "1..$n"
-[ $failed = 0 ]
+tap_end
