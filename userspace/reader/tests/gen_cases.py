@@ -306,6 +306,14 @@ def valid_cases():
            .enter(1, 0).exit(1, 3))
     log.write("v2_drop_markers")
 
+    # 20 threads with a marker each, the last of 2^64 - 1 records: the sum
+    # saturates, the thread list stops at 16.
+    log = Log()
+    for tid in range(1, 21):
+        buffer(log, lambda l, t=tid: preamble(l, t, tsc=0x100 * t)
+               .drop(2**64 - 1 if t == 20 else 1, 0x100 * t).enter(1, 0).exit(1, 1))
+    log.write("v2_drop_markers_many")
+
 
 def invalid_cases():
     Log().write("header_only")

@@ -26,7 +26,8 @@ expect() {
 }
 
 for c in example:v2_example leftovers:v2_account_leftovers kinds:v2_all_kinds \
-	 cut:truncated_function eob:v2_end_of_buffer drops:v2_drop_markers; do
+	 cut:truncated_function eob:v2_end_of_buffer drops:v2_drop_markers \
+	 manydrops:v2_drop_markers_many; do
 	"$HEX2BIN" "$HERE/cases/${c#*:}.hex" "$WORK/${c%%:*}.log"
 done
 
@@ -91,6 +92,9 @@ check $? "account sums the drop markers: records, places, threads (cases/v2_drop
 	"$FDRLOG" account --no-sched "$WORK/kinds.log" >"$WORK/account.txt" 2>/dev/null &&
 	grep -q CustomEvent "$WORK/dump.txt" && ! grep -q "dropped" "$WORK/dump.txt" "$WORK/account.txt"
 check $? "no drop marker, no dropped= and no drop line (a log with a custom event)"
+"$FDRLOG" account --no-sched "$WORK/manydrops.log" 2>/dev/null | tail -n 1 >"$WORK/out"
+[ "$(cat "$WORK/out")" = "records dropped by the writers (drop markers): 18446744073709551615 in 20 places (threads 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 and 4 more); the table misses their calls" ]
+check $? "account: the drop sum saturates at 2^64 - 1, 16 threads then 'and N more'"
 
 "$FDRLOG" convert --format yaml --sym-map "$HERE/cases/v2_all_kinds.symmap" "$WORK/kinds.log" >"$WORK/sym.yaml"
 grep -q "func-id: 1, function: main, " "$WORK/sym.yaml" &&

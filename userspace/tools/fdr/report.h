@@ -56,6 +56,8 @@ struct report {
 	uint64_t hz;			/* ticks per second (0: ticks are ns) */
 	const struct fdr_sched *sched;	/* NULL: no scheduling data */
 	bool sched_unknown;		/* some time before a thread's first record */
+	uint64_t dropped;		/* records the writers dropped (drop markers) */
+	size_t drop_places;		/* drop markers */
 	const struct data_trigger *trigger; /* NULL: no trigger ended the recording */
 	char trigger_name[256];		/* its function, as the table names it */
 };

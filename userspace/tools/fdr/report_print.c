@@ -47,6 +47,10 @@ void fdr__report_print_text(FILE *f, const struct report *r)
 	if (r->sched_unknown)
 		fputs("# scheduling records were lost: time before a thread's first record is "
 		      "in none of On-CPU, Runnable, Blocked\n", f);
+	if (r->drop_places)
+		fprintf(f, "# the writers dropped %llu records in %zu %s (no free buffer): the "
+			"counts and times miss them\n", (unsigned long long)r->dropped,
+			r->drop_places, r->drop_places == 1 ? "place" : "places");
 	if (r->trigger)
 		fprintf(f, "# the trigger ended the recording: %s (#%d) lasted %.3f ms "
 			"(pid %d, tid %d)\n", r->trigger_name, r->trigger->fid,
@@ -93,9 +97,10 @@ void fdr__report_print_json(FILE *f, const struct report *r, const char *log)
 		fputc('}', f);
 	}
 	fprintf(f, "],\n\"open_calls\":%llu,\"exits_without_entry\":%llu,"
-		"\"frames_unwound\":%llu,\"sched\":\"%s\"", (unsigned long long)r->open_calls,
-		(unsigned long long)r->orphan_exits, (unsigned long long)r->unwound,
-		r->sched ? "recorded" : "none");
+		"\"frames_unwound\":%llu,\"sched\":\"%s\",\"dropped\":%llu",
+		(unsigned long long)r->open_calls, (unsigned long long)r->orphan_exits,
+		(unsigned long long)r->unwound, r->sched ? "recorded" : "none",
+		(unsigned long long)r->dropped);
 	if (r->trigger) {
 		fputs(",\n\"trigger\":{\"name\":", f);
 		put_json_string(f, r->trigger_name);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "call_walk.h"
+#include "drop_tally.h"
 #include "report.h"
 #include "sched_time.h"
 #include "symbols.h"
@@ -204,6 +205,19 @@ static void drop_uncalled(struct report *r)
 	r->nslots = 0;
 }
 
+/* Streaming mode: what the writers dropped is in no count and no time. */
+static int count_drops(struct report *r, const struct fdr_trace *t, long tid)
+{
+	struct drop_tally d;
+
+	if (drop_tally_build(&d, t, tid))
+		return -1;
+	r->dropped = d.records;
+	r->drop_places = d.places;
+	drop_tally_free(&d);
+	return 0;
+}
+
 int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct symbols *syms,
 		      const struct report_opts *o, const struct fdr_sched *sched)
 {
@@ -214,7 +228,7 @@ int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct 
 	memset(r, 0, sizeof(*r));
 	r->hz = fdr_log_get_header(t->log)->cycle_frequency;
 	r->sched = sched;
-	if (call_walk(t, &ops, &c))
+	if (call_walk(t, &ops, &c) || count_drops(r, t, o->tid))
 		return -1;
 	drop_uncalled(r);
 	for (size_t i = 0; i < r->nfuncs; i++)
