@@ -416,10 +416,10 @@ assert t["name"]=="stall" and t["duration_ns"]>=20000000 and t["tid"]>0, t' trg.
 		python3 -c 'import json,sys; sys.exit("trigger" in json.load(open(sys.argv[1])))' r.json
 }
 check "trigger: fdr report (text and --json) names the call that ended the recording; none without" report_names_trigger
-# any function: a 300 ms stall and 150 ms, which no preempted tick lasts
-TRACED_STALL_MS=300 "$FDR" record -o trga -t 0 -b 4K -n 2 --trigger 150ms -- ./traced outlier 2>trga.err
-trigger_ok "trigger 150ms (any function): fires on the stall too" trga trga.err
-check "trigger 150ms (any function): the log ends with it" ends_with_stall trga
+# any function: a 600 ms stall and 300 ms, which no preempted tick lasts
+TRACED_STALL_MS=600 "$FDR" record -o trga -t 0 -b 4K -n 2 --trigger 300ms -- ./traced outlier 2>trga.err
+trigger_ok "trigger 300ms (any function): fires on the stall too" trga trga.err
+check "trigger 300ms (any function): the log ends with it" ends_with_stall trga
 "$FDR" record -o trgt -b 4K -n 2 --trigger 10ms:stall -- ./traced outlier 2>trgt.err
 trigger_ok "trigger with the default threshold (5us): fires the same" trgt trgt.err
 "$FDR" record -o trgn -t 0 -b 4K -n 2 --trigger 50ms:stall -- ./traced outlier 2>trgn.err; rc=$?
@@ -427,7 +427,7 @@ trigger_ok "trigger with the default threshold (5us): fires the same" trgt trgt.
 	! grep -q '^finalized' trgn/info && [ "$(last_records trgn 1)" = "1-Exit " ] &&
 	ok "trigger 50ms: does not fire; the log holds the end of the run" ||
 	nok "trigger 50ms: does not fire; the log holds the end of the run" "rc=$rc" "$(cat trgn.err)" "$(last_records trgn 1)"
-TRACED_STALL_MS=300 "$FDR" record -o trgg -t 0 -b 4K -n 2 --trigger 150ms -- ./traced_gcc outlier 2>trgg.err
+TRACED_STALL_MS=600 "$FDR" record -o trgg -t 0 -b 4K -n 2 --trigger 300ms -- ./traced_gcc outlier 2>trgg.err
 trigger_ok "trigger on a --gcc build (hooks path): fires on the stall" trgg trgg.err
 gfid=$(fid_of trgg.json stall 2>/dev/null)
 "$FDR" record -o trgi -t 0 -b 4K -n 2 --trigger "10ms:#$gfid" -- ./traced_gcc outlier 2>trgi.err
