@@ -129,6 +129,9 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	hz = threshold_hz(r->ctl, may_sleep);
 	r->tsc_hz = hz;
 	r->embedded = g.ctl->target.kind == FDR_TARGET_EMBEDDED;
+	/* Written at INIT, never changed: once here, not per record. */
+	r->stream = __atomic_load_n(&r->ctl->flags, __ATOMIC_RELAXED) &
+		    FDR_CTL_STREAM;
 	r->threshold_ticks = (uint64_t)((double)g.opts.threshold_us *
 					(double)hz / 1e6);
 	/* Each region may number its writers in another pid namespace. */
@@ -198,6 +201,7 @@ FDR_NOINSTR static void forget_in_child(void)
 	t->tid = 0;
 	t->key_set = 0;
 	t->busy = 0;
+	fdr__forget_missed();
 }
 
 FDR_NOINSTR static void setup_once(void)

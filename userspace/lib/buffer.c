@@ -8,6 +8,10 @@
  * reached again is the pool's oldest data - the flight-recorder
  * overwrite), falling back to the other CPUs' pools when all of its own
  * are HELD.  Nothing free anywhere: the record is dropped and counted.
+ *
+ * In a stream region (FDR_CTL_STREAM) a RELEASED buffer is data the
+ * stream flusher has not written yet: only FREE buffers are taken, and
+ * with none the record is dropped, never waited for.
  */
 #include <sys/mman.h>
 #include <time.h>
@@ -19,10 +23,12 @@ FDR_NOINSTR static void count(__u64 *counter)
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-FDR_NOINSTR void fdr__count_drop(struct fdr_region *r)
+/* In the ring of the CPU the writer runs on: writers on other CPUs
+ * bump other cache lines, not one shared counter. */
+FDR_NOINSTR void fdr__count_drop(struct fdr_region *r, uint32_t cpu)
 {
 	if (r)
-		count(&r->ctl->records_dropped);
+		count(&r->rings[cpu % r->nr_cpus].records_dropped);
 }
 
 /* CLOCK_MONOTONIC in µs, strictly increasing per thread (XRay orders a
@@ -63,27 +69,33 @@ FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
 	fdr__publish(t);
 }
 
+/* May a writer take a buffer in state s?  Never a HELD one; a RELEASED
+ * one only in flight-recorder mode (in a stream region it is unwritten). */
+FDR_NOINSTR static bool takeable(const struct fdr_region *r, uint32_t s)
+{
+	return s == FDR_BUF_FREE || (s == FDR_BUF_RELEASED && !r->stream);
+}
+
 /* CAS one slot to HELD and make it ours; false if someone was faster. */
-FDR_NOINSTR static bool claim(struct fdr_control *c, struct fdr_buffer_desc *d)
+FDR_NOINSTR static bool claim(struct fdr_region *r, struct fdr_buffer_desc *d)
 {
 	uint32_t s = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	uint64_t old;
 
-	if (s == FDR_BUF_HELD ||
+	if (!takeable(r, s) ||
 	    !__atomic_compare_exchange_n(&d->state, &s, FDR_BUF_HELD, false,
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return false;
 	/* Unpublish the old data before overwriting a single byte of it. */
 	old = __atomic_exchange_n(&d->extents, 0, __ATOMIC_ACQ_REL);
 	if (s == FDR_BUF_RELEASED && old)
-		count(&c->buffers_recycled);
+		count(&r->ctl->buffers_recycled);
 	return true;
 }
 
 FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
 							  uint32_t pool)
 {
-	struct fdr_control *c = r->ctl;
 	struct fdr_cpu_ring *ring = &r->rings[pool];
 	struct fdr_buffer_desc *descs = r->descs;
 	uint32_t bpc = r->buffers_per_cpu;
@@ -93,7 +105,7 @@ FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
 		struct fdr_buffer_desc *d =
 			&descs[(uint64_t)pool * bpc + (pos + j) % bpc];
 
-		if (claim(c, d))
+		if (claim(r, d))
 			return d;
 	}
 	return NULL;

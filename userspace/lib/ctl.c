@@ -72,6 +72,8 @@ FDR_API int fdr_ctl_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 {
 	if (!cfg)
 		return note(ctl, -EINVAL);
+	if (ctl && cfg->size >= FDR_INIT_SIZE_VER0)
+		ctl->init_flags = cfg->flags;
 	return CALL(ctl, init, ctl, cfg);
 }
 

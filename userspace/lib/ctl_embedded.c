@@ -142,7 +142,7 @@ FDR_NOINSTR static int emb_trigger(struct fdr_ctl *ctl,
 	ret = fdr__embedded_trigger(ctl->ectl, trig, getpid(),
 				    (pid_t)syscall(SYS_gettid));
 	if (ret == 0)
-		fdr__reclaim_dead_writers(ctl->ectl, ctl->shm_size);
+		fdr__reclaim_dead_writers(ctl->ectl, ctl->ectl_len);
 	unlock_region(ctl);
 	return ret;
 }
@@ -161,26 +161,53 @@ FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
 	} else {
 		fdr__futex_wake_all(&c->state);
 		stamp_finalize(c);
-		fdr__reclaim_dead_writers(c, ctl->shm_size);
+		fdr__reclaim_dead_writers(c, ctl->ectl_len);
 		set_state(c, FDR_STATE_FINALIZED);
 	}
 	unlock_region(ctl);
 	return ret;
 }
 
-/* A flush-state change: legal only in FINALIZED, from one of `from`. */
-FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, uint32_t from_a,
-					uint32_t from_b, uint32_t to)
+/*
+ * The flush transitions, as fdr.ko makes them (uapi/linux/fdr.h).  In
+ * FINALIZED: BEGIN from NOT_FLUSHING or FLUSHED, DONE and ABORT from
+ * FLUSHING.  In a stream region also while INITIALIZED: BEGIN from
+ * NOT_FLUSHING (the stream flush, which stays FLUSHING through the
+ * finalize), ABORT from FLUSHING; DONE waits for FINALIZED (EBUSY).
+ */
+enum flush_op { FLUSH_BEGIN, FLUSH_DONE, FLUSH_ABORT };
+
+FDR_NOINSTR static bool flush_allowed(const struct fdr_control *c,
+				      enum flush_op op)
+{
+	uint32_t s = load_u32(&c->state), fs = load_u32(&c->flush_state);
+	bool stream = c->flags & FDR_CTL_STREAM;
+
+	if (s == FDR_STATE_INITIALIZED && !stream)
+		return false;
+	if (s != FDR_STATE_FINALIZED && s != FDR_STATE_INITIALIZED)
+		return false;
+	switch (op) {
+	case FLUSH_BEGIN:
+		return fs == FDR_FLUSH_NOT_FLUSHING ||
+		       (fs == FDR_FLUSH_FLUSHED && s == FDR_STATE_FINALIZED);
+	case FLUSH_DONE:
+		return fs == FDR_FLUSH_FLUSHING && s == FDR_STATE_FINALIZED;
+	case FLUSH_ABORT:
+		return fs == FDR_FLUSH_FLUSHING;
+	}
+	return false;
+}
+
+FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum flush_op op,
+					uint32_t to)
 {
 	int ret = lock_region(ctl);
 	struct fdr_control *c = ctl->ectl;
-	uint32_t fs;
 
 	if (ret < 0)
 		return ret;
-	fs = load_u32(&c->flush_state);
-	if (load_u32(&c->state) != FDR_STATE_FINALIZED ||
-	    (fs != from_a && fs != from_b)) {
+	if (!flush_allowed(c, op)) {
 		ret = -EBUSY;
 	} else {
 		set_u32(&c->flush_state, to);
@@ -193,20 +220,17 @@ FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, uint32_t from_a,
 
 FDR_NOINSTR static int emb_flush_begin(struct fdr_ctl *ctl)
 {
-	return flush_transition(ctl, FDR_FLUSH_NOT_FLUSHING, FDR_FLUSH_FLUSHED,
-				FDR_FLUSH_FLUSHING);
+	return flush_transition(ctl, FLUSH_BEGIN, FDR_FLUSH_FLUSHING);
 }
 
 FDR_NOINSTR static int emb_flush_done(struct fdr_ctl *ctl)
 {
-	return flush_transition(ctl, FDR_FLUSH_FLUSHING, FDR_FLUSH_FLUSHING,
-				FDR_FLUSH_FLUSHED);
+	return flush_transition(ctl, FLUSH_DONE, FDR_FLUSH_FLUSHED);
 }
 
 FDR_NOINSTR static int emb_flush_abort(struct fdr_ctl *ctl)
 {
-	return flush_transition(ctl, FDR_FLUSH_FLUSHING, FDR_FLUSH_FLUSHING,
-				FDR_FLUSH_NOT_FLUSHING);
+	return flush_transition(ctl, FLUSH_ABORT, FDR_FLUSH_NOT_FLUSHING);
 }
 
 FDR_NOINSTR static int emb_reset(struct fdr_ctl *ctl)
@@ -234,8 +258,9 @@ FDR_NOINSTR static int emb_status(struct fdr_ctl *ctl, struct fdr_status *st)
 
 	if (ret < 0)
 		return ret;
-	fdr__reclaim_dead_writers(ctl->ectl, ctl->shm_size);
-	fdr__status_from_control(ctl->ectl, ctl->shm_size, st);
+	/* Bounded by what ectl maps (the control area), not the object. */
+	fdr__reclaim_dead_writers(ctl->ectl, ctl->ectl_len);
+	fdr__status_from_control(ctl->ectl, ctl->ectl_len, st);
 	st->map_size = ctl->shm_size;
 	unlock_region(ctl);
 	return 0;

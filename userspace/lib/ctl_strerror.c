@@ -143,6 +143,15 @@ FDR_NOINSTR static void state_error(const struct fdr_ctl *ctl, const char *op)
 	}
 	if (st.flush_state == FDR_FLUSH_FLUSHING && st.state == FDR_STATE_FINALIZED)
 		hint = " and a flush is in progress (FLUSHING)";
+	else if (st.flush_state == FDR_FLUSH_FLUSHING &&
+		 st.state == FDR_STATE_INITIALIZED && !strcmp(op, "flush done"))
+		hint = " and streaming (FLUSHING): the stream flush ends only after the finalize";
+	else if (st.flush_state == FDR_FLUSH_FLUSHING &&
+		 st.state == FDR_STATE_INITIALIZED)
+		hint = " and streaming (a stream flush is in progress, FLUSHING)";
+	else if (!strncmp(op, "flush", 5) && st.state == FDR_STATE_INITIALIZED &&
+		 !(st.flags & FDR_CTL_STREAM))
+		hint = " (a flight-recorder region flushes after the finalize; only a stream region, init --mode stream, flushes while INITIALIZED)";
 	else if (!strcmp(op, "init") && st.state == FDR_STATE_INITIALIZED)
 		hint = " (finalize and reset it first)";
 	else if (!strcmp(op, "init") && st.state == FDR_STATE_FINALIZED)
@@ -208,6 +217,13 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 		if (!strcmp(op, "init") && ctl->detail[0]) {
 			snprintf(msg, sizeof(msg), "%s: cannot init: %s",
 				 ctl->target.spec, ctl->detail);
+			break;
+		}
+		if (!strcmp(op, "init") && ctl->target.kind == FDR_TARGET_DEVICE &&
+		    ctl->init_flags & FDR_INIT_STREAM) {
+			snprintf(msg, sizeof(msg),
+				 "%s: cannot init: invalid argument: most likely this fdr.ko predates streaming mode (it refuses FDR_INIT_STREAM); load the fdr.ko of this build, or init with --mode flight (else the sizes: the buffer size must be a non-zero multiple of the page size, %zu bytes, at most 1G; buffers per CPU must be non-zero)",
+				 ctl->target.spec, fdr__page_size());
 			break;
 		}
 		if (!strcmp(op, "init")) {

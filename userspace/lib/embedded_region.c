@@ -101,6 +101,9 @@ FDR_NOINSTR int fdr__embedded_refresh(struct fdr_ctl *ctl)
 	return ret;
 }
 
+/* Every descriptor FREE, every ring cursor and per-CPU drop counter 0
+ * (the rings' records_dropped are part of STATUS.records_dropped, reset
+ * with it). */
 FDR_NOINSTR static void init_descs(struct fdr_control *c)
 {
 	struct fdr_buffer_desc *d = fdr__descs(c);
@@ -126,7 +129,8 @@ FDR_NOINSTR static void write_geometry(struct fdr_control *c,
 	c->generation = generation ? generation : 1;
 	c->flags = FDR_CTL_EMBEDDED | fdr__tsc_flags() |
 		   (init_flags & FDR_INIT_NO_CRASH_FINALIZE ?
-			    0 : FDR_CTL_CRASH_FINALIZE);
+			    0 : FDR_CTL_CRASH_FINALIZE) |
+		   (init_flags & FDR_INIT_STREAM ? FDR_CTL_STREAM : 0);
 	c->tsc_hz = fdr__tsc_hz();
 	c->buffer_size = g->buffer_size;
 	c->nr_cpus = g->nr_cpus;

@@ -99,6 +99,7 @@ struct fdr_ctl {
 	void *sched_map;	/* fdr_ctl_map_sched() mapping */
 	size_t sched_len;
 	int last_errno;		/* context for fdr_ctl_strerror() */
+	uint32_t init_flags;	/* of the last fdr_ctl_init(), for its error */
 	char detail[320];	/* extra words about the last error */
 };
 

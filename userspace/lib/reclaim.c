@@ -31,6 +31,23 @@ FDR_NOINSTR static uint32_t descs_in_map(const struct fdr_control *c,
 	return (uint32_t)nr;
 }
 
+/* The same for the per-CPU rings. */
+FDR_NOINSTR static uint32_t rings_in_map(const struct fdr_control *c,
+					 size_t map_len,
+					 struct fdr_cpu_ring **rings)
+{
+	uint64_t off = __atomic_load_n(&c->rings_offset, __ATOMIC_RELAXED);
+	uint64_t nr = __atomic_load_n(&c->nr_cpus, __ATOMIC_RELAXED);
+
+	if (off < FDR_CONTROL_HEADER_SIZE || off % FDR_CPU_RING_SIZE ||
+	    off >= map_len)
+		return 0;
+	if (nr > (map_len - off) / FDR_CPU_RING_SIZE)
+		nr = (map_len - off) / FDR_CPU_RING_SIZE;
+	*rings = (struct fdr_cpu_ring *)((char *)c + off);
+	return (uint32_t)nr;
+}
+
 FDR_NOINSTR static bool process_gone(pid_t pid)
 {
 	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
@@ -81,6 +98,20 @@ FDR_NOINSTR static uint32_t buffers_held(const struct fdr_control *c,
 	return n;
 }
 
+/* STATUS.records_dropped: the control page's counter (older writers)
+ * and every CPU's. */
+FDR_NOINSTR static uint64_t records_dropped(const struct fdr_control *c,
+					    size_t map_len)
+{
+	struct fdr_cpu_ring *r = NULL;
+	uint32_t nr = rings_in_map(c, map_len, &r);
+	uint64_t n = __atomic_load_n(&c->records_dropped, __ATOMIC_RELAXED);
+
+	for (uint32_t i = 0; i < nr; i++)
+		n += __atomic_load_n(&r[i].records_dropped, __ATOMIC_RELAXED);
+	return n;
+}
+
 FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
 					  size_t map_len,
 					  struct fdr_status *st)
@@ -104,7 +135,7 @@ FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
 	st->buffers_acquired = c->buffers_acquired;
 	st->buffers_recycled = c->buffers_recycled;
 	st->buffers_reclaimed = c->buffers_reclaimed;
-	st->records_dropped = c->records_dropped;
+	st->records_dropped = records_dropped(c, map_len);
 	st->finalize_reason = c->finalize_reason;
 	st->finalize_signal = c->finalize_signal;
 	st->finalize_pid = c->finalize_pid;

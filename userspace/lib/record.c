@@ -218,30 +218,46 @@ FDR_API void fdr_enter_arg(int32_t fid, uint64_t arg)
 /*
  * v2 CustomEventMarker: i32 size, u64 absolute TSC, then the payload.  A
  * v2 reader does not move its base TSC on a custom event, so neither do
- * we: the next delta stays relative to the last function record.
+ * we: the next delta stays relative to the last function record.  Room
+ * for 2 * FDR_METADATA_SIZE + len checked by the caller.
  */
+INLINE void put_custom(struct fdr_thread *t, const void *data, size_t len)
+{
+	uint64_t tsc = fdr__tsc();
+	int32_t size = (int32_t)len;
+	uint8_t p[12];
+
+	write_preamble(t, tsc, fdr__cpu());
+	memcpy(p, &size, 4);
+	memcpy(p + 4, &tsc, 8);
+	fdr__put_metadata(t->buf + t->pos, FDR_MD_CUSTOM_EVENT, p, 12);
+	memcpy(t->buf + t->pos + FDR_METADATA_SIZE, data, len);
+	t->pos += FDR_METADATA_SIZE + len;
+	t->undo_enters = 0;
+	t->undo_tails = 0;
+	fdr__publish(t);
+}
+
 FDR_API void fdr_custom_event(const void *data, size_t len)
 {
 	struct fdr_thread *t = &fdr__thread;
 
 	if (len == 0 || !data || !enter_guard(t))
 		return;
-	if (len > (size_t)INT32_MAX - 2 * FDR_METADATA_SIZE) {
-		fdr__count_drop(__atomic_load_n(&fdr__current, __ATOMIC_RELAXED));
-	} else if (ready(t, 2 * FDR_METADATA_SIZE + len)) {
-		uint64_t tsc = fdr__tsc();
-		int32_t size = (int32_t)len;
-		uint8_t p[12];
-
-		write_preamble(t, tsc, fdr__cpu());
-		memcpy(p, &size, 4);
-		memcpy(p + 4, &tsc, 8);
-		fdr__put_metadata(t->buf + t->pos, FDR_MD_CUSTOM_EVENT, p, 12);
-		memcpy(t->buf + t->pos + FDR_METADATA_SIZE, data, len);
-		t->pos += FDR_METADATA_SIZE + len;
-		t->undo_enters = 0;
-		t->undo_tails = 0;
-		fdr__publish(t);
-	}
+	if (len > (size_t)INT32_MAX - 2 * FDR_METADATA_SIZE)
+		fdr__count_drop(__atomic_load_n(&fdr__current, __ATOMIC_RELAXED),
+				fdr__cpu());
+	else if (ready(t, 2 * FDR_METADATA_SIZE + len))
+		put_custom(t, data, len);
 	leave_guard(t);
+}
+
+/* Inside the guard, in a fresh buffer with FDR_DROP_MARKER_ROOM bytes
+ * reserved by fdr__thread_ready. */
+FDR_NOINSTR void fdr__write_drop_marker(struct fdr_thread *t, uint64_t records)
+{
+	struct fdr_drop_event ev = { .records = records };
+
+	memcpy(ev.magic, FDR_DROP_EVENT_MAGIC, sizeof(ev.magic));
+	put_custom(t, &ev, sizeof(ev));
 }

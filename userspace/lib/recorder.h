@@ -32,6 +32,8 @@ struct fdr_region {
 					 * the trigger (0: unknown, no trigger) */
 	bool embedded;			/* the trigger is the embedded transition,
 					 * else FDR_IOC_TRIGGER on fdr__trigger_fd */
+	bool stream;			/* FDR_CTL_STREAM, read once at map time:
+					 * take FREE buffers only (buffer.c) */
 	uint64_t max_event;		/* largest custom event payload */
 	uint64_t note_size;		/* owner note at each buffer's end */
 };
@@ -85,13 +87,25 @@ void fdr__publish(struct fdr_thread *t)
 /* Make sure the thread holds a buffer with room for `need` bytes after a
  * possible preamble.  false: drop this record. */
 bool fdr__thread_ready(struct fdr_thread *t, uint64_t need);
-void fdr__count_drop(struct fdr_region *r);
+/* One record dropped by a writer on this CPU (its ring's counter). */
+void fdr__count_drop(struct fdr_region *r, uint32_t cpu);
+/* A forked child starts with no drops to tell (writer.c). */
+void fdr__forget_missed(void);
 int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 			uint32_t cpu);
 void fdr__buffer_release(struct fdr_thread *t);
 void fdr__arm_thread_exit(struct fdr_thread *t);
 struct fdr_region *fdr__region_for_writing(void);
 bool fdr__rewind(struct fdr_thread *t, uint64_t tsc);
+
+/*
+ * The drop marker (<linux/fdr_log.h>, record.c): NewCPUId, then a v2
+ * CustomEventMarker whose payload is struct fdr_drop_event.  Written
+ * first into a fresh buffer (after the preamble) by a writer that lost
+ * records of a stream region for want of a free buffer.
+ */
+#define FDR_DROP_MARKER_ROOM	(2 * FDR_METADATA_SIZE + FDR_DROP_EVENT_SIZE)
+void fdr__write_drop_marker(struct fdr_thread *t, uint64_t records);
 
 /* ---- the latency trigger (trigger.c) ---- */
 
