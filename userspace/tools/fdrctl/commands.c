@@ -13,7 +13,7 @@
 static const char init_usage[] =
 	"usage: fdrctl [--target T] init [--buffer-size N] [--buffers-per-cpu N]\n"
 	"                                [--no-crash-finalize] [--no-sched]\n"
-	"                                [--embedded NAME]\n"
+	"                                [--mode stream|flight] [--embedded NAME]\n"
 	"                                [--trigger-duration DUR[:FUNC]]\n"
 	"                                [--trigger-holdoff DUR]\n"
 	"\n"
@@ -26,6 +26,12 @@ static const char init_usage[] =
 	"--no-crash-finalize: a writer dying from a signal does not finalize.\n"
 	"--no-sched: fdr.ko records no context switches and wakeups of the\n"
 	"traced threads (no <log>.sched file; the embedded backend never has one).\n"
+	"--mode flight (the default): the flight recorder; writers overwrite the\n"
+	"oldest buffers and fdrd writes the log after the finalize.  --mode stream:\n"
+	"streaming mode; a stream flusher writes full buffers while recording goes\n"
+	"on, writers never overwrite one it has not written, and with no free\n"
+	"buffer a record is dropped and counted (per CPU in 'fdrctl status'; the\n"
+	"writer's next buffer starts with a drop marker saying how many).\n"
 	"--trigger-duration DUR[:FUNC]: the latency trigger.  When a writer\n"
 	"records the exit of a call that lasted at least DUR (of function id\n"
 	"FUNC only, else of any function), the region is finalized, reason\n"
@@ -116,6 +122,22 @@ static int parse_trigger(const char *arg, struct fdr_init *cfg)
 	return 0;
 }
 
+/* --mode stream|flight */
+static int parse_mode(const char *arg, uint32_t *flags)
+{
+	if (!strcmp(arg, "stream")) {
+		*flags |= FDR_INIT_STREAM;
+		return 0;
+	}
+	if (!strcmp(arg, "flight")) {
+		*flags &= ~FDR_INIT_STREAM;
+		return 0;
+	}
+	fprintf(stderr, "fdrctl: bad --mode '%s': 'stream' or 'flight' (the default)\n%s",
+		arg, init_usage);
+	return EXIT_USAGE;
+}
+
 /* --trigger-holdoff DUR, in whole milliseconds */
 static int parse_holdoff(const char *arg, struct fdr_init *cfg)
 {
@@ -152,6 +174,7 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 		{ "buffers-per-cpu", required_argument, NULL, 'n' },
 		{ "no-crash-finalize", no_argument, NULL, 'c' },
 		{ "no-sched", no_argument, NULL, 'S' },
+		{ "mode", required_argument, NULL, 'm' },
 		{ "embedded", required_argument, NULL, 'e' },
 		{ "trigger-duration", required_argument, NULL, 'T' },
 		{ "trigger-holdoff", required_argument, NULL, 'H' },
@@ -178,6 +201,10 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 			break;
 		case 'S':
 			*flags |= FDR_INIT_NO_SCHED;
+			break;
+		case 'm':
+			if ((ret = parse_mode(optarg, flags)))
+				return ret;
 			break;
 		case 'e':
 			if (fdrctl_set_embedded(o, optarg))

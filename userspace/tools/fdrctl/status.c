@@ -14,7 +14,17 @@ static const char status_usage[] =
 	"overwritten), the latency trigger (--trigger-duration of init) and\n"
 	"the triggers it fired and refused in its holdoff, and what finalized\n"
 	"the region (for a trigger: the function id, how long its call lasted,\n"
-	"the process and thread).  --json prints one JSON object on one line.\n";
+	"the process and thread), its mode (flight recorder or stream), and when\n"
+	"records were dropped, how many on each CPU (read from the region's\n"
+	"control area).  --json prints one JSON object on one line.\n";
+
+/* Records dropped per CPU, from the rings of the mapped control area
+ * (STATUS has only their sum); only the CPUs with drops. */
+struct cpu_drops {
+	uint32_t n;
+	uint32_t *cpu;
+	uint64_t *records;
+};
 
 static const char *finalize_reason_name(uint32_t r)
 {
@@ -27,10 +37,25 @@ static const char *finalize_reason_name(uint32_t r)
 	}
 }
 
-static void print_json(const char *target, const struct fdr_status *s)
+static const char *mode_name(const struct fdr_status *s)
+{
+	return s->flags & FDR_CTL_STREAM ? "stream" : "flight";
+}
+
+static void print_json_drops(const struct cpu_drops *d)
+{
+	printf(",\"records_dropped_per_cpu\":{");
+	for (uint32_t i = 0; i < d->n; i++)
+		printf("%s\"%u\":%llu", i ? "," : "", d->cpu[i],
+		       (unsigned long long)d->records[i]);
+	printf("}");
+}
+
+static void print_json(const char *target, const struct fdr_status *s,
+		       const struct cpu_drops *d)
 {
 	printf("{\"target\":\"%s\",\"state\":\"%s\",\"flush_state\":\"%s\","
-	       "\"generation\":%u,\"embedded\":%s,\"constant_tsc\":%s,"
+	       "\"mode\":\"%s\",\"generation\":%u,\"embedded\":%s,\"constant_tsc\":%s,"
 	       "\"nonstop_tsc\":%s,\"crash_finalize\":%s,\"tsc_hz\":%llu,"
 	       "\"buffer_size\":%llu,\"buffers_per_cpu\":%u,\"nr_cpus\":%u,"
 	       "\"nr_buffers\":%u,\"control_size\":%llu,\"map_size\":%llu,"
@@ -44,9 +69,9 @@ static void print_json(const char *target, const struct fdr_status *s)
 	       "\"trigger_fid\":%d,\"trigger_holdoff_ms\":%u,"
 	       "\"finalize_tid\":%d,\"finalize_fid\":%d,"
 	       "\"finalize_duration_ns\":%llu,\"triggers_fired\":%llu,"
-	       "\"triggers_refused\":%llu}\n",
+	       "\"triggers_refused\":%llu",
 	       target, fdr_state_name(s->state),
-	       fdr_flush_state_name(s->flush_state), s->generation,
+	       fdr_flush_state_name(s->flush_state), mode_name(s), s->generation,
 	       s->flags & FDR_CTL_EMBEDDED ? "true" : "false",
 	       s->flags & FDR_CTL_CONSTANT_TSC ? "true" : "false",
 	       s->flags & FDR_CTL_NONSTOP_TSC ? "true" : "false",
@@ -71,6 +96,8 @@ static void print_json(const char *target, const struct fdr_status *s)
 	       (unsigned long long)s->finalize_duration_ns,
 	       (unsigned long long)s->triggers_fired,
 	       (unsigned long long)s->triggers_refused);
+	print_json_drops(d);
+	printf("}\n");
 }
 
 /* "20 ms", "1500 us", "3 s", "0 ns": the largest unit that is exact. */
@@ -142,7 +169,19 @@ static void print_sched(const struct fdr_status *s)
 	       (unsigned long long)s->sched_size);
 }
 
-static void print_text(const char *target, const struct fdr_status *s)
+static void print_text_drops(const struct cpu_drops *d)
+{
+	if (!d->n)
+		return;
+	printf("dropped per CPU:   ");
+	for (uint32_t i = 0; i < d->n; i++)
+		printf("%scpu %u: %llu", i ? ", " : "", d->cpu[i],
+		       (unsigned long long)d->records[i]);
+	printf("\n");
+}
+
+static void print_text(const char *target, const struct fdr_status *s,
+		       const struct cpu_drops *d)
 {
 	printf("target:            %s (%s)\n", target,
 	       s->flags & FDR_CTL_EMBEDDED ? "embedded" : "device");
@@ -160,6 +199,9 @@ static void print_text(const char *target, const struct fdr_status *s)
 		       (unsigned long long)s->tsc_hz,
 		       s->flags & FDR_CTL_CONSTANT_TSC ? ", constant" : "",
 		       s->flags & FDR_CTL_NONSTOP_TSC ? ", nonstop" : "");
+		printf("mode:              %s\n", s->flags & FDR_CTL_STREAM ?
+		       "stream (writers take free buffers only, else drop)" :
+		       "flight recorder (writers overwrite the oldest buffers)");
 		printf("crash finalize:    %s\n",
 		       s->flags & FDR_CTL_CRASH_FINALIZE ? "yes" : "no");
 		print_sched(s);
@@ -169,11 +211,59 @@ static void print_text(const char *target, const struct fdr_status *s)
 	printf("buffers recycled:  %llu\n", (unsigned long long)s->buffers_recycled);
 	printf("buffers reclaimed: %llu\n", (unsigned long long)s->buffers_reclaimed);
 	printf("records dropped:   %llu\n", (unsigned long long)s->records_dropped);
+	print_text_drops(d);
 	if (s->finalize_reason != FDR_FINALIZE_NONE)
 		print_finalized_by(s);
 	printf("defaults:          %u buffers of %llu bytes per CPU\n",
 	       s->default_buffers_per_cpu,
 	       (unsigned long long)s->default_buffer_size);
+}
+
+/*
+ * The rings of the region's control area, mapped read-only: every CPU's
+ * records_dropped that is not 0.  Their sum is in STATUS, so with none
+ * dropped there is nothing to map.  The page is the writers' too: its
+ * offset is checked against the mapping, and the CPU count is STATUS's.
+ * Best effort: without the map, status just has no per-CPU line.
+ */
+static void read_drops(struct fdr_ctl *ctl, const struct fdr_status *st,
+		       struct cpu_drops *d)
+{
+	const struct fdr_control *c;
+	const struct fdr_cpu_ring *rings;
+	size_t len;
+	uint64_t off;
+
+	memset(d, 0, sizeof(*d));
+	if (st->state == FDR_STATE_UNINITIALIZED || !st->records_dropped ||
+	    !st->nr_cpus || fdr_ctl_map(ctl, &c, &len) < 0)
+		return;
+	off = c->rings_offset;
+	if (off < FDR_CONTROL_HEADER_SIZE || off % FDR_CPU_RING_SIZE ||
+	    off + (uint64_t)st->nr_cpus * FDR_CPU_RING_SIZE > len)
+		goto out;
+	d->cpu = calloc(st->nr_cpus, sizeof(*d->cpu));
+	d->records = calloc(st->nr_cpus, sizeof(*d->records));
+	if (!d->cpu || !d->records)
+		goto out;
+	rings = (const struct fdr_cpu_ring *)((const char *)c + off);
+	for (uint32_t i = 0; i < st->nr_cpus; i++) {
+		uint64_t n = __atomic_load_n(&rings[i].records_dropped,
+					     __ATOMIC_RELAXED);
+
+		if (n) {
+			d->cpu[d->n] = i;
+			d->records[d->n++] = n;
+		}
+	}
+out:
+	fdr_ctl_unmap(ctl);
+}
+
+static void free_drops(struct cpu_drops *d)
+{
+	free(d->cpu);
+	free(d->records);
 }
 
 /* The JSON string carries the target; keep it printable and unquoted. */
@@ -191,6 +281,7 @@ static const char *json_safe(const char *s, char *buf, size_t len)
 int cmd_status(struct fdrctl_opts *o, int argc, char **argv)
 {
 	struct fdr_status st;
+	struct cpu_drops drops;
 	struct fdr_ctl *ctl;
 	char name[256];
 	const char *target;
@@ -220,10 +311,12 @@ int cmd_status(struct fdrctl_opts *o, int argc, char **argv)
 	target = o->target ? o->target :
 		 getenv("FDR_TARGET") && *getenv("FDR_TARGET") ?
 		 getenv("FDR_TARGET") : FDR_DEFAULT_DEVICE;
+	read_drops(ctl, &st, &drops);
 	if (json)
-		print_json(json_safe(target, name, sizeof(name)), &st);
+		print_json(json_safe(target, name, sizeof(name)), &st, &drops);
 	else
-		print_text(target, &st);
+		print_text(target, &st, &drops);
+	free_drops(&drops);
 	fdr_ctl_close(ctl);
 	return EXIT_OK;
 }

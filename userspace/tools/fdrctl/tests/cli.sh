@@ -8,7 +8,7 @@ T=embedded:$N
 OUT=$(mktemp) ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
 n=0 fails=0
-echo "1..28"
+echo "1..31"
 
 # run EXPECTED_RC ARGS...: output in $OUT/$ERR
 run() {
@@ -91,6 +91,32 @@ run 2 --target "$T" init --trigger-holdoff 3601s && has "at most 1 hour" "$ERR" 
 run 0 init --help && has "does not resolve names" "$OUT" || r=1
 run 0 --target "$T" destroy || r=1
 ok $r "bad --trigger-holdoff values: exit 2, the cause; init --help says FUNC is an id"
+# streaming mode
+run 0 init --embedded "$N" --buffers-per-cpu 1 && run 0 --target "$T" status --json && has '"mode":"flight"' "$OUT" &&
+	run 0 --target "$T" status && has "mode: *flight recorder" "$OUT" &&
+	run 0 --target "$T" finalize && run 0 --target "$T" reset &&
+	run 0 --target "$T" init --buffers-per-cpu 1 --mode stream && run 0 --target "$T" status && has "mode: *stream" "$OUT" &&
+	run 0 --target "$T" status --json && has '"mode":"stream"' "$OUT"
+ok $? "init: flight by default; --mode stream sets the mode status shows"
+# A writer on CPU 0 that dropped 5 records, played by hand: ring 0's
+# records_dropped, at rings_offset (256, right after the header) + 8.
+run 0 --target "$T" status && ! grep -q "dropped per CPU" "$OUT" &&
+	run 0 --target "$T" status --json && has '"records_dropped_per_cpu":{}' "$OUT" &&
+	printf '\005\000\000\000\000\000\000\000' | dd of="/dev/shm/fdr-$N" bs=1 seek=264 conv=notrunc status=none &&
+	run 0 --target "$T" status && has "records dropped: *5$" "$OUT" && has "dropped per CPU: *cpu 0: 5$" "$OUT" &&
+	run 0 --target "$T" status --json && has '"records_dropped":5,' "$OUT" && has '"records_dropped_per_cpu":{"0":5}' "$OUT" &&
+	run 0 --target "$T" finalize && run 0 --target "$T" reset
+ok $? "status: per-CPU drops only when there are some, in text and JSON"
+r=0
+for bad in "streaming" "Stream" "" "flight,stream"; do
+	run 2 --target "$T" init --mode "$bad" && has "bad --mode '$bad': 'stream' or 'flight'" "$ERR" && state_is UNINITIALIZED || r=1
+done
+run 2 --target "$T" init --mode && has "usage: fdrctl" "$ERR" && state_is UNINITIALIZED || r=1
+run 0 init --help && has "mode stream|flight" "$OUT" || r=1
+run 0 --help && has "mode stream|flight" "$OUT" || r=1
+run 0 --target "$T" init --buffers-per-cpu 1 --mode stream --mode flight && run 0 --target "$T" status --json && has '"mode":"flight"' "$OUT" || r=1
+run 0 --target "$T" destroy || r=1
+ok $r "bad --mode values: exit 2, the cause, nothing initialized; the last --mode wins; --help names it"
 r=0
 for c in init finalize status reset wait destroy flush-abort trigger; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
 run 2 frobnicate && has "unknown command" "$ERR" || r=1
