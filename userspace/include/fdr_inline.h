@@ -228,9 +228,10 @@ FDR__INLINE bool fdr__erase_enter(struct fdr_thread *t, uint64_t pos)
 }
 
 /*
- * One function record in the common case.  true: done (recorded, or
- * dropped because this thread is already inside a record, e.g. in a
- * signal handler); false: nothing was written, take the general path.
+ * One function record in the common case.  true: done; false: nothing
+ * was written, take the general path - also when this thread is already
+ * inside a record (e.g. in a signal handler): the library drops that
+ * record and counts it, off this path.
  *
  * The TSC is read before the re-entry guard, as compiler-rt's FDR
  * handlers do, so that rdtsc's latency overlaps the checks.  A signal
@@ -245,7 +246,7 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 	uint64_t pos;
 
 	if (__builtin_expect(t->busy, 0))
-		return true;
+		return false;
 	fdr__guard_enter(t);
 	pos = t->pos;
 	if (__builtin_expect(!fdr__can_write_at(t, pos, FDR_METADATA_SIZE +

@@ -25,10 +25,22 @@ uint64_t fdr__test_general_calls;
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define INLINE		static inline __attribute__((always_inline, no_instrument_function))
 
+/* A record inside a record (a signal handler) is dropped, and counted
+ * in the region the thread writes to. */
+static __attribute__((noinline)) FDR_NOINSTR void
+count_reentry(const struct fdr_thread *t)
+{
+	fdr__count_drop(t->desc ? t->region :
+			__atomic_load_n(&fdr__current, __ATOMIC_RELAXED),
+			fdr__cpu());
+}
+
 INLINE bool enter_guard(struct fdr_thread *t)
 {
-	if (unlikely(t->busy))
+	if (unlikely(t->busy)) {
+		count_reentry(t);
 		return false;
+	}
 	fdr__guard_enter(t);
 	return true;
 }

@@ -517,6 +517,7 @@ static void nested_records(void)
 
 static bool test_reentry_dropped(void)
 {
+	struct fdr_status st;
 	uint64_t ext;
 	int n;
 
@@ -532,6 +533,9 @@ static bool test_reentry_dropped(void)
 	CHECK(n == 5 && is_fn(&recs[3], FDR_FN_ENTER, 1, 1000) &&
 	      is_fn(&recs[4], FDR_FN_EXIT, 1, 1100),
 	      "nested records dropped, outer intact: n %d", n);
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.records_dropped == 2,
+	      "both nested records counted as dropped: %llu",
+	      (unsigned long long)st.records_dropped);
 	stop();
 	return true;
 }
