@@ -35,10 +35,11 @@ FDR_NOINSTR void fdr__forget_missed(void)
  * that their records stay what they always were. */
 FDR_NOINSTR static void note_missed(struct fdr_region *r)
 {
-	uint32_t gen = __atomic_load_n(&r->ctl->generation, __ATOMIC_RELAXED);
+	uint32_t gen;
 
 	if (!r->stream)
 		return;
+	gen = __atomic_load_n(&r->ctl->generation, __ATOMIC_RELAXED);
 	if (missed.region != r || missed.generation != gen) {
 		missed.region = r;
 		missed.generation = gen;

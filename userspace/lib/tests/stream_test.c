@@ -10,16 +10,21 @@
  * region still recycles RELEASED buffers and writes no marker.  The
  * stream flush's transitions: begun while INITIALIZED, FLUSHING through
  * FINALIZE and TRIGGER, FLUSH_DONE only once FINALIZED, abort while
- * INITIALIZED, RESET only when not FLUSHING.
+ * INITIALIZED, RESET only when not FLUSHING.  And the message for an
+ * fdr.ko older than streaming mode, from a device played by /dev/null
+ * and this program's ioctl().
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
 #include "tap.h"
@@ -456,6 +461,63 @@ static bool test_flight_flush_transitions(void)
 	return true;
 }
 
+/*
+ * A device that predates streaming mode: while old_device is set, this
+ * program's ioctl() (libfdr's calls bind to it: the library is linked in
+ * statically) answers STATUS as an UNINITIALIZED fdr.ko and refuses
+ * every INIT with EINVAL, as one whose FDR_INIT_FLAGS_ALL lacks
+ * FDR_INIT_STREAM does.  Anything else goes to the kernel.
+ */
+static bool old_device;
+
+int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (old_device && req == FDR_IOC_STATUS) {
+		struct fdr_status *st = arg;
+
+		memset(st, 0, sizeof(*st));
+		st->size = sizeof(*st);
+		st->default_buffer_size = BUFSIZE;
+		st->default_buffers_per_cpu = BPC;
+		return 0;
+	}
+	if (old_device && req == FDR_IOC_INIT) {
+		errno = EINVAL;
+		return -1;
+	}
+	return (int)syscall(SYS_ioctl, fd, req, arg);
+}
+
+static bool test_old_module_message(void)
+{
+	struct fdr_init stream = cfg_of(FDR_INIT_STREAM), flight = cfg_of(0);
+	struct fdr_ctl *ctl;
+	const char *m;
+	int ret;
+
+	old_device = true;
+	ret = fdr_ctl_open(&ctl, "/dev/null");
+	CHECK(ret == 0, "open the played device: %s",
+	      fdr_ctl_strerror(ctl, "open", ret));
+	ret = fdr_ctl_init(ctl, &stream);
+	m = fdr_ctl_strerror(ctl, "init", ret);
+	CHECK(ret == -EINVAL && strstr(m, "predates streaming mode") &&
+	      strstr(m, "--mode flight"), "%d: %s", ret, m);
+	ret = fdr_ctl_init(ctl, &flight);
+	m = fdr_ctl_strerror(ctl, "init", ret);
+	CHECK(ret == -EINVAL && strstr(m, "bad sizes") &&
+	      !strstr(m, "streaming"), "without the flag: %d: %s", ret, m);
+	fdr_ctl_close(ctl);
+	old_device = false;
+	return true;
+}
+
 /* The first CPU we may run on; the writer stays there. */
 static int pin_first_cpu(void)
 {
@@ -485,5 +547,7 @@ int main(void)
 	tap_ok(test_stream_flush_transitions(),
 	       "stream flush: begun INITIALIZED, FLUSHING through finalize and trigger, DONE only FINALIZED");
 	tap_ok(test_flight_flush_transitions(), "flight recorder: no flush while INITIALIZED");
+	tap_ok(test_old_module_message(),
+	       "a device refusing FDR_INIT_STREAM (EINVAL): the message names an fdr.ko older than streaming mode");
 	return tap_done();
 }
