@@ -93,13 +93,33 @@ FDR_NOINSTR static bool claim(struct fdr_region *r, struct fdr_buffer_desc *d)
 	return true;
 }
 
+/*
+ * A stream region whose flusher is behind has no FREE buffer for a while,
+ * and every record meanwhile comes here to be dropped: look before
+ * bumping a pool's cursor, an atomic on a line of that pool's CPU.
+ */
+FDR_NOINSTR static bool pool_has_free(const struct fdr_region *r, uint32_t pool)
+{
+	const struct fdr_buffer_desc *d =
+		&r->descs[(uint64_t)pool * r->buffers_per_cpu];
+
+	for (uint32_t j = 0; j < r->buffers_per_cpu; j++)
+		if (__atomic_load_n(&d[j].state, __ATOMIC_RELAXED) == FDR_BUF_FREE)
+			return true;
+	return false;
+}
+
 FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
 							  uint32_t pool)
 {
 	struct fdr_cpu_ring *ring = &r->rings[pool];
 	struct fdr_buffer_desc *descs = r->descs;
 	uint32_t bpc = r->buffers_per_cpu;
-	uint64_t pos = __atomic_fetch_add(&ring->next, 1, __ATOMIC_RELAXED);
+	uint64_t pos;
+
+	if (r->stream && !pool_has_free(r, pool))
+		return NULL;
+	pos = __atomic_fetch_add(&ring->next, 1, __ATOMIC_RELAXED);
 
 	for (uint32_t j = 0; j < bpc; j++) {
 		struct fdr_buffer_desc *d =

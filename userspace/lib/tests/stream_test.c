@@ -82,6 +82,16 @@ static uint64_t ring_drops(uint32_t i)
 	return __atomic_load_n(&ring(i)->records_dropped, __ATOMIC_RELAXED);
 }
 
+/* The sum of the pools' cursors: what acquisitions bump. */
+static uint64_t ring_cursors(void)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < tr.c->nr_cpus; i++)
+		n += __atomic_load_n(&ring(i)->next, __ATOMIC_RELAXED);
+	return n;
+}
+
 static uint64_t dropped(void)
 {
 	struct fdr_status st;
@@ -203,7 +213,7 @@ static bool test_flags(void)
 static bool fill_stream(uint64_t *kept)
 {
 	uint32_t home = (uint32_t)cpu % tr.c->nr_cpus;
-	uint64_t t0, t1;
+	uint64_t t0, t1, cursors;
 
 	fake_tsc = 1000;
 	*kept = fill(1000000);
@@ -211,10 +221,13 @@ static bool fill_stream(uint64_t *kept)
 	CHECK(count_state(FDR_BUF_RELEASED) == tr.c->nr_buffers,
 	      "all %u buffers RELEASED (full): %u", tr.c->nr_buffers,
 	      count_state(FDR_BUF_RELEASED));
+	cursors = ring_cursors();
 	t0 = tr_now_ns();
 	for (int i = 0; i < 999; i++)
 		enter(2);
 	t1 = tr_now_ns();
+	CHECK(ring_cursors() == cursors,
+	      "the drops moved no pool's cursor (no atomic on other CPUs' lines)");
 	CHECK(t1 - t0 < 2000000000ull, "1000 drops took %llu ns: not waited for",
 	      (unsigned long long)(t1 - t0));
 	CHECK(ring_drops(home) == 1000, "ring %u counted %llu", home,
