@@ -72,6 +72,10 @@ struct log_layout {
 	int32_t finalize_tid;		/* FDR_FINALIZE_TRIGGER (layout_facts.h) */
 	int32_t finalize_fid;
 	uint64_t finalize_duration_ns;
+	/* a stream's log (stream.c): the records the writers dropped, as
+	 * STATUS counted them at the end, for the side table */
+	bool stream;
+	uint64_t records_dropped;
 };
 
 /*

@@ -121,6 +121,9 @@ char *side_table_render(const struct log_layout *l, const char *log_name,
 	put_finalize(f, l, &threads, proc_root);
 	fprintf(f, "buffers\t%zu\tdropped\t%zu\tcut\t%zu\trecords\t%llu\n",
 		l->nr_buffers, dropped, cut, (unsigned long long)l->records);
+	if (l->stream)
+		fprintf(f, "mode\tstream\nrecords_dropped\t%llu\n",
+			(unsigned long long)l->records_dropped);
 	for (size_t i = 0; i < threads.nr_rows; i++)
 		put_thread(f, &threads.rows[i]);
 	thread_list_free(&threads);

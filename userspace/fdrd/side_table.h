@@ -11,6 +11,8 @@
  *   finalize	<ioctl|crash|trigger|none|unknown>	signal	<n>	<SIGNAME|->	pid	<pid>	comm	<comm>
  *   finalize	trigger	signal	0	-	pid	<pid>	comm	<comm>	tid	<tid>	fid	<fid>	duration_ns	<ns>
  *   buffers	<written>	dropped	<n>	cut	<n>	records	<n>
+ *   mode	stream			(a stream's log only, then:)
+ *   records_dropped	<n>		records the writers dropped, no buffer free
  *   thread	<tid>	pid	<pid>	buffers	<n>	comm	<comm>	exe	<path>
  *
  * Values are escaped: backslash, tab and newline as \\ \t \n.  A process

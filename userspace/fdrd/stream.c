@@ -248,6 +248,19 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 	}
 }
 
+/*
+ * What the writers dropped, for the side table: STATUS's sum of the
+ * per-CPU counters (writer-maintained on either backend: reported only).
+ */
+static void drops_of(struct stream *s)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+
+	s->log.all.stream = true;
+	if (!CTL_RETRY(fdr_ctl_status(s->f->ctl, &st)))
+		s->log.all.records_dropped = st.records_dropped;
+}
+
 static enum flush_outcome publish(struct stream *s)
 {
 	struct sched_file sf = { 0 };
@@ -260,6 +273,7 @@ static enum flush_outcome publish(struct stream *s)
 			 s->log.all.generation);
 		return FLUSH_NOTHING;
 	}
+	drops_of(s);
 	ret = flush_choose_names(s->f, &s->d, &s->log.all, &n);
 	if (ret) {
 		msg_error("no free log name in %s for pattern '%s': %s",

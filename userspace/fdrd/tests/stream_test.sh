@@ -128,6 +128,8 @@ test_paused() {
 	ctl finalize >/dev/null
 	wait_fdrd
 	local log; log=$out/$(logs_in "$out")
+	check "the side table says the stream and its $dropped drops" \
+		eval 'grep -qx "mode	stream" "$log.threads" && grep -qx "records_dropped	$dropped" "$log.threads"'
 	local fn; fn=$(functions_of "$log")
 	check "log + dropped = every event: $fn + $dropped = $((2 * calls))" \
 		test $((fn + dropped)) = $((2 * calls))
