@@ -172,16 +172,17 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 	}
 }
 
-/* The stream loop's look at the signals, between two passes. */
+static void trigger_by_hand(struct loop *lp);
+
+/*
+ * The stream loop's look at the signals, between two passes: SIGUSR1 is
+ * the trigger by hand of any other time, which ends the stream with its
+ * finalize; SIGTERM ends the stream now.
+ */
 static bool stream_keep_going(void *ctx)
 {
-	(void)ctx;
-	if (trigger_signal) {
-		trigger_signal = 0;
-		msg_info("SIGUSR1: firing a trigger by hand");
-		if (CTL_RETRY(fdr_ctl_trigger(((struct loop *)ctx)->ctl, NULL)))
-			msg_error("SIGUSR1: no trigger fired");
-	}
+	if (trigger_signal)
+		trigger_by_hand(ctx);
 	return !stop_signal;
 }
 
