@@ -102,11 +102,21 @@ static int grow(struct stream_log *s, size_t more)
 	return 0;
 }
 
+/* The slot of key in an open-addressing table of cap (a power of 2). */
+static size_t noted_slot(const uint64_t *t, size_t cap, uint64_t key)
+{
+	size_t i = key * 0x9e3779b97f4a7c15ull & (cap - 1);
+
+	while (t[i] && t[i] != key)
+		i = (i + 1) & (cap - 1);
+	return i;
+}
+
 /* Is (tid, pid) in the set of threads with a note copy?  Adds it if not. */
 static bool noted_before(struct stream_log *s, int32_t tid, int32_t pid)
 {
 	uint64_t key = (uint64_t)(uint32_t)tid << 32 | (uint32_t)pid | 1;
-	size_t mask, i;
+	size_t i;
 
 	if (2 * (s->nr_noted + 1) > s->noted_cap) {
 		size_t cap = s->noted_cap ? 2 * s->noted_cap : 256;
@@ -116,20 +126,14 @@ static bool noted_before(struct stream_log *s, int32_t tid, int32_t pid)
 			return true;	/* no memory: /proc names it instead */
 		for (size_t k = 0; k < s->noted_cap; k++)
 			if (s->noted[k])
-				for (i = s->noted[k] * 0x9e3779b97f4a7c15ull & (cap - 1); ;
-				     i = (i + 1) & (cap - 1))
-					if (!n[i]) {
-						n[i] = s->noted[k];
-						break;
-					}
+				n[noted_slot(n, cap, s->noted[k])] = s->noted[k];
 		free(s->noted);
 		s->noted = n;
 		s->noted_cap = cap;
 	}
-	mask = s->noted_cap - 1;
-	for (i = key * 0x9e3779b97f4a7c15ull & mask; s->noted[i]; i = (i + 1) & mask)
-		if (s->noted[i] == key)
-			return true;
+	i = noted_slot(s->noted, s->noted_cap, key);
+	if (s->noted[i])
+		return true;
 	s->noted[i] = key;
 	s->nr_noted++;
 	return false;
