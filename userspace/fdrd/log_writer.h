@@ -19,6 +19,14 @@ struct log_sides {
 };
 
 /*
+ * The write options of a log flush: io_uring writev for whatever the grace
+ * period left unvalidated, plain pwritev() when it validated everything,
+ * and the file's full size reserved (fallocate) before the first byte.
+ * fdrd's command line and fdr record start from these.
+ */
+void log_write_defaults(struct uring_write_opts *o);
+
+/*
  * Returns 0 (every file in place), 1 (validation dropped every buffer:
  * nothing written), or a negative errno with err naming path and cause
  * (no file left).  The layout is fully validated afterwards.

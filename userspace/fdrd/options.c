@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "log_name.h"
+#include "log_writer.h"
 #include "options.h"
 #include "out_dir.h"
 
@@ -59,7 +60,9 @@ static const char usage[] =
 "                          every buffer, else writev)\n"
 "      --queue-depth=N     writes in flight (default 4)\n"
 "      --chunk-kib=N       bytes per write request, in KiB (default 256)\n"
-"      --preallocate       fallocate the log's size before writing\n"
+"      --no-preallocate    do not reserve the log's size (fallocate) before\n"
+"                          writing it (reserving is the default: faster on\n"
+"                          ext4, and a full disk fails before any write)\n"
 "      --register-file     register the log's fd with io_uring (fixed file)\n"
 "  -h, --help              show this help\n"
 "\n"
@@ -71,8 +74,9 @@ static const char usage[] =
 "from the next flush on (all but --target; bad options keep the old ones).\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
-       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_REGFILE, OPT_WAIT_DEV,
-       OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES, OPT_STREAM_INTERVAL };
+       OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_NO_PREALLOC,
+       OPT_REGFILE, OPT_WAIT_DEV, OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES,
+       OPT_STREAM_INTERVAL };
 
 /* What the options file may not hold. */
 #define NOT_IN_FILE(c)	((c) == 'c' || (c) == 'h')
@@ -96,7 +100,8 @@ static const struct option longopts[] = {
 	{ "io", required_argument, NULL, OPT_IO },
 	{ "queue-depth", required_argument, NULL, OPT_DEPTH },
 	{ "chunk-kib", required_argument, NULL, OPT_CHUNK },
-	{ "preallocate", no_argument, NULL, OPT_PREALLOC },
+	{ "preallocate", no_argument, NULL, OPT_PREALLOC },	/* the default */
+	{ "no-preallocate", no_argument, NULL, OPT_NO_PREALLOC },
 	{ "register-file", no_argument, NULL, OPT_REGFILE },
 	{ "config", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
@@ -227,6 +232,7 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 		o->write.chunk_bytes = (size_t)v << 10;
 		return 0;
 	case OPT_PREALLOC: o->write.preallocate = true; return 0;
+	case OPT_NO_PREALLOC: o->write.preallocate = false; return 0;
 	case OPT_REGFILE: o->write.register_file = true; return 0;
 	case OPT_INSECURE: o->allow_insecure_dir = true; return 0;
 	case 'c': o->config = optarg; return 0;
@@ -287,7 +293,7 @@ enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 	o->grace_ms = 100;
 	o->retry_ms = 1000;
 	o->stream_interval_ms = 2;
-	o->write.sync_if_prechecked = true;
+	log_write_defaults(&o->write);
 	r = parse_args(argc, argv, NULL, o, &dir);
 	if (r == OPTIONS_RUN && o->config)
 		r = parse_config(o, &dir);

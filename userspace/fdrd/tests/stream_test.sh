@@ -173,9 +173,14 @@ test_sigterm() {
 	"$RECORDER" "$TARGET" 1 $calls rate=4000000 >/dev/null
 	ctl finalize >/dev/null
 	wait_fdrd
-	local total=0 l
-	for l in $(logs_in "$out"); do total=$((total + $(functions_of "$out/$l"))); done
-	check "the two logs hold every record: $total of $((4 * calls))" test "$total" = $((4 * calls))
+	# A writer outrunning fdrd drops (a busy host): its drop markers say so
+	local total=0 drops=0 l
+	for l in $(logs_in "$out"); do
+		total=$((total + $(functions_of "$out/$l")))
+		drops=$((drops + $(marker_sum "$out/$l")))
+	done
+	check "the two logs hold or tell every record: $total + $drops dropped of $((4 * calls))" \
+		test $((total + drops)) = $((4 * calls))
 }
 
 # 6. --auto-reset re-arms the stream

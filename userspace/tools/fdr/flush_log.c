@@ -13,6 +13,7 @@
 #include <linux/fdr_sched.h>
 
 #include "flush.h"
+#include "log_writer.h"
 #include "record.h"
 
 /* records, threads from the side table fdrd wrote next to the log */
@@ -61,12 +62,11 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 	struct fdrd_options opts = {
 		.pattern = FDR_LOG_NAME,
 		.once = true,
-		.write = { .mode = URING_WRITE_VECTORED, .queue_depth = 4,
-			   .chunk_bytes = 256 * 1024 },
 	};
 	struct flusher f = { .ctl = b->ctl, .opts = &opts };
 	enum flush_outcome out;
 
+	log_write_defaults(&opts.write);	/* fdrd's: the same flush */
 	memset(sum, 0, sizeof(*sum));
 	sum->recycled = st->buffers_recycled;
 	sum->dropped = st->records_dropped;
