@@ -23,17 +23,14 @@
 /* The sizes an INIT asks for, computed once with overflow checks. */
 struct fdr_layout {
 	u32 nr_cpus;
-	u32 nr_buffers;
-	u64 descs_offset;
-	u64 control_size;
-	u64 map_size;
+	struct fdr_region_offsets off;	/* the ABI's layout (linux/fdr.h) */
 	u64 sched_size;		/* the scheduling area, 0 without one */
 };
 
 static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
 			      struct fdr_layout *l)
 {
-	u64 descs_end, buffers_bytes, total;
+	u64 total;
 
 	if (!cfg->buffer_size || !IS_ALIGNED(cfg->buffer_size, PAGE_SIZE) ||
 	    !cfg->buffers_per_cpu)
@@ -41,19 +38,13 @@ static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
 
 	/* One pool per possible CPU id, so a CPU id indexes its ring. */
 	l->nr_cpus = nr_cpu_ids;
-	if (check_mul_overflow(l->nr_cpus, cfg->buffers_per_cpu, &l->nr_buffers))
-		return -ENOMEM;
-	l->descs_offset = FDR_CONTROL_HEADER_SIZE +
-			  (u64)l->nr_cpus * FDR_CPU_RING_SIZE;
-	descs_end = l->descs_offset + (u64)l->nr_buffers * FDR_BUFFER_DESC_SIZE;
-	l->control_size = PAGE_ALIGN(descs_end);
-	if (check_mul_overflow((u64)l->nr_buffers, cfg->buffer_size,
-			       &buffers_bytes) ||
-	    check_add_overflow(buffers_bytes, l->control_size, &l->map_size))
+	/* The sizes are valid: only an overflow fails here. */
+	if (fdr_region_offsets_compute(l->nr_cpus, cfg->buffers_per_cpu,
+				       cfg->buffer_size, PAGE_SIZE, &l->off))
 		return -ENOMEM;
 
 	l->sched_size = fdr_sched_wanted(cfg) ? fdr_sched_area_size() : 0;
-	if (check_add_overflow(l->map_size, l->sched_size, &total))
+	if (check_add_overflow(l->off.map_size, l->sched_size, &total))
 		return -ENOMEM;
 
 	/* Trace buffers are never worth more than half of the machine. */
@@ -78,7 +69,7 @@ int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
 	struct fdr_layout l = { 0 };
 	int err = fdr_layout_compute(cfg, max_total_bytes, &l);
 
-	*bytes = l.map_size + l.sched_size;
+	*bytes = l.off.map_size + l.sched_size;
 	return err;
 }
 
@@ -151,8 +142,7 @@ static int fdr_region_alloc_control(struct fdr_region *r)
 }
 
 /* Geometry and descriptors; the state line is the state machine's. */
-static void fdr_region_fill_control(struct fdr_region *r,
-				    const struct fdr_layout *l)
+static void fdr_region_fill_control(struct fdr_region *r)
 {
 	struct fdr_control *c = r->ctl;
 	unsigned long per_buffer = r->buffer_size >> PAGE_SHIFT;
@@ -168,8 +158,8 @@ static void fdr_region_fill_control(struct fdr_region *r,
 	c->nr_cpus = r->nr_cpus;
 	c->buffers_per_cpu = r->buffers_per_cpu;
 	c->nr_buffers = r->nr_buffers;
-	c->rings_offset = FDR_CONTROL_HEADER_SIZE;
-	c->descs_offset = l->descs_offset;
+	c->rings_offset = r->rings_offset;
+	c->descs_offset = r->descs_offset;
 	c->control_size = r->control_size;
 
 	for (i = 0; i < r->nr_buffers; i++) {
@@ -237,11 +227,13 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->buffer_size = cfg->buffer_size;
 	r->buffers_per_cpu = cfg->buffers_per_cpu;
 	r->nr_cpus = l.nr_cpus;
-	r->nr_buffers = l.nr_buffers;
-	r->control_size = l.control_size;
-	r->map_size = l.map_size;
-	r->nr_pages = l.map_size >> PAGE_SHIFT;
-	r->nr_ctl_pages = l.control_size >> PAGE_SHIFT;
+	r->nr_buffers = l.off.nr_buffers;
+	r->rings_offset = l.off.rings;
+	r->descs_offset = l.off.descs;
+	r->control_size = l.off.buffers;
+	r->map_size = l.off.map_size;
+	r->nr_pages = r->map_size >> PAGE_SHIFT;
+	r->nr_ctl_pages = r->control_size >> PAGE_SHIFT;
 	r->flags = ctl_flags | fdr_tsc_flags();
 	r->generation = generation;
 	r->trigger_ns = cfg->trigger_ns;
@@ -266,7 +258,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 		goto fail;
 	if (r->sched)
 		r->flags |= FDR_CTL_SCHED;
-	fdr_region_fill_control(r, &l);
+	fdr_region_fill_control(r);
 	atomic64_add(fdr_region_bytes(r), &dev->live_bytes);
 	return r;
 

@@ -29,7 +29,9 @@ struct fdr_region {
 	unsigned long nr_pages;
 	unsigned long nr_ctl_pages;	/* pages[0..nr_ctl_pages) are ctl's */
 	u64 buffer_size;
-	u64 control_size;
+	u32 rings_offset;		/* fdr_region_offsets_compute() */
+	u32 descs_offset;
+	u64 control_size;		/* and buffers_offset */
 	u64 map_size;
 	u32 nr_cpus;
 	u32 buffers_per_cpu;
@@ -80,15 +82,15 @@ static inline struct fdr_cpu_ring *
 fdr_region_ring(const struct fdr_region *region, u32 cpu)
 {
 	return (struct fdr_cpu_ring *)((char *)region->ctl +
-		FDR_CONTROL_HEADER_SIZE) + cpu;
+		region->rings_offset) + cpu;
 }
 
-/* Descriptor @i, after the nr_cpus rings; @i < nr_buffers. */
+/* Descriptor @i; @i < nr_buffers. */
 static inline struct fdr_buffer_desc *
 fdr_region_desc(const struct fdr_region *region, u32 i)
 {
-	return (struct fdr_buffer_desc *)fdr_region_ring(region,
-							 region->nr_cpus) + i;
+	return (struct fdr_buffer_desc *)((char *)region->ctl +
+		region->descs_offset) + i;
 }
 
 #endif /* FDR_REGION_H */

@@ -570,6 +570,9 @@ static void fdr_status_region(const struct fdr_region *r,
 	st->nr_buffers = r->nr_buffers;
 	st->control_size = r->control_size;
 	st->map_size = r->map_size;
+	st->rings_offset = r->rings_offset;
+	st->descs_offset = r->descs_offset;
+	st->buffers_offset = r->control_size;
 	fdr_status_counters(r, st);
 	fdr_sched_status(r, st);
 	/* The kernel's copies: the control area's may be scribbled on. */
@@ -587,6 +590,7 @@ void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 	st->tsc_hz = fdr_tsc_hz();
 	st->default_buffer_size = fdr_param_buffer_size();
 	st->default_buffers_per_cpu = fdr_param_buffers_per_cpu();
+	st->page_size = PAGE_SIZE;
 
 	mutex_lock(&dev->lock);
 	st->state = dev->state;

@@ -73,6 +73,7 @@ TEST_F(dev, control_area_header)
 TEST_F(dev, geometry_and_numa)
 {
 	const long page = page_size();
+	struct fdr_region_offsets o;
 	struct fdr_status st;
 	struct fdr_control *c;
 	size_t len;
@@ -102,6 +103,19 @@ TEST_F(dev, geometry_and_numa)
 	ASSERT_EQ(c->control_size + (uint64_t)c->nr_buffers * c->buffer_size,
 		  st.map_size);
 	ASSERT_EQ(st.map_size, len);
+	/* STATUS (since VER3) reports the same offsets, and so does the
+	 * one computation of them in the ABI header. */
+	ASSERT_EQ(page, (long)st.page_size);
+	ASSERT_EQ(c->rings_offset, st.rings_offset);
+	ASSERT_EQ(c->descs_offset, st.descs_offset);
+	ASSERT_EQ(c->control_size, st.buffers_offset);
+	ASSERT_EQ(0, fdr_region_offsets_compute(st.nr_cpus, 3, 2 * page, page,
+						&o));
+	ASSERT_EQ(st.rings_offset, o.rings);
+	ASSERT_EQ(st.descs_offset, o.descs);
+	ASSERT_EQ(st.buffers_offset, o.buffers);
+	ASSERT_EQ(st.map_size, o.map_size);
+	ASSERT_EQ(st.nr_buffers, o.nr_buffers);
 
 	for (i = 0; i < c->nr_cpus; i++)
 		ASSERT_EQ(0, fdrt_ring(c, i)->next);

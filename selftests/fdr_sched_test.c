@@ -156,7 +156,7 @@ TEST_F(dev, area_header_and_status)
 
 	REQUIRE_DEV();
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER2, st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER3, st.size);
 	ASSERT_EQ(0, st.sched_size);
 	ASSERT_EQ(0, fdrt_init_default(self->fd, 0));
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));

@@ -340,7 +340,9 @@ TEST_F(dev, status_sizes)
 
 	REQUIRE_DEV();
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER2, st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER3, st.size);
+	ASSERT_EQ(getpagesize(), (int)st.page_size);
+	ASSERT_EQ(0, st.descs_offset | st.buffers_offset);	/* no region */
 	ASSERT_EQ(fdrt_param("buffer_size"), (long long)st.default_buffer_size);
 	ASSERT_EQ(fdrt_param("buffers_per_cpu"),
 		  (long long)st.default_buffers_per_cpu);
@@ -362,12 +364,19 @@ TEST_F(dev, status_sizes)
 	big.st.size = sizeof(big);
 	big.st.state = 0x77;
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER2, big.st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER3, big.st.size);
 	ASSERT_EQ(FDR_STATE_UNINITIALIZED, big.st.state);
 	ASSERT_EQ(default_size, big.st.default_buffer_size);
 	ASSERT_EQ(0, big.tail[0] | big.tail[1] | big.tail[2] | big.tail[3]);
 
 	/* Older callers: exactly their version's bytes, nothing past. */
+	memset(&big, 0xa5, sizeof(big));
+	big.st.size = FDR_STATUS_SIZE_VER2;
+	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));
+	ASSERT_EQ(FDR_STATUS_SIZE_VER2, big.st.size);
+	ASSERT_EQ(FDR_STATE_UNINITIALIZED, big.st.state);
+	ASSERT_EQ(0xa5a5a5a5u, big.st.page_size);
+	ASSERT_EQ(0xa5a5a5a5u, (uint32_t)big.st.reserved_v3[2]);
 	memset(&big, 0xa5, sizeof(big));
 	big.st.size = FDR_STATUS_SIZE_VER1;
 	ASSERT_EQ(0, ioctl(self->fd, FDR_IOC_STATUS, &big));

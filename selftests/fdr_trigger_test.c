@@ -527,7 +527,7 @@ TEST_F(dev, ioctl_numbers_of_older_headers)
 	st.size = sizeof(st);
 	ASSERT_EQ(0, ioctl(self->fd, _IOC(rw, FDR_IOC_MAGIC, 7,
 					  FDR_STATUS_SIZE_VER2), &st));
-	ASSERT_EQ(FDR_STATUS_SIZE_VER2, st.size);
+	ASSERT_EQ(FDR_STATUS_SIZE_VER3, st.size);
 	ASSERT_EQ(-1, ioctl(self->fd, _IOC(rw, FDR_IOC_MAGIC, 7, 200), &st));
 	ASSERT_EQ(ENOTTY, errno);
 	/* TRIGGER's number has one size, and a direction. */
@@ -544,16 +544,16 @@ TEST_F(dev, status_versions)
 {
 	static const uint32_t sizes[] = {
 		FDR_STATUS_SIZE_VER0, FDR_STATUS_SIZE_VER1,
-		FDR_STATUS_SIZE_VER2,
+		FDR_STATUS_SIZE_VER2, FDR_STATUS_SIZE_VER3,
 	};
-	unsigned char buf[FDR_STATUS_SIZE_VER2 + 32];
+	unsigned char buf[FDR_STATUS_SIZE_VER3 + 32];
 	struct fdr_status *st = (struct fdr_status *)buf;
 	uint32_t i, j;
 
 	REQUIRE_DEV();
 	ASSERT_EQ(0, init_trig(self->fd, 1000, 11, 0));
 	ASSERT_EQ(0, fdrt_trigger(self->fd, 0, 11, 2000));
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		memset(buf, 0, sizeof(buf));
 		memset(buf + sizes[i], 0xa5, sizeof(buf) - sizes[i]);
 		st->size = sizes[i];

@@ -17,6 +17,9 @@
  *   desc[i].offset             buffer i: buffer_size bytes, page aligned;
  *                              = control_size + i * buffer_size
  *
+ * fdr_region_offsets_compute() (at the end) computes these offsets;
+ * FDR_IOC_STATUS reports them (since FDR_STATUS_SIZE_VER3).
+ *
  * Buffer i belongs to the pool of CPU i / buffers_per_cpu and its pages
  * come from that CPU's NUMA node (desc[i].node).
  *
@@ -276,10 +279,27 @@ struct fdr_status {
 	__u64 triggers_fired;
 	__u64 triggers_refused;
 	__u64 reserved_v2[2];
+	/*
+	 * Since FDR_STATUS_SIZE_VER3.  Where the parts of the current region
+	 * lie in its mapping, as io_uring's io_sqring_offsets: a reader
+	 * indexes with these, not with the control page's copies (any
+	 * process mapping the region writable can scribble those).  The
+	 * kernel's page size (control_size and buffer_size are multiples of
+	 * it) is reported always; the offsets are 0 without a region.  An
+	 * older kernel leaves them all 0: compute them with
+	 * fdr_region_offsets_compute() from the geometry above.
+	 */
+	__u32 page_size;
+	__u32 rings_offset;	/* struct fdr_cpu_ring[nr_cpus] */
+	__u32 descs_offset;	/* struct fdr_buffer_desc[nr_buffers] */
+	__u32 reserved_v3a;
+	__u64 buffers_offset;	/* buffer 0 (= control_size) */
+	__u64 reserved_v3[3];
 };
 #define FDR_STATUS_SIZE_VER0	160
 #define FDR_STATUS_SIZE_VER1	224
 #define FDR_STATUS_SIZE_VER2	288
+#define FDR_STATUS_SIZE_VER3	336
 
 /*
  * FDR_IOC_TRIGGER argument: finalize now because of this call.  A writer
@@ -392,12 +412,63 @@ struct fdr_owner_note_tail {
 #define FDR_CPU_RING_SIZE	64
 #define FDR_BUFFER_DESC_SIZE	64
 
+/*
+ * The layout at the top of this file, in the one place the kernel, libfdr
+ * and fdrd compute it from: the offsets of the rings, the descriptors and
+ * the buffers of a region of nr_cpus pools of buffers_per_cpu buffers of
+ * buffer_size bytes, on pages of page_size bytes (a power of two).
+ */
+struct fdr_region_offsets {
+	__u64 rings;		/* struct fdr_cpu_ring[nr_cpus] */
+	__u64 descs;		/* struct fdr_buffer_desc[nr_buffers] */
+	__u64 buffers;		/* = control_size: buffer 0, page aligned */
+	__u64 map_size;		/* buffers + nr_buffers * buffer_size */
+	__u32 nr_buffers;	/* nr_cpus * buffers_per_cpu */
+	__u32 reserved;
+};
+
+/*
+ * fdr_region_offsets_compute - fill *o for that geometry.
+ * Return: 0, or -1 (*o untouched) when a count or size is 0, buffer_size
+ * is not a page multiple or nr_buffers or map_size does not fit its type.
+ * No libc, no kernel helper: usable on both sides of the ABI.
+ */
+static __inline__ int fdr_region_offsets_compute(__u32 nr_cpus,
+						 __u32 buffers_per_cpu,
+						 __u64 buffer_size,
+						 __u64 page_size,
+						 struct fdr_region_offsets *o)
+{
+	__u64 nr = (__u64)nr_cpus * buffers_per_cpu;
+	__u64 descs, descs_end, buffers;
+
+	if (!nr || !page_size || (page_size & (page_size - 1)) ||
+	    !buffer_size || (buffer_size & (page_size - 1)) ||
+	    nr > 0xffffffffu)
+		return -1;
+	/* Below 2^39 with nr < 2^32: no overflow up to here. */
+	descs = FDR_CONTROL_HEADER_SIZE + (__u64)nr_cpus * FDR_CPU_RING_SIZE;
+	descs_end = descs + nr * FDR_BUFFER_DESC_SIZE;
+	if (page_size > ~(__u64)0 - descs_end)
+		return -1;
+	buffers = (descs_end + page_size - 1) & ~(page_size - 1);
+	if (buffer_size > (~(__u64)0 - buffers) / nr)
+		return -1;
+	o->rings = FDR_CONTROL_HEADER_SIZE;
+	o->descs = descs;
+	o->buffers = buffers;
+	o->map_size = buffers + nr * buffer_size;
+	o->nr_buffers = (__u32)nr;
+	o->reserved = 0;
+	return 0;
+}
+
 #if defined(__KERNEL__)
 static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE);
 static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE);
 static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE);
 static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER1);
-static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER2);
+static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER3);
 static_assert(sizeof(struct fdr_trigger) == FDR_TRIGGER_SIZE_VER0);
 static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE);
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
@@ -405,7 +476,7 @@ _Static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE, "control h
 _Static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE, "cpu ring");
 _Static_assert(sizeof(struct fdr_buffer_desc) == FDR_BUFFER_DESC_SIZE, "buffer desc");
 _Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER1, "fdr_init");
-_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER2, "fdr_status");
+_Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER3, "fdr_status");
 _Static_assert(sizeof(struct fdr_trigger) == FDR_TRIGGER_SIZE_VER0, "fdr_trigger");
 _Static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE, "owner note");
 #endif
