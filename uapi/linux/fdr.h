@@ -431,13 +431,20 @@ struct fdr_region_offsets {
  * fdr_region_offsets_compute - fill *o for that geometry.
  * Return: 0, or -1 (*o untouched) when a count or size is 0, buffer_size
  * is not a page multiple or nr_buffers or map_size does not fit its type.
- * No libc, no kernel helper: usable on both sides of the ABI.
+ * No libc, no kernel helper: usable on both sides of the ABI.  Never
+ * instrumented: a tracer's own library (libfdr) calls it, maybe from
+ * inside a trace hook.
  */
-static __inline__ int fdr_region_offsets_compute(__u32 nr_cpus,
-						 __u32 buffers_per_cpu,
-						 __u64 buffer_size,
-						 __u64 page_size,
-						 struct fdr_region_offsets *o)
+#if defined(__GNUC__) && !defined(__KERNEL__)
+#define __FDR_NO_INSTRUMENT	__attribute__((no_instrument_function))
+#else
+#define __FDR_NO_INSTRUMENT
+#endif
+
+static __inline__ __FDR_NO_INSTRUMENT int
+fdr_region_offsets_compute(__u32 nr_cpus,
+			   __u32 buffers_per_cpu, __u64 buffer_size,
+			   __u64 page_size, struct fdr_region_offsets *o)
 {
 	__u64 nr = (__u64)nr_cpus * buffers_per_cpu;
 	__u64 descs, descs_end, buffers;

@@ -12,12 +12,12 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "uring_internal.h"
 
 #define MAX_REGISTERED 16384u		/* IORING_MAX_REG_BUFFERS */
 #define MAX_REGISTERED_SPAN (1ull << 30)	/* per registered buffer */
-#define PAGE_BYTES 4096ull
 
 struct write_req {
 	uint64_t off;
@@ -118,12 +118,16 @@ static int plan_spans(struct batch *b)
 	struct iovec *s = calloc(b->nr_segs ? b->nr_segs : 1, sizeof(*s));
 	size_t n = 0;
 
+	/* The machine's pages (not 4096: arm64 and ppc64 have larger ones),
+	 * which are what a registration pins. */
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+
 	if (!s)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->nr_segs; i++) {
-		uintptr_t start = (uintptr_t)b->segs[i].iov_base & ~(PAGE_BYTES - 1);
+		uintptr_t start = (uintptr_t)b->segs[i].iov_base & ~(page - 1);
 		uintptr_t end = ((uintptr_t)b->segs[i].iov_base +
-				 b->segs[i].iov_len + PAGE_BYTES - 1) & ~(PAGE_BYTES - 1);
+				 b->segs[i].iov_len + page - 1) & ~(page - 1);
 
 		s[i].iov_base = (void *)start;
 		s[i].iov_len = end - start;

@@ -104,6 +104,45 @@ void fdr_ctl_unmap(struct fdr_ctl *ctl);
 int fdr_ctl_map_sched(struct fdr_ctl *ctl, const void **area, size_t *len);
 void fdr_ctl_unmap_sched(struct fdr_ctl *ctl);
 
+/*
+ * A mapped region as far as it can be trusted: where its rings,
+ * descriptors and buffers lie, each checked to lie inside the mapping.
+ *
+ * fdr_region_view() takes the geometry from trusted, a STATUS (on the
+ * device the kernel's own copy, which no scribbling of the control page
+ * changes; the offsets of FDR_STATUS_SIZE_VER3, else the ABI's
+ * fdr_region_offsets_compute()), or, when trusted is NULL (the embedded
+ * backend: no trusted party), from one read of each geometry word of the
+ * control page at map.  Every byte of the mapping is another process's:
+ * index only with the view, never with the page again.  map_len may
+ * cover the control area alone (buffers NULL then).  The pointers are
+ * as writable as the mapping is.  Returns 0, -EINVAL (no view or map),
+ * -EBADMSG (the geometry contradicts itself or does not fit map_len) or
+ * -EPROTO (trusted NULL: another ABI version); on failure the view is
+ * zero but for why, a static sentence naming the check that failed.
+ */
+struct fdr_region_view {
+	void *base;			/* map */
+	size_t len;			/* map_len */
+	struct fdr_cpu_ring *rings;	/* [nr_cpus] */
+	struct fdr_buffer_desc *descs;	/* [nr_buffers] */
+	unsigned char *buffers;		/* buffer i at i * buffer_size; or NULL */
+	uint64_t buffer_size;
+	uint64_t rings_offset;
+	uint64_t descs_offset;
+	uint64_t control_size;		/* = the offset of buffer 0 */
+	uint64_t map_size;		/* the region's whole length */
+	uint64_t page_size;
+	uint32_t nr_cpus;
+	uint32_t buffers_per_cpu;
+	uint32_t nr_buffers;
+	uint32_t reserved;
+	const char *why;		/* NULL, or what did not fit */
+};
+
+int fdr_region_view(struct fdr_region_view *view, const void *map,
+		    size_t map_len, const struct fdr_status *trusted);
+
 /* Remove an embedded region's shared-memory object. */
 int fdr_ctl_destroy_embedded(const char *target);
 

@@ -97,13 +97,13 @@ FDR_NOINSTR static void retire(struct fdr_region *r)
 FDR_NOINSTR static int map_current(bool may_sleep)
 {
 	struct fdr_region *r, *old = g.mapped;
-	struct fdr_geometry geom;
+	struct fdr_region_view view;
 	void *addr;
 	size_t len;
 	uint64_t hz;
 	int ret;
 
-	ret = fdr__ctl_map_rw(g.ctl, &addr, &len, &geom);
+	ret = fdr__ctl_map_rw(g.ctl, &addr, &len, &view);
 	if (ret < 0)
 		return ret;
 #ifdef FDR_TEST_HOOKS
@@ -116,16 +116,16 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	r->base = addr;
 	r->len = len;
 	/*
-	 * The geometry checked when mapping (the kernel's on the device), not
+	 * The view checked when mapping (the kernel's on the device), not
 	 * the page again: another process may have rewritten it since.
 	 */
-	r->rings = (struct fdr_cpu_ring *)(r->base + geom.rings_offset);
-	r->descs = (struct fdr_buffer_desc *)(r->base + geom.descs_offset);
-	r->buffers = r->base + geom.control_size;
-	r->buffer_size = geom.buffer_size;
+	r->rings = view.rings;
+	r->descs = view.descs;
+	r->buffers = view.buffers;
+	r->buffer_size = view.buffer_size;
 	r->note_size = fdr__owner_note_size(r->buffer_size);
-	r->nr_cpus = geom.nr_cpus;
-	r->buffers_per_cpu = geom.buffers_per_cpu;
+	r->nr_cpus = view.nr_cpus;
+	r->buffers_per_cpu = view.buffers_per_cpu;
 	hz = threshold_hz(r->ctl, may_sleep);
 	r->tsc_hz = hz;
 	r->embedded = g.ctl->target.kind == FDR_TARGET_EMBEDDED;

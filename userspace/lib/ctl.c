@@ -218,11 +218,11 @@ FDR_API void fdr_ctl_unmap(struct fdr_ctl *ctl)
 }
 
 FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
-			       struct fdr_geometry *geom)
+			       struct fdr_region_view *view)
 {
 	if (!ctl || !ctl->ops)
 		return -EBADF;
-	return fdr__ctl_note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, geom));
+	return fdr__ctl_note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, view));
 }
 
 FDR_NOINSTR pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl)

@@ -164,20 +164,20 @@ FDR_NOINSTR static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
 FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
 				  const struct fdr_control *c,
 				  const struct fdr_status *st, int prot,
-				  struct fdr_geometry *geom)
+				  struct fdr_region_view *view)
 {
-	struct fdr_geometry kernel, page;
+	struct fdr_region_view kernel, page;
 	int ret;
 
 	if (!(prot & PROT_WRITE))
 		return 0;
-	ret = fdr__geometry_from_status(st, &kernel);
+	ret = fdr_region_view(&kernel, c, st->map_size, st);
 	if (ret == 0)
-		ret = fdr__control_validate(c, st->map_size, &page);
-	if (ret == 0 && !fdr__geometry_equal(&page, &kernel))
+		ret = fdr_region_view(&page, c, st->map_size, NULL);
+	if (ret == 0 && !fdr__view_same_geometry(&page, &kernel))
 		ret = -EBADMSG;
-	if (ret == 0 && geom)
-		*geom = kernel;
+	if (ret == 0 && view)
+		*view = kernel;
 	if (ret == -EBADMSG)
 		snprintf(ctl->detail, sizeof(ctl->detail),
 			 "corrupt control area (its geometry is not the kernel's: overwritten by a process that maps it)");
@@ -185,7 +185,7 @@ FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
 }
 
 FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
-			       size_t *len, struct fdr_geometry *geom)
+			       size_t *len, struct fdr_region_view *view)
 {
 	for (int attempt = 0; attempt < 3; attempt++) {
 		struct fdr_status st, after;
@@ -208,7 +208,7 @@ FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 			continue;
 		}
 		if (ret == 0)
-			ret = check_page(ctl, p, &st, prot, geom);
+			ret = check_page(ctl, p, &st, prot, view);
 		if (ret == 0) {
 			*addr = p;
 			*len = st.map_size;

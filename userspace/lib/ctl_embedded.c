@@ -99,9 +99,9 @@ FDR_NOINSTR static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 		ret = -EBUSY;
 	} else if (c->buffer_size == g.buffer_size && c->nr_cpus == g.nr_cpus &&
 		   c->buffers_per_cpu == g.buffers_per_cpu &&
-		   ctl->shm_size == g.map_size) {
+		   ctl->shm_size == g.map_size && ctl->ectl_len == g.control_size) {
 		set_state(c, FDR_STATE_INITIALIZING);
-		ret = fdr__embedded_reinit(ctl, cfg);
+		ret = fdr__embedded_reinit(ctl, &g, cfg);
 	} else {
 		/*
 		 * Another geometry: a new object replaces this one.  Its
@@ -311,9 +311,10 @@ FDR_NOINSTR static int emb_peek(struct fdr_ctl *ctl, uint32_t *state,
 }
 
 FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
-			       size_t *len, struct fdr_geometry *geom)
+			       size_t *len, struct fdr_region_view *view)
 {
 	int ret = fdr__embedded_refresh(ctl);
+	struct fdr_region_view v;
 	void *p;
 
 	if (ret < 0)
@@ -325,8 +326,13 @@ FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 	p = mmap(NULL, ctl->shm_size, prot, MAP_SHARED, ctl->fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
-	/* no trusted party here: the page's geometry, checked and copied once */
-	ret = fdr__control_validate(p, ctl->shm_size, geom);
+	/* no trusted party here: the page's geometry, checked and copied once,
+	 * buffers and all inside the object */
+	ret = fdr_region_view(&v, p, ctl->shm_size, NULL);
+	if (ret == 0 && !v.buffers)
+		ret = -EBADMSG;
+	if (ret == 0 && view)
+		*view = v;
 	if (ret < 0) {
 		munmap(p, ctl->shm_size);
 		return ret;

@@ -37,6 +37,7 @@ FDR_NOINSTR void fdr__embedded_forget(struct fdr_ctl *ctl)
 /* Map the control area of the open object, after checking its header. */
 FDR_NOINSTR static int map_control(struct fdr_ctl *ctl, const struct stat *sb)
 {
+	struct fdr_region_view view;
 	struct fdr_control head;
 	void *p;
 	int ret;
@@ -60,7 +61,9 @@ FDR_NOINSTR static int map_control(struct fdr_ctl *ctl, const struct stat *sb)
 		return -errno;
 	ctl->ectl = p;
 	ctl->ectl_len = head.control_size;
-	ret = fdr__control_validate(p, (size_t)sb->st_size, NULL);
+	ret = fdr_region_view(&view, p, (size_t)sb->st_size, NULL);
+	if (ret == 0 && !view.buffers)
+		ret = -EBADMSG;
 	if (ret < 0)
 		snprintf(ctl->detail, sizeof(ctl->detail),
 			 "%s has an inconsistent control area",
@@ -104,17 +107,20 @@ FDR_NOINSTR int fdr__embedded_refresh(struct fdr_ctl *ctl)
 /* Every descriptor FREE, every ring cursor and per-CPU drop counter 0
  * (the rings' records_dropped are part of STATUS.records_dropped, reset
  * with it). */
-FDR_NOINSTR static void init_descs(struct fdr_control *c)
+FDR_NOINSTR static void init_descs(struct fdr_control *c,
+				   const struct fdr_geometry *g)
 {
-	struct fdr_buffer_desc *d = fdr__descs(c);
-	struct fdr_cpu_ring *r = fdr__rings(c);
+	struct fdr_buffer_desc *d =
+		(struct fdr_buffer_desc *)((char *)c + g->descs_offset);
+	struct fdr_cpu_ring *r =
+		(struct fdr_cpu_ring *)((char *)c + g->rings_offset);
 
-	memset(r, 0, (size_t)c->nr_cpus * sizeof(*r));
-	for (uint32_t i = 0; i < c->nr_buffers; i++) {
+	memset(r, 0, (size_t)g->nr_cpus * sizeof(*r));
+	for (uint32_t i = 0; i < g->nr_buffers; i++) {
 		memset(&d[i], 0, sizeof(d[i]));
 		d[i].state = FDR_BUF_FREE;
-		d[i].cpu = i / c->buffers_per_cpu;
-		d[i].offset = c->control_size + (uint64_t)i * c->buffer_size;
+		d[i].cpu = i / g->buffers_per_cpu;
+		d[i].offset = g->control_size + (uint64_t)i * g->buffer_size;
 	}
 }
 
@@ -208,7 +214,7 @@ FDR_NOINSTR static int build_object(struct fdr_ctl *ctl,
 		c->trigger_not_before_tsc = __atomic_load_n(
 			&ctl->ectl->trigger_not_before_tsc, __ATOMIC_RELAXED);
 	}
-	init_descs(c);
+	init_descs(c, g);
 	c->state = FDR_STATE_INITIALIZED;
 	munmap(c, g->control_size);
 	return fd;
@@ -249,24 +255,25 @@ FDR_NOINSTR int fdr__embedded_create(struct fdr_ctl *ctl,
 	return ret;
 }
 
-/* Re-INIT the open object in place: same geometry, next generation. */
+/*
+ * Re-INIT the open object in place: same geometry, next generation.  The
+ * page is only written: its words may be anyone's (g is cfg's).
+ */
 FDR_NOINSTR int fdr__embedded_reinit(struct fdr_ctl *ctl,
+				     const struct fdr_geometry *g,
 				     const struct fdr_init *cfg)
 {
 	struct fdr_control *c = ctl->ectl;
-	struct fdr_geometry g;
-	uint64_t data = c->nr_buffers * c->buffer_size;
+	uint64_t data = g->map_size - g->control_size;
 
-	fdr__geometry_compute(&g, c->buffer_size, c->buffers_per_cpu,
-			      c->nr_cpus);
 	/* Fresh zero pages, as the device hands out. */
 	if (fallocate(ctl->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
-		      (off_t)c->control_size, (off_t)data) == 0)
-		posix_fallocate(ctl->fd, (off_t)c->control_size, (off_t)data);
-	write_geometry(c, &g, c->generation + 1, cfg->flags);
+		      (off_t)g->control_size, (off_t)data) == 0)
+		posix_fallocate(ctl->fd, (off_t)g->control_size, (off_t)data);
+	write_geometry(c, g, c->generation + 1, cfg->flags);
 	clear_run_fields(c);
 	write_trigger(c, cfg);
-	init_descs(c);
+	init_descs(c, g);
 	atomic_store_explicit((_Atomic uint32_t *)&c->state,
 			      FDR_STATE_INITIALIZED, memory_order_release);
 	fdr__futex_wake_all(&c->state);

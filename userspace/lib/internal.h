@@ -52,29 +52,14 @@ struct fdr_geometry {
 size_t fdr__page_size(void);
 int fdr__geometry_compute(struct fdr_geometry *g, uint64_t buffer_size,
 			  uint32_t buffers_per_cpu, uint32_t nr_cpus);
-/* Check the page's geometry, read once; *geom (may be NULL) gets that copy. */
-int fdr__control_validate(const struct fdr_control *c, size_t map_len,
-			  struct fdr_geometry *geom);
-/* The kernel's geometry from STATUS, offsets as the ABI fixes them. */
-int fdr__geometry_from_status(const struct fdr_status *st, struct fdr_geometry *g);
-bool fdr__geometry_equal(const struct fdr_geometry *a, const struct fdr_geometry *b);
+/* Two views (fdr_region_view) describe the same region. */
+bool fdr__view_same_geometry(const struct fdr_region_view *a,
+			     const struct fdr_region_view *b);
 /* copy_struct_from_user()'s rules for a sized struct (layout.c). */
 int fdr__copy_sized(void *dst, size_t ksize, const void *src, size_t usize,
 		    size_t min);
 int fdr__init_cfg_check(const struct fdr_init *cfg, struct fdr_init *out,
 			char *why, size_t len);
-
-static inline __attribute__((no_instrument_function)) struct fdr_cpu_ring *
-fdr__rings(const struct fdr_control *c)
-{
-	return (struct fdr_cpu_ring *)((char *)c + c->rings_offset);
-}
-
-static inline __attribute__((no_instrument_function)) struct fdr_buffer_desc *
-fdr__descs(const struct fdr_control *c)
-{
-	return (struct fdr_buffer_desc *)((char *)c + c->descs_offset);
-}
 
 /* ---- TSC frequency for the embedded backend (tsc_hz.c) ---- */
 
@@ -96,8 +81,8 @@ struct fdr_ctl {
 	uint64_t shm_size;	/* embedded: size of the open object */
 	void *map;		/* fdr_ctl_map() mapping */
 	size_t map_len;
-	bool map_writable;	/* fdr_ctl_map_stream(): map_geom holds */
-	struct fdr_geometry map_geom;	/* its checked geometry */
+	bool map_writable;	/* fdr_ctl_map_stream(): map_view holds */
+	struct fdr_region_view map_view;	/* its checked view */
 	void *sched_map;	/* fdr_ctl_map_sched() mapping */
 	size_t sched_len;
 	int last_errno;		/* context for fdr_ctl_strerror() */
@@ -123,11 +108,11 @@ struct fdr_ctl_ops {
 	int (*peek)(struct fdr_ctl *ctl, uint32_t *state, uint32_t *generation);
 	/*
 	 * map the whole current region; prot is PROT_READ or PROT_READ|WRITE.
-	 * geom (NULL for readers) gets the geometry to index with, taken once:
-	 * the kernel's on the device, the checked copy of the page otherwise.
+	 * view (NULL for readers) gets the view to index with, taken once:
+	 * from the kernel's STATUS on the device, from the page otherwise.
 	 */
 	int (*map)(struct fdr_ctl *ctl, int prot, void **addr, size_t *len,
-		   struct fdr_geometry *geom);
+		   struct fdr_region_view *view);
 	/* what this process stores as owner_pid in the current region */
 	pid_t (*owner_pid)(struct fdr_ctl *ctl);
 	/* map the scheduling area read-only; -ENODATA (detail says why) if none */
@@ -142,7 +127,7 @@ extern const struct fdr_ctl_ops fdr__embedded_ops;
 int fdr__ctl_note(struct fdr_ctl *ctl, int ret);
 void fdr__ctl_unmap_region(struct fdr_ctl *ctl);
 int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
-		    struct fdr_geometry *geom);
+		    struct fdr_region_view *view);
 /* This process's owner_pid for the current region (attach.c). */
 pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl);
 /* State and generation without taking the controllers' lock. */
@@ -157,7 +142,9 @@ void fdr__embedded_forget(struct fdr_ctl *ctl);
  * any, carries over into a new one. */
 int fdr__embedded_create(struct fdr_ctl *ctl, const struct fdr_geometry *g,
 			 uint32_t generation, const struct fdr_init *cfg);
-int fdr__embedded_reinit(struct fdr_ctl *ctl, const struct fdr_init *cfg);
+/* g: the geometry of cfg, the open object's (as emb_init checked). */
+int fdr__embedded_reinit(struct fdr_ctl *ctl, const struct fdr_geometry *g,
+			 const struct fdr_init *cfg);
 /*
  * FDR_IOC_TRIGGER's transition on an embedded control area, without a
  * lock (a CAS on the state word: a writer fires it from inside a record,

@@ -10,44 +10,6 @@
 #include <string.h>
 #include "internal.h"
 
-/*
- * The descriptors as far as they lie inside the mapping.  Any process
- * that can write the region can scribble nr_buffers and descs_offset, so
- * both are read once and bounded by what we actually mapped.
- */
-FDR_NOINSTR static uint32_t descs_in_map(const struct fdr_control *c,
-					 size_t map_len,
-					 struct fdr_buffer_desc **descs)
-{
-	uint64_t off = __atomic_load_n(&c->descs_offset, __ATOMIC_RELAXED);
-	uint64_t nr = __atomic_load_n(&c->nr_buffers, __ATOMIC_RELAXED);
-
-	if (off < FDR_CONTROL_HEADER_SIZE || off % FDR_BUFFER_DESC_SIZE ||
-	    off >= map_len)
-		return 0;
-	if (nr > (map_len - off) / FDR_BUFFER_DESC_SIZE)
-		nr = (map_len - off) / FDR_BUFFER_DESC_SIZE;
-	*descs = (struct fdr_buffer_desc *)((char *)c + off);
-	return (uint32_t)nr;
-}
-
-/* The same for the per-CPU rings. */
-FDR_NOINSTR static uint32_t rings_in_map(const struct fdr_control *c,
-					 size_t map_len,
-					 struct fdr_cpu_ring **rings)
-{
-	uint64_t off = __atomic_load_n(&c->rings_offset, __ATOMIC_RELAXED);
-	uint64_t nr = __atomic_load_n(&c->nr_cpus, __ATOMIC_RELAXED);
-
-	if (off < FDR_CONTROL_HEADER_SIZE || off % FDR_CPU_RING_SIZE ||
-	    off >= map_len)
-		return 0;
-	if (nr > (map_len - off) / FDR_CPU_RING_SIZE)
-		nr = (map_len - off) / FDR_CPU_RING_SIZE;
-	*rings = (struct fdr_cpu_ring *)((char *)c + off);
-	return (uint32_t)nr;
-}
-
 FDR_NOINSTR static bool process_gone(pid_t pid)
 {
 	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
@@ -63,11 +25,16 @@ FDR_NOINSTR static bool process_gone(pid_t pid)
 FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c,
 					       size_t map_len)
 {
-	struct fdr_buffer_desc *d = NULL;
-	uint32_t nr = descs_in_map(c, map_len, &d);
+	struct fdr_region_view v;
+	struct fdr_buffer_desc *d;
 	uint64_t n = 0;
 
-	for (uint32_t i = 0; i < nr; i++) {
+	/* Any process that can write the region can scribble its geometry:
+	 * a view that does not fit what we mapped reclaims nothing. */
+	if (fdr_region_view(&v, c, map_len, NULL))
+		return 0;
+	d = v.descs;
+	for (uint32_t i = 0; i < v.nr_buffers; i++) {
 		_Atomic uint32_t *state = (_Atomic uint32_t *)&d[i].state;
 		uint32_t held = FDR_BUF_HELD;
 		uint64_t seq = __atomic_load_n(&d[i].seq, __ATOMIC_ACQUIRE);
@@ -85,57 +52,76 @@ FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c,
 	return n;
 }
 
-FDR_NOINSTR static uint32_t buffers_held(const struct fdr_control *c,
-					 size_t map_len)
+FDR_NOINSTR static uint32_t buffers_held(const struct fdr_region_view *v)
 {
-	struct fdr_buffer_desc *d = NULL;
-	uint32_t nr = descs_in_map(c, map_len, &d);
 	uint32_t n = 0;
 
-	for (uint32_t i = 0; i < nr; i++)
-		n += atomic_load_explicit((_Atomic uint32_t *)&d[i].state,
+	for (uint32_t i = 0; i < v->nr_buffers; i++)
+		n += atomic_load_explicit((_Atomic uint32_t *)&v->descs[i].state,
 					  memory_order_relaxed) == FDR_BUF_HELD;
 	return n;
 }
 
-/* STATUS.records_dropped: the control page's counter (older writers)
- * and every CPU's. */
-FDR_NOINSTR static uint64_t records_dropped(const struct fdr_control *c,
-					    size_t map_len)
+/* What every CPU's ring says its writers dropped. */
+FDR_NOINSTR static uint64_t ring_drops(const struct fdr_region_view *v)
 {
-	struct fdr_cpu_ring *r = NULL;
-	uint32_t nr = rings_in_map(c, map_len, &r);
-	uint64_t n = __atomic_load_n(&c->records_dropped, __ATOMIC_RELAXED);
+	uint64_t n = 0;
 
-	for (uint32_t i = 0; i < nr; i++)
-		n += __atomic_load_n(&r[i].records_dropped, __ATOMIC_RELAXED);
+	for (uint32_t i = 0; i < v->nr_cpus; i++)
+		n += __atomic_load_n(&v->rings[i].records_dropped,
+				     __ATOMIC_RELAXED);
 	return n;
+}
+
+/*
+ * The geometry words, each read once into st: the counting below goes
+ * through a view of this copy, checked against what we mapped.
+ */
+FDR_NOINSTR static void geometry_from_control(const struct fdr_control *c,
+					      struct fdr_status *st)
+{
+#define ONCE(field) __atomic_load_n(&c->field, __ATOMIC_RELAXED)
+	st->flags = ONCE(flags);
+	st->generation = ONCE(generation);
+	st->buffers_per_cpu = ONCE(buffers_per_cpu);
+	st->buffer_size = ONCE(buffer_size);
+	st->nr_cpus = ONCE(nr_cpus);
+	st->nr_buffers = ONCE(nr_buffers);
+	st->control_size = ONCE(control_size);
+	st->map_size = st->control_size + (uint64_t)st->nr_buffers * st->buffer_size;
+	st->page_size = (uint32_t)fdr__page_size();
+	st->rings_offset = ONCE(rings_offset);
+	st->descs_offset = ONCE(descs_offset);
+	st->buffers_offset = st->control_size;
+#undef ONCE
 }
 
 FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
 					  size_t map_len,
 					  struct fdr_status *st)
 {
+	struct fdr_region_view v;
+	/* STATUS.records_dropped: the page's counter (older writers) and
+	 * every CPU's */
+	uint64_t dropped = __atomic_load_n(&c->records_dropped, __ATOMIC_RELAXED);
+
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
 	st->state = atomic_load((_Atomic uint32_t *)&c->state);
 	st->flush_state = atomic_load((_Atomic uint32_t *)&c->flush_state);
-	st->flags = c->flags;
-	st->generation = c->generation;
-	st->buffers_per_cpu = c->buffers_per_cpu;
-	st->buffer_size = c->buffer_size;
-	st->nr_cpus = c->nr_cpus;
-	st->nr_buffers = c->nr_buffers;
-	st->control_size = c->control_size;
-	st->map_size = c->control_size + (uint64_t)c->nr_buffers * c->buffer_size;
+	geometry_from_control(c, st);
 	st->tsc_hz = c->tsc_hz;
 	st->default_buffer_size = FDR_EMBEDDED_DEFAULT_BUFFER_SIZE;
 	st->default_buffers_per_cpu = FDR_EMBEDDED_DEFAULT_BUFFERS_PER_CPU;
-	st->buffers_in_use = buffers_held(c, map_len);
+	/* No view (a scribbled page): nothing counted, nothing indexed. */
+	if (fdr_region_view(&v, c, map_len, st) == 0) {
+		st->buffers_in_use = buffers_held(&v);
+		dropped += ring_drops(&v);
+	}
 	st->buffers_acquired = c->buffers_acquired;
 	st->buffers_recycled = c->buffers_recycled;
 	st->buffers_reclaimed = c->buffers_reclaimed;
-	st->records_dropped = records_dropped(c, map_len);
+	st->records_dropped = dropped;
 	st->finalize_reason = c->finalize_reason;
 	st->finalize_signal = c->finalize_signal;
 	st->finalize_pid = c->finalize_pid;

@@ -4,7 +4,7 @@
  * mapping: write access to the descriptors, to hand each buffer it has
  * written back to the writers (uapi/linux/fdr.h, "Streaming mode").
  *
- * The descriptors are found through the geometry the map checked (the
+ * The descriptors are found through the view the map checked (the
  * kernel's STATUS on the device), never through the control page's own
  * offsets, which any writer can scribble.
  */
@@ -15,7 +15,7 @@
 FDR_API int fdr_ctl_map_stream(struct fdr_ctl *ctl, struct fdr_control **ctl_area,
 			       size_t *len)
 {
-	struct fdr_geometry geom;
+	struct fdr_region_view view;
 	void *addr;
 	size_t n;
 	int ret;
@@ -25,12 +25,12 @@ FDR_API int fdr_ctl_map_stream(struct fdr_ctl *ctl, struct fdr_control **ctl_are
 	if (!ctl_area)
 		return fdr__ctl_note(ctl, -EINVAL);
 	fdr__ctl_unmap_region(ctl);
-	ret = fdr__ctl_map_rw(ctl, &addr, &n, &geom);
+	ret = fdr__ctl_map_rw(ctl, &addr, &n, &view);
 	if (ret < 0)
 		return ret;
 	ctl->map = addr;
 	ctl->map_len = n;
-	ctl->map_geom = geom;
+	ctl->map_view = view;
 	ctl->map_writable = true;
 	*ctl_area = addr;
 	if (len)
@@ -51,9 +51,9 @@ FDR_API int fdr_ctl_stream_free(struct fdr_ctl *ctl, uint32_t index)
 
 	if (!ctl || !ctl->map || !ctl->map_writable)
 		return -EBADF;
-	if (index >= ctl->map_geom.nr_buffers)
+	if (index >= ctl->map_view.nr_buffers)
 		return -EINVAL;
-	d = (struct fdr_buffer_desc *)((char *)ctl->map + ctl->map_geom.descs_offset) + index;
+	d = &ctl->map_view.descs[index];
 	if (!__atomic_compare_exchange_n(&d->state, &s, FDR_BUF_HELD, false,
 					 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 		return -EAGAIN;

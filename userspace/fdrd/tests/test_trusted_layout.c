@@ -213,6 +213,19 @@ static void expect_misfit(struct synth_region *r, const struct fdr_status *st,
 		log_layout_free(&l);
 }
 
+static void expect_fit(struct synth_region *r, const struct fdr_status *st,
+		       const char *what)
+{
+	struct log_layout l;
+	const char *why = NULL;
+	int ret = log_layout_build(r->ro, r->len, st, &l, &why);
+
+	tap_ok(ret == 0 && l.nr_buffers == 3 && l.nr_descs == NR,
+	       "trusted STATUS: %s lays out (%s)", what, ret ? why : "3 buffers");
+	if (!ret)
+		log_layout_free(&l);
+}
+
 static void test_status_misfit(void)
 {
 	struct synth_region r;
@@ -224,11 +237,11 @@ static void test_status_misfit(void)
 		      "a mapping one byte short");
 	bad = st;
 	bad.nr_buffers = NR + 1;
-	expect_misfit(&r, &bad, r.len, "buffers outside the mapping",
+	expect_misfit(&r, &bad, r.len, "nr_buffers is not nr_cpus * buffers_per_cpu",
 		      "one buffer more than the mapping holds");
 	bad = st;
 	bad.buffer_size = 1ull << 40;
-	expect_misfit(&r, &bad, r.len, "buffers outside the mapping",
+	expect_misfit(&r, &bad, r.len, "map_size is not control_size",
 		      "a 1 TiB buffer size");
 	bad = st;
 	bad.buffer_size = 1000;
@@ -239,12 +252,48 @@ static void test_status_misfit(void)
 		      "a control area larger than the mapping");
 	bad = st;
 	bad.nr_cpus = 1u << 30;
-	expect_misfit(&r, &bad, r.len, "descriptors outside the control area",
+	expect_misfit(&r, &bad, r.len, "nr_cpus * buffers_per_cpu overflows",
 		      "2^30 CPU rings before the descriptors");
 	bad = st;
 	bad.nr_buffers = 1u << 30;
 	expect_misfit(&r, &bad, r.len, "descriptors outside the control area",
 		      "2^30 descriptors");
+	synth_region_destroy(&r);
+}
+
+/* A VER3 STATUS names the offsets, which are checked like the rest; an
+ * older one (smaller size) gets the ABI's, whatever lies past its size. */
+static void test_status_offsets(void)
+{
+	struct synth_region r;
+	struct fdr_status st, bad;
+
+	make_region(&r);
+	st = kernel_status(&r);
+	st.page_size = BSIZE;
+	st.rings_offset = r.ctl->rings_offset;
+	st.descs_offset = r.ctl->descs_offset;
+	st.buffers_offset = r.ctl->control_size;
+	expect_fit(&r, &st, "a VER3 STATUS with the offsets");
+	bad = st;
+	bad.size = FDR_STATUS_SIZE_VER2;
+	bad.descs_offset = 12345;
+	bad.buffers_offset = 7;
+	expect_fit(&r, &bad, "a VER2 STATUS (nothing read past its size)");
+	bad = st;
+	bad.descs_offset = (uint32_t)r.ctl->control_size - 64;
+	expect_misfit(&r, &bad, r.len, "descriptors outside the control area",
+		      "descriptors at the end of the control area");
+	bad = st;
+	bad.rings_offset = 64;
+	expect_misfit(&r, &bad, r.len, "rings outside the control area",
+		      "rings inside the header");
+	bad = st;
+	bad.buffers_offset = st.control_size + BSIZE;
+	expect_misfit(&r, &bad, r.len, "buffers_offset", "buffers_offset past control_size");
+	bad = st;
+	bad.page_size = 3000;
+	expect_misfit(&r, &bad, r.len, "page size", "a page size of 3000");
 	synth_region_destroy(&r);
 }
 
@@ -291,6 +340,7 @@ int main(void)
 	test_scribbled_identity();
 	test_scribbled_trigger();
 	test_scribbled_geometry();
+	test_status_offsets();
 	test_status_misfit();
 	test_precheck_trusted();
 	test_which_status();

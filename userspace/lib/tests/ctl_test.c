@@ -151,6 +151,54 @@ static bool test_layout(void)
 	return true;
 }
 
+/*
+ * fdr_region_view(): the page's geometry and STATUS's (this one's, and a
+ * VER2 caller's, which has no offsets) give the same view; a short
+ * mapping, a scribbled page and another ABI are refused with a reason.
+ */
+static bool test_region_view(void)
+{
+	struct fdr_region_view page, trusted, old, v;
+	struct fdr_control copy[2];
+	struct fdr_status st;
+	long pg = sysconf(_SC_PAGESIZE);
+
+	CHECK(tr_create(&tr, "view", 16384, 2) == 0 && tr_map(&tr) == 0 &&
+	      fdr_ctl_status(tr.ctl, &st) == 0, "create + map + status");
+	CHECK(st.size == FDR_STATUS_SIZE_VER3 && st.page_size == (uint32_t)pg &&
+	      st.rings_offset == tr.c->rings_offset &&
+	      st.descs_offset == tr.c->descs_offset &&
+	      st.buffers_offset == tr.c->control_size, "STATUS has the offsets");
+	CHECK(fdr_region_view(&page, tr.c, tr.len, NULL) == 0 && !page.why,
+	      "view of the page");
+	CHECK(fdr_region_view(&trusted, tr.c, tr.len, &st) == 0, "view of STATUS");
+	st.size = FDR_STATUS_SIZE_VER2;
+	st.descs_offset = 64;	/* past a VER2 caller's struct: never read */
+	CHECK(fdr_region_view(&old, tr.c, tr.len, &st) == 0, "view of a VER2 STATUS");
+	CHECK(!memcmp(&page, &trusted, sizeof(page)) &&
+	      !memcmp(&page, &old, sizeof(page)), "all three agree");
+	CHECK(page.base == tr.c && page.len == tr.len &&
+	      (char *)page.descs == (char *)tr.c + tr.c->descs_offset &&
+	      page.buffers == (unsigned char *)tr.c + tr.c->control_size &&
+	      page.map_size == tr.len && page.nr_buffers == 2 * page.nr_cpus,
+	      "pointers and sizes");
+	CHECK(fdr_region_view(&v, tr.c, page.control_size, NULL) == 0 &&
+	      v.descs == page.descs && !v.buffers, "the control area alone: no buffers");
+	CHECK(fdr_region_view(&v, tr.c, page.control_size - 1, NULL) == -EBADMSG &&
+	      v.why && strstr(v.why, "control_size") && !v.descs, "shorter: refused");
+	CHECK(fdr_region_view(&v, NULL, tr.len, NULL) == -EINVAL, "no map");
+	memcpy(copy, tr.c, sizeof(copy));
+	copy[0].descs_offset = 4096 - 32;
+	CHECK(fdr_region_view(&v, copy, page.control_size, NULL) == -EBADMSG &&
+	      strstr(v.why, "descriptors"), "scribbled descs_offset: %s", v.why);
+	memcpy(copy, tr.c, sizeof(copy));
+	copy[0].abi_version = FDR_ABI_VERSION + 1;
+	CHECK(fdr_region_view(&v, copy, sizeof(copy), NULL) == -EPROTO,
+	      "another ABI version");
+	tr_destroy(&tr);
+	return true;
+}
+
 static bool test_generations(void)
 {
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 4096,
@@ -334,10 +382,11 @@ static bool test_foreign_objects(void)
 
 int main(void)
 {
-	tap_plan(8);
+	tap_plan(9);
 	tap_ok(test_transitions(), "every transition, legal and illegal");
 	tap_ok(test_bad_configs(), "bad configs are refused and change nothing");
 	tap_ok(test_layout(), "embedded region has the device's layout");
+	tap_ok(test_region_view(), "the region view: page and STATUS agree, misfits refused");
 	tap_ok(test_generations(), "generations count across reset and re-init");
 	tap_ok(test_wait(), "wait: timeout and futex wakeup");
 	tap_ok(test_errors(), "error messages name the cause");

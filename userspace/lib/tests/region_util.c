@@ -113,7 +113,14 @@ int tr_open_device_cfg(struct test_region *tr, const struct fdr_init *cfgp)
 
 int tr_map(struct test_region *tr)
 {
-	return fdr_ctl_map(tr->ctl, &tr->c, &tr->len);
+	struct fdr_status st;
+	int ret = fdr_ctl_map(tr->ctl, &tr->c, &tr->len);
+
+	if (ret == 0)
+		ret = fdr_ctl_status(tr->ctl, &st);
+	if (ret == 0)
+		ret = fdr_region_view(&tr->view, tr->c, tr->len, &st);
+	return ret;
 }
 
 void tr_destroy(struct test_region *tr)
@@ -128,14 +135,12 @@ void tr_destroy(struct test_region *tr)
 
 const struct fdr_buffer_desc *tr_desc(const struct test_region *tr, uint32_t i)
 {
-	return (const struct fdr_buffer_desc *)((const char *)tr->c +
-						tr->c->descs_offset) + i;
+	return &tr->view.descs[i];
 }
 
 const uint8_t *tr_buffer(const struct test_region *tr, uint32_t i)
 {
-	return (const uint8_t *)tr->c + tr->c->control_size +
-	       (uint64_t)i * tr->c->buffer_size;
+	return tr->view.buffers + (uint64_t)i * tr->view.buffer_size;
 }
 
 uint64_t tr_note_size(uint64_t buffer_size)

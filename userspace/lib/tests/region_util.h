@@ -13,6 +13,9 @@
 #include <fdr.h>
 
 struct test_region {
+	/* the view of c, from STATUS at map time: tr_desc() and tr_buffer()
+	 * index with it, as a reader must, not with the page */
+	struct fdr_region_view view;
 	char target[96];
 	struct fdr_ctl *ctl;
 	const struct fdr_control *c;	/* read-only map, after tr_map() */

@@ -73,8 +73,7 @@ static void stop(void)
 
 static const struct fdr_cpu_ring *ring(uint32_t i)
 {
-	return (const struct fdr_cpu_ring *)((const char *)tr.c +
-					     tr.c->rings_offset) + i;
+	return &tr.view.rings[i];
 }
 
 static uint64_t ring_drops(uint32_t i)
@@ -152,9 +151,9 @@ static uint32_t flush_released(uint32_t n)
 	close(fd);
 	if (p == MAP_FAILED)
 		return 0;
-	for (uint32_t i = 0; i < tr.c->nr_buffers && done < n; i++) {
+	for (uint32_t i = 0; i < tr.view.nr_buffers && done < n; i++) {
 		struct fdr_buffer_desc *d = (struct fdr_buffer_desc *)
-			(p + tr.c->descs_offset) + i;
+			(p + tr.view.descs_offset) + i;
 
 		if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != FDR_BUF_RELEASED)
 			continue;

@@ -62,8 +62,7 @@ static void stop(void)
 
 static uint64_t ring_drops(uint32_t i)
 {
-	const struct fdr_cpu_ring *r = (const struct fdr_cpu_ring *)
-		((const char *)tr.c + tr.c->rings_offset) + i;
+	const struct fdr_cpu_ring *r = &tr.view.rings[i];
 
 	return __atomic_load_n(&r->records_dropped, __ATOMIC_RELAXED);
 }
@@ -121,7 +120,7 @@ static uint32_t flush_released(uint32_t n)
 		return 0;
 	for (uint32_t i = 0; i < st.nr_buffers && done < n; i++) {
 		struct fdr_buffer_desc *d = (struct fdr_buffer_desc *)
-			(p + tr.c->descs_offset) + i;
+			(p + tr.view.descs_offset) + i;
 
 		if (__atomic_load_n(&d->state, __ATOMIC_ACQUIRE) != FDR_BUF_RELEASED)
 			continue;
