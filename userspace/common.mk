@@ -21,7 +21,8 @@ endif
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE $(SANFLAGS) \
-	  -I$(TOP)/uapi -I$(TOP)/userspace/include -MMD -MP
+	  -I$(TOP)/uapi -I$(TOP)/userspace/include \
+	  -I$(TOP)/userspace/internal -MMD -MP
 LDFLAGS += $(SANFLAGS)
 
 # The release, one place for all (libfdr's soname, fdr.pc, the DKMS tree,

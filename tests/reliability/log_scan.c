@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <linux/fdr_log.h>
+#include <fdr_bytes.h>
 #include "log_scan.h"
 
 static int fail(struct scan_log *log, const char *fmt, ...)
@@ -22,22 +23,6 @@ static int fail(struct scan_log *log, const char *fmt, ...)
 	vsnprintf(log->error, sizeof(log->error), fmt, ap);
 	va_end(ap);
 	return -1;
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-	return v;
 }
 
 static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -87,12 +72,12 @@ static int scan_metadata(struct scan_log *log, struct scan_buffer *b,
 		if (!last || last->kind != FDR_FN_ENTER_ARG || last->has_arg)
 			return fail(log, "offset %llu: CallArgument not after an EnterArg",
 				    (unsigned long long)off);
-		last->arg = get_u64(p + 1 + FDR_MD_CALL_ARGUMENT_ARG);
+		last->arg = fdr__get_u64(p + 1 + FDR_MD_CALL_ARGUMENT_ARG);
 		last->has_arg = 1;
 		return 0;
 	case FDR_MD_CUSTOM_EVENT:
 	case FDR_MD_TYPED_EVENT:
-		memcpy(&size, p + 1, 4);
+		size = fdr__get_s32(p + 1 + FDR_MD_CUSTOM_EVENT_SIZE);
 		if (size < 0 || (size_t)size > left - FDR_METADATA_SIZE)
 			return fail(log, "offset %llu: event of %d bytes, %zu left in the buffer",
 				    (unsigned long long)off, size, left - FDR_METADATA_SIZE);
@@ -134,7 +119,7 @@ static int scan_buffer(struct scan_log *log, struct scan_buffer *b,
 			if (n - pos < FDR_FUNCTION_SIZE)
 				return fail(log, "offset %llu: function record cut by the buffer end",
 					    (unsigned long long)(off + pos));
-			w0 = get_u32(p + pos);
+			w0 = fdr__get_u32(p + pos);
 			if (FDR_FN_KIND(w0) > FDR_FN_ENTER_ARG)
 				return fail(log, "offset %llu: function record kind %u",
 					    (unsigned long long)(off + pos), FDR_FN_KIND(w0));
@@ -178,7 +163,7 @@ int scan_log_bytes(const uint8_t *p, size_t n, struct scan_log *log)
 		if (n - pos < FDR_METADATA_SIZE ||
 		    p[pos] != FDR_MD_FIRST_BYTE(FDR_MD_BUFFER_EXTENTS))
 			return fail(log, "offset %zu: want BufferExtents", pos);
-		ext = get_u64(p + pos + 1 + FDR_MD_BUFFER_EXTENTS_SIZE);
+		ext = fdr__get_u64(p + pos + 1 + FDR_MD_BUFFER_EXTENTS_SIZE);
 		if (ext > n - pos - FDR_METADATA_SIZE ||
 		    (log->buffer_size && ext > log->buffer_size))
 			return fail(log, "offset %zu: extents %llu beyond the file or buffer size %llu",

@@ -18,7 +18,7 @@ static int is_drop_payload(const uint8_t *payload, int64_t size, uint64_t *recor
 	    memcmp(payload, magic, sizeof(magic) - 1))
 		return 0;
 	if (records)
-		*records = get_u64(payload + offsetof(struct fdr_drop_event, records));
+		*records = fdr__get_u64(payload + offsetof(struct fdr_drop_event, records));
 	return 1;
 }
 

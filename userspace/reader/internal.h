@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <fdr_bytes.h>
 #include <fdr_reader.h>
 
 struct fdr_log {
@@ -22,10 +23,6 @@ struct fdr_log {
 	void *mapping;		/* non-NULL when we mmap'd the file */
 	size_t mapping_size;
 };
-
-static inline uint16_t get_u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
-static inline uint32_t get_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
-static inline uint64_t get_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
 
 /* printf-style error with offset and record kind; always returns -1. */
 int reader_fail(struct fdr_reader_error *err, uint64_t offset, const char *record,

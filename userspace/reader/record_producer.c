@@ -54,14 +54,14 @@ static int decode_function(const struct fdr_log *log, uint64_t off,
 
 	if (log->size - off < FDR_FUNCTION_SIZE)
 		return truncated(err, log, off, "Function", FDR_FUNCTION_SIZE);
-	word0 = get_u32(b);
+	word0 = fdr__get_u32(b);
 	rec->kind = FDR_FN_KIND(word0);
 	if (rec->kind > FDR_FN_ENTER_ARG)
 		return reader_fail(err, off, "Function",
 				   "unknown function record kind %u; expected 0-3 "
 				   "(Enter, Exit, TailExit, EnterArg)", rec->kind);
 	rec->func_id = FDR_FN_ID(word0);
-	rec->delta = get_u32(b + 4);
+	rec->delta = fdr__get_u32(b + 4);
 	rec->length = FDR_FUNCTION_SIZE;
 	return 0;
 }
@@ -73,23 +73,23 @@ static int decode_event(const struct fdr_log *log, uint64_t off, unsigned versio
 	const uint8_t *d = log->data + off + 1;
 	const char *name = fdr_record_kind_name(1, rec->kind);
 
-	rec->event_size = (int32_t)get_u32(d + FDR_MD_CUSTOM_EVENT_SIZE);
+	rec->event_size = fdr__get_s32(d + FDR_MD_CUSTOM_EVENT_SIZE);
 	if (rec->event_size <= 0)
 		return reader_fail(err, off, name, "event size %d; expected > 0",
 				   rec->event_size);
 	if (rec->kind == FDR_MD_TYPED_EVENT) {
 		/* LLVM 19 reads the v5 layout whatever the version. */
-		rec->event_delta = (int32_t)get_u32(d + FDR_MD_TYPED_EVENT_DELTA);
-		rec->event_type = get_u16(d + FDR_MD_TYPED_EVENT_TYPE);
+		rec->event_delta = fdr__get_s32(d + FDR_MD_TYPED_EVENT_DELTA);
+		rec->event_type = fdr__get_u16(d + FDR_MD_TYPED_EVENT_TYPE);
 	} else if (version >= 5) {
-		rec->event_delta = (int32_t)get_u32(d + FDR_MD_CUSTOM_EVENT_TSC);
+		rec->event_delta = fdr__get_s32(d + FDR_MD_CUSTOM_EVENT_TSC);
 	} else {
 		/*
 		 * LLVM 19's producer decodes with its default version (5), so
 		 * it reads the v4 CPU field in v1-v3 logs too (padding there).
 		 */
-		rec->value = get_u64(d + FDR_MD_CUSTOM_EVENT_TSC);
-		rec->cpu = get_u16(d + FDR_MD_CUSTOM_EVENT_CPU_V4);
+		rec->value = fdr__get_u64(d + FDR_MD_CUSTOM_EVENT_TSC);
+		rec->cpu = fdr__get_u16(d + FDR_MD_CUSTOM_EVENT_CPU_V4);
 	}
 	if ((uint64_t)rec->event_size > log->size - off - FDR_METADATA_SIZE)
 		return reader_fail(err, off, name,
@@ -119,7 +119,7 @@ static int decode_metadata(const struct fdr_log *log, uint64_t off,
 	switch (rec->kind) {
 	case FDR_MD_NEW_BUFFER:
 	case FDR_MD_PID:
-		rec->id = (int32_t)get_u32(d);
+		rec->id = fdr__get_s32(d);
 		break;
 	case FDR_MD_END_OF_BUFFER:
 		if (version >= 2)
@@ -128,18 +128,18 @@ static int decode_metadata(const struct fdr_log *log, uint64_t off,
 					   "none (only v1 buffers end with one)", version);
 		break;
 	case FDR_MD_NEW_CPU_ID:
-		rec->cpu = get_u16(d + FDR_MD_NEW_CPU_ID_CPU);
-		rec->value = get_u64(d + FDR_MD_NEW_CPU_ID_TSC);
+		rec->cpu = fdr__get_u16(d + FDR_MD_NEW_CPU_ID_CPU);
+		rec->value = fdr__get_u64(d + FDR_MD_NEW_CPU_ID_TSC);
 		break;
 	case FDR_MD_WALLTIME:
-		rec->value = get_u64(d + FDR_MD_WALLTIME_SEC);
-		rec->usec = get_u32(d + FDR_MD_WALLTIME_USEC);
+		rec->value = fdr__get_u64(d + FDR_MD_WALLTIME_SEC);
+		rec->usec = fdr__get_u32(d + FDR_MD_WALLTIME_USEC);
 		break;
 	case FDR_MD_CUSTOM_EVENT:
 	case FDR_MD_TYPED_EVENT:
 		return decode_event(log, off, version, rec, err);
 	default:	/* TSCWrap, CallArgument, BufferExtents: one u64 */
-		rec->value = get_u64(d);
+		rec->value = fdr__get_u64(d);
 		break;
 	}
 	return 0;

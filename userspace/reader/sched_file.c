@@ -32,10 +32,10 @@ static int check_header(const uint8_t *p, const struct fdr_sched_file *h, size_t
 		return reader_fail(err, 0, "sched header", "expected magic %#x, found %#x",
 				   FDR_SCHED_FILE_MAGIC, h->magic);
 	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
-		if (get_u16(p + exact[i].offset) != exact[i].want)
+		if (fdr__get_u16(p + exact[i].offset) != exact[i].want)
 			return reader_fail(err, exact[i].offset, "sched header",
 					   "expected %s %u, found %u", exact[i].name,
-					   exact[i].want, get_u16(p + exact[i].offset));
+					   exact[i].want, fdr__get_u16(p + exact[i].offset));
 	/* compared as counts, so a huge nr_records cannot overflow a product */
 	if (h->nr_records != room || (size - FDR_SCHED_FILE_SIZE) % FDR_SCHED_RECORD_SIZE)
 		return reader_fail(err, 24, "sched header", "expected a length of 64 + 32 x "

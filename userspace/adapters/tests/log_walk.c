@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/fdr_log.h>
+#include <fdr_bytes.h>
 
 #include "log_walk.h"
 
@@ -22,22 +23,6 @@ static int push(struct walk *w, struct rec r)
 	return 0;
 }
 
-static uint64_t get_u64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 static int decode_metadata(struct walk *w, const uint8_t *b, size_t left,
 			   size_t *used, int buffer)
 {
@@ -47,7 +32,7 @@ static int decode_metadata(struct walk *w, const uint8_t *b, size_t left,
 	*used = FDR_METADATA_SIZE;
 	switch (r.kind) {
 	case FDR_MD_NEW_BUFFER:
-		r.value = (uint32_t)get_u32(d + FDR_MD_NEW_BUFFER_TID);
+		r.value = (uint32_t)fdr__get_u32(d + FDR_MD_NEW_BUFFER_TID);
 		break;
 	case FDR_MD_NEW_CPU_ID:
 		r.value = (uint16_t)(d[0] | d[1] << 8);
@@ -55,10 +40,10 @@ static int decode_metadata(struct walk *w, const uint8_t *b, size_t left,
 	case FDR_MD_TSC_WRAP:
 	case FDR_MD_WALLTIME:
 	case FDR_MD_CALL_ARGUMENT:
-		r.value = get_u64(d);
+		r.value = fdr__get_u64(d);
 		break;
 	case FDR_MD_CUSTOM_EVENT: {
-		int32_t size = (int32_t)get_u32(d + FDR_MD_CUSTOM_EVENT_SIZE);
+		int32_t size = fdr__get_s32(d + FDR_MD_CUSTOM_EVENT_SIZE);
 
 		if (size <= 0 || (size_t)size > left - FDR_METADATA_SIZE) {
 			snprintf(w->error, sizeof(w->error),
@@ -98,7 +83,7 @@ static int decode_buffer(struct walk *w, const uint8_t *b, uint64_t extents,
 
 			if (left < FDR_FUNCTION_SIZE)
 				goto torn;
-			word0 = get_u32(b + off);
+			word0 = fdr__get_u32(b + off);
 			used = FDR_FUNCTION_SIZE;
 			if (push(w, (struct rec){ .kind = REC_FN(FDR_FN_KIND(word0)),
 					.fid = FDR_FN_ID(word0), .buffer = buffer }))
