@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "buffer_check.h"
+#include <fdr_buffer_check.h>
 #include "layout_facts.h"
 #include "log_layout.h"
 
@@ -40,7 +40,7 @@ static int by_seq(const void *a, const void *b)
 }
 
 static void note_problem(struct log_layout *l, const struct log_buffer *b,
-			 const struct buffer_check *chk)
+			 const struct fdr__buffer_check *chk)
 {
 	struct log_problem *p = &l->problems[l->nr_problems++];
 
@@ -96,7 +96,7 @@ static int take_buffer(struct log_layout *l, const struct layout_facts *f,
 bool log_layout_validate_step(struct log_layout *l)
 {
 	struct log_buffer *b;
-	struct buffer_check chk;
+	struct fdr__buffer_check chk;
 
 	if (l->nr_validated == l->nr_buffers)
 		return false;
@@ -104,7 +104,7 @@ bool log_layout_validate_step(struct log_layout *l)
 	if (b->known)
 		chk = *b->known;
 	else
-		buffer_check(b->data, b->extents, &chk);
+		fdr__buffer_check(b->data, b->extents, &chk);
 	if (chk.problem)
 		note_problem(l, b, &chk);
 	if (chk.valid_len != b->len)

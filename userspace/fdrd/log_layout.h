@@ -15,7 +15,7 @@
 #include <linux/fdr.h>
 #include <linux/fdr_log.h>
 
-#include "buffer_check.h"
+#include <fdr_buffer_check.h>
 
 /* One buffer as it goes into the log: extents record, then data. */
 struct log_buffer {
@@ -32,7 +32,7 @@ struct log_buffer {
 	uint64_t len;		/* bytes of data written (<= extents) */
 	uint32_t state;		/* descriptor state at the snapshot */
 	/* this buffer's walk, done earlier on the same bytes (log_precheck) */
-	const struct buffer_check *known;
+	const struct fdr__buffer_check *known;
 	/* a stream's record of a buffer already handed back: its owner
 	 * note, copied and checked when it was written (owner_note_dup) */
 	const uint8_t *note_copy;

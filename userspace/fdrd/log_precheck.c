@@ -31,7 +31,7 @@ int log_precheck_build(const struct fdr_control *ctl, size_t map_len,
 		if (b->state != FDR_BUF_RELEASED || b->index >= pc->nr)
 			continue;	/* still held: it may grow; walk it at flush */
 		e = &pc->entries[b->index];
-		buffer_check(b->data, b->extents, &e->chk);
+		fdr__buffer_check(b->data, b->extents, &e->chk);
 		e->generation = l.generation;
 		e->seq = b->seq;
 		e->extents = b->extents;

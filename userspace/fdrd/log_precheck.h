@@ -17,7 +17,7 @@ struct precheck_entry {
 	bool valid;		/* walked, and RELEASED when walked */
 	uint32_t generation;
 	uint64_t seq, extents;
-	struct buffer_check chk;
+	struct fdr__buffer_check chk;
 };
 
 struct log_precheck {

@@ -33,7 +33,7 @@ static const char *const state_names[VS_NR] = {
 	"CallArgument", "EndOfBuffer",
 };
 
-enum verifier_state verifier_state_of(const struct fdr_record *rec)
+enum verifier_state verifier_state_of_kind(int is_metadata, unsigned kind)
 {
 	static const enum verifier_state of_metadata[FDR_MD_NR_KINDS] = {
 		[FDR_MD_NEW_BUFFER] = VS_NEW_BUFFER,
@@ -48,7 +48,24 @@ enum verifier_state verifier_state_of(const struct fdr_record *rec)
 		[FDR_MD_PID] = VS_PID,
 	};
 
-	return rec->is_metadata ? of_metadata[rec->kind] : VS_FUNCTION;
+	return is_metadata ? of_metadata[kind] : VS_FUNCTION;
+}
+
+enum verifier_state verifier_state_of(const struct fdr_record *rec)
+{
+	return verifier_state_of_kind(rec->is_metadata, rec->kind);
+}
+
+bool verifier_allows(enum verifier_state from, enum verifier_state to)
+{
+	return allowed_next[from] & BIT(to);
+}
+
+/* A block needs NewBuffer, WalltimeMarker, [Pid,] NewCPUId. */
+bool verifier_can_end(enum verifier_state state)
+{
+	return !(BIT(state) & (BIT(VS_UNKNOWN) | BIT(VS_BUFFER_EXTENTS) | BIT(VS_NEW_BUFFER) |
+			       BIT(VS_WALLCLOCK) | BIT(VS_PID)));
 }
 
 /* "A, B or C" for the set of allowed states. */
@@ -78,7 +95,7 @@ int verifier_step(enum verifier_state *state, const struct fdr_record *rec,
 	/* After EndOfBuffer, LLVM ignores everything up to the next block. */
 	if (*state == VS_END_OF_BUFFER && to != VS_NEW_BUFFER)
 		return 0;
-	if (allowed_next[*state] & BIT(to)) {
+	if (verifier_allows(*state, to)) {
 		*state = to;
 		return 0;
 	}
@@ -92,17 +109,10 @@ int verifier_step(enum verifier_state *state, const struct fdr_record *rec,
 int verifier_finish(enum verifier_state state, uint64_t offset,
 		    struct fdr_reader_error *err)
 {
-	switch (state) {
-	case VS_UNKNOWN:
-	case VS_BUFFER_EXTENTS:
-	case VS_NEW_BUFFER:
-	case VS_WALLCLOCK:
-	case VS_PID:
-		return reader_fail(err, offset, state_names[state],
-				   "block ends after %s: expected NewCPUId or a later "
-				   "record (a block needs NewBuffer, WalltimeMarker, "
-				   "[Pid,] NewCPUId)", state_names[state]);
-	default:
+	if (verifier_can_end(state))
 		return 0;
-	}
+	return reader_fail(err, offset, state_names[state],
+			   "block ends after %s: expected NewCPUId or a later "
+			   "record (a block needs NewBuffer, WalltimeMarker, "
+			   "[Pid,] NewCPUId)", state_names[state]);
 }

@@ -50,7 +50,12 @@ enum verifier_state {
 	VS_FUNCTION, VS_CALL_ARG, VS_END_OF_BUFFER, VS_NR
 };
 
+enum verifier_state verifier_state_of_kind(int is_metadata, unsigned kind);
 enum verifier_state verifier_state_of(const struct fdr_record *rec);
+/* May a record of state `to` follow one of state `from` in a block? */
+bool verifier_allows(enum verifier_state from, enum verifier_state to);
+/* May a block end with a record of this state? */
+bool verifier_can_end(enum verifier_state state);
 int verifier_step(enum verifier_state *state, const struct fdr_record *rec,
 		  struct fdr_reader_error *err);
 int verifier_finish(enum verifier_state state, uint64_t offset,

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * test_buffer_check.c - the record walk that decides how much of a buffer
- * is a well-formed v2 block, case by case (FORMAT.md §2-§4.4).
+ * test_buffer_check.c - fdrd's record walk (libfdrread's grammar) that
+ * decides how much of a buffer is a well-formed v2 block, case by case
+ * (FORMAT.md §2-§4.4).
  */
 #include <string.h>
 
 #include <linux/fdr_log.h>
 
-#include "buffer_check.h"
+#include <fdr_buffer_check.h>
 #include "tap.h"
 
 static unsigned char buf[1024];
@@ -41,9 +42,9 @@ static void preamble(void)
 /* Check: the walk keeps `keep` bytes and reports a problem iff `bad`. */
 static void expect(const char *what, size_t keep, int bad)
 {
-	struct buffer_check c;
+	struct fdr__buffer_check c;
 
-	buffer_check(buf, len, &c);
+	fdr__buffer_check(buf, len, &c);
 	tap_ok(c.valid_len == keep && !!c.problem == bad, "%s: kept %zu of %zu%s%s",
 	       what, c.valid_len, len, c.problem ? ", " : "", c.problem ? c.problem : "");
 }
