@@ -205,6 +205,31 @@ FDR__INLINE void fdr__append_fn(struct fdr_thread *t, uint64_t pos,
 }
 
 /*
+ * XRay's undo counters, one rule for the inline and the general paths.
+ * An Enter is undoable until its Exit; an Exit within the threshold of
+ * the last undoable Enter erases it (fdr__undoable).  A kept TailExit
+ * after undoable Enters lengthens the tail-call chain rewind.c may walk
+ * back; any other kept Exit ends both.
+ */
+FDR__INLINE void fdr__undo_note_enter(struct fdr_thread *t, uint64_t tsc)
+{
+	t->undo_enters++;
+	t->last_entry_tsc = tsc;
+}
+
+FDR__INLINE bool fdr__undoable(const struct fdr_thread *t, uint64_t tsc)
+{
+	return t->undo_enters && tsc - t->last_entry_tsc < t->threshold;
+}
+
+FDR__INLINE void fdr__undo_note_exit(struct fdr_thread *t, uint32_t kind)
+{
+	t->undo_tails = kind == FDR_FN_TAIL_EXIT && t->undo_enters ?
+				t->undo_tails + 1 : 0;
+	t->undo_enters = 0;
+}
+
+/*
  * Erase the Enter of a call shorter than the threshold: the record before
  * pos is the last undoable Enter (undo_enters > 0).  true: undoable
  * Enters remain; false: none, and the caller (rewind.c) may go on over a
@@ -254,9 +279,8 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 			     !fdr__no_preamble(t, tsc, fdr__cpu_fast(t)), 0))
 		goto general;
 	if (kind == FDR_FN_ENTER) {
-		t->undo_enters++;
-		t->last_entry_tsc = tsc;
-	} else if (t->undo_enters && tsc - t->last_entry_tsc < t->threshold) {
+		fdr__undo_note_enter(t, tsc);
+	} else if (fdr__undoable(t, tsc)) {
 		/* A call shorter than the threshold: its Enter is erased here,
 		 * with this TSC; the walk back over a tail-call chain is
 		 * rewind.c's. */
@@ -267,9 +291,7 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 		fdr__guard_leave(t);
 		return true;
 	} else {
-		t->undo_tails = kind == FDR_FN_TAIL_EXIT && t->undo_enters ?
-					t->undo_tails + 1 : 0;
-		t->undo_enters = 0;
+		fdr__undo_note_exit(t, kind);
 	}
 	fdr__append_fn(t, pos, kind, fid, tsc);
 	fdr__guard_leave(t);

@@ -111,13 +111,12 @@ NOINLINE void enter_slow(struct fdr_thread *t, int32_t fid)
 	if (ready(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
 		uint64_t tsc = fdr__tsc();
 
+		/* nothing before a new block's preamble can be undone */
 		if (write_preamble(t, tsc, fdr__cpu())) {
-			t->undo_enters = 1;
+			t->undo_enters = 0;
 			t->undo_tails = 0;
-		} else {
-			t->undo_enters++;
 		}
-		t->last_entry_tsc = tsc;
+		fdr__undo_note_enter(t, tsc);
 		put_fn(t, FDR_FN_ENTER, fid, tsc);
 		fdr__publish(t);
 		if (trigger_armed(t))
@@ -133,17 +132,11 @@ NOINLINE void exit_slow(struct fdr_thread *t, uint32_t kind, int32_t fid)
 		bool meta = write_preamble(t, tsc, fdr__cpu());
 		bool erased = false;
 
-		if (!meta && t->undo_enters &&
-		    tsc - t->last_entry_tsc < t->threshold) {
+		if (!meta && fdr__undoable(t, tsc)) {
 			fdr__rewind(t, tsc);
 			erased = true;
-		} else if (kind == FDR_FN_EXIT) {
-			t->undo_enters = 0;
-			t->undo_tails = 0;
-			put_fn(t, kind, fid, tsc);
 		} else {
-			t->undo_tails = t->undo_enters ? t->undo_tails + 1 : 0;
-			t->undo_enters = 0;
+			fdr__undo_note_exit(t, kind);
 			put_fn(t, kind, fid, tsc);
 		}
 		fdr__publish(t);
