@@ -12,6 +12,7 @@
 #include <linux/lockdep.h>
 #include <linux/poll.h>
 #include <linux/sched.h>
+#include <linux/fdr_flush.h>
 #include "fdr_dev.h"
 #include "region.h"
 #include "sched.h"
@@ -348,27 +349,16 @@ static bool fdr_stream_locked(const struct fdr_dev *dev)
 }
 
 /*
- * A flush is running: after the finalize, or a stream flush begun while
- * INITIALIZED (only a stream region is FLUSHING then).
+ * May @op run now?  The rules are uapi/linux/fdr_flush.h's table, shared
+ * with libfdr's embedded backend; the device's states are always in range.
  */
-static bool fdr_flushing_locked(struct fdr_dev *dev)
+static bool fdr_flush_may_locked(struct fdr_dev *dev, enum fdr_flush_op op)
 {
-	return (dev->state == FDR_STATE_FINALIZED ||
-		dev->state == FDR_STATE_INITIALIZED) &&
-	       dev->flush_state == FDR_FLUSH_FLUSHING;
-}
+	const struct fdr_flush_rule *rule = &fdr_flush_rules[op];
 
-/*
- * May a flush begin?  After the finalize, unless one runs; in a stream
- * region also before it, where FLUSHED cannot be (FLUSH_DONE needs the
- * finalize), so NOT_FLUSHING is the only other flush state.
- */
-static bool fdr_flush_may_begin_locked(struct fdr_dev *dev)
-{
-	if (dev->state == FDR_STATE_FINALIZED)
-		return dev->flush_state != FDR_FLUSH_FLUSHING;
-	return dev->state == FDR_STATE_INITIALIZED && fdr_stream_locked(dev) &&
-	       dev->flush_state == FDR_FLUSH_NOT_FLUSHING;
+	lockdep_assert_held(&dev->lock);
+	return rule->from[fdr_stream_locked(dev)][dev->state] &
+	       FDR_FLUSH_FROM(dev->flush_state);
 }
 
 /**
@@ -386,34 +376,24 @@ int fdr_state_flush_begin(struct fdr_dev *dev, struct fdr_file *ff)
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (fdr_flush_may_begin_locked(dev)) {
+	if (fdr_flush_may_locked(dev, FDR_FLUSH_OP_BEGIN)) {
 		dev->flush_owner = ff;
-		fdr_set_flush_state(dev, FDR_FLUSH_FLUSHING);
+		fdr_set_flush_state(dev, fdr_flush_rules[FDR_FLUSH_OP_BEGIN].to);
 		err = 0;
 	}
 	mutex_unlock(&dev->lock);
 	return err;
 }
 
-/*
- * May the running flush end in @to?  FLUSHED only once FINALIZED: a
- * stream flush done before the finalize would leave the data written
- * after it unflushed.
- */
-static bool fdr_flush_may_end_locked(struct fdr_dev *dev, u32 to)
-{
-	return fdr_flushing_locked(dev) &&
-	       (to != FDR_FLUSH_FLUSHED || dev->state == FDR_STATE_FINALIZED);
-}
-
-/* FLUSHING -> @to, if @ff began the flush. */
-static int fdr_flush_end(struct fdr_dev *dev, struct fdr_file *ff, u32 to)
+/* FLUSHING -> DONE's or ABORT's flush state, if @ff began the flush. */
+static int fdr_flush_end(struct fdr_dev *dev, struct fdr_file *ff,
+			 enum fdr_flush_op op)
 {
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (fdr_flush_may_end_locked(dev, to) && dev->flush_owner == ff) {
-		fdr_flush_end_locked(dev, to);
+	if (fdr_flush_may_locked(dev, op) && dev->flush_owner == ff) {
+		fdr_flush_end_locked(dev, fdr_flush_rules[op].to);
 		err = 0;
 	}
 	mutex_unlock(&dev->lock);
@@ -430,7 +410,7 @@ static int fdr_flush_end(struct fdr_dev *dev, struct fdr_file *ff, u32 to)
  */
 int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff)
 {
-	return fdr_flush_end(dev, ff, FDR_FLUSH_FLUSHED);
+	return fdr_flush_end(dev, ff, FDR_FLUSH_OP_DONE);
 }
 
 /**
@@ -444,7 +424,7 @@ int fdr_state_flush_done(struct fdr_dev *dev, struct fdr_file *ff)
  */
 int fdr_state_flush_abort(struct fdr_dev *dev, struct fdr_file *ff)
 {
-	return fdr_flush_end(dev, ff, FDR_FLUSH_NOT_FLUSHING);
+	return fdr_flush_end(dev, ff, FDR_FLUSH_OP_ABORT);
 }
 
 /**
@@ -462,8 +442,8 @@ int fdr_state_flush_force_abort(struct fdr_dev *dev)
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (fdr_flushing_locked(dev)) {
-		fdr_flush_end_locked(dev, FDR_FLUSH_NOT_FLUSHING);
+	if (fdr_flush_may_locked(dev, FDR_FLUSH_OP_ABORT)) {
+		fdr_flush_end_locked(dev, fdr_flush_rules[FDR_FLUSH_OP_ABORT].to);
 		err = 0;
 	}
 	mutex_unlock(&dev->lock);

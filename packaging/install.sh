@@ -44,7 +44,7 @@ FDR_SYSTEM_SETUP=${FDR_SYSTEM_SETUP:-yes}
 # What users run: the tools, and the man pages in Documentation/man/.
 TOOLS="fdr fdrctl fdrd fdrlog"
 HEADERS="fdr.h fdr_inline.h fdr_reader.h"
-UAPI_HEADERS="fdr.h fdr_log.h fdr_sched.h"
+UAPI_HEADERS="fdr.h fdr_flush.h fdr_log.h fdr_sched.h"
 STATIC_LIBS="lib/libfdr.a adapters/libfdr-xray-objs.a adapters/libfdr-xray-cxx.a adapters/libfdr-cyg.a reader/libfdrread.a"
 
 manifest_rel=$DATADIR/fdr/install-manifest

@@ -40,12 +40,12 @@ expected_files() {
 	for f in bin/fdr bin/fdrctl bin/fdrd bin/fdrlog bin/fdr-cc share/man/man1/fdr.1 lib/libfdr.a "lib/libfdr.so.$version" \
 		lib/libfdr-xray.a lib/libfdr-xray-objs.a lib/libfdr-xray-cxx.a lib/libfdr-cyg.a lib/libfdrread.a \
 		include/fdr.h include/fdr_inline.h include/fdr_reader.h include/linux/fdr.h \
-		include/linux/fdr_log.h include/linux/fdr_sched.h lib/pkgconfig/fdr.pc share/man/man8/fdrd.8 \
+		include/linux/fdr_flush.h include/linux/fdr_log.h include/linux/fdr_sched.h lib/pkgconfig/fdr.pc share/man/man8/fdrd.8 \
 		share/man/man8/fdrctl.8 share/man/man1/fdrlog.1 lib/udev/rules.d/60-fdr.rules \
 		lib/systemd/system/fdrd.service lib/sysusers.d/fdr.conf lib/modules-load.d/fdr.conf; do
 		[ -f "$p/$f" ] || missing="$missing $f"
 	done
-	for f in dkms.conf Kbuild kmod/Kbuild kmod/main.c kmod/fdr_dev.h kmod/sched_probe.c uapi/linux/fdr.h uapi/linux/fdr_sched.h; do
+	for f in dkms.conf Kbuild kmod/Kbuild kmod/main.c kmod/fdr_dev.h kmod/sched_probe.c uapi/linux/fdr.h uapi/linux/fdr_flush.h uapi/linux/fdr_sched.h; do
 		[ -f "$d/usr/src/fdr-$version/$f" ] || missing="$missing /usr/src/fdr-$version/$f"
 	done
 	[ -f "$d/etc/fdr/fdrd.conf" ] || missing="$missing /etc/fdr/fdrd.conf"

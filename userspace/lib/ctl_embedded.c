@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/fdr_flush.h>
 #include "internal.h"
 
 #define WAIT_SLICE_MS	20
@@ -169,38 +170,21 @@ FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
 }
 
 /*
- * The flush transitions, as fdr.ko makes them (uapi/linux/fdr.h).  In
- * FINALIZED: BEGIN from NOT_FLUSHING or FLUSHED, DONE and ABORT from
- * FLUSHING.  In a stream region also while INITIALIZED: BEGIN from
- * NOT_FLUSHING (the stream flush, which stays FLUSHING through the
- * finalize), ABORT from FLUSHING; DONE waits for FINALIZED (EBUSY).
+ * The flush transitions, as fdr.ko makes them: uapi/linux/fdr_flush.h's
+ * table.  The control page is shared memory a writer may have scribbled,
+ * so a state or flush state out of the table's range allows nothing.
  */
-enum flush_op { FLUSH_BEGIN, FLUSH_DONE, FLUSH_ABORT };
-
 FDR_NOINSTR static bool flush_allowed(const struct fdr_control *c,
-				      enum flush_op op)
+				      enum fdr_flush_op op)
 {
 	uint32_t s = load_u32(&c->state), fs = load_u32(&c->flush_state);
 	bool stream = c->flags & FDR_CTL_STREAM;
 
-	if (s == FDR_STATE_INITIALIZED && !stream)
-		return false;
-	if (s != FDR_STATE_FINALIZED && s != FDR_STATE_INITIALIZED)
-		return false;
-	switch (op) {
-	case FLUSH_BEGIN:
-		return fs == FDR_FLUSH_NOT_FLUSHING ||
-		       (fs == FDR_FLUSH_FLUSHED && s == FDR_STATE_FINALIZED);
-	case FLUSH_DONE:
-		return fs == FDR_FLUSH_FLUSHING && s == FDR_STATE_FINALIZED;
-	case FLUSH_ABORT:
-		return fs == FDR_FLUSH_FLUSHING;
-	}
-	return false;
+	return s < FDR_FLUSH_NR_STATES && fs < FDR_FLUSH_NR_FLUSH_STATES &&
+	       (fdr_flush_rules[op].from[stream][s] & FDR_FLUSH_FROM(fs));
 }
 
-FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum flush_op op,
-					uint32_t to)
+FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum fdr_flush_op op)
 {
 	int ret = lock_region(ctl);
 	struct fdr_control *c = ctl->ectl;
@@ -210,7 +194,7 @@ FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum flush_op op,
 	if (!flush_allowed(c, op)) {
 		ret = -EBUSY;
 	} else {
-		set_u32(&c->flush_state, to);
+		set_u32(&c->flush_state, fdr_flush_rules[op].to);
 		/* Waiters sleep on the state word; wake them to re-check. */
 		fdr__futex_wake_all(&c->state);
 	}
@@ -220,17 +204,17 @@ FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum flush_op op,
 
 FDR_NOINSTR static int emb_flush_begin(struct fdr_ctl *ctl)
 {
-	return flush_transition(ctl, FLUSH_BEGIN, FDR_FLUSH_FLUSHING);
+	return flush_transition(ctl, FDR_FLUSH_OP_BEGIN);
 }
 
 FDR_NOINSTR static int emb_flush_done(struct fdr_ctl *ctl)
 {
-	return flush_transition(ctl, FLUSH_DONE, FDR_FLUSH_FLUSHED);
+	return flush_transition(ctl, FDR_FLUSH_OP_DONE);
 }
 
 FDR_NOINSTR static int emb_flush_abort(struct fdr_ctl *ctl)
 {
-	return flush_transition(ctl, FLUSH_ABORT, FDR_FLUSH_NOT_FLUSHING);
+	return flush_transition(ctl, FDR_FLUSH_OP_ABORT);
 }
 
 FDR_NOINSTR static int emb_reset(struct fdr_ctl *ctl)
