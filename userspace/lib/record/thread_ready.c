@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * writer.c - the slow path of a record: the thread has no buffer, its
+ * thread_ready.c - the slow path of a record: the thread has no buffer, its
  * buffer is full, or the region stopped recording.
  */
 #include <unistd.h>

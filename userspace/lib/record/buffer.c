@@ -48,7 +48,7 @@ FDR_NOINSTR static uint64_t walltime_us(struct fdr_thread *t)
 
 /* NewBuffer(tid) + WalltimeMarker: extents start at the preamble size.
  * NewCPUId follows with the first record (cpu FDR__CPU_NONE). */
-FDR_NOINSTR static void write_preamble(struct fdr_thread *t)
+FDR_NOINSTR static void write_buffer_start(struct fdr_thread *t)
 {
 	uint64_t us = walltime_us(t);
 	uint64_t sec = us / 1000000u;
@@ -179,7 +179,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 	fdr__trigger_take(t, r);	/* t->fast_size */
 	populate(t->buf, r->buffer_size);
 	fdr__owner_note_write(t, r, seq);	/* before the preamble publishes */
-	write_preamble(t);
+	write_buffer_start(t);
 	return 0;
 }
 
