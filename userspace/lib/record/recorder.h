@@ -89,7 +89,7 @@ void fdr__publish(struct fdr_thread *t)
 bool fdr__thread_ready(struct fdr_thread *t, uint64_t need);
 /* One record dropped by a writer on this CPU (its ring's counter). */
 void fdr__count_drop(struct fdr_region *r, uint32_t cpu);
-/* A forked child starts with no drops to tell (writer.c). */
+/* A forked child starts with no drops to tell (thread_ready.c). */
 void fdr__forget_missed(void);
 int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 			uint32_t cpu);
