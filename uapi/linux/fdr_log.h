@@ -2,8 +2,9 @@
 /*
  * fdr_log.h - the on-disk LLVM XRay FDR log: file header and records.
  *
- * One definition shared by the kernel module, libfdr (the writer), fdrd
- * (the flusher) and the log reader.  All multi-byte fields are little-endian.
+ * One definition shared by libfdr (the writer), fdrd (the flusher) and the
+ * log reader; the kernel module does not include it.  All multi-byte
+ * fields are little-endian.
  * The byte-level reference is Documentation/format.md.
  */
 #ifndef _UAPI_LINUX_FDR_LOG_H
@@ -45,8 +46,9 @@ enum fdr_metadata_kind {
 #define FDR_MD_FIRST_BYTE(kind)	((__u8)(((kind) << 1) | 1))
 
 /*
- * A metadata record: 16 bytes, packed payload at byte 1.  Use the
- * accessors below (memcpy-based in userspace) to read unaligned fields.
+ * A metadata record: 16 bytes, packed payload at byte 1.  Its fields are
+ * unaligned: read them byte-wise (userspace has the memcpy-based
+ * fdr__get_u16/u32/u64 in userspace/internal/fdr_bytes.h).
  */
 struct fdr_metadata_record {
 	__u8 type_kind;		/* (kind << 1) | 1 */
