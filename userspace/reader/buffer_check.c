@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * buffer_check.c - fdrd's walk over one raw buffer, on the block state
- * machine of block_verifier.c (FORMAT.md §4.4), restricted to what a v2
- * log may hold (no EndOfBuffer, no nested BufferExtents).  The reader and
- * fdrd thus accept the same records in the same order.
+ * machine of block_verifier.c (the format draft ../shared/FORMAT.md
+ * §4.4), restricted to what a v2 log may hold (Documentation/format.md
+ * §1: no EndOfBuffer, no nested BufferExtents).  The reader and fdrd thus
+ * accept the same records in the same order.
  */
 #include <fdr_buffer_check.h>
 #include <fdr_bytes.h>

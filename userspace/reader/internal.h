@@ -2,10 +2,11 @@
 /*
  * internal.h - libfdrread internals shared between its files.
  *
- * The pipeline mirrors LLVM 19's loader (FORMAT.md §4.4): a producer
- * decodes records, an indexer cuts them into blocks (one per NewBuffer)
- * and runs the block state machine on each, the blocks of each (pid, tid)
- * are ordered by wall time, and an expander turns them into events.
+ * The pipeline mirrors LLVM 19's loader (the format draft
+ * ../shared/FORMAT.md §4.4): a producer decodes records, an indexer cuts
+ * them into blocks (one per NewBuffer) and runs the block state machine on
+ * each, the blocks of each (pid, tid) are ordered by wall time, and an
+ * expander turns them into events.
  */
 #ifndef FDR_READER_INTERNAL_H
 #define FDR_READER_INTERNAL_H

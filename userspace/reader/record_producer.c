@@ -4,7 +4,8 @@
  * version's buffer framing.
  *
  * Field layouts are uapi/linux/fdr_log.h's; the framing rules are
- * FORMAT.md §4: v1 skips the padding after EndOfBuffer up to
+ * §4 of the format draft ../shared/FORMAT.md (v2 alone is in
+ * Documentation/format.md §1): v1 skips the padding after EndOfBuffer up to
  * ThreadBufferSize (counted from the NewBuffer byte), v2 consumes exactly
  * the bytes each BufferExtents announces, v3+ behaves as LLVM 19 does
  * (over-reads are errors, bytes after a buffer are skipped up to the next

@@ -2,7 +2,7 @@
 /*
  * log_layout.c - choose the buffers of a log (current generation, extents
  * > 0, well-formed), order them by acquisition sequence and give every
- * piece its file offset (FORMAT.md §1, §4.2).
+ * piece its file offset (Documentation/format.md §1).
  *
  * The region is shared with writers we do not trust: the facts it is laid
  * out from are copied once and checked against the mapping's length

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * record.c - the public record calls: XRay FDR v2 records, written the
- * way compiler-rt's FDRController writes them (FORMAT.md §3.1, §5.1).
+ * way compiler-rt's FDRController writes them (Documentation/format.md §2).
  *
  * Per call: rdtsc, a re-entry guard (signal handlers may record too), one
  * state check, the CPU from rseq, the bytes, then one release store of

@@ -4,7 +4,7 @@
 Each cases/NAME.hex is one record per line: hex bytes, then '# what it is'.
 '@zero N' stands for N zero bytes (v1 padding).  hex2bin turns a table back
 into a log at test time.  Record layouts follow uapi/linux/fdr_log.h and
-FORMAT.md; nothing here is read back by the tests except the .hex files.
+Documentation/format.md (and the format draft ../shared/FORMAT.md for v1); nothing here is read back by the tests except the .hex files.
 The .expect files (what `fdrlog verify` must say, and whether llvm-xray 19
 accepts the file) are written by hand, not by this script.
 Run: python3 gen_cases.py  (rewrites cases/*.hex)
@@ -135,7 +135,7 @@ def preamble(log, tid, sec=1700000000, usec=250000, cpu=3, tsc=0x1000, pid=None)
 
 
 def valid_cases():
-    # FORMAT.md §8 verbatim.
+    # The format draft's (../shared/FORMAT.md) §8 example, verbatim.
     buffer(Log(), lambda l: preamble(l, 1234).enter(1, 0).exit(1, 100)).write("v2_example")
 
     def all_kinds_a(l):

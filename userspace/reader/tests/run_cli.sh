@@ -58,7 +58,7 @@ check $? "convert -o writes the same bytes as stdout"
 
 "$FDRLOG" dump "$WORK/example.log" >"$WORK/dump.txt"
 [ $? = 0 ] && cmp -s "$WORK/dump.txt" "$HERE/cases/v2_example.dump"
-check $? "dump of the FORMAT.md example equals cases/v2_example.dump"
+check $? "dump of the format draft's (shared/FORMAT.md §8) example equals cases/v2_example.dump"
 expect 1 "offset 88: Function: truncated" "dump stops at a cut record with its offset" -- \
 	"$FDRLOG" dump "$WORK/cut.log"
 [ "$(wc -l <"$WORK/out")" = 5 ]

@@ -2,7 +2,8 @@
 /*
  * test_buffer_check.c - fdrd's record walk (libfdrread's grammar) that
  * decides how much of a buffer is a well-formed v2 block, case by case
- * (FORMAT.md §2-§4.4).
+ * (Documentation/format.md §1-§2; the loader's rules: the format
+ * draft ../shared/FORMAT.md §4.4).
  */
 #include <string.h>
 

@@ -78,7 +78,7 @@ static void custom_v5(struct img *m, const char *data, int32_t delta)
 	put(m, data, strlen(data));
 }
 
-/* FORMAT.md §8, plus an EnterArg with one argument. */
+/* The worked example of the format draft (../shared/FORMAT.md §8), plus an EnterArg with one argument. */
 static void build_v2(struct img *m)
 {
 	size_t ext;

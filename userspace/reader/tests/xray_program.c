@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* compiler-rt's interface, declared in C (FORMAT.md §6). */
+/* compiler-rt's interface, declared in C (the format draft ../shared/FORMAT.md §6). */
 enum { XRAY_LOG_INITIALIZED = 2, XRAY_LOG_FINALIZED = 4, XRAY_LOG_FLUSHED = 2 };
 int __xray_log_select_mode(const char *mode);
 int __xray_log_init_mode(const char *mode, const char *config);
