@@ -19,8 +19,8 @@ FDR_HOOK static inline uint32_t fid_of(void *fn)
 {
 	uint32_t fid = fdr_fid_cache_get((uintptr_t)fn);
 
-	if (__builtin_expect(fid == 0, 0) && !fdr_cyg__tables_full)
-		fid = fdr_cyg_resolve((uintptr_t)fn);
+	if (__builtin_expect(fid == 0, 0) && !fdr__cyg_tables_full)
+		fid = fdr__cyg_resolve((uintptr_t)fn);
 	return fid;
 }
 

@@ -24,14 +24,14 @@
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread bool in_resolve;
 static bool started;
-volatile int fdr_cyg__tables_full;
+volatile int fdr__cyg_tables_full;
 
 FDR_HOOK static void write_owner(const struct fdr_fid_owner *o, void *arg)
 {
-	struct fdr_module *m = fdr_module_at(o->module);
+	struct fdr_module *m = fdr__module_at(o->module);
 
 	(void)arg;
-	fdr_sym_map_append(o->fid, m ? fdr_module_symbol(m, o->vaddr) : NULL,
+	fdr__sym_map_append(o->fid, m ? fdr__module_symbol(m, o->vaddr) : NULL,
 			   m ? m->path : NULL, o->vaddr);
 }
 
@@ -48,8 +48,8 @@ FDR_HOOK static void after_fork_parent(void)
 /* The child records under its own pid: give it a complete map now. */
 FDR_HOOK static void after_fork_child(void)
 {
-	fdr_sym_map_forget();
-	fdr_fid_for_each(write_owner, NULL);
+	fdr__sym_map_forget();
+	fdr__fid_for_each(write_owner, NULL);
 	pthread_mutex_unlock(&resolve_lock);
 }
 
@@ -66,24 +66,24 @@ FDR_HOOK static void start_once(void)
 
 FDR_HOOK static uint32_t assign(uintptr_t fn)
 {
-	struct fdr_module *m = fdr_module_find(fn);
+	struct fdr_module *m = fdr__module_find(fn);
 	uint64_t vaddr = m ? fn - m->bias : fn;
-	uint32_t fid = fdr_fid_claim(m, vaddr);
+	uint32_t fid = fdr__fid_claim(m, vaddr);
 
-	if (fid == 0 || fdr_fid_cache_put(fn, fid)) {
-		if (!fdr_cyg__tables_full)
+	if (fid == 0 || fdr__fid_cache_put(fn, fid)) {
+		if (!fdr__cyg_tables_full)
 			fprintf(stderr, "fdr: more than %u instrumented functions; "
 				"calls to the others are not recorded\n",
 				FDR_FID_CACHE_MAX);
-		fdr_cyg__tables_full = 1;
+		fdr__cyg_tables_full = 1;
 		return 0;
 	}
-	fdr_sym_map_append(fid, m ? fdr_module_symbol(m, vaddr) : NULL,
+	fdr__sym_map_append(fid, m ? fdr__module_symbol(m, vaddr) : NULL,
 			   m ? m->path : NULL, vaddr);
 	return fid;
 }
 
-FDR_HOOK uint32_t fdr_cyg_resolve(uintptr_t fn)
+FDR_HOOK uint32_t fdr__cyg_resolve(uintptr_t fn)
 {
 	uint32_t fid;
 

@@ -14,10 +14,10 @@
  * recorded (re-entered from a signal handler inside the slow path, or
  * the tables are full).
  */
-uint32_t fdr_cyg_resolve(uintptr_t fn);
+uint32_t fdr__cyg_resolve(uintptr_t fn);
 
 /* Set once the tables are full: new functions are then not recorded,
  * and the hooks stop taking the slow path for them. */
-extern volatile int fdr_cyg__tables_full;
+extern volatile int fdr__cyg_tables_full;
 
 #endif /* FDR_CYG_RESOLVE_H */

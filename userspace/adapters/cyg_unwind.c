@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cyg_unwind.c - fdr_unwind_fid_at for the -finstrument-functions hooks:
+ * cyg_unwind.c - fdr__unwind_fid_at for the -finstrument-functions hooks:
  * the id of a function the hooks have seen.  A frame of a function never
  * entered since recording began has no Enter to close; the cache has no
  * entry for it.
@@ -9,7 +9,7 @@
 #include "hook_attrs.h"
 #include "unwind_frames.h"
 
-FDR_HOOK uint32_t fdr_unwind_fid_at(uintptr_t start)
+FDR_HOOK uint32_t fdr__unwind_fid_at(uintptr_t start)
 {
 	return fdr_fid_cache_get(start);
 }

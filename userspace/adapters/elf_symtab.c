@@ -187,7 +187,7 @@ FDR_HOOK static size_t upper_bound(const struct fdr_elf_symtab *st,
 	return lo;
 }
 
-FDR_HOOK const char *fdr_elf_symtab_lookup(const struct fdr_elf_symtab *st,
+FDR_HOOK const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
 					   uint64_t vaddr)
 {
 	size_t i = upper_bound(st, vaddr);
@@ -206,7 +206,7 @@ FDR_HOOK const char *fdr_elf_symtab_lookup(const struct fdr_elf_symtab *st,
 	return hit ? st->strtab + hit->name : NULL;
 }
 
-FDR_HOOK int fdr_elf_symtab_open(struct fdr_elf_symtab *st, const char *path)
+FDR_HOOK int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const char *path)
 {
 	const Elf64_Ehdr *eh;
 	int ret;

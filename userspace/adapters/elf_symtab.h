@@ -29,10 +29,10 @@ struct fdr_elf_symtab {
 
 /* Map path and find its symbol table.  Returns 0 or a negative errno
  * (-ENOEXEC: not a 64-bit ELF file, -ENOENT: no symbol table). */
-int fdr_elf_symtab_open(struct fdr_elf_symtab *st, const char *path);
+int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const char *path);
 
 /* The function symbol covering vaddr, or NULL. */
-const char *fdr_elf_symtab_lookup(const struct fdr_elf_symtab *st,
+const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
 				  uint64_t vaddr);
 
 #endif /* FDR_ELF_SYMTAB_H */

@@ -53,7 +53,7 @@ FDR_HOOK static uint32_t first_candidate(const struct fdr_module *m,
 	return FDR_FID_DIRECT_LIMIT | (hash_function(m, vaddr) & HASHED_MASK);
 }
 
-FDR_HOOK uint32_t fdr_fid_claim(const struct fdr_module *m, uint64_t vaddr)
+FDR_HOOK uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr)
 {
 	uint32_t module = m ? m->index : NO_MODULE;
 	uint32_t fid = first_candidate(m, vaddr);
@@ -76,7 +76,7 @@ FDR_HOOK uint32_t fdr_fid_claim(const struct fdr_module *m, uint64_t vaddr)
 	}
 }
 
-FDR_HOOK void fdr_fid_for_each(void (*fn)(const struct fdr_fid_owner *o,
+FDR_HOOK void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o,
 					  void *arg), void *arg)
 {
 	for (uint32_t i = 0; i < FDR_FID_REGISTRY_SIZE; i++)

@@ -32,10 +32,10 @@ struct fdr_fid_owner {
 
 /* Under the slow-path lock: the id of (m, vaddr), claimed on first use;
  * m may be NULL for code outside any module.  0 when the registry is full. */
-uint32_t fdr_fid_claim(const struct fdr_module *m, uint64_t vaddr);
+uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr);
 
 /* Visit every claimed id, e.g. to rewrite the sym-map after fork(). */
-void fdr_fid_for_each(void (*fn)(const struct fdr_fid_owner *o, void *arg),
+void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o, void *arg),
 		      void *arg);
 
 #endif /* FDR_FID_ASSIGN_H */

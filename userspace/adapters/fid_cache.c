@@ -6,22 +6,22 @@
 
 #include "fid_cache.h"
 
-struct fdr_fid_slot fdr_cyg__fid_cache[FDR_FID_CACHE_SIZE];
+struct fdr_fid_slot fdr__cyg_fid_cache[FDR_FID_CACHE_SIZE];
 static uint32_t used;
 
-FDR_HOOK int fdr_fid_cache_put(uintptr_t addr, uint32_t fid)
+FDR_HOOK int fdr__fid_cache_put(uintptr_t addr, uint32_t fid)
 {
 	uint32_t i = fdr_fid_cache_hash(addr);
 
 	if (used >= FDR_FID_CACHE_MAX)
 		return -ENOSPC;
-	while (fdr_cyg__fid_cache[i].addr != 0) {
-		if (fdr_cyg__fid_cache[i].addr == addr)
+	while (fdr__cyg_fid_cache[i].addr != 0) {
+		if (fdr__cyg_fid_cache[i].addr == addr)
 			return 0;
 		i = (i + 1) & (FDR_FID_CACHE_SIZE - 1);
 	}
-	fdr_cyg__fid_cache[i].fid = fid;
-	__atomic_store_n(&fdr_cyg__fid_cache[i].addr, addr, __ATOMIC_RELEASE);
+	fdr__cyg_fid_cache[i].fid = fid;
+	__atomic_store_n(&fdr__cyg_fid_cache[i].addr, addr, __ATOMIC_RELEASE);
 	used++;
 	return 0;
 }

@@ -25,7 +25,7 @@ struct fdr_fid_slot {
 	uint32_t pad;
 };
 
-extern struct fdr_fid_slot fdr_cyg__fid_cache[FDR_FID_CACHE_SIZE];
+extern struct fdr_fid_slot fdr__cyg_fid_cache[FDR_FID_CACHE_SIZE];
 
 FDR_HOOK static inline uint32_t fdr_fid_cache_hash(uintptr_t addr)
 {
@@ -39,7 +39,7 @@ FDR_HOOK static inline uint32_t fdr_fid_cache_get(uintptr_t addr)
 	uint32_t i = fdr_fid_cache_hash(addr);
 
 	for (;;) {
-		const struct fdr_fid_slot *s = &fdr_cyg__fid_cache[i];
+		const struct fdr_fid_slot *s = &fdr__cyg_fid_cache[i];
 		uintptr_t a = __atomic_load_n(&s->addr, __ATOMIC_ACQUIRE);
 
 		if (a == addr)
@@ -51,6 +51,6 @@ FDR_HOOK static inline uint32_t fdr_fid_cache_get(uintptr_t addr)
 }
 
 /* Insert under the slow-path lock.  Returns 0, or -ENOSPC when full. */
-int fdr_fid_cache_put(uintptr_t addr, uint32_t fid);
+int fdr__fid_cache_put(uintptr_t addr, uint32_t fid);
 
 #endif /* FDR_FID_CACHE_H */

@@ -97,7 +97,7 @@ FDR_HOOK static struct fdr_module *remember(const struct phdr_search *s)
 	return m;
 }
 
-FDR_HOOK struct fdr_module *fdr_module_find(uintptr_t addr)
+FDR_HOOK struct fdr_module *fdr__module_find(uintptr_t addr)
 {
 	struct phdr_search s = { .addr = addr };
 
@@ -105,17 +105,17 @@ FDR_HOOK struct fdr_module *fdr_module_find(uintptr_t addr)
 	return s.found ? remember(&s) : NULL;
 }
 
-FDR_HOOK struct fdr_module *fdr_module_at(uint32_t index)
+FDR_HOOK struct fdr_module *fdr__module_at(uint32_t index)
 {
 	return index < nr_modules ? &modules[index] : NULL;
 }
 
-FDR_HOOK const char *fdr_module_symbol(struct fdr_module *m, uint64_t vaddr)
+FDR_HOOK const char *fdr__module_symbol(struct fdr_module *m, uint64_t vaddr)
 {
 	if (m->symtab_err == 1)	/* the main program reads itself via /proc */
-		m->symtab_err = fdr_elf_symtab_open(&m->symtab,
+		m->symtab_err = fdr__elf_symtab_open(&m->symtab,
 			m->is_main ? "/proc/self/exe" : m->path);
 	if (m->symtab_err)
 		return NULL;
-	return fdr_elf_symtab_lookup(&m->symtab, vaddr);
+	return fdr__elf_symtab_lookup(&m->symtab, vaddr);
 }

@@ -29,12 +29,12 @@ struct fdr_module {
 };
 
 /* The module containing addr, or NULL (JIT code, unknown mappings). */
-struct fdr_module *fdr_module_find(uintptr_t addr);
+struct fdr_module *fdr__module_find(uintptr_t addr);
 
 /* Module by table index (for rewriting the sym-map after fork), or NULL. */
-struct fdr_module *fdr_module_at(uint32_t index);
+struct fdr_module *fdr__module_at(uint32_t index);
 
 /* Name of the function at link-time address vaddr of m, or NULL. */
-const char *fdr_module_symbol(struct fdr_module *m, uint64_t vaddr);
+const char *fdr__module_symbol(struct fdr_module *m, uint64_t vaddr);
 
 #endif /* FDR_MODULE_LOOKUP_H */

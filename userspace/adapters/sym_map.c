@@ -99,7 +99,7 @@ FDR_HOOK static int open_map(void)
 	return 0;
 }
 
-FDR_HOOK void fdr_sym_map_append(uint32_t fid, const char *symbol,
+FDR_HOOK void fdr__sym_map_append(uint32_t fid, const char *symbol,
 				 const char *module, uint64_t vaddr)
 {
 	struct line l = { .len = 0 };
@@ -119,7 +119,7 @@ FDR_HOOK void fdr_sym_map_append(uint32_t fid, const char *symbol,
 	write_line(&l);
 }
 
-FDR_HOOK void fdr_sym_map_forget(void)
+FDR_HOOK void fdr__sym_map_forget(void)
 {
 	if (map_fd >= 0)
 		close(map_fd);

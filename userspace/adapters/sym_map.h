@@ -19,11 +19,11 @@
 #define FDR_SYMDIR_DEFAULT	"/tmp"
 
 /* Append one function (opens the file on first use). */
-void fdr_sym_map_append(uint32_t fid, const char *symbol, const char *module,
+void fdr__sym_map_append(uint32_t fid, const char *symbol, const char *module,
 			uint64_t vaddr);
 
 /* In a fork child: forget the parent's file; the next append opens
  * this process's own. */
-void fdr_sym_map_forget(void);
+void fdr__sym_map_forget(void);
 
 #endif /* FDR_SYM_MAP_H */

@@ -23,10 +23,10 @@ static __thread struct pending_throw pending;
 
 void *__real___cxa_begin_catch(void *unwind_exception);
 
-FDR_HOOK void fdr_unwind_cxx_throwing(void *obj)
+FDR_HOOK void fdr__unwind_cxx_throwing(void *obj)
 {
 	pending.obj = obj;
-	fdr_unwind_capture(&pending.frames);
+	fdr__unwind_capture(&pending.frames);
 }
 
 /* The landing pad calls this in the catching frame: our CFA is that
@@ -36,7 +36,7 @@ FDR_HOOK void *__wrap___cxa_begin_catch(void *unwind_exception)
 	void *obj = __real___cxa_begin_catch(unwind_exception);
 
 	if (pending.frames.n && (!pending.obj || pending.obj == obj))
-		fdr_unwind_close_below(&pending.frames,
+		fdr__unwind_close_below(&pending.frames,
 				       (uint64_t)(uintptr_t)__builtin_dwarf_cfa());
 	pending.frames.n = 0;
 	return obj;

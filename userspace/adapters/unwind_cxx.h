@@ -16,6 +16,6 @@
 #define FDR_UNWIND_CXX_H
 
 /* About to throw obj (NULL: rethrow the exception being handled). */
-void fdr_unwind_cxx_throwing(void *obj);
+void fdr__unwind_cxx_throwing(void *obj);
 
 #endif /* FDR_UNWIND_CXX_H */

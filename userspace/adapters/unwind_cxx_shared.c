@@ -43,7 +43,7 @@ void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 	static void *next;
 	throw_fn fn = (throw_fn)real(&next, "__cxa_throw");
 
-	fdr_unwind_cxx_throwing(obj);
+	fdr__unwind_cxx_throwing(obj);
 	fn(obj, tinfo, dest);
 	__builtin_unreachable();
 }
@@ -53,7 +53,7 @@ FDR_HOOK __attribute__((noreturn)) void __cxa_rethrow(void)
 	static void *next;
 	rethrow_fn fn = (rethrow_fn)real(&next, "__cxa_rethrow");
 
-	fdr_unwind_cxx_throwing(NULL);
+	fdr__unwind_cxx_throwing(NULL);
 	fn();
 	__builtin_unreachable();
 }

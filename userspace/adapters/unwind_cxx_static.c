@@ -16,12 +16,12 @@ void __real___cxa_rethrow(void) __attribute__((noreturn));
 FDR_HOOK __attribute__((noreturn))
 void __wrap___cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 {
-	fdr_unwind_cxx_throwing(obj);
+	fdr__unwind_cxx_throwing(obj);
 	__real___cxa_throw(obj, tinfo, dest);
 }
 
 FDR_HOOK __attribute__((noreturn)) void __wrap___cxa_rethrow(void)
 {
-	fdr_unwind_cxx_throwing(NULL);
+	fdr__unwind_cxx_throwing(NULL);
 	__real___cxa_rethrow();
 }

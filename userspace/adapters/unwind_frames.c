@@ -24,7 +24,7 @@ FDR_HOOK static uint32_t frame_fid(struct _Unwind_Context *ctx)
 {
 	uintptr_t start = (uintptr_t)_Unwind_GetRegionStart(ctx);
 
-	return start ? fdr_unwind_fid_at(start) : 0;
+	return start ? fdr__unwind_fid_at(start) : 0;
 }
 
 /* One frame seen, the caller's (where its own CFA comes from) not yet. */
@@ -68,7 +68,7 @@ FDR_HOOK static bool recording(void)
 	return __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) != NULL;
 }
 
-FDR_HOOK void fdr_unwind_capture(struct fdr_unwind_frames *f)
+FDR_HOOK void fdr__unwind_capture(struct fdr_unwind_frames *f)
 {
 	struct walk w = { .frames = f };
 
@@ -77,7 +77,7 @@ FDR_HOOK void fdr_unwind_capture(struct fdr_unwind_frames *f)
 		_Unwind_Backtrace(keep_frame, &w);
 }
 
-FDR_HOOK void fdr_unwind_close_below(struct fdr_unwind_frames *f,
+FDR_HOOK void fdr__unwind_close_below(struct fdr_unwind_frames *f,
 				     uint64_t limit)
 {
 	for (uint32_t i = 0; i < f->n && f->cfa[i] <= limit; i++)
@@ -99,7 +99,7 @@ FDR_HOOK static _Unwind_Reason_Code close_frame(struct _Unwind_Context *ctx,
 	return _URC_NO_REASON;
 }
 
-FDR_HOOK void fdr_unwind_close_stack_below(uint64_t limit)
+FDR_HOOK void fdr__unwind_close_stack_below(uint64_t limit)
 {
 	struct walk w = { .limit = limit };
 

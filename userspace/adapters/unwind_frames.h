@@ -37,18 +37,18 @@ struct fdr_unwind_frames {
  * from XRay's function table (xray_fid_table.c), the GCC hooks from
  * their address cache (cyg_unwind.c).  Safe in a signal handler.
  */
-uint32_t fdr_unwind_fid_at(uintptr_t start);
+uint32_t fdr__unwind_fid_at(uintptr_t start);
 
 /* Fill f with the calling thread's instrumented frames, innermost first. */
-void fdr_unwind_capture(struct fdr_unwind_frames *f);
+void fdr__unwind_capture(struct fdr_unwind_frames *f);
 
 /* Record an Exit for each frame of f whose CFA is at most limit (the
  * frames below the landing frame), innermost first; then empty f. */
-void fdr_unwind_close_below(struct fdr_unwind_frames *f, uint64_t limit);
+void fdr__unwind_close_below(struct fdr_unwind_frames *f, uint64_t limit);
 
 /* Walk the calling thread's stack and record an Exit for each
  * instrumented frame whose CFA is at most limit, innermost first,
  * stopping at the first frame above it.  Needs no buffer. */
-void fdr_unwind_close_stack_below(uint64_t limit);
+void fdr__unwind_close_stack_below(uint64_t limit);
 
 #endif /* FDR_UNWIND_FRAMES_H */

@@ -33,7 +33,7 @@ FDR_HOOK static void close_jumped_frames(const struct __jmp_buf_tag *env)
 	uint64_t target = saved_sp(env);
 
 	if (target > (uint64_t)(uintptr_t)__builtin_frame_address(0))
-		fdr_unwind_close_stack_below(target);
+		fdr__unwind_close_stack_below(target);
 }
 
 /* __wrap_NAME: close the frames, then the real NAME (glibc's). */

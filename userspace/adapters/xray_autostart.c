@@ -39,7 +39,7 @@ FDR_HOOK static int mode_requested(void)
 {
 	char mode[32];
 
-	return fdr_xray_options_get(getenv("XRAY_OPTIONS"), "xray_mode", mode,
+	return fdr__xray_options_get(getenv("XRAY_OPTIONS"), "xray_mode", mode,
 				    sizeof(mode)) &&
 	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
 }
@@ -52,18 +52,18 @@ FDR_HOOK static void use_patched_sleds(void)
 	char value[16];
 	int n;
 
-	if (!fdr_xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
-				  sizeof(value)) || !fdr_xray_option_is_true(value)) {
+	if (!fdr__xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
+				  sizeof(value)) || !fdr__xray_option_is_true(value)) {
 		fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no "
 			"patch_premain=true: nothing is recorded until the "
 			"program calls __xray_patch()\n");
 		return;
 	}
-	n = fdr_xray_filter_apply(getenv("FDR_XRAY_FUNCTIONS"));
+	n = fdr__xray_filter_apply(getenv("FDR_XRAY_FUNCTIONS"));
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
 			"functions of FDR_XRAY_FUNCTIONS; recording what is patched\n");
-	n = fdr_xray_sleds_retarget();
+	n = fdr__xray_sleds_retarget();
 	if (n < 0)	/* still correct, through compiler-rt's trampolines */
 		fprintf(stderr, "fdr xray mode: note: cannot rewrite the sleds "
 			"(%s); using XRay's slower trampolines\n", strerror(-n));
@@ -94,7 +94,7 @@ __attribute__((constructor)) FDR_HOOK static void fdr_xray_autostart(void)
 {
 	enum fdr_xray_log_register_status reg;
 
-	reg = __xray_log_register_mode(FDR_XRAY_MODE_NAME, fdr_xray_mode_impl);
+	reg = __xray_log_register_mode(FDR_XRAY_MODE_NAME, fdr__xray_mode_impl);
 	if (reg != FDR_XRAY_REGISTRATION_OK) {
 		fprintf(stderr, "fdr xray mode: cannot register mode '%s': %s\n",
 			FDR_XRAY_MODE_NAME,

@@ -88,7 +88,7 @@ FDR_HOOK static int parse_item(struct fdr_xray_config *cfg,
 	return -EINVAL;
 }
 
-FDR_HOOK int fdr_xray_config_parse(struct fdr_xray_config *cfg,
+FDR_HOOK int fdr__xray_config_parse(struct fdr_xray_config *cfg,
 				   const char *text, size_t len,
 				   char *err, size_t errlen)
 {

@@ -30,7 +30,7 @@ struct fdr_xray_config {
  * Parse len bytes of text (no NUL needed).  On error returns -EINVAL and
  * writes a sentence naming the bad item into err (errlen bytes).
  */
-int fdr_xray_config_parse(struct fdr_xray_config *cfg, const char *text,
+int fdr__xray_config_parse(struct fdr_xray_config *cfg, const char *text,
 			  size_t len, char *err, size_t errlen);
 
 #endif /* FDR_XRAY_CONFIG_H */

@@ -25,17 +25,17 @@
 
 #define FDR_FAST FDR_HOOK __attribute__((no_caller_saved_registers))
 
-FDR_FAST bool fdr_xray_try_enter(int32_t fid)
+FDR_FAST bool fdr__xray_try_enter(int32_t fid)
 {
 	return fdr__fast_fn(FDR_FN_ENTER, fid);
 }
 
-FDR_FAST bool fdr_xray_try_exit(int32_t fid)
+FDR_FAST bool fdr__xray_try_exit(int32_t fid)
 {
 	return fdr__fast_fn(FDR_FN_EXIT, fid);
 }
 
-FDR_FAST bool fdr_xray_try_tail(int32_t fid)
+FDR_FAST bool fdr__xray_try_tail(int32_t fid)
 {
 	return fdr__fast_fn(FDR_FN_TAIL_EXIT, fid);
 }

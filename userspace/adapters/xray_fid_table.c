@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * xray_fid_table.c - fdr_unwind_fid_at for the XRay mode: XRay's function
+ * xray_fid_table.c - fdr__unwind_fid_at for the XRay mode: XRay's function
  * ids by entry address.
  *
  * Built on the first throw or longjmp() (XRay numbers functions in
@@ -96,7 +96,7 @@ FDR_HOOK static int table_ready(void)
 	return st == TABLE_READY;
 }
 
-FDR_HOOK uint32_t fdr_unwind_fid_at(uintptr_t start)
+FDR_HOOK uint32_t fdr__unwind_fid_at(uintptr_t start)
 {
 	size_t lo = 0, hi;
 

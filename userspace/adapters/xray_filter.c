@@ -37,7 +37,7 @@ FDR_HOOK static int each_id(const char *list, int patch)
 	return 0;
 }
 
-FDR_HOOK int fdr_xray_filter_apply(const char *spec)
+FDR_HOOK int fdr__xray_filter_apply(const char *spec)
 {
 	if (!spec || !*spec)
 		return 0;

@@ -12,6 +12,6 @@
  * Apply spec (NULL or "": nothing) to the sleds XRay patched before main.
  * 0, or -EINVAL (bad spec, said on stderr) / -EIO (XRay refused).
  */
-int fdr_xray_filter_apply(const char *spec);
+int fdr__xray_filter_apply(const char *spec);
 
 #endif /* FDR_XRAY_FILTER_H */

@@ -28,7 +28,7 @@
 static struct fdr_xray_config attached_cfg;
 static bool attached;
 
-FDR_HOOK void fdr_xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
+FDR_HOOK void fdr__xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 {
 	switch (type) {
 	case FDR_XRAY_ENTRY:
@@ -46,7 +46,7 @@ FDR_HOOK void fdr_xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 	}
 }
 
-FDR_HOOK void fdr_xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
+FDR_HOOK void fdr__xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
 				 uint64_t arg)
 {
 	(void)type;	/* only LOG_ARGS_ENTRY sleds call the arg1 handler */
@@ -91,7 +91,7 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 
 	(void)buffer_size;	/* the region's geometry is fixed by its INIT */
 	(void)max_buffers;
-	if (fdr_xray_config_parse(&cfg, args, config_length(args, args_size),
+	if (fdr__xray_config_parse(&cfg, args, config_length(args, args_size),
 				  err, sizeof(err))) {
 		fprintf(stderr, "fdr xray mode: bad config: %s\n", err);
 		return FDR_XRAY_LOG_UNINITIALIZED;
@@ -99,7 +99,7 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 	if (attached) {
 		note_unchanged(&cfg);
 	} else {
-		if (cfg.has_threshold && fdr_xray_set_threshold(cfg.threshold_us))
+		if (cfg.has_threshold && fdr__xray_set_threshold(cfg.threshold_us))
 			return FDR_XRAY_LOG_UNINITIALIZED;
 		ret = fdr_attach(cfg.target[0] ? cfg.target : NULL);
 		/* -ENODATA: attached to a region not initialized yet; recording
@@ -109,9 +109,9 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 		attached_cfg = cfg;
 		attached = true;
 	}
-	__xray_set_handler_arg1(fdr_xray_fast_arg1);
+	__xray_set_handler_arg1(fdr__xray_fast_arg1);
 	__xray_set_customevent_handler(handle_custom_event);
-	fdr_xray_fast_on = 1;	/* retargeted sleds call us directly */
+	fdr__xray_fast_on = 1;	/* retargeted sleds call us directly */
 	return FDR_XRAY_LOG_INITIALIZED;
 }
 
@@ -121,7 +121,7 @@ FDR_HOOK static enum fdr_xray_log_init_status mode_finalize(void)
 	struct fdr_ctl *ctl;
 	int ret;
 
-	fdr_xray_fast_on = 0;	/* retargeted sleds defer to XRay again */
+	fdr__xray_fast_on = 0;	/* retargeted sleds defer to XRay again */
 	__xray_remove_handler_arg1();
 	__xray_remove_customevent_handler();
 	fdr_thread_release();
@@ -146,9 +146,9 @@ FDR_HOOK static enum fdr_xray_log_flush_status mode_flush(void)
 	return FDR_XRAY_LOG_FLUSHED;
 }
 
-const struct fdr_xray_log_impl fdr_xray_mode_impl = {
+const struct fdr_xray_log_impl fdr__xray_mode_impl = {
 	.log_init = mode_init,
 	.log_finalize = mode_finalize,
-	.handle_arg0 = fdr_xray_fast_event,
+	.handle_arg0 = fdr__xray_fast_event,
 	.flush_log = mode_flush,
 };

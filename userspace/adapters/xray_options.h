@@ -21,10 +21,10 @@
  * Copy the value of the last NAME=... in options into value (size bytes,
  * truncated).  Returns false if options has no such item.
  */
-bool fdr_xray_options_get(const char *options, const char *name, char *value,
+bool fdr__xray_options_get(const char *options, const char *name, char *value,
 			  size_t size);
 
 /* The sanitizer parser's booleans: true/false, 1/0, yes/no. */
-bool fdr_xray_option_is_true(const char *value);
+bool fdr__xray_option_is_true(const char *value);
 
 #endif /* FDR_XRAY_OPTIONS_H */

@@ -21,7 +21,7 @@
 #include "hook_attrs.h"
 #include "xray_sleds.h"
 
-volatile uint8_t fdr_xray_fast_on;
+volatile uint8_t fdr__xray_fast_on;
 
 /* An entry of the xray_instr_map section (32 bytes on 64-bit). */
 struct xray_sled {
@@ -40,10 +40,10 @@ void __xray_FunctionEntry(void);
 void __xray_FunctionExit(void);
 void __xray_FunctionTailExit(void);
 void __xray_ArgLoggerEntry(void);
-void fdr_xray_entry_tramp(void);
-void fdr_xray_exit_tramp(void);
-void fdr_xray_tail_tramp(void);
-void fdr_xray_arg1_tramp(void);
+void fdr__xray_entry_tramp(void);
+void fdr__xray_exit_tramp(void);
+void fdr__xray_tail_tramp(void);
+void fdr__xray_arg1_tramp(void);
 
 #define SLED_SIZE	11
 #define MOV_R10_SEQ	0xba41	/* 41 ba, little-endian */
@@ -67,13 +67,13 @@ struct window {
 FDR_HOOK static const struct retarget *retarget_for(uint8_t kind)
 {
 	static const struct retarget entry = {
-		__xray_FunctionEntry, fdr_xray_entry_tramp, CALL_OPCODE };
+		__xray_FunctionEntry, fdr__xray_entry_tramp, CALL_OPCODE };
 	static const struct retarget exit_ = {
-		__xray_FunctionExit, fdr_xray_exit_tramp, JMP_OPCODE };
+		__xray_FunctionExit, fdr__xray_exit_tramp, JMP_OPCODE };
 	static const struct retarget tail = {
-		__xray_FunctionTailExit, fdr_xray_tail_tramp, CALL_OPCODE };
+		__xray_FunctionTailExit, fdr__xray_tail_tramp, CALL_OPCODE };
 	static const struct retarget arg1 = {
-		__xray_ArgLoggerEntry, fdr_xray_arg1_tramp, CALL_OPCODE };
+		__xray_ArgLoggerEntry, fdr__xray_arg1_tramp, CALL_OPCODE };
 
 	switch (kind) {
 	case 0: return &entry;
@@ -159,7 +159,7 @@ FDR_HOOK static int in_reach(const uint8_t *sled, void (*target)(void))
 	return d >= INT32_MIN && d <= INT32_MAX;
 }
 
-FDR_HOOK int fdr_xray_sleds_retarget(void)
+FDR_HOOK int fdr__xray_sleds_retarget(void)
 {
 	struct window w = { .page = sysconf(_SC_PAGESIZE) };
 	const char *env = getenv("FDR_XRAY_SLEDS");

@@ -17,11 +17,11 @@
 
 /* 1 while the mode records: the trampolines call it; 0: they defer to
  * compiler-rt's trampolines (and so to whatever handler is installed). */
-extern volatile uint8_t fdr_xray_fast_on;
+extern volatile uint8_t fdr__xray_fast_on;
 
 /* Retarget entry, exit, tail-exit and arg-logging sleds that call
  * compiler-rt's trampolines.  Returns how many were retargeted, or
  * -errno (e.g. when the text cannot be made writable). */
-int fdr_xray_sleds_retarget(void);
+int fdr__xray_sleds_retarget(void);
 
 #endif /* FDR_XRAY_SLEDS_H */

@@ -14,7 +14,7 @@
 #include "hook_attrs.h"
 #include "xray_threshold.h"
 
-FDR_HOOK int fdr_xray_set_threshold(unsigned long threshold_us)
+FDR_HOOK int fdr__xray_set_threshold(unsigned long threshold_us)
 {
 	const char *old = getenv("FDR_OPTIONS");
 	char opts[512];

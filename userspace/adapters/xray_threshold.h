@@ -7,6 +7,6 @@
 #define FDR_XRAY_THRESHOLD_H
 
 /* Returns 0, or -1 after printing why. */
-int fdr_xray_set_threshold(unsigned long threshold_us);
+int fdr__xray_set_threshold(unsigned long threshold_us);
 
 #endif /* FDR_XRAY_THRESHOLD_H */

@@ -15,7 +15,7 @@
  * a call or return; DF stays clear), and r10 (the function id the sled
  * loaded) and r11 are scratch.
  *
- * When fdr_xray_fast_on is 0 (the mode is not running) each trampoline
+ * When fdr__xray_fast_on is 0 (the mode is not running) each trampoline
  * jumps to compiler-rt's, with the stack and r10 as the sled left them,
  * so XRay behaves exactly as if the sled called it directly.
  *
@@ -24,22 +24,22 @@
  * touches no XMM register, keeping only the registers of that call; when
  * it wrote nothing (a new buffer, a new CPU, a tail-call chain to
  * rewind), the trampoline saves everything above and calls the general
- * path, fdr_xray_fast_event(fid, XRayEntryType), the mode's ordinary arg0
+ * path, fdr__xray_fast_event(fid, XRayEntryType), the mode's ordinary arg0
  * handler; arg-logging entry sleds (xray_log_args(1)) call
- * its arg1 handler, fdr_xray_fast_arg1(fid, type, first argument).
+ * its arg1 handler, fdr__xray_fast_arg1(fid, type, first argument).
  */
 	.text
 
 /* Entry and tail-call sleds `call` here: stack = return into the sled's
  * function, so rsp = 0 mod 16 on arrival.  8 pushes keep it 0 mod 16,
  * 128 bytes of XMM too, and the call to C is aligned. */
-.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr_xray_fast_event, witharg=0
+.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
 	.globl	\name
 	.type	\name,@function
 	.p2align 4
 \name:
 	.cfi_startproc
-	cmpb	$0, fdr_xray_fast_on(%rip)
+	cmpb	$0, fdr__xray_fast_on(%rip)
 	je	1f
 	.ifnc \try,none
 	/* The common case: \try saves what it uses, so only its argument
@@ -125,26 +125,26 @@
 	.size	\name, .-\name
 .endm
 
-	ENTRY_LIKE fdr_xray_entry_tramp, 0, __xray_FunctionEntry, fdr_xray_try_enter
-	ENTRY_LIKE fdr_xray_tail_tramp, 2, __xray_FunctionTailExit, fdr_xray_try_tail
-	ENTRY_LIKE fdr_xray_arg1_tramp, 3, __xray_ArgLoggerEntry, none, fdr_xray_fast_arg1, 1
+	ENTRY_LIKE fdr__xray_entry_tramp, 0, __xray_FunctionEntry, fdr__xray_try_enter
+	ENTRY_LIKE fdr__xray_tail_tramp, 2, __xray_FunctionTailExit, fdr__xray_try_tail
+	ENTRY_LIKE fdr__xray_arg1_tramp, 3, __xray_ArgLoggerEntry, none, fdr__xray_fast_arg1, 1
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16.  3 pushes and 32 bytes of
  * XMM make it 0 mod 16 for the call; `ret` then returns to the caller. */
-	.globl	fdr_xray_exit_tramp
-	.type	fdr_xray_exit_tramp,@function
+	.globl	fdr__xray_exit_tramp
+	.type	fdr__xray_exit_tramp,@function
 	.p2align 4
-fdr_xray_exit_tramp:
+fdr__xray_exit_tramp:
 	.cfi_startproc
-	cmpb	$0, fdr_xray_fast_on(%rip)
+	cmpb	$0, fdr__xray_fast_on(%rip)
 	je	1f
 	/* The common case (see ENTRY_LIKE): rdi is dead at a return, rax
 	 * holds the result; one push aligns the call. */
 	pushq	%rax
 	.cfi_adjust_cfa_offset 8
 	movl	%r10d, %edi
-	call	fdr_xray_try_exit
+	call	fdr__xray_try_exit
 	testb	%al, %al
 	popq	%rax
 	.cfi_adjust_cfa_offset -8
@@ -163,7 +163,7 @@ fdr_xray_exit_tramp:
 	movdqu	%xmm1, 16(%rsp)
 	movl	%r10d, %edi
 	movl	$1, %esi
-	call	fdr_xray_fast_event
+	call	fdr__xray_fast_event
 	movdqu	0(%rsp), %xmm0
 	movdqu	16(%rsp), %xmm1
 	addq	$32, %rsp
@@ -178,6 +178,6 @@ fdr_xray_exit_tramp:
 1:
 	jmp	__xray_FunctionExit
 	.cfi_endproc
-	.size	fdr_xray_exit_tramp, .-fdr_xray_exit_tramp
+	.size	fdr__xray_exit_tramp, .-fdr__xray_exit_tramp
 
 	.section .note.GNU-stack,"",@progbits

@@ -24,7 +24,7 @@ __attribute__((noinline)) static int a_static_function(int x)
 static void test_main_module(void)
 {
 	uintptr_t addr = (uintptr_t)a_static_function;
-	struct fdr_module *m = fdr_module_find(addr + 1);	/* inside it */
+	struct fdr_module *m = fdr__module_find(addr + 1);	/* inside it */
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	const char *sym;
@@ -37,20 +37,20 @@ static void test_main_module(void)
 	if (!m)
 		return;
 	vaddr = addr - m->bias;
-	sym = fdr_module_symbol(m, vaddr + 1);
+	sym = fdr__module_symbol(m, vaddr + 1);
 	tap_ok(sym && strcmp(sym, "a_static_function") == 0,
 	       "symbol: an address inside a static function names it (%s)",
 	       sym ? sym : "none");
-	tap_ok(fdr_fid_claim(m, vaddr) == vaddr && fdr_fid_claim(m, vaddr) == vaddr,
+	tap_ok(fdr__fid_claim(m, vaddr) == vaddr && fdr__fid_claim(m, vaddr) == vaddr,
 	       "id: an executable function's id is its link-time address, every time");
-	tap_ok(fdr_module_find(addr) == m, "module: the module is remembered once");
+	tap_ok(fdr__module_find(addr) == m, "module: the module is remembered once");
 }
 
 static void test_libc_module(void)
 {
-	struct fdr_module *m = fdr_module_find((uintptr_t)getpid);
-	const char *sym = m ? fdr_module_symbol(m, (uintptr_t)getpid - m->bias) : NULL;
-	uint32_t fid = m ? fdr_fid_claim(m, (uintptr_t)getpid - m->bias) : 0;
+	struct fdr_module *m = fdr__module_find((uintptr_t)getpid);
+	const char *sym = m ? fdr__module_symbol(m, (uintptr_t)getpid - m->bias) : NULL;
+	uint32_t fid = m ? fdr__fid_claim(m, (uintptr_t)getpid - m->bias) : 0;
 
 	tap_ok(m && !m->is_main && strstr(m->path, "libc.so"),
 	       "module: getpid is in libc (%s)", m ? m->path : "none");
@@ -77,11 +77,11 @@ static void test_collisions(void)
 	int bad = 0, dup = 0, stable = 0;
 
 	for (int i = 0; i < N; i++) {
-		ids[i] = fdr_fid_claim(&fake, 0x1000 + 16 * (uint64_t)i);
+		ids[i] = fdr__fid_claim(&fake, 0x1000 + 16 * (uint64_t)i);
 		bad += ids[i] < FDR_FID_DIRECT_LIMIT || ids[i] >= (1u << 28);
 	}
 	for (int i = 0; i < N; i++)
-		stable += fdr_fid_claim(&fake, 0x1000 + 16 * (uint64_t)i) == ids[i];
+		stable += fdr__fid_claim(&fake, 0x1000 + 16 * (uint64_t)i) == ids[i];
 	qsort(ids, N, sizeof(ids[0]), cmp_u32);
 	for (int i = 1; i < N; i++)
 		dup += ids[i] == ids[i - 1];
@@ -95,7 +95,7 @@ static void test_full_registry(void)
 	uint64_t claimed = 0;
 
 	while (claimed < FDR_FID_REGISTRY_SIZE &&
-	       fdr_fid_claim(&fake, 0x100000 + 16 * claimed))
+	       fdr__fid_claim(&fake, 0x100000 + 16 * claimed))
 		claimed++;
 	/* 3/4 of the registry: 60000 + main + getpid before, the rest here */
 	tap_ok(claimed + 60000 + 2 == FDR_FID_REGISTRY_SIZE / 4 * 3,
@@ -107,10 +107,10 @@ static void test_bad_files(void)
 {
 	struct fdr_elf_symtab st;
 
-	tap_ok(fdr_elf_symtab_open(&st, "/nonexistent/file") == -ENOENT,
+	tap_ok(fdr__elf_symtab_open(&st, "/nonexistent/file") == -ENOENT,
 	       "symtab: a missing file is -ENOENT");
-	tap_ok(fdr_elf_symtab_open(&st, "/proc/self/status") == -ENOEXEC ||
-	       fdr_elf_symtab_open(&st, "/etc/passwd") == -ENOEXEC,
+	tap_ok(fdr__elf_symtab_open(&st, "/proc/self/status") == -ENOEXEC ||
+	       fdr__elf_symtab_open(&st, "/etc/passwd") == -ENOEXEC,
 	       "symtab: a file that is not ELF is -ENOEXEC");
 }
 
@@ -121,7 +121,7 @@ static void test_fid_cache(void)
 	uint32_t n = 0, found = 0, strangers = 0;
 
 	/* addresses 16 apart, like aligned functions: they share hash chains */
-	while (fdr_fid_cache_put(0x400000 + 16 * (uintptr_t)n, n + 1) == 0)
+	while (fdr__fid_cache_put(0x400000 + 16 * (uintptr_t)n, n + 1) == 0)
 		n++;
 	for (uint32_t i = 0; i < n; i++)
 		found += fdr_fid_cache_get(0x400000 + 16 * (uintptr_t)i) == i + 1;

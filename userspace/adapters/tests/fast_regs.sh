@@ -11,7 +11,7 @@ n=0 fail=0
 # relocation), or a vector or x87 register.
 CALLS_OR_VECTORS='\bcall|R_X86_64_PLT32|%[xyz]mm|%st\b'
 body_of() { objdump -dr --no-show-raw-insn "$1" | sed -n "/<$2>:/,/^\$/p"; }
-for f in fdr_xray_try_enter fdr_xray_try_exit fdr_xray_try_tail; do
+for f in fdr__xray_try_enter fdr__xray_try_exit fdr__xray_try_tail; do
 	n=$((n + 1))
 	body=$(body_of "$obj" "$f")
 	bad=$(printf '%s\n' "$body" | grep -E "$CALLS_OR_VECTORS" || true)
@@ -26,10 +26,10 @@ for f in fdr_xray_try_enter fdr_xray_try_exit fdr_xray_try_tail; do
 done
 # The check can fail: the general handler calls libfdr.
 n=$((n + 1))
-if body_of "$(dirname "$obj")/xray_mode.o" fdr_xray_fast_event | grep -qE "$CALLS_OR_VECTORS"; then
-	echo "ok $n - control: the same check finds the calls of fdr_xray_fast_event"
+if body_of "$(dirname "$obj")/xray_mode.o" fdr__xray_fast_event | grep -qE "$CALLS_OR_VECTORS"; then
+	echo "ok $n - control: the same check finds the calls of fdr__xray_fast_event"
 else
-	echo "not ok $n - control: the same check finds the calls of fdr_xray_fast_event"; fail=1
+	echo "not ok $n - control: the same check finds the calls of fdr__xray_fast_event"; fail=1
 fi
 echo "1..$n"
 exit $fail

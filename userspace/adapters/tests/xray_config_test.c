@@ -13,7 +13,7 @@
 static int parse(struct fdr_xray_config *cfg, const char *text, char *err)
 {
 	err[0] = '\0';
-	return fdr_xray_config_parse(cfg, text, strlen(text), err, 160);
+	return fdr__xray_config_parse(cfg, text, strlen(text), err, 160);
 }
 
 static void test_config(void)
@@ -48,16 +48,16 @@ static void test_config(void)
 	tap_ok(parse(&cfg, "func_duration_threshold_us=1:colour=blue", err) == -22 &&
 	       strstr(err, "unknown key 'colour'"),
 	       "config: unknown key rejected and named: %s", err);
-	tap_ok(fdr_xray_config_parse(&cfg, "func_duration_threshold_us=12XYZ", 29,
+	tap_ok(fdr__xray_config_parse(&cfg, "func_duration_threshold_us=12XYZ", 29,
 				     err, sizeof(err)) == 0 && cfg.threshold_us == 12,
 	       "config: only len bytes are read (init_mode_bin)");
-	tap_ok(fdr_xray_config_parse(&cfg, NULL, 0, err, sizeof(err)) == 0,
+	tap_ok(fdr__xray_config_parse(&cfg, NULL, 0, err, sizeof(err)) == 0,
 	       "config: NULL config is empty");
 }
 
 static bool options_mode(const char *options, char *mode, size_t size)
 {
-	return fdr_xray_options_get(options, "xray_mode", mode, size);
+	return fdr__xray_options_get(options, "xray_mode", mode, size);
 }
 
 static void test_options(void)
@@ -76,9 +76,9 @@ static void test_options(void)
 	       "XRAY_OPTIONS: unset");
 	tap_ok(options_mode("xray_mode=a-very-long-mode", mode, sizeof(mode)) &&
 	       strcmp(mode, "a-very-") == 0, "XRAY_OPTIONS: long value truncated to the buffer");
-	tap_ok(fdr_xray_options_get("xray_mode=fdr patch_premain=1", "patch_premain",
-				    mode, sizeof(mode)) && fdr_xray_option_is_true(mode) &&
-	       !fdr_xray_option_is_true("false") && !fdr_xray_option_is_true("0"),
+	tap_ok(fdr__xray_options_get("xray_mode=fdr patch_premain=1", "patch_premain",
+				    mode, sizeof(mode)) && fdr__xray_option_is_true(mode) &&
+	       !fdr__xray_option_is_true("false") && !fdr__xray_option_is_true("0"),
 	       "XRAY_OPTIONS: patch_premain=1 is true, false and 0 are not");
 }
 
