@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * xray_log.h - the part of compiler-rt's XRay interface the benchmark
- * calls, declared for C (the real headers are C++; FORMAT.md §6).
+ * calls, declared for C (the real headers are C++; the format draft ../shared/FORMAT.md §6).
  * Enumerators are renamed; only the values cross the ABI.
  */
 #ifndef BENCH_XRAY_LOG_H

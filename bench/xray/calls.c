@@ -11,7 +11,7 @@
  *   direct      no XRay: an uninstrumented leaf calling fdr_enter/fdr_exit
  *               itself (libfdr's record cost without the trampoline)
  *   xray-fdr    compiler-rt's FDR mode: select, init with
- *               func_duration_threshold_us=0, patch (FORMAT.md §6);
+ *               func_duration_threshold_us=0, patch (../shared/FORMAT.md §6);
  *               finalize and flush after the timed loop
  *
  * Prints "<mode> <calls> <elapsed_ns>" on stdout.  Only leaf() is

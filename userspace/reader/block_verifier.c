@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * block_verifier.c - the per-block state machine of LLVM 19's
- * BlockVerifier (FORMAT.md §4.4): which record may follow which, and
- * which records may end a block.
+ * BlockVerifier (the format draft ../shared/FORMAT.md §4.4): which record
+ * may follow which, and which records may end a block.
  */
 #include <stdio.h>
 #include "internal.h"

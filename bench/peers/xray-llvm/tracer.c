@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compiler-rt's own XRay FDR mode, set up the way its tests and FORMAT.md
- * §6 do: select "xray-fdr", initialise it with the duration threshold at
- * 0 (every call kept, as for fdr), patch the sleds; at the end finalize,
+ * compiler-rt's own XRay FDR mode, set up the way its tests and the format
+ * draft ../shared/FORMAT.md §6 do: select "xray-fdr", initialise it
+ * with the duration threshold at 0 (every call kept, as for fdr), patch the sleds; at the end finalize,
  * unpatch and flush (after the timed runs; the orchestrator points
  * xray_logfile_base at a temporary directory and reads the header to
  * report which clock the runtime used).  Buffer size and count are the
