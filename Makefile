@@ -59,9 +59,25 @@ module-6.12:
 module-6.1-rt:
 	scripts/build-module-other.sh 6.1-rt
 
-userspace:
-	@set -e; for d in $(DIRS); do $(MAKE) -C $$d; done
+# Each component is a target, so `make -j` builds independent ones at
+# once.  A component comes after every one its own make calls into
+# ($(MAKE) -C ...): that call then finds the other directory built and
+# does nothing, and no two makes ever build in one directory at the same
+# time.  Test suites (tests/*/) come after all of userspace/.
+USERSPACE_DIRS = $(filter userspace/%,$(DIRS))
+.PHONY: $(DIRS)
+userspace: $(DIRS)
+$(DIRS):
+	+$(MAKE) -C $@
 
+userspace/adapters userspace/tools/fdrctl: userspace/lib
+userspace/tools/fdrlog: userspace/reader
+userspace/fdrd: userspace/lib userspace/reader userspace/tools/fdrctl userspace/tools/fdrlog
+userspace/tools/fdr: userspace/fdrd userspace/reader userspace/lib userspace/adapters userspace/tools/fdrlog
+$(filter tests/%,$(DIRS)): $(USERSPACE_DIRS)
+
+# The tests run one component after another, whatever -j says: their
+# TAP stays in order and timing tests do not share the CPUs.
 check: userspace
 	@set -e; for d in $(DIRS); do $(MAKE) -C $$d check; done
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # crafted.sh - every fdrlog command on the logs of issue 15's crafted
-# cases (userspace/reader/tests/gen_crafted.c), best of ROUNDS wall-clock
+# cases (userspace/tools/fdrlog/tests/gen_crafted.c), best of ROUNDS wall-clock
 # runs each, output to /dev/null; with OLD=path/to/fdrlog the same for
 # another build side by side (killed after 60 s: "> 60000").
 #   usage: bench/reader/crafted.sh [ROUNDS=3]
@@ -11,8 +11,8 @@ OUT=$TOP/build/bench/reader/crafted
 FDRLOG=$TOP/build/bin/fdrlog
 mkdir -p "$OUT"
 make -s -C "$TOP/userspace/tools/fdrlog" all >/dev/null
-make -s -C "$TOP/userspace/reader/tests" all >/dev/null
-GEN=$TOP/build/reader/tests/gen_crafted
+make -s -C "$TOP/userspace/tools/fdrlog/tests" all >/dev/null
+GEN=$TOP/build/tools/fdrlog/tests/gen_crafted
 
 best_ms() { # TOOL ARGS...: the shortest of ROUNDS runs, ms
 	local best= t0 ms i

@@ -428,6 +428,28 @@ struct fdr_region_offsets {
 };
 
 /*
+ * __FDR_NO_INSTRUMENT - never trace this function: the one spelling for
+ * libfdr, its adapters and this header.  A tracer's own code runs inside
+ * trace hooks, and traced it would call itself.  no_instrument_function
+ * is -finstrument-functions' (GCC and clang), xray_never_instrument
+ * -fxray-instrument's (clang only).  Nothing in the kernel.
+ */
+#if defined(__GNUC__) && !defined(__KERNEL__)
+#if defined(__has_attribute)
+#if __has_attribute(xray_never_instrument)
+#define __FDR_XRAY_NEVER_INSTRUMENT	__attribute__((xray_never_instrument))
+#endif
+#endif
+#ifndef __FDR_XRAY_NEVER_INSTRUMENT
+#define __FDR_XRAY_NEVER_INSTRUMENT
+#endif
+#define __FDR_NO_INSTRUMENT \
+	__attribute__((no_instrument_function)) __FDR_XRAY_NEVER_INSTRUMENT
+#else
+#define __FDR_NO_INSTRUMENT
+#endif
+
+/*
  * fdr_region_offsets_compute - fill *o for that geometry.
  * Return: 0, or -1 (*o untouched) when a count or size is 0, buffer_size
  * is not a page multiple or nr_buffers or map_size does not fit its type.
@@ -435,11 +457,6 @@ struct fdr_region_offsets {
  * instrumented: a tracer's own library (libfdr) calls it, maybe from
  * inside a trace hook.
  */
-#if defined(__GNUC__) && !defined(__KERNEL__)
-#define __FDR_NO_INSTRUMENT	__attribute__((no_instrument_function))
-#else
-#define __FDR_NO_INSTRUMENT
-#endif
 
 static __inline__ __FDR_NO_INSTRUMENT int
 fdr_region_offsets_compute(__u32 nr_cpus,

@@ -13,9 +13,9 @@
 #include "fdr.h"
 #include "fdr_inline.h"
 #include "fid_cache.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 
-FDR_HOOK static inline uint32_t fid_of(void *fn)
+__FDR_NO_INSTRUMENT static inline uint32_t fid_of(void *fn)
 {
 	uint32_t fid = fdr_fid_cache_get((uintptr_t)fn);
 
@@ -24,7 +24,7 @@ FDR_HOOK static inline uint32_t fid_of(void *fn)
 	return fid;
 }
 
-FDR_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
+__FDR_NO_INSTRUMENT void __cyg_profile_func_enter(void *fn, void *call_site)
 {
 	uint32_t fid = fid_of(fn);
 
@@ -33,7 +33,7 @@ FDR_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 		fdr_inline_enter((int32_t)fid);
 }
 
-FDR_HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
+__FDR_NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site)
 {
 	uint32_t fid = fid_of(fn);
 

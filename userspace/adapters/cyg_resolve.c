@@ -17,7 +17,7 @@
 #include "fdr.h"
 #include "fid_assign.h"
 #include "fid_cache.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "module_lookup.h"
 #include "sym_map.h"
 
@@ -26,7 +26,7 @@ static __thread bool in_resolve;
 static bool started;
 volatile int fdr__cyg_tables_full;
 
-FDR_HOOK static void write_owner(const struct fdr_fid_owner *o, void *arg)
+__FDR_NO_INSTRUMENT static void write_owner(const struct fdr_fid_owner *o, void *arg)
 {
 	struct fdr_module *m = fdr__module_at(o->module);
 
@@ -35,25 +35,25 @@ FDR_HOOK static void write_owner(const struct fdr_fid_owner *o, void *arg)
 			   m ? m->path : NULL, o->vaddr);
 }
 
-FDR_HOOK static void before_fork(void)
+__FDR_NO_INSTRUMENT static void before_fork(void)
 {
 	pthread_mutex_lock(&resolve_lock);
 }
 
-FDR_HOOK static void after_fork_parent(void)
+__FDR_NO_INSTRUMENT static void after_fork_parent(void)
 {
 	pthread_mutex_unlock(&resolve_lock);
 }
 
 /* The child records under its own pid: give it a complete map now. */
-FDR_HOOK static void after_fork_child(void)
+__FDR_NO_INSTRUMENT static void after_fork_child(void)
 {
 	fdr__sym_map_forget();
 	fdr__fid_for_each(write_owner, NULL);
 	pthread_mutex_unlock(&resolve_lock);
 }
 
-FDR_HOOK static void start_once(void)
+__FDR_NO_INSTRUMENT static void start_once(void)
 {
 	if (started)
 		return;
@@ -64,7 +64,7 @@ FDR_HOOK static void start_once(void)
 	fdr_attach(NULL);
 }
 
-FDR_HOOK static uint32_t assign(uintptr_t fn)
+__FDR_NO_INSTRUMENT static uint32_t assign(uintptr_t fn)
 {
 	struct fdr_module *m = fdr__module_find(fn);
 	uint64_t vaddr = m ? fn - m->bias : fn;
@@ -83,7 +83,7 @@ FDR_HOOK static uint32_t assign(uintptr_t fn)
 	return fid;
 }
 
-FDR_HOOK uint32_t fdr__cyg_resolve(uintptr_t fn)
+__FDR_NO_INSTRUMENT uint32_t fdr__cyg_resolve(uintptr_t fn)
 {
 	uint32_t fid;
 

@@ -6,10 +6,10 @@
  * entry for it.
  */
 #include "fid_cache.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_frames.h"
 
-FDR_HOOK uint32_t fdr__unwind_fid_at(uintptr_t start)
+__FDR_NO_INSTRUMENT uint32_t fdr__unwind_fid_at(uintptr_t start)
 {
 	return fdr_fid_cache_get(start);
 }

@@ -15,15 +15,15 @@
 #include <unistd.h>
 
 #include "elf_symtab.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 
-FDR_HOOK static int in_file(const struct fdr_elf_symtab *st, uint64_t off,
+__FDR_NO_INSTRUMENT static int in_file(const struct fdr_elf_symtab *st, uint64_t off,
 			    uint64_t len)
 {
 	return off <= st->size && len <= st->size - off;
 }
 
-FDR_HOOK static const Elf64_Shdr *section(const struct fdr_elf_symtab *st,
+__FDR_NO_INSTRUMENT static const Elf64_Shdr *section(const struct fdr_elf_symtab *st,
 					  const Elf64_Ehdr *eh, unsigned i)
 {
 	uint64_t off = eh->e_shoff + (uint64_t)i * eh->e_shentsize;
@@ -35,7 +35,7 @@ FDR_HOOK static const Elf64_Shdr *section(const struct fdr_elf_symtab *st,
 }
 
 /* Use the first section of type want, with its linked string table. */
-FDR_HOOK static int pick_table(struct fdr_elf_symtab *st,
+__FDR_NO_INSTRUMENT static int pick_table(struct fdr_elf_symtab *st,
 			       const Elf64_Ehdr *eh, uint32_t want)
 {
 	for (unsigned i = 0; i < eh->e_shnum; i++) {
@@ -56,7 +56,7 @@ FDR_HOOK static int pick_table(struct fdr_elf_symtab *st,
 	return -ENOENT;
 }
 
-FDR_HOOK static int map_file(struct fdr_elf_symtab *st, const char *path)
+__FDR_NO_INSTRUMENT static int map_file(struct fdr_elf_symtab *st, const char *path)
 {
 	struct stat sb;
 	void *p;
@@ -85,7 +85,7 @@ struct fdr_elf_func {
 	uint32_t is_local;	/* sorts globals first among equal starts */
 };
 
-FDR_HOOK static int func_before(const struct fdr_elf_func *a,
+__FDR_NO_INSTRUMENT static int func_before(const struct fdr_elf_func *a,
 				const struct fdr_elf_func *b)
 {
 	if (a->start != b->start)
@@ -93,7 +93,7 @@ FDR_HOOK static int func_before(const struct fdr_elf_func *a,
 	return a->is_local < b->is_local;
 }
 
-FDR_HOOK static void sift_down(struct fdr_elf_func *f, size_t root, size_t n)
+__FDR_NO_INSTRUMENT static void sift_down(struct fdr_elf_func *f, size_t root, size_t n)
 {
 	for (;;) {
 		size_t child = 2 * root + 1;
@@ -113,7 +113,7 @@ FDR_HOOK static void sift_down(struct fdr_elf_func *f, size_t root, size_t n)
 }
 
 /* Heapsort: in place, no allocation, no recursion. */
-FDR_HOOK static void sort_funcs(struct fdr_elf_func *f, size_t n)
+__FDR_NO_INSTRUMENT static void sort_funcs(struct fdr_elf_func *f, size_t n)
 {
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(f, i, n);
@@ -126,7 +126,7 @@ FDR_HOOK static void sort_funcs(struct fdr_elf_func *f, size_t n)
 	}
 }
 
-FDR_HOOK static int is_function(const struct fdr_elf_symtab *st,
+__FDR_NO_INSTRUMENT static int is_function(const struct fdr_elf_symtab *st,
 				const Elf64_Sym *s)
 {
 	unsigned type = ELF64_ST_TYPE(s->st_info);
@@ -138,7 +138,7 @@ FDR_HOOK static int is_function(const struct fdr_elf_symtab *st,
 
 /* Build the sorted index in anonymous memory (not malloc: hooks may run
  * where the allocator is not safe to re-enter). */
-FDR_HOOK static int build_index(struct fdr_elf_symtab *st)
+__FDR_NO_INSTRUMENT static int build_index(struct fdr_elf_symtab *st)
 {
 	const Elf64_Sym *syms = st->syms;
 	size_t n = 0, bytes;
@@ -171,7 +171,7 @@ FDR_HOOK static int build_index(struct fdr_elf_symtab *st)
 }
 
 /* The first index entry whose start is above vaddr. */
-FDR_HOOK static size_t upper_bound(const struct fdr_elf_symtab *st,
+__FDR_NO_INSTRUMENT static size_t upper_bound(const struct fdr_elf_symtab *st,
 				   uint64_t vaddr)
 {
 	size_t lo = 0, hi = st->nfuncs;
@@ -187,7 +187,7 @@ FDR_HOOK static size_t upper_bound(const struct fdr_elf_symtab *st,
 	return lo;
 }
 
-FDR_HOOK const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
+__FDR_NO_INSTRUMENT const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
 					   uint64_t vaddr)
 {
 	size_t i = upper_bound(st, vaddr);
@@ -206,7 +206,7 @@ FDR_HOOK const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
 	return hit ? st->strtab + hit->name : NULL;
 }
 
-FDR_HOOK int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const char *path)
+__FDR_NO_INSTRUMENT int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const char *path)
 {
 	const Elf64_Ehdr *eh;
 	int ret;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fid_assign.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 
 #define HASHED_MASK	(FDR_FID_DIRECT_LIMIT - 1)
 #define NO_MODULE	UINT32_MAX
@@ -18,7 +18,7 @@ static uint32_t registry_used;
 
 /* FNV-1a over the module's file name, then the address bytes: the same
  * file name and address give the same id in every run and directory. */
-FDR_HOOK static uint32_t hash_function(const struct fdr_module *m,
+__FDR_NO_INSTRUMENT static uint32_t hash_function(const struct fdr_module *m,
 				       uint64_t vaddr)
 {
 	const char *name = "?";
@@ -36,7 +36,7 @@ FDR_HOOK static uint32_t hash_function(const struct fdr_module *m,
 	return (uint32_t)(h ^ (h >> 32));
 }
 
-FDR_HOOK static struct fdr_fid_owner *slot_for(uint32_t fid)
+__FDR_NO_INSTRUMENT static struct fdr_fid_owner *slot_for(uint32_t fid)
 {
 	uint32_t i = (fid * 0x9E3779B1u) >> (32 - FDR_FID_REGISTRY_BITS);
 
@@ -45,7 +45,7 @@ FDR_HOOK static struct fdr_fid_owner *slot_for(uint32_t fid)
 	return &registry[i];
 }
 
-FDR_HOOK static uint32_t first_candidate(const struct fdr_module *m,
+__FDR_NO_INSTRUMENT static uint32_t first_candidate(const struct fdr_module *m,
 					 uint64_t vaddr)
 {
 	if (m && m->is_main && vaddr > 0 && vaddr < FDR_FID_DIRECT_LIMIT)
@@ -53,7 +53,7 @@ FDR_HOOK static uint32_t first_candidate(const struct fdr_module *m,
 	return FDR_FID_DIRECT_LIMIT | (hash_function(m, vaddr) & HASHED_MASK);
 }
 
-FDR_HOOK uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr)
+__FDR_NO_INSTRUMENT uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr)
 {
 	uint32_t module = m ? m->index : NO_MODULE;
 	uint32_t fid = first_candidate(m, vaddr);
@@ -76,7 +76,7 @@ FDR_HOOK uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr)
 	}
 }
 
-FDR_HOOK void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o,
+__FDR_NO_INSTRUMENT void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o,
 					  void *arg), void *arg)
 {
 	for (uint32_t i = 0; i < FDR_FID_REGISTRY_SIZE; i++)

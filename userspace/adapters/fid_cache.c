@@ -9,7 +9,7 @@
 struct fdr_fid_slot fdr__cyg_fid_cache[FDR_FID_CACHE_SIZE];
 static uint32_t used;
 
-FDR_HOOK int fdr__fid_cache_put(uintptr_t addr, uint32_t fid)
+__FDR_NO_INSTRUMENT int fdr__fid_cache_put(uintptr_t addr, uint32_t fid)
 {
 	uint32_t i = fdr_fid_cache_hash(addr);
 

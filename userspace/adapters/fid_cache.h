@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 
 #define FDR_FID_CACHE_BITS	17
 #define FDR_FID_CACHE_SIZE	(1u << FDR_FID_CACHE_BITS)
@@ -27,14 +27,14 @@ struct fdr_fid_slot {
 
 extern struct fdr_fid_slot fdr__cyg_fid_cache[FDR_FID_CACHE_SIZE];
 
-FDR_HOOK static inline uint32_t fdr_fid_cache_hash(uintptr_t addr)
+__FDR_NO_INSTRUMENT static inline uint32_t fdr_fid_cache_hash(uintptr_t addr)
 {
 	return (uint32_t)(((uint64_t)addr * 0x9E3779B97F4A7C15ull) >>
 			  (64 - FDR_FID_CACHE_BITS));
 }
 
 /* The id of the function at addr, or 0 if not cached yet. */
-FDR_HOOK static inline uint32_t fdr_fid_cache_get(uintptr_t addr)
+__FDR_NO_INSTRUMENT static inline uint32_t fdr_fid_cache_get(uintptr_t addr)
 {
 	uint32_t i = fdr_fid_cache_hash(addr);
 

@@ -3,15 +3,15 @@
 #include <string.h>
 
 #include "flag_scan.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 
-FDR_HOOK static bool is_flag_space(char c)
+__FDR_NO_INSTRUMENT static bool is_flag_space(char c)
 {
 	return c == ' ' || c == ',' || c == ':' || c == '\n' || c == '\t' ||
 	       c == '\r';
 }
 
-FDR_HOOK static const char *scan_value(const char *s, const char *end,
+__FDR_NO_INSTRUMENT static const char *scan_value(const char *s, const char *end,
 				       struct flag_item *it)
 {
 	if (s < end && (*s == '\'' || *s == '"')) {
@@ -30,7 +30,7 @@ FDR_HOOK static const char *scan_value(const char *s, const char *end,
 	return s;
 }
 
-FDR_HOOK bool flag_next(const char **pos, const char *end,
+__FDR_NO_INSTRUMENT bool flag_next(const char **pos, const char *end,
 			struct flag_item *it)
 {
 	const char *s = *pos;

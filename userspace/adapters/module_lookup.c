@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "module_lookup.h"
 
 static struct fdr_module modules[FDR_MODULES_MAX];
@@ -25,7 +25,7 @@ struct phdr_search {
 	unsigned seen;
 };
 
-FDR_HOOK static int contains(const struct dl_phdr_info *info, uintptr_t addr)
+__FDR_NO_INSTRUMENT static int contains(const struct dl_phdr_info *info, uintptr_t addr)
 {
 	for (int i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
@@ -37,7 +37,7 @@ FDR_HOOK static int contains(const struct dl_phdr_info *info, uintptr_t addr)
 	return 0;
 }
 
-FDR_HOOK static int search_cb(struct dl_phdr_info *info, size_t size, void *arg)
+__FDR_NO_INSTRUMENT static int search_cb(struct dl_phdr_info *info, size_t size, void *arg)
 {
 	struct phdr_search *s = arg;
 	unsigned index = s->seen++;
@@ -53,7 +53,7 @@ FDR_HOOK static int search_cb(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;
 }
 
-FDR_HOOK static void module_path(char *out, size_t size,
+__FDR_NO_INSTRUMENT static void module_path(char *out, size_t size,
 				 const struct phdr_search *s)
 {
 	ssize_t n;
@@ -75,7 +75,7 @@ FDR_HOOK static void module_path(char *out, size_t size,
 	out[size - 1] = '\0';
 }
 
-FDR_HOOK static struct fdr_module *remember(const struct phdr_search *s)
+__FDR_NO_INSTRUMENT static struct fdr_module *remember(const struct phdr_search *s)
 {
 	char path[PATH_MAX];
 	struct fdr_module *m;
@@ -97,7 +97,7 @@ FDR_HOOK static struct fdr_module *remember(const struct phdr_search *s)
 	return m;
 }
 
-FDR_HOOK struct fdr_module *fdr__module_find(uintptr_t addr)
+__FDR_NO_INSTRUMENT struct fdr_module *fdr__module_find(uintptr_t addr)
 {
 	struct phdr_search s = { .addr = addr };
 
@@ -105,12 +105,12 @@ FDR_HOOK struct fdr_module *fdr__module_find(uintptr_t addr)
 	return s.found ? remember(&s) : NULL;
 }
 
-FDR_HOOK struct fdr_module *fdr__module_at(uint32_t index)
+__FDR_NO_INSTRUMENT struct fdr_module *fdr__module_at(uint32_t index)
 {
 	return index < nr_modules ? &modules[index] : NULL;
 }
 
-FDR_HOOK const char *fdr__module_symbol(struct fdr_module *m, uint64_t vaddr)
+__FDR_NO_INSTRUMENT const char *fdr__module_symbol(struct fdr_module *m, uint64_t vaddr)
 {
 	if (m->symtab_err == 1)	/* the main program reads itself via /proc */
 		m->symtab_err = fdr__elf_symtab_open(&m->symtab,

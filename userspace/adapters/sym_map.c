@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "sym_map.h"
 
 #define LINE_MAX_BYTES	(2 * PATH_MAX + 64)
@@ -29,20 +29,20 @@ struct line {
 
 /* Copy text, replacing the separators of the format (tab, newline) and
  * other control bytes, so that every line has exactly four fields. */
-FDR_HOOK static void put_field(struct line *l, const char *s)
+__FDR_NO_INSTRUMENT static void put_field(struct line *l, const char *s)
 {
 	/* each field gets at most PATH_MAX - 1 bytes: the line always fits */
 	for (size_t n = 0; *s && n < PATH_MAX - 1; s++, n++)
 		l->buf[l->len++] = (unsigned char)*s < 0x20 ? '?' : *s;
 }
 
-FDR_HOOK static void put_char(struct line *l, char c)
+__FDR_NO_INSTRUMENT static void put_char(struct line *l, char c)
 {
 	if (l->len < sizeof(l->buf))
 		l->buf[l->len++] = c;
 }
 
-FDR_HOOK static void put_number(struct line *l, uint64_t v, unsigned base)
+__FDR_NO_INSTRUMENT static void put_number(struct line *l, uint64_t v, unsigned base)
 {
 	char tmp[24];
 	int n = 0;
@@ -55,7 +55,7 @@ FDR_HOOK static void put_number(struct line *l, uint64_t v, unsigned base)
 		put_char(l, tmp[--n]);
 }
 
-FDR_HOOK static void write_line(const struct line *l)
+__FDR_NO_INSTRUMENT static void write_line(const struct line *l)
 {
 	ssize_t ret;
 
@@ -64,7 +64,7 @@ FDR_HOOK static void write_line(const struct line *l)
 	while (ret < 0 && errno == EINTR);
 }
 
-FDR_HOOK static void write_preamble(void)
+__FDR_NO_INSTRUMENT static void write_preamble(void)
 {
 	struct line l = { .len = 0 };
 
@@ -76,7 +76,7 @@ FDR_HOOK static void write_preamble(void)
 	write_line(&l);
 }
 
-FDR_HOOK static int open_map(void)
+__FDR_NO_INSTRUMENT static int open_map(void)
 {
 	const char *dir = getenv(FDR_SYMDIR_ENV);
 	char path[PATH_MAX];
@@ -99,7 +99,7 @@ FDR_HOOK static int open_map(void)
 	return 0;
 }
 
-FDR_HOOK void fdr__sym_map_append(uint32_t fid, const char *symbol,
+__FDR_NO_INSTRUMENT void fdr__sym_map_append(uint32_t fid, const char *symbol,
 				 const char *module, uint64_t vaddr)
 {
 	struct line l = { .len = 0 };
@@ -119,7 +119,7 @@ FDR_HOOK void fdr__sym_map_append(uint32_t fid, const char *symbol,
 	write_line(&l);
 }
 
-FDR_HOOK void fdr__sym_map_forget(void)
+__FDR_NO_INSTRUMENT void fdr__sym_map_forget(void)
 {
 	if (map_fd >= 0)
 		close(map_fd);

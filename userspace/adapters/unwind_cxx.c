@@ -10,7 +10,7 @@
  */
 #include <stddef.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_cxx.h"
 #include "unwind_frames.h"
 
@@ -23,7 +23,7 @@ static __thread struct pending_throw pending;
 
 void *__real___cxa_begin_catch(void *unwind_exception);
 
-FDR_HOOK void fdr__unwind_cxx_throwing(void *obj)
+__FDR_NO_INSTRUMENT void fdr__unwind_cxx_throwing(void *obj)
 {
 	pending.obj = obj;
 	fdr__unwind_capture(&pending.frames);
@@ -31,7 +31,7 @@ FDR_HOOK void fdr__unwind_cxx_throwing(void *obj)
 
 /* The landing pad calls this in the catching frame: our CFA is that
  * frame's stack pointer, and the unwound frames were all below it. */
-FDR_HOOK void *__wrap___cxa_begin_catch(void *unwind_exception)
+__FDR_NO_INSTRUMENT void *__wrap___cxa_begin_catch(void *unwind_exception)
 {
 	void *obj = __real___cxa_begin_catch(unwind_exception);
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_cxx.h"
 
 const char fdr_xray_cxx_link[] = "fdr-xray-cxx";
@@ -21,7 +21,7 @@ typedef void (*rethrow_fn)(void);
 
 /* The definition of name after ours, looked up once (every thread
  * stores the same value in *cache). */
-FDR_HOOK static void *real(void **cache, const char *name)
+__FDR_NO_INSTRUMENT static void *real(void **cache, const char *name)
 {
 	void *fn = __atomic_load_n(cache, __ATOMIC_RELAXED);
 
@@ -37,7 +37,7 @@ FDR_HOOK static void *real(void **cache, const char *name)
 	return fn;
 }
 
-FDR_HOOK __attribute__((noreturn))
+__FDR_NO_INSTRUMENT __attribute__((noreturn))
 void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 {
 	static void *next;
@@ -48,7 +48,7 @@ void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 	__builtin_unreachable();
 }
 
-FDR_HOOK __attribute__((noreturn)) void __cxa_rethrow(void)
+__FDR_NO_INSTRUMENT __attribute__((noreturn)) void __cxa_rethrow(void)
 {
 	static void *next;
 	rethrow_fn fn = (rethrow_fn)real(&next, "__cxa_rethrow");

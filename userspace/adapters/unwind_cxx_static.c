@@ -6,21 +6,21 @@
  */
 #include <stddef.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_cxx.h"
 
 void __real___cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 	__attribute__((noreturn));
 void __real___cxa_rethrow(void) __attribute__((noreturn));
 
-FDR_HOOK __attribute__((noreturn))
+__FDR_NO_INSTRUMENT __attribute__((noreturn))
 void __wrap___cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 {
 	fdr__unwind_cxx_throwing(obj);
 	__real___cxa_throw(obj, tinfo, dest);
 }
 
-FDR_HOOK __attribute__((noreturn)) void __wrap___cxa_rethrow(void)
+__FDR_NO_INSTRUMENT __attribute__((noreturn)) void __wrap___cxa_rethrow(void)
 {
 	fdr__unwind_cxx_throwing(NULL);
 	__real___cxa_rethrow();

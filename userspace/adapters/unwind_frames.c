@@ -17,10 +17,10 @@
 
 #include "fdr.h"
 #include "fdr_inline.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_frames.h"
 
-FDR_HOOK static uint32_t frame_fid(struct _Unwind_Context *ctx)
+__FDR_NO_INSTRUMENT static uint32_t frame_fid(struct _Unwind_Context *ctx)
 {
 	uintptr_t start = (uintptr_t)_Unwind_GetRegionStart(ctx);
 
@@ -35,7 +35,7 @@ struct walk {
 };
 
 /* The CFA of the frame before this callback's, then make this one pending. */
-FDR_HOOK static uint64_t step(struct walk *w, struct _Unwind_Context *ctx,
+__FDR_NO_INSTRUMENT static uint64_t step(struct walk *w, struct _Unwind_Context *ctx,
 			      uint32_t *fid)
 {
 	*fid = w->pending_fid;
@@ -43,7 +43,7 @@ FDR_HOOK static uint64_t step(struct walk *w, struct _Unwind_Context *ctx,
 	return (uint64_t)_Unwind_GetCFA(ctx);
 }
 
-FDR_HOOK static _Unwind_Reason_Code keep_frame(struct _Unwind_Context *ctx,
+__FDR_NO_INSTRUMENT static _Unwind_Reason_Code keep_frame(struct _Unwind_Context *ctx,
 					       void *arg)
 {
 	struct walk *w = arg;
@@ -63,12 +63,12 @@ FDR_HOOK static _Unwind_Reason_Code keep_frame(struct _Unwind_Context *ctx,
 
 /* Not recording (no region attached, e.g. run without fdr record): no
  * walk, so that such a run pays nothing for a throw or a longjmp(). */
-FDR_HOOK static bool recording(void)
+__FDR_NO_INSTRUMENT static bool recording(void)
 {
 	return __atomic_load_n(&fdr__current, __ATOMIC_RELAXED) != NULL;
 }
 
-FDR_HOOK void fdr__unwind_capture(struct fdr_unwind_frames *f)
+__FDR_NO_INSTRUMENT void fdr__unwind_capture(struct fdr_unwind_frames *f)
 {
 	struct walk w = { .frames = f };
 
@@ -77,7 +77,7 @@ FDR_HOOK void fdr__unwind_capture(struct fdr_unwind_frames *f)
 		_Unwind_Backtrace(keep_frame, &w);
 }
 
-FDR_HOOK void fdr__unwind_close_below(struct fdr_unwind_frames *f,
+__FDR_NO_INSTRUMENT void fdr__unwind_close_below(struct fdr_unwind_frames *f,
 				     uint64_t limit)
 {
 	for (uint32_t i = 0; i < f->n && f->cfa[i] <= limit; i++)
@@ -85,7 +85,7 @@ FDR_HOOK void fdr__unwind_close_below(struct fdr_unwind_frames *f,
 	f->n = 0;
 }
 
-FDR_HOOK static _Unwind_Reason_Code close_frame(struct _Unwind_Context *ctx,
+__FDR_NO_INSTRUMENT static _Unwind_Reason_Code close_frame(struct _Unwind_Context *ctx,
 						void *arg)
 {
 	struct walk *w = arg;
@@ -99,7 +99,7 @@ FDR_HOOK static _Unwind_Reason_Code close_frame(struct _Unwind_Context *ctx,
 	return _URC_NO_REASON;
 }
 
-FDR_HOOK void fdr__unwind_close_stack_below(uint64_t limit)
+__FDR_NO_INSTRUMENT void fdr__unwind_close_stack_below(uint64_t limit)
 {
 	struct walk w = { .limit = limit };
 

@@ -13,13 +13,13 @@
 #include <setjmp.h>
 #include <stdint.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_frames.h"
 
 #define JB_RSP		6	/* glibc's sysdeps/x86_64/jmpbuf-offsets.h */
 #define PTR_GUARD_FS	0x30	/* tcbhead_t.pointer_guard */
 
-FDR_HOOK static uint64_t saved_sp(const struct __jmp_buf_tag *env)
+__FDR_NO_INSTRUMENT static uint64_t saved_sp(const struct __jmp_buf_tag *env)
 {
 	uint64_t v = (uint64_t)env->__jmpbuf[JB_RSP];
 	uint64_t guard;
@@ -28,7 +28,7 @@ FDR_HOOK static uint64_t saved_sp(const struct __jmp_buf_tag *env)
 	return ((v >> 17) | (v << 47)) ^ guard;
 }
 
-FDR_HOOK static void close_jumped_frames(const struct __jmp_buf_tag *env)
+__FDR_NO_INSTRUMENT static void close_jumped_frames(const struct __jmp_buf_tag *env)
 {
 	uint64_t target = saved_sp(env);
 
@@ -40,7 +40,7 @@ FDR_HOOK static void close_jumped_frames(const struct __jmp_buf_tag *env)
 #define JUMP_WRAPPER(name)							\
 	void __real_##name(struct __jmp_buf_tag *env, int val)			\
 		__attribute__((noreturn));					\
-	FDR_HOOK __attribute__((noreturn))					\
+	__FDR_NO_INSTRUMENT __attribute__((noreturn))					\
 	void __wrap_##name(struct __jmp_buf_tag *env, int val)			\
 	{									\
 		close_jumped_frames(env);					\

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_abi.h"
 #include "xray_filter.h"
 #include "xray_mode.h"
@@ -35,7 +35,7 @@ const char fdr_xray_mode_link[] = FDR_XRAY_MODE_NAME;
 
 /* Nobody else can have selected "fdr" yet (it was not registered):
  * only XRAY_OPTIONS can ask for it. */
-FDR_HOOK static int mode_requested(void)
+__FDR_NO_INSTRUMENT static int mode_requested(void)
 {
 	char mode[32];
 
@@ -47,7 +47,7 @@ FDR_HOOK static int mode_requested(void)
 /* With the sleds patched before main, point them at our trampolines;
  * without, say why nothing will be recorded until the program patches
  * them itself. */
-FDR_HOOK static void use_patched_sleds(void)
+__FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 {
 	char value[16];
 	int n;
@@ -69,7 +69,7 @@ FDR_HOOK static void use_patched_sleds(void)
 			"(%s); using XRay's slower trampolines\n", strerror(-n));
 }
 
-FDR_HOOK static void start_mode(void)
+__FDR_NO_INSTRUMENT static void start_mode(void)
 {
 	enum fdr_xray_log_register_status sel;
 	enum fdr_xray_log_init_status st;
@@ -90,7 +90,7 @@ FDR_HOOK static void start_mode(void)
 	use_patched_sleds();
 }
 
-__attribute__((constructor)) FDR_HOOK static void fdr_xray_autostart(void)
+__attribute__((constructor)) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
 {
 	enum fdr_xray_log_register_status reg;
 

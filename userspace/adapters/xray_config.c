@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "flag_scan.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_config.h"
 
 /* Keys of compiler-rt's xray-fdr mode that mean nothing here. */
@@ -19,12 +19,12 @@ static const char *const ignored_keys[] = {
 	"buffer_size", "buffer_max", "grace_period_ms", "no_file_flush",
 };
 
-FDR_HOOK static int key_is(const char *key, size_t klen, const char *name)
+__FDR_NO_INSTRUMENT static int key_is(const char *key, size_t klen, const char *name)
 {
 	return strlen(name) == klen && memcmp(key, name, klen) == 0;
 }
 
-FDR_HOOK static int parse_threshold(struct fdr_xray_config *cfg,
+__FDR_NO_INSTRUMENT static int parse_threshold(struct fdr_xray_config *cfg,
 				    const char *val, size_t vlen,
 				    char *err, size_t errlen)
 {
@@ -50,7 +50,7 @@ bad:
 	return -EINVAL;
 }
 
-FDR_HOOK static int parse_item(struct fdr_xray_config *cfg,
+__FDR_NO_INSTRUMENT static int parse_item(struct fdr_xray_config *cfg,
 			       const struct flag_item *it, char *err,
 			       size_t errlen)
 {
@@ -88,7 +88,7 @@ FDR_HOOK static int parse_item(struct fdr_xray_config *cfg,
 	return -EINVAL;
 }
 
-FDR_HOOK int fdr__xray_config_parse(struct fdr_xray_config *cfg,
+__FDR_NO_INSTRUMENT int fdr__xray_config_parse(struct fdr_xray_config *cfg,
 				   const char *text, size_t len,
 				   char *err, size_t errlen)
 {

@@ -16,14 +16,14 @@
 #include <stdint.h>
 
 #include "fdr_inline.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 
 #if !defined(__x86_64__) || !defined(__has_attribute) || \
 	!__has_attribute(no_caller_saved_registers)
 #error "xray_fast.c needs x86-64 and no_caller_saved_registers"
 #endif
 
-#define FDR_FAST FDR_HOOK __attribute__((no_caller_saved_registers))
+#define FDR_FAST __FDR_NO_INSTRUMENT __attribute__((no_caller_saved_registers))
 
 FDR_FAST bool fdr__xray_try_enter(int32_t fid)
 {

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "unwind_frames.h"
 
 uintptr_t __xray_function_address(int32_t func_id);
@@ -31,7 +31,7 @@ static struct fid_addr *table;
 static size_t table_len;
 static int table_state;
 
-FDR_HOOK static void sift_down(struct fid_addr *a, size_t root, size_t n)
+__FDR_NO_INSTRUMENT static void sift_down(struct fid_addr *a, size_t root, size_t n)
 {
 	for (size_t child; (child = 2 * root + 1) < n; root = child) {
 		if (child + 1 < n && a[child + 1].addr > a[child].addr)
@@ -45,7 +45,7 @@ FDR_HOOK static void sift_down(struct fid_addr *a, size_t root, size_t n)
 	}
 }
 
-FDR_HOOK static void heap_sort(struct fid_addr *a, size_t n)
+__FDR_NO_INSTRUMENT static void heap_sort(struct fid_addr *a, size_t n)
 {
 	for (size_t i = n / 2; i-- > 0;)
 		sift_down(a, i, n);
@@ -58,7 +58,7 @@ FDR_HOOK static void heap_sort(struct fid_addr *a, size_t n)
 	}
 }
 
-FDR_HOOK static int build(void)
+__FDR_NO_INSTRUMENT static int build(void)
 {
 	size_t max = __xray_max_function_id(), n = 0;
 	struct fid_addr *a;
@@ -81,7 +81,7 @@ FDR_HOOK static int build(void)
 	return TABLE_READY;
 }
 
-FDR_HOOK static int table_ready(void)
+__FDR_NO_INSTRUMENT static int table_ready(void)
 {
 	int st = __atomic_load_n(&table_state, __ATOMIC_ACQUIRE);
 	int none = TABLE_NONE;
@@ -96,7 +96,7 @@ FDR_HOOK static int table_ready(void)
 	return st == TABLE_READY;
 }
 
-FDR_HOOK uint32_t fdr__unwind_fid_at(uintptr_t start)
+__FDR_NO_INSTRUMENT uint32_t fdr__unwind_fid_at(uintptr_t start)
 {
 	size_t lo = 0, hi;
 

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_abi.h"
 #include "xray_filter.h"
 
 /* Patch (or unpatch) every id of the comma-separated list. */
-FDR_HOOK static int each_id(const char *list, int patch)
+__FDR_NO_INSTRUMENT static int each_id(const char *list, int patch)
 {
 	size_t max = __xray_max_function_id();
 	char *end;
@@ -37,7 +37,7 @@ FDR_HOOK static int each_id(const char *list, int patch)
 	return 0;
 }
 
-FDR_HOOK int fdr__xray_filter_apply(const char *spec)
+__FDR_NO_INSTRUMENT int fdr__xray_filter_apply(const char *spec)
 {
 	if (!spec || !*spec)
 		return 0;

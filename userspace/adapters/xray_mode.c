@@ -17,7 +17,7 @@
 
 #include "fdr.h"
 #include "fdr_inline.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_config.h"
 #include "xray_mode.h"
 #include "xray_sleds.h"
@@ -28,7 +28,7 @@
 static struct fdr_xray_config attached_cfg;
 static bool attached;
 
-FDR_HOOK void fdr__xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
+__FDR_NO_INSTRUMENT void fdr__xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 {
 	switch (type) {
 	case FDR_XRAY_ENTRY:
@@ -46,21 +46,21 @@ FDR_HOOK void fdr__xray_fast_event(int32_t fid, enum fdr_xray_entry_type type)
 	}
 }
 
-FDR_HOOK void fdr__xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
+__FDR_NO_INSTRUMENT void fdr__xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
 				 uint64_t arg)
 {
 	(void)type;	/* only LOG_ARGS_ENTRY sleds call the arg1 handler */
 	fdr_enter_arg(fid, arg);
 }
 
-FDR_HOOK static void handle_custom_event(void *data, size_t len)
+__FDR_NO_INSTRUMENT static void handle_custom_event(void *data, size_t len)
 {
 	fdr_custom_event(data, len);
 }
 
 /* The config as text: init_mode passes a C string with size 0,
  * init_mode_bin a buffer with its size. */
-FDR_HOOK static size_t config_length(const void *args, size_t args_size)
+__FDR_NO_INSTRUMENT static size_t config_length(const void *args, size_t args_size)
 {
 	if (!args)
 		return 0;
@@ -69,7 +69,7 @@ FDR_HOOK static size_t config_length(const void *args, size_t args_size)
 
 /* A later init cannot move the process to another region or threshold:
  * say so rather than silently keep the first ones. */
-FDR_HOOK static void note_unchanged(const struct fdr_xray_config *cfg)
+__FDR_NO_INSTRUMENT static void note_unchanged(const struct fdr_xray_config *cfg)
 {
 	if (strcmp(cfg->target, attached_cfg.target))
 		fprintf(stderr, "fdr xray mode: note: target='%s' ignored: this "
@@ -82,7 +82,7 @@ FDR_HOOK static void note_unchanged(const struct fdr_xray_config *cfg)
 			cfg->threshold_us);
 }
 
-FDR_HOOK static enum fdr_xray_log_init_status
+__FDR_NO_INSTRUMENT static enum fdr_xray_log_init_status
 mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 {
 	struct fdr_xray_config cfg;
@@ -115,7 +115,7 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 	return FDR_XRAY_LOG_INITIALIZED;
 }
 
-FDR_HOOK static enum fdr_xray_log_init_status mode_finalize(void)
+__FDR_NO_INSTRUMENT static enum fdr_xray_log_init_status mode_finalize(void)
 {
 	const char *target = attached_cfg.target[0] ? attached_cfg.target : NULL;
 	struct fdr_ctl *ctl;
@@ -141,7 +141,7 @@ FDR_HOOK static enum fdr_xray_log_init_status mode_finalize(void)
 }
 
 /* fdrd writes the log out of process; nothing to do here. */
-FDR_HOOK static enum fdr_xray_log_flush_status mode_flush(void)
+__FDR_NO_INSTRUMENT static enum fdr_xray_log_flush_status mode_flush(void)
 {
 	return FDR_XRAY_LOG_FLUSHED;
 }

@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "flag_scan.h"
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_options.h"
 
-FDR_HOOK bool fdr__xray_options_get(const char *options, const char *name,
+__FDR_NO_INSTRUMENT bool fdr__xray_options_get(const char *options, const char *name,
 				   char *value, size_t size)
 {
 	size_t key_len = strlen(name);
@@ -34,7 +34,7 @@ FDR_HOOK bool fdr__xray_options_get(const char *options, const char *name,
 	return found;
 }
 
-FDR_HOOK bool fdr__xray_option_is_true(const char *value)
+__FDR_NO_INSTRUMENT bool fdr__xray_option_is_true(const char *value)
 {
 	return !strcmp(value, "true") || !strcmp(value, "1") ||
 	       !strcmp(value, "yes");

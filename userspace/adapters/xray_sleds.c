@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_sleds.h"
 
 volatile uint8_t fdr__xray_fast_on;
@@ -64,7 +64,7 @@ struct window {
 	long page;
 };
 
-FDR_HOOK static const struct retarget *retarget_for(uint8_t kind)
+__FDR_NO_INSTRUMENT static const struct retarget *retarget_for(uint8_t kind)
 {
 	static const struct retarget entry = {
 		__xray_FunctionEntry, fdr__xray_entry_tramp, CALL_OPCODE };
@@ -84,12 +84,12 @@ FDR_HOOK static const struct retarget *retarget_for(uint8_t kind)
 	}
 }
 
-FDR_HOOK static int32_t rel32_to(const uint8_t *sled, void (*target)(void))
+__FDR_NO_INSTRUMENT static int32_t rel32_to(const uint8_t *sled, void (*target)(void))
 {
 	return (int32_t)((intptr_t)target - (intptr_t)(sled + SLED_SIZE));
 }
 
-FDR_HOOK static int window_close(struct window *w)
+__FDR_NO_INSTRUMENT static int window_close(struct window *w)
 {
 	int ret = 0;
 
@@ -102,7 +102,7 @@ FDR_HOOK static int window_close(struct window *w)
 
 /* Make the pages under [p, p + SLED_SIZE) writable (and keep them
  * executable: other threads may be running there). */
-FDR_HOOK static int window_cover(struct window *w, uintptr_t p)
+__FDR_NO_INSTRUMENT static int window_cover(struct window *w, uintptr_t p)
 {
 	uintptr_t lo = p & ~(uintptr_t)(w->page - 1);
 	uintptr_t hi = (p + SLED_SIZE + w->page - 1) & ~(uintptr_t)(w->page - 1);
@@ -121,7 +121,7 @@ FDR_HOOK static int window_cover(struct window *w, uintptr_t p)
 }
 
 /* Does the sled call compiler-rt's trampoline r->xray right now? */
-FDR_HOOK static int calls_xray(const uint8_t *sled, const struct retarget *r)
+__FDR_NO_INSTRUMENT static int calls_xray(const uint8_t *sled, const struct retarget *r)
 {
 	uint16_t head;
 	int32_t rel;
@@ -132,7 +132,7 @@ FDR_HOOK static int calls_xray(const uint8_t *sled, const struct retarget *r)
 	       rel == rel32_to(sled, r->xray);
 }
 
-FDR_HOOK static void rewrite(uint8_t *sled, const struct retarget *r)
+__FDR_NO_INSTRUMENT static void rewrite(uint8_t *sled, const struct retarget *r)
 {
 	int32_t rel = rel32_to(sled, r->ours);
 
@@ -146,20 +146,20 @@ FDR_HOOK static void rewrite(uint8_t *sled, const struct retarget *r)
 			 __ATOMIC_RELEASE);
 }
 
-FDR_HOOK static uint8_t *sled_address(const struct xray_sled *s)
+__FDR_NO_INSTRUMENT static uint8_t *sled_address(const struct xray_sled *s)
 {
 	return (uint8_t *)((uintptr_t)&s->address + s->address);
 }
 
 /* Both trampolines in rel32 reach of the sled (same executable: yes). */
-FDR_HOOK static int in_reach(const uint8_t *sled, void (*target)(void))
+__FDR_NO_INSTRUMENT static int in_reach(const uint8_t *sled, void (*target)(void))
 {
 	intptr_t d = (intptr_t)target - (intptr_t)(sled + SLED_SIZE);
 
 	return d >= INT32_MIN && d <= INT32_MAX;
 }
 
-FDR_HOOK int fdr__xray_sleds_retarget(void)
+__FDR_NO_INSTRUMENT int fdr__xray_sleds_retarget(void)
 {
 	struct window w = { .page = sysconf(_SC_PAGESIZE) };
 	const char *env = getenv("FDR_XRAY_SLEDS");

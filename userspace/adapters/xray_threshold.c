@@ -11,10 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "hook_attrs.h"
+#include <linux/fdr.h>
 #include "xray_threshold.h"
 
-FDR_HOOK int fdr__xray_set_threshold(unsigned long threshold_us)
+__FDR_NO_INSTRUMENT int fdr__xray_set_threshold(unsigned long threshold_us)
 {
 	const char *old = getenv("FDR_OPTIONS");
 	char opts[512];

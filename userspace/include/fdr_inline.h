@@ -36,7 +36,7 @@
 extern "C" {
 #endif
 
-#define FDR__INLINE	static inline __attribute__((always_inline, no_instrument_function))
+#define FDR__INLINE	static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
 #define FDR__EXPORTED	__attribute__((visibility("default")))
 
 struct fdr_region;

@@ -12,10 +12,12 @@
 #include <linux/fdr.h>
 #include "fdr.h"
 
-/* Exported from libfdr.so; everything else is hidden (-fvisibility=hidden). */
-#define FDR_API __attribute__((visibility("default"), no_instrument_function))
-/* The library is never instrumented: adapters call it from trace hooks. */
-#define FDR_NOINSTR __attribute__((no_instrument_function))
+/*
+ * Exported from libfdr.so; everything else is hidden (-fvisibility=hidden).
+ * No function of the library is instrumented (__FDR_NO_INSTRUMENT, from
+ * linux/fdr.h): adapters call it from trace hooks.
+ */
+#define FDR_API __attribute__((visibility("default"))) __FDR_NO_INSTRUMENT
 
 #define FDR_EMBEDDED_SHM_PREFIX	"/fdr-"
 #define FDR_SHM_DIR		"/dev/shm"

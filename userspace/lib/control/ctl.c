@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-FDR_NOINSTR int fdr__ctl_note(struct fdr_ctl *ctl, int ret)
+__FDR_NO_INSTRUMENT int fdr__ctl_note(struct fdr_ctl *ctl, int ret)
 {
 	if (ctl)
 		ctl->last_errno = ret < 0 ? -ret : 0;
@@ -54,7 +54,7 @@ FDR_API void fdr_ctl_close(struct fdr_ctl *ctl)
 	free(ctl);
 }
 
-FDR_NOINSTR void fdr__ctl_unmap_region(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT void fdr__ctl_unmap_region(struct fdr_ctl *ctl)
 {
 	if (ctl && ctl->map) {
 		munmap(ctl->map, ctl->map_len);
@@ -109,7 +109,7 @@ FDR_API int fdr_ctl_reset(struct fdr_ctl *ctl)
 }
 
 /* copy_struct_from_user's rules, as the kernel reads it; NULL: by hand. */
-FDR_NOINSTR static int trigger_arg(const struct fdr_trigger *trig,
+__FDR_NO_INSTRUMENT static int trigger_arg(const struct fdr_trigger *trig,
 				   struct fdr_trigger *out)
 {
 	int ret;
@@ -217,7 +217,7 @@ FDR_API void fdr_ctl_unmap(struct fdr_ctl *ctl)
 	fdr_ctl_unmap_sched(ctl);
 }
 
-FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
+__FDR_NO_INSTRUMENT int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
 			       struct fdr_region_view *view)
 {
 	if (!ctl || !ctl->ops)
@@ -225,12 +225,12 @@ FDR_NOINSTR int fdr__ctl_map_rw(struct fdr_ctl *ctl, void **addr, size_t *len,
 	return fdr__ctl_note(ctl, ctl->ops->map(ctl, PROT_READ | PROT_WRITE, addr, len, view));
 }
 
-FDR_NOINSTR pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT pid_t fdr__ctl_owner_pid(struct fdr_ctl *ctl)
 {
 	return ctl && ctl->ops ? ctl->ops->owner_pid(ctl) : getpid();
 }
 
-FDR_NOINSTR int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state,
+__FDR_NO_INSTRUMENT int fdr__ctl_peek(struct fdr_ctl *ctl, uint32_t *state,
 			      uint32_t *generation)
 {
 	if (!ctl || !ctl->ops)

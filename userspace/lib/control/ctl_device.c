@@ -17,20 +17,20 @@
 #include <linux/fdr_sched.h>
 #include "internal.h"
 
-FDR_NOINSTR static int dev_ioctl(struct fdr_ctl *ctl, unsigned long req,
+__FDR_NO_INSTRUMENT static int dev_ioctl(struct fdr_ctl *ctl, unsigned long req,
 				 void *arg)
 {
 	return ioctl(ctl->fd, req, arg) ? -errno : 0;
 }
 
-FDR_NOINSTR static int dev_status(struct fdr_ctl *ctl, struct fdr_status *st)
+__FDR_NO_INSTRUMENT static int dev_status(struct fdr_ctl *ctl, struct fdr_status *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->size = sizeof(*st);
 	return dev_ioctl(ctl, FDR_IOC_STATUS, st);
 }
 
-FDR_NOINSTR static int dev_open(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_open(struct fdr_ctl *ctl)
 {
 	struct fdr_status st;
 	struct stat sb;
@@ -54,7 +54,7 @@ FDR_NOINSTR static int dev_open(struct fdr_ctl *ctl)
 
 /* The kernel checks the same; checked here first only to name the
  * field it would refuse (fdr_ctl_strerror). */
-FDR_NOINSTR static int dev_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
+__FDR_NO_INSTRUMENT static int dev_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 {
 	int ret = fdr__init_cfg_check(cfg, NULL, ctl->detail,
 				      sizeof(ctl->detail));
@@ -64,38 +64,38 @@ FDR_NOINSTR static int dev_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 	return dev_ioctl(ctl, FDR_IOC_INIT, (void *)cfg);
 }
 
-FDR_NOINSTR static int dev_trigger(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT static int dev_trigger(struct fdr_ctl *ctl,
 				   const struct fdr_trigger *trig)
 {
 	return dev_ioctl(ctl, FDR_IOC_TRIGGER, (void *)trig);
 }
 
-FDR_NOINSTR static int dev_finalize(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_finalize(struct fdr_ctl *ctl)
 {
 	return dev_ioctl(ctl, FDR_IOC_FINALIZE, NULL);
 }
 
-FDR_NOINSTR static int dev_flush_begin(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_flush_begin(struct fdr_ctl *ctl)
 {
 	return dev_ioctl(ctl, FDR_IOC_FLUSH_BEGIN, NULL);
 }
 
-FDR_NOINSTR static int dev_flush_done(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_flush_done(struct fdr_ctl *ctl)
 {
 	return dev_ioctl(ctl, FDR_IOC_FLUSH_DONE, NULL);
 }
 
-FDR_NOINSTR static int dev_flush_abort(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_flush_abort(struct fdr_ctl *ctl)
 {
 	return dev_ioctl(ctl, FDR_IOC_FLUSH_ABORT, NULL);
 }
 
-FDR_NOINSTR static int dev_reset(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_reset(struct fdr_ctl *ctl)
 {
 	return dev_ioctl(ctl, FDR_IOC_RESET, NULL);
 }
 
-FDR_NOINSTR static int64_t remaining_ms(uint64_t deadline_ns)
+__FDR_NO_INSTRUMENT static int64_t remaining_ms(uint64_t deadline_ns)
 {
 	uint64_t now = fdr__monotonic_ns();
 
@@ -108,7 +108,7 @@ FDR_NOINSTR static int64_t remaining_ms(uint64_t deadline_ns)
  * only a hint: STATUS decides, and a hint that changed nothing is
  * followed by a short nap instead of a busy loop.
  */
-FDR_NOINSTR static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
+__FDR_NO_INSTRUMENT static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
 				uint32_t flush_state, int timeout_ms)
 {
 	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
@@ -143,7 +143,7 @@ FDR_NOINSTR static int dev_wait(struct fdr_ctl *ctl, uint32_t state,
 	}
 }
 
-FDR_NOINSTR static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
+__FDR_NO_INSTRUMENT static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
 				uint32_t *generation)
 {
 	struct fdr_status st;
@@ -161,7 +161,7 @@ FDR_NOINSTR static int dev_peek(struct fdr_ctl *ctl, uint32_t *state,
  * (fdrd) lays its log out from STATUS, so a scribbled page must not stop
  * it from mapping what the kernel still holds.
  */
-FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT static int check_page(struct fdr_ctl *ctl,
 				  const struct fdr_control *c,
 				  const struct fdr_status *st, int prot,
 				  struct fdr_region_view *view)
@@ -184,7 +184,7 @@ FDR_NOINSTR static int check_page(struct fdr_ctl *ctl,
 	return ret;
 }
 
-FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
+__FDR_NO_INSTRUMENT static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 			       size_t *len, struct fdr_region_view *view)
 {
 	for (int attempt = 0; attempt < 3; attempt++) {
@@ -221,7 +221,7 @@ FDR_NOINSTR static int dev_map(struct fdr_ctl *ctl, int prot, void **addr,
 }
 
 /* -ENODATA with the reason in detail when the region has no area. */
-FDR_NOINSTR static int sched_present(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT static int sched_present(struct fdr_ctl *ctl,
 				     const struct fdr_status *st)
 {
 	if (st->state == FDR_STATE_UNINITIALIZED) {
@@ -242,7 +242,7 @@ FDR_NOINSTR static int sched_present(struct fdr_ctl *ctl,
  * mapping of the buffers or an overflowing length: the area lies past
  * the region, page aligned, and holds at least its header.
  */
-FDR_NOINSTR static int sched_geometry_ok(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT static int sched_geometry_ok(struct fdr_ctl *ctl,
 					 const struct fdr_status *st)
 {
 	uint64_t end;
@@ -261,7 +261,7 @@ FDR_NOINSTR static int sched_geometry_ok(struct fdr_ctl *ctl,
 	return -EBADMSG;
 }
 
-FDR_NOINSTR static int dev_map_sched(struct fdr_ctl *ctl, void **addr,
+__FDR_NO_INSTRUMENT static int dev_map_sched(struct fdr_ctl *ctl, void **addr,
 				     size_t *len)
 {
 	for (int attempt = 0; attempt < 3; attempt++) {
@@ -299,7 +299,7 @@ FDR_NOINSTR static int dev_map_sched(struct fdr_ctl *ctl, void **addr,
 }
 
 /* Any file's flush; the kernel wants CAP_SYS_ADMIN for it. */
-FDR_NOINSTR static int dev_flush_force_abort(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int dev_flush_force_abort(struct fdr_ctl *ctl)
 {
 	return dev_ioctl(ctl, FDR_IOC_FLUSH_FORCE_ABORT, NULL);
 }
@@ -308,7 +308,7 @@ FDR_NOINSTR static int dev_flush_force_abort(struct fdr_ctl *ctl)
  * The kernel numbers a region's writers in one pid namespace (ours may
  * not be it); a kernel without the field says 0, and then getpid().
  */
-FDR_NOINSTR static pid_t dev_owner_pid(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static pid_t dev_owner_pid(struct fdr_ctl *ctl)
 {
 	struct fdr_status st;
 

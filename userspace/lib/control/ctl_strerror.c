@@ -37,7 +37,7 @@ FDR_API const char *fdr_flush_state_name(uint32_t flush_state)
  * The group's name from /etc/group, else its number.  Read by hand: NSS
  * (getgrgid) does not work in the static binaries the VM runs.
  */
-FDR_NOINSTR static void group_name(gid_t gid, char *out, size_t len)
+__FDR_NO_INSTRUMENT static void group_name(gid_t gid, char *out, size_t len)
 {
 	FILE *f = fopen("/etc/group", "re");
 	char line[512];
@@ -58,7 +58,7 @@ FDR_NOINSTR static void group_name(gid_t gid, char *out, size_t len)
 }
 
 /* "mode 0660, group fdr" of the node, to say what access is needed. */
-FDR_NOINSTR static void describe_access(const char *path, char *out,
+__FDR_NO_INSTRUMENT static void describe_access(const char *path, char *out,
 					size_t len)
 {
 	struct stat sb;
@@ -74,7 +74,7 @@ FDR_NOINSTR static void describe_access(const char *path, char *out,
 		 (unsigned)(sb.st_mode & 07777), group, group);
 }
 
-FDR_NOINSTR static void open_error(const struct fdr_ctl *ctl, int err,
+__FDR_NO_INSTRUMENT static void open_error(const struct fdr_ctl *ctl, int err,
 				   const char *what)
 {
 	const struct fdr_target *t = &ctl->target;
@@ -131,7 +131,7 @@ FDR_NOINSTR static void open_error(const struct fdr_ctl *ctl, int err,
 }
 
 /* EBUSY: say which state made the transition illegal. */
-FDR_NOINSTR static void state_error(const struct fdr_ctl *ctl, const char *op)
+__FDR_NO_INSTRUMENT static void state_error(const struct fdr_ctl *ctl, const char *op)
 {
 	struct fdr_status st;
 	const char *hint = "";
@@ -172,7 +172,7 @@ FDR_NOINSTR static void state_error(const struct fdr_ctl *ctl, const char *op)
 }
 
 /* EAGAIN of a trigger: the holdoff, and how long it is. */
-FDR_NOINSTR static void holdoff_error(const struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static void holdoff_error(const struct fdr_ctl *ctl)
 {
 	struct fdr_status st;
 

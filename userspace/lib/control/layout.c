@@ -15,7 +15,7 @@
 #define FDR_MAX_REGION_BYTES	(64ull << 30)
 #define FDR_MAX_BUFFER_SIZE	(1ull << 30)
 
-FDR_NOINSTR size_t fdr__page_size(void)
+__FDR_NO_INSTRUMENT size_t fdr__page_size(void)
 {
 	static size_t page;
 
@@ -24,7 +24,7 @@ FDR_NOINSTR size_t fdr__page_size(void)
 	return page;
 }
 
-FDR_NOINSTR int fdr__geometry_compute(struct fdr_geometry *g,
+__FDR_NO_INSTRUMENT int fdr__geometry_compute(struct fdr_geometry *g,
 				      uint64_t buffer_size,
 				      uint32_t buffers_per_cpu,
 				      uint32_t nr_cpus)
@@ -61,7 +61,7 @@ FDR_NOINSTR int fdr__geometry_compute(struct fdr_geometry *g,
 /* The one refusal that is -EPROTO: the page may be sound, but not ours. */
 static const char other_abi[] = "unsupported ABI version";
 
-FDR_NOINSTR static const char *from_page(const struct fdr_control *c,
+__FDR_NO_INSTRUMENT static const char *from_page(const struct fdr_control *c,
 					 size_t map_len,
 					 struct fdr_region_view *v)
 {
@@ -88,7 +88,7 @@ FDR_NOINSTR static const char *from_page(const struct fdr_control *c,
  * The kernel's numbers: since VER3 its offsets (*has_offsets) and page
  * size, else ours.
  */
-FDR_NOINSTR static const char *from_status(const struct fdr_status *st,
+__FDR_NO_INSTRUMENT static const char *from_status(const struct fdr_status *st,
 					   struct fdr_region_view *v,
 					   bool *has_offsets)
 {
@@ -112,7 +112,7 @@ FDR_NOINSTR static const char *from_status(const struct fdr_status *st,
 }
 
 /* An older kernel's offsets: the ABI's for its geometry. */
-FDR_NOINSTR static const char *abi_offsets(struct fdr_region_view *v)
+__FDR_NO_INSTRUMENT static const char *abi_offsets(struct fdr_region_view *v)
 {
 	struct fdr_region_offsets o;
 
@@ -125,7 +125,7 @@ FDR_NOINSTR static const char *abi_offsets(struct fdr_region_view *v)
 }
 
 /* The sizes: non-zero, whole pages, the control area inside the mapping. */
-FDR_NOINSTR static const char *sizes_fit(const struct fdr_region_view *v,
+__FDR_NO_INSTRUMENT static const char *sizes_fit(const struct fdr_region_view *v,
 					 size_t map_len)
 {
 	uint64_t p = v->page_size;
@@ -142,7 +142,7 @@ FDR_NOINSTR static const char *sizes_fit(const struct fdr_region_view *v,
 }
 
 /* An array of n 64-byte entries at off ends by end, aligned. */
-FDR_NOINSTR static bool lines_fit(uint64_t off, uint64_t n, uint64_t end)
+__FDR_NO_INSTRUMENT static bool lines_fit(uint64_t off, uint64_t n, uint64_t end)
 {
 	return off % 64 == 0 && off <= end && n <= (end - off) / 64;
 }
@@ -151,7 +151,7 @@ FDR_NOINSTR static bool lines_fit(uint64_t off, uint64_t n, uint64_t end)
  * Header, rings, descriptors in that order inside the control area; the
  * buffers after it, as many as the pools hold (map_size 0: computed).
  */
-FDR_NOINSTR static const char *parts_fit(struct fdr_region_view *v)
+__FDR_NO_INSTRUMENT static const char *parts_fit(struct fdr_region_view *v)
 {
 	uint64_t nr = v->nr_buffers, end;
 
@@ -171,7 +171,7 @@ FDR_NOINSTR static const char *parts_fit(struct fdr_region_view *v)
 	return NULL;
 }
 
-FDR_NOINSTR static const char *view_check(struct fdr_region_view *v,
+__FDR_NO_INSTRUMENT static const char *view_check(struct fdr_region_view *v,
 					  const void *map, size_t map_len,
 					  const struct fdr_status *trusted)
 {
@@ -214,7 +214,7 @@ FDR_API int fdr_region_view(struct fdr_region_view *view, const void *map,
 }
 
 /* The same geometry, field by field. */
-FDR_NOINSTR bool fdr__view_same_geometry(const struct fdr_region_view *a,
+__FDR_NO_INSTRUMENT bool fdr__view_same_geometry(const struct fdr_region_view *a,
 					 const struct fdr_region_view *b)
 {
 	return a->buffer_size == b->buffer_size && a->nr_cpus == b->nr_cpus &&
@@ -229,7 +229,7 @@ FDR_NOINSTR bool fdr__view_same_geometry(const struct fdr_region_view *a,
  * at least min bytes, only zero bytes past ours (else -E2BIG); *dst gets
  * the caller's usize bytes in our ksize, zero-filled past what it knew.
  */
-FDR_NOINSTR int fdr__copy_sized(void *dst, size_t ksize, const void *src,
+__FDR_NO_INSTRUMENT int fdr__copy_sized(void *dst, size_t ksize, const void *src,
 				size_t usize, size_t min)
 {
 	const unsigned char *s = src;
@@ -251,7 +251,7 @@ FDR_NOINSTR int fdr__copy_sized(void *dst, size_t ksize, const void *src,
  * size, zero-filled past what the caller knew.  why (may be NULL, len
  * bytes) names the field a -EINVAL refuses.
  */
-FDR_NOINSTR int fdr__init_cfg_check(const struct fdr_init *cfg,
+__FDR_NO_INSTRUMENT int fdr__init_cfg_check(const struct fdr_init *cfg,
 				    struct fdr_init *out, char *why,
 				    size_t len)
 {

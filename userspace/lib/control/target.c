@@ -13,7 +13,7 @@
 #include "internal.h"
 
 /* NAME becomes part of a file name: keep it to a safe alphabet. */
-FDR_NOINSTR static bool embedded_name_ok(const char *name)
+__FDR_NO_INSTRUMENT static bool embedded_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
@@ -30,7 +30,7 @@ FDR_NOINSTR static bool embedded_name_ok(const char *name)
 	return name[0] != '.';
 }
 
-FDR_NOINSTR int fdr__target_parse(struct fdr_target *t, const char *spec)
+__FDR_NO_INSTRUMENT int fdr__target_parse(struct fdr_target *t, const char *spec)
 {
 	size_t plen = strlen(FDR_EMBEDDED_PREFIX);
 

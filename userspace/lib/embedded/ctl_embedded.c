@@ -19,17 +19,17 @@
 
 #define WAIT_SLICE_MS	20
 
-FDR_NOINSTR static uint32_t load_u32(const uint32_t *p)
+__FDR_NO_INSTRUMENT static uint32_t load_u32(const uint32_t *p)
 {
 	return atomic_load_explicit((_Atomic uint32_t *)p, memory_order_acquire);
 }
 
-FDR_NOINSTR static void set_u32(uint32_t *p, uint32_t v)
+__FDR_NO_INSTRUMENT static void set_u32(uint32_t *p, uint32_t v)
 {
 	atomic_store_explicit((_Atomic uint32_t *)p, v, memory_order_release);
 }
 
-FDR_NOINSTR static int emb_open(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int emb_open(struct fdr_ctl *ctl)
 {
 	int ret = fdr__embedded_refresh(ctl);
 
@@ -42,7 +42,7 @@ FDR_NOINSTR static int emb_open(struct fdr_ctl *ctl)
  * replaced it while we waited for the lock, follow the name and retry.
  * -ENOENT when there is no object.
  */
-FDR_NOINSTR static int lock_region(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int lock_region(struct fdr_ctl *ctl)
 {
 	for (;;) {
 		ino_t ino;
@@ -63,19 +63,19 @@ FDR_NOINSTR static int lock_region(struct fdr_ctl *ctl)
 	}
 }
 
-FDR_NOINSTR static void unlock_region(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static void unlock_region(struct fdr_ctl *ctl)
 {
 	if (ctl->fd >= 0)
 		flock(ctl->fd, LOCK_UN);
 }
 
-FDR_NOINSTR static void set_state(struct fdr_control *c, uint32_t state)
+__FDR_NO_INSTRUMENT static void set_state(struct fdr_control *c, uint32_t state)
 {
 	set_u32(&c->state, state);
 	fdr__futex_wake_all(&c->state);
 }
 
-FDR_NOINSTR static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
+__FDR_NO_INSTRUMENT static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 {
 	struct fdr_geometry g;
 	struct fdr_control *c;
@@ -115,7 +115,7 @@ FDR_NOINSTR static int emb_init(struct fdr_ctl *ctl, const struct fdr_init *cfg)
 	return ret;
 }
 
-FDR_NOINSTR static void stamp_finalize(struct fdr_control *c)
+__FDR_NO_INSTRUMENT static void stamp_finalize(struct fdr_control *c)
 {
 	c->finalize_reason = FDR_FINALIZE_IOCTL;
 	c->finalize_signal = 0;
@@ -131,7 +131,7 @@ FDR_NOINSTR static void stamp_finalize(struct fdr_control *c)
  * here under the controllers' lock too, then what FINALIZE does for the
  * dead: their HELD buffers are given back.
  */
-FDR_NOINSTR static int emb_trigger(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT static int emb_trigger(struct fdr_ctl *ctl,
 				   const struct fdr_trigger *trig)
 {
 	int ret = lock_region(ctl);
@@ -148,7 +148,7 @@ FDR_NOINSTR static int emb_trigger(struct fdr_ctl *ctl,
 	return ret;
 }
 
-FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int emb_finalize(struct fdr_ctl *ctl)
 {
 	int ret = lock_region(ctl);
 	struct fdr_control *c = ctl->ectl;
@@ -174,7 +174,7 @@ FDR_NOINSTR static int emb_finalize(struct fdr_ctl *ctl)
  * table.  The control page is shared memory a writer may have scribbled,
  * so a state or flush state out of the table's range allows nothing.
  */
-FDR_NOINSTR static bool flush_allowed(const struct fdr_control *c,
+__FDR_NO_INSTRUMENT static bool flush_allowed(const struct fdr_control *c,
 				      enum fdr_flush_op op)
 {
 	uint32_t s = load_u32(&c->state), fs = load_u32(&c->flush_state);
@@ -184,7 +184,7 @@ FDR_NOINSTR static bool flush_allowed(const struct fdr_control *c,
 	       (fdr_flush_rules[op].from[stream][s] & FDR_FLUSH_FROM(fs));
 }
 
-FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum fdr_flush_op op)
+__FDR_NO_INSTRUMENT static int flush_transition(struct fdr_ctl *ctl, enum fdr_flush_op op)
 {
 	int ret = lock_region(ctl);
 	struct fdr_control *c = ctl->ectl;
@@ -202,22 +202,22 @@ FDR_NOINSTR static int flush_transition(struct fdr_ctl *ctl, enum fdr_flush_op o
 	return ret;
 }
 
-FDR_NOINSTR static int emb_flush_begin(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int emb_flush_begin(struct fdr_ctl *ctl)
 {
 	return flush_transition(ctl, FDR_FLUSH_OP_BEGIN);
 }
 
-FDR_NOINSTR static int emb_flush_done(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int emb_flush_done(struct fdr_ctl *ctl)
 {
 	return flush_transition(ctl, FDR_FLUSH_OP_DONE);
 }
 
-FDR_NOINSTR static int emb_flush_abort(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int emb_flush_abort(struct fdr_ctl *ctl)
 {
 	return flush_transition(ctl, FDR_FLUSH_OP_ABORT);
 }
 
-FDR_NOINSTR static int emb_reset(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static int emb_reset(struct fdr_ctl *ctl)
 {
 	int ret = lock_region(ctl);
 	struct fdr_control *c = ctl->ectl;
@@ -236,7 +236,7 @@ FDR_NOINSTR static int emb_reset(struct fdr_ctl *ctl)
 	return ret;
 }
 
-FDR_NOINSTR static int emb_status(struct fdr_ctl *ctl, struct fdr_status *st)
+__FDR_NO_INSTRUMENT static int emb_status(struct fdr_ctl *ctl, struct fdr_status *st)
 {
 	int ret = lock_region(ctl);
 
@@ -254,7 +254,7 @@ FDR_NOINSTR static int emb_status(struct fdr_ctl *ctl, struct fdr_status *st)
  * Sleep on the state word in short slices: flush-state changes and a
  * replaced object are noticed within one slice even without a wakeup.
  */
-FDR_NOINSTR static int emb_wait(struct fdr_ctl *ctl, uint32_t state,
+__FDR_NO_INSTRUMENT static int emb_wait(struct fdr_ctl *ctl, uint32_t state,
 				uint32_t flush_state, int timeout_ms)
 {
 	uint64_t deadline = timeout_ms < 0 ? UINT64_MAX :
@@ -282,7 +282,7 @@ FDR_NOINSTR static int emb_wait(struct fdr_ctl *ctl, uint32_t state,
 }
 
 /* No flock: a writer must not wait for a controller's INIT to finish. */
-FDR_NOINSTR static int emb_peek(struct fdr_ctl *ctl, uint32_t *state,
+__FDR_NO_INSTRUMENT static int emb_peek(struct fdr_ctl *ctl, uint32_t *state,
 				uint32_t *generation)
 {
 	int ret = fdr__embedded_refresh(ctl);
@@ -294,7 +294,7 @@ FDR_NOINSTR static int emb_peek(struct fdr_ctl *ctl, uint32_t *state,
 	return 0;
 }
 
-FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
+__FDR_NO_INSTRUMENT static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 			       size_t *len, struct fdr_region_view *view)
 {
 	int ret = fdr__embedded_refresh(ctl);
@@ -327,14 +327,14 @@ FDR_NOINSTR static int emb_map(struct fdr_ctl *ctl, int prot, void **addr,
 }
 
 /* No kernel: every process of the region shares our pid namespace. */
-FDR_NOINSTR static pid_t emb_owner_pid(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT static pid_t emb_owner_pid(struct fdr_ctl *ctl)
 {
 	(void)ctl;
 	return getpid();
 }
 
 /* Scheduling records come from the kernel's probes; there is no kernel. */
-FDR_NOINSTR static int emb_map_sched(struct fdr_ctl *ctl, void **addr,
+__FDR_NO_INSTRUMENT static int emb_map_sched(struct fdr_ctl *ctl, void **addr,
 				     size_t *len)
 {
 	(void)addr;

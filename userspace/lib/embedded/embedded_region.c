@@ -21,7 +21,7 @@
 
 #define FDR_SHM_MODE	0660
 
-FDR_NOINSTR void fdr__embedded_forget(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT void fdr__embedded_forget(struct fdr_ctl *ctl)
 {
 	if (ctl->ectl)
 		munmap(ctl->ectl, ctl->ectl_len);
@@ -35,7 +35,7 @@ FDR_NOINSTR void fdr__embedded_forget(struct fdr_ctl *ctl)
 }
 
 /* Map the control area of the open object, after checking its header. */
-FDR_NOINSTR static int map_control(struct fdr_ctl *ctl, const struct stat *sb)
+__FDR_NO_INSTRUMENT static int map_control(struct fdr_ctl *ctl, const struct stat *sb)
 {
 	struct fdr_region_view view;
 	struct fdr_control head;
@@ -75,7 +75,7 @@ FDR_NOINSTR static int map_control(struct fdr_ctl *ctl, const struct stat *sb)
  * Make ctl->fd/ectl refer to the object that currently has the name.
  * -ENOENT when there is none (not an error for INIT).
  */
-FDR_NOINSTR int fdr__embedded_refresh(struct fdr_ctl *ctl)
+__FDR_NO_INSTRUMENT int fdr__embedded_refresh(struct fdr_ctl *ctl)
 {
 	struct stat sb;
 	int ret;
@@ -107,7 +107,7 @@ FDR_NOINSTR int fdr__embedded_refresh(struct fdr_ctl *ctl)
 /* Every descriptor FREE, every ring cursor and per-CPU drop counter 0
  * (the rings' records_dropped are part of STATUS.records_dropped, reset
  * with it). */
-FDR_NOINSTR static void init_descs(struct fdr_control *c,
+__FDR_NO_INSTRUMENT static void init_descs(struct fdr_control *c,
 				   const struct fdr_geometry *g)
 {
 	struct fdr_buffer_desc *d =
@@ -125,7 +125,7 @@ FDR_NOINSTR static void init_descs(struct fdr_control *c,
 }
 
 /* Geometry and identity of a fresh generation; state stays as it is. */
-FDR_NOINSTR static void write_geometry(struct fdr_control *c,
+__FDR_NO_INSTRUMENT static void write_geometry(struct fdr_control *c,
 				       const struct fdr_geometry *g,
 				       uint32_t generation, uint32_t init_flags)
 {
@@ -147,7 +147,7 @@ FDR_NOINSTR static void write_geometry(struct fdr_control *c,
 	c->control_size = g->control_size;
 }
 
-FDR_NOINSTR static void clear_run_fields(struct fdr_control *c)
+__FDR_NO_INSTRUMENT static void clear_run_fields(struct fdr_control *c)
 {
 	c->flush_state = FDR_FLUSH_NOT_FLUSHING;
 	c->finalize_reason = FDR_FINALIZE_NONE;
@@ -169,7 +169,7 @@ FDR_NOINSTR static void clear_run_fields(struct fdr_control *c)
 /* This INIT's trigger.  trigger_last_ns and trigger_not_before_tsc are
  * the holdoff's memory: kept across RESET and INIT, as the device keeps
  * them across its regions. */
-FDR_NOINSTR static void write_trigger(struct fdr_control *c,
+__FDR_NO_INSTRUMENT static void write_trigger(struct fdr_control *c,
 				      const struct fdr_init *cfg)
 {
 	c->trigger_ns = cfg->trigger_ns;
@@ -178,7 +178,7 @@ FDR_NOINSTR static void write_trigger(struct fdr_control *c,
 }
 
 /* Build a complete object under a temporary name; returns its fd. */
-FDR_NOINSTR static int build_object(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT static int build_object(struct fdr_ctl *ctl,
 				    const struct fdr_geometry *g,
 				    uint32_t generation, const struct fdr_init *cfg,
 				    char *tmp, size_t tmplen)
@@ -228,7 +228,7 @@ fail:
  * Publish a new object under the region's name.  With no object there
  * yet, link() refuses to clobber one a racing INIT just made.
  */
-FDR_NOINSTR int fdr__embedded_create(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT int fdr__embedded_create(struct fdr_ctl *ctl,
 				     const struct fdr_geometry *g,
 				     uint32_t generation, const struct fdr_init *cfg)
 {
@@ -259,7 +259,7 @@ FDR_NOINSTR int fdr__embedded_create(struct fdr_ctl *ctl,
  * Re-INIT the open object in place: same geometry, next generation.  The
  * page is only written: its words may be anyone's (g is cfg's).
  */
-FDR_NOINSTR int fdr__embedded_reinit(struct fdr_ctl *ctl,
+__FDR_NO_INSTRUMENT int fdr__embedded_reinit(struct fdr_ctl *ctl,
 				     const struct fdr_geometry *g,
 				     const struct fdr_init *cfg)
 {
@@ -280,7 +280,7 @@ FDR_NOINSTR int fdr__embedded_reinit(struct fdr_ctl *ctl,
 	return 0;
 }
 
-FDR_NOINSTR bool fdr__embedded_begin_finalize(struct fdr_control *c)
+__FDR_NO_INSTRUMENT bool fdr__embedded_begin_finalize(struct fdr_control *c)
 {
 	uint32_t s = FDR_STATE_INITIALIZED;
 
@@ -289,7 +289,7 @@ FDR_NOINSTR bool fdr__embedded_begin_finalize(struct fdr_control *c)
 					   __ATOMIC_ACQUIRE);
 }
 
-FDR_NOINSTR static void finish_finalize(struct fdr_control *c)
+__FDR_NO_INSTRUMENT static void finish_finalize(struct fdr_control *c)
 {
 	__atomic_store_n(&c->state, FDR_STATE_FINALIZED, __ATOMIC_RELEASE);
 	fdr__futex_wake_all(&c->state);
@@ -300,7 +300,7 @@ FDR_NOINSTR static void finish_finalize(struct fdr_control *c)
  * with every writer: its values are read once, and a scribbled one can
  * only make this call refuse or accept wrongly, never fault.
  */
-FDR_NOINSTR static bool held_off(const struct fdr_control *c, uint64_t now,
+__FDR_NO_INSTRUMENT static bool held_off(const struct fdr_control *c, uint64_t now,
 				 uint64_t *last_out)
 {
 	uint64_t last = __atomic_load_n(&c->trigger_last_ns, __ATOMIC_ACQUIRE);
@@ -315,7 +315,7 @@ FDR_NOINSTR static bool held_off(const struct fdr_control *c, uint64_t now,
 	       now - last < holdoff * 1000000u;
 }
 
-FDR_NOINSTR int fdr__embedded_trigger(struct fdr_control *c,
+__FDR_NO_INSTRUMENT int fdr__embedded_trigger(struct fdr_control *c,
 				      const struct fdr_trigger *trig,
 				      pid_t pid, pid_t tid)
 {

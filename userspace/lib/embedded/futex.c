@@ -11,13 +11,13 @@
 #include <unistd.h>
 #include "internal.h"
 
-FDR_NOINSTR void fdr__futex_wake_all(uint32_t *word)
+__FDR_NO_INSTRUMENT void fdr__futex_wake_all(uint32_t *word)
 {
 	syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
 /* Sleep while *word == val, at most timeout_ms.  0, -ETIMEDOUT, -EINTR. */
-FDR_NOINSTR int fdr__futex_wait(uint32_t *word, uint32_t val, int timeout_ms)
+__FDR_NO_INSTRUMENT int fdr__futex_wait(uint32_t *word, uint32_t val, int timeout_ms)
 {
 	struct timespec ts = { timeout_ms / 1000,
 			       (long)(timeout_ms % 1000) * 1000000 };

@@ -10,7 +10,7 @@
 #include <string.h>
 #include "internal.h"
 
-FDR_NOINSTR static bool process_gone(pid_t pid)
+__FDR_NO_INSTRUMENT static bool process_gone(pid_t pid)
 {
 	return pid > 0 && kill(pid, 0) < 0 && errno == ESRCH;
 }
@@ -22,7 +22,7 @@ FDR_NOINSTR static bool process_gone(pid_t pid)
  * around the check means the pid we judged is still the holder's, except
  * in the few instructions between that writer's CAS and its seq store.
  */
-FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c,
+__FDR_NO_INSTRUMENT uint64_t fdr__reclaim_dead_writers(struct fdr_control *c,
 					       size_t map_len)
 {
 	struct fdr_region_view v;
@@ -52,7 +52,7 @@ FDR_NOINSTR uint64_t fdr__reclaim_dead_writers(struct fdr_control *c,
 	return n;
 }
 
-FDR_NOINSTR static uint32_t buffers_held(const struct fdr_region_view *v)
+__FDR_NO_INSTRUMENT static uint32_t buffers_held(const struct fdr_region_view *v)
 {
 	uint32_t n = 0;
 
@@ -63,7 +63,7 @@ FDR_NOINSTR static uint32_t buffers_held(const struct fdr_region_view *v)
 }
 
 /* What every CPU's ring says its writers dropped. */
-FDR_NOINSTR static uint64_t ring_drops(const struct fdr_region_view *v)
+__FDR_NO_INSTRUMENT static uint64_t ring_drops(const struct fdr_region_view *v)
 {
 	uint64_t n = 0;
 
@@ -77,7 +77,7 @@ FDR_NOINSTR static uint64_t ring_drops(const struct fdr_region_view *v)
  * The geometry words, each read once into st: the counting below goes
  * through a view of this copy, checked against what we mapped.
  */
-FDR_NOINSTR static void geometry_from_control(const struct fdr_control *c,
+__FDR_NO_INSTRUMENT static void geometry_from_control(const struct fdr_control *c,
 					      struct fdr_status *st)
 {
 #define ONCE(field) __atomic_load_n(&c->field, __ATOMIC_RELAXED)
@@ -96,7 +96,7 @@ FDR_NOINSTR static void geometry_from_control(const struct fdr_control *c,
 #undef ONCE
 }
 
-FDR_NOINSTR void fdr__status_from_control(const struct fdr_control *c,
+__FDR_NO_INSTRUMENT void fdr__status_from_control(const struct fdr_control *c,
 					  size_t map_len,
 					  struct fdr_status *st)
 {

@@ -9,7 +9,7 @@
 #include <time.h>
 #include "internal.h"
 
-FDR_NOINSTR uint64_t fdr__monotonic_ns(void)
+__FDR_NO_INSTRUMENT uint64_t fdr__monotonic_ns(void)
 {
 	struct timespec ts;
 
@@ -17,7 +17,7 @@ FDR_NOINSTR uint64_t fdr__monotonic_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-FDR_NOINSTR static uint64_t tsc_hz_from_sysfs(void)
+__FDR_NO_INSTRUMENT static uint64_t tsc_hz_from_sysfs(void)
 {
 	FILE *f = fopen("/sys/devices/system/cpu/cpu0/tsc_freq_khz", "re");
 	unsigned long long khz = 0;
@@ -30,7 +30,7 @@ FDR_NOINSTR static uint64_t tsc_hz_from_sysfs(void)
 	return khz * 1000;
 }
 
-FDR_NOINSTR static uint64_t tsc_hz_calibrate(void)
+__FDR_NO_INSTRUMENT static uint64_t tsc_hz_calibrate(void)
 {
 	struct timespec nap = { 0, 20 * 1000 * 1000 };
 	uint64_t t0 = fdr__monotonic_ns(), c0 = __builtin_ia32_rdtsc();
@@ -45,7 +45,7 @@ FDR_NOINSTR static uint64_t tsc_hz_calibrate(void)
 	return (uint64_t)((double)(c1 - c0) * 1e6 / (double)(t1 - t0)) * 1000;
 }
 
-FDR_NOINSTR uint64_t fdr__tsc_hz(void)
+__FDR_NO_INSTRUMENT uint64_t fdr__tsc_hz(void)
 {
 	uint64_t hz = tsc_hz_from_sysfs();
 
@@ -53,7 +53,7 @@ FDR_NOINSTR uint64_t fdr__tsc_hz(void)
 }
 
 /* constant_tsc / nonstop_tsc as the kernel reports them in /proc/cpuinfo. */
-FDR_NOINSTR uint32_t fdr__tsc_flags(void)
+__FDR_NO_INSTRUMENT uint32_t fdr__tsc_flags(void)
 {
 	FILE *f = fopen("/proc/cpuinfo", "re");
 	char line[16384];

@@ -59,7 +59,7 @@ static struct {
 	bool attached;
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-FDR_NOINSTR static uint64_t coarse_ns(void)
+__FDR_NO_INSTRUMENT static uint64_t coarse_ns(void)
 {
 	struct timespec ts;
 
@@ -73,7 +73,7 @@ FDR_NOINSTR static uint64_t coarse_ns(void)
  * only from fdr_attach(): it sleeps 20 ms, which a recording thread that
  * follows a re-init must not.  Without either, nothing is rewound.
  */
-FDR_NOINSTR static uint64_t threshold_hz(const struct fdr_control *c,
+__FDR_NO_INSTRUMENT static uint64_t threshold_hz(const struct fdr_control *c,
 					 bool may_sleep)
 {
 	static uint64_t calibrated;
@@ -87,14 +87,14 @@ FDR_NOINSTR static uint64_t threshold_hz(const struct fdr_control *c,
 
 /* Replace a superseded region's pages in place by private zero pages
  * (see the top of this file).  On failure the old mapping just stays. */
-FDR_NOINSTR static void retire(struct fdr_region *r)
+__FDR_NO_INSTRUMENT static void retire(struct fdr_region *r)
 {
 	mmap(r->base, r->len, PROT_READ | PROT_WRITE,
 	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 }
 
 /* Map the target's current region and make it the one writers use. */
-FDR_NOINSTR static int map_current(bool may_sleep)
+__FDR_NO_INSTRUMENT static int map_current(bool may_sleep)
 {
 	struct fdr_region *r, *old = g.mapped;
 	struct fdr_region_view view;
@@ -143,7 +143,7 @@ FDR_NOINSTR static int map_current(bool may_sleep)
 	return 0;
 }
 
-FDR_NOINSTR static bool region_live(const struct fdr_region *r,
+__FDR_NO_INSTRUMENT static bool region_live(const struct fdr_region *r,
 				    uint32_t generation)
 {
 	return r && __atomic_load_n(&r->ctl->state, __ATOMIC_ACQUIRE) ==
@@ -152,7 +152,7 @@ FDR_NOINSTR static bool region_live(const struct fdr_region *r,
 }
 
 /* Called with g.lock held: follow the target to its newest region. */
-FDR_NOINSTR static void follow_target(void)
+__FDR_NO_INSTRUMENT static void follow_target(void)
 {
 	struct fdr_region *cur = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE);
 	uint32_t state, generation;
@@ -163,7 +163,7 @@ FDR_NOINSTR static void follow_target(void)
 	map_current(false);
 }
 
-FDR_NOINSTR struct fdr_region *fdr__region_for_writing(void)
+__FDR_NO_INSTRUMENT struct fdr_region *fdr__region_for_writing(void)
 {
 	struct fdr_region *r = __atomic_load_n(&fdr__current, __ATOMIC_ACQUIRE);
 	uint64_t now;
@@ -189,7 +189,7 @@ FDR_NOINSTR struct fdr_region *fdr__region_for_writing(void)
 }
 
 /* A forked child must not write into buffers its parent holds. */
-FDR_NOINSTR static void forget_in_child(void)
+__FDR_NO_INSTRUMENT static void forget_in_child(void)
 {
 	struct fdr_thread *t = &fdr__thread;
 
@@ -204,7 +204,7 @@ FDR_NOINSTR static void forget_in_child(void)
 	fdr__forget_missed();
 }
 
-FDR_NOINSTR static void setup_once(void)
+__FDR_NO_INSTRUMENT static void setup_once(void)
 {
 	fdr__cpu_setup();
 	pthread_atfork(NULL, NULL, forget_in_child);
@@ -264,7 +264,7 @@ FDR_API int fdr_attach(const char *target)
  * The firing writer's one syscall.  Inside a record, maybe in a signal
  * handler: no lock, no malloc, nothing of g but the fd.
  */
-FDR_NOINSTR int fdr__trigger_send(struct fdr_region *r, int32_t fid,
+__FDR_NO_INSTRUMENT int fdr__trigger_send(struct fdr_region *r, int32_t fid,
 				  uint64_t duration_ns, int32_t tid)
 {
 	struct fdr_trigger trig = { .size = sizeof(trig),

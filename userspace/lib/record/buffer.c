@@ -18,14 +18,14 @@
 #include <unistd.h>
 #include "recorder.h"
 
-FDR_NOINSTR static void count(__u64 *counter)
+__FDR_NO_INSTRUMENT static void count(__u64 *counter)
 {
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
 /* In the ring of the CPU the writer runs on: writers on other CPUs
  * bump other cache lines, not one shared counter. */
-FDR_NOINSTR void fdr__count_drop(struct fdr_region *r, uint32_t cpu)
+__FDR_NO_INSTRUMENT void fdr__count_drop(struct fdr_region *r, uint32_t cpu)
 {
 	if (r)
 		count(&r->rings[cpu % r->nr_cpus].records_dropped);
@@ -33,7 +33,7 @@ FDR_NOINSTR void fdr__count_drop(struct fdr_region *r, uint32_t cpu)
 
 /* CLOCK_MONOTONIC in µs, strictly increasing per thread (XRay orders a
  * thread's buffers by it). */
-FDR_NOINSTR static uint64_t walltime_us(struct fdr_thread *t)
+__FDR_NO_INSTRUMENT static uint64_t walltime_us(struct fdr_thread *t)
 {
 	struct timespec ts;
 	uint64_t us;
@@ -48,7 +48,7 @@ FDR_NOINSTR static uint64_t walltime_us(struct fdr_thread *t)
 
 /* NewBuffer(tid) + WalltimeMarker: extents start at the preamble size.
  * NewCPUId follows with the first record (cpu FDR__CPU_NONE). */
-FDR_NOINSTR static void write_buffer_start(struct fdr_thread *t)
+__FDR_NO_INSTRUMENT static void write_buffer_start(struct fdr_thread *t)
 {
 	uint64_t us = walltime_us(t);
 	uint64_t sec = us / 1000000u;
@@ -71,13 +71,13 @@ FDR_NOINSTR static void write_buffer_start(struct fdr_thread *t)
 
 /* May a writer take a buffer in state s?  Never a HELD one; a RELEASED
  * one only in flight-recorder mode (in a stream region it is unwritten). */
-FDR_NOINSTR static bool takeable(const struct fdr_region *r, uint32_t s)
+__FDR_NO_INSTRUMENT static bool takeable(const struct fdr_region *r, uint32_t s)
 {
 	return s == FDR_BUF_FREE || (s == FDR_BUF_RELEASED && !r->stream);
 }
 
 /* CAS one slot to HELD and make it ours; false if someone was faster. */
-FDR_NOINSTR static bool claim(struct fdr_region *r, struct fdr_buffer_desc *d)
+__FDR_NO_INSTRUMENT static bool claim(struct fdr_region *r, struct fdr_buffer_desc *d)
 {
 	uint32_t s = __atomic_load_n(&d->state, __ATOMIC_ACQUIRE);
 	uint64_t old;
@@ -98,7 +98,7 @@ FDR_NOINSTR static bool claim(struct fdr_region *r, struct fdr_buffer_desc *d)
  * and every record meanwhile comes here to be dropped: look before
  * bumping a pool's cursor, an atomic on a line of that pool's CPU.
  */
-FDR_NOINSTR static bool pool_has_free(const struct fdr_region *r, uint32_t pool)
+__FDR_NO_INSTRUMENT static bool pool_has_free(const struct fdr_region *r, uint32_t pool)
 {
 	const struct fdr_buffer_desc *d =
 		&r->descs[(uint64_t)pool * r->buffers_per_cpu];
@@ -109,7 +109,7 @@ FDR_NOINSTR static bool pool_has_free(const struct fdr_region *r, uint32_t pool)
 	return false;
 }
 
-FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
+__FDR_NO_INSTRUMENT static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
 							  uint32_t pool)
 {
 	struct fdr_cpu_ring *ring = &r->rings[pool];
@@ -140,7 +140,7 @@ FDR_NOINSTR static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
  * without MADV_POPULATE_WRITE (before 5.14) faults them in as records
  * touch them, which only costs time.
  */
-FDR_NOINSTR static void populate(uint8_t *buf, uint64_t size)
+__FDR_NO_INSTRUMENT static void populate(uint8_t *buf, uint64_t size)
 {
 #ifdef MADV_POPULATE_WRITE
 	madvise(buf, size, MADV_POPULATE_WRITE);
@@ -150,7 +150,7 @@ FDR_NOINSTR static void populate(uint8_t *buf, uint64_t size)
 #endif
 }
 
-FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
+__FDR_NO_INSTRUMENT int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
 				    uint32_t cpu)
 {
 	struct fdr_control *c = r->ctl;
@@ -188,7 +188,7 @@ FDR_NOINSTR int fdr__buffer_acquire(struct fdr_thread *t, struct fdr_region *r,
  * buffer of an older generation is no longer ours: INIT reset the
  * descriptors, and a new writer may hold this one.
  */
-FDR_NOINSTR void fdr__buffer_release(struct fdr_thread *t)
+__FDR_NO_INSTRUMENT void fdr__buffer_release(struct fdr_thread *t)
 {
 	struct fdr_buffer_desc *d = t->desc;
 	struct fdr_control *c;

@@ -17,14 +17,14 @@ static __thread int32_t no_rseq_cpu_id
 static int have_rdtscp = -1;
 
 /* CPUID by hand: <cpuid.h>'s inline helpers could be instrumented. */
-FDR_NOINSTR static void cpuid(unsigned leaf, unsigned r[4])
+__FDR_NO_INSTRUMENT static void cpuid(unsigned leaf, unsigned r[4])
 {
 	__asm__ volatile("cpuid"
 			 : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
 			 : "a"(leaf), "c"(0));
 }
 
-FDR_NOINSTR static bool cpu_has_rdtscp(void)
+__FDR_NO_INSTRUMENT static bool cpu_has_rdtscp(void)
 {
 	unsigned r[4];
 
@@ -35,7 +35,7 @@ FDR_NOINSTR static bool cpu_has_rdtscp(void)
 	return r[3] & (1u << 27);
 }
 
-FDR_NOINSTR void fdr__cpu_setup(void)
+__FDR_NO_INSTRUMENT void fdr__cpu_setup(void)
 {
 	have_rdtscp = cpu_has_rdtscp();
 	if (__rseq_size >= offsetof(struct rseq, cpu_id) + sizeof(uint32_t))
@@ -46,7 +46,7 @@ FDR_NOINSTR void fdr__cpu_setup(void)
 					      (char *)__builtin_thread_pointer());
 }
 
-FDR_NOINSTR uint32_t fdr__cpu_slow(void)
+__FDR_NO_INSTRUMENT uint32_t fdr__cpu_slow(void)
 {
 	if (have_rdtscp < 0)
 		have_rdtscp = cpu_has_rdtscp();

@@ -11,7 +11,7 @@
 
 #define DEFAULT_THRESHOLD_US	5
 
-FDR_NOINSTR static void apply(struct fdr_options *o, const char *name,
+__FDR_NO_INSTRUMENT static void apply(struct fdr_options *o, const char *name,
 			      size_t nlen, const char *val, size_t vlen)
 {
 	char buf[32], *end;
@@ -32,7 +32,7 @@ FDR_NOINSTR static void apply(struct fdr_options *o, const char *name,
 		(int)nlen, name, val ? "=" : "", (int)vlen, val ? val : "");
 }
 
-FDR_NOINSTR void fdr__options_parse(struct fdr_options *o, const char *s)
+__FDR_NO_INSTRUMENT void fdr__options_parse(struct fdr_options *o, const char *s)
 {
 	o->threshold_us = DEFAULT_THRESHOLD_US;
 	while (s && *s) {

@@ -20,7 +20,7 @@ static char exe_path[PATH_MAX];
 static uint16_t exe_len;
 static __thread char thread_comm[16] __attribute__((tls_model("initial-exec")));
 
-FDR_NOINSTR void fdr__owner_process_setup(void)
+__FDR_NO_INSTRUMENT void fdr__owner_process_setup(void)
 {
 	ssize_t n = readlink("/proc/self/exe", exe_path, sizeof(exe_path));
 
@@ -28,7 +28,7 @@ FDR_NOINSTR void fdr__owner_process_setup(void)
 	exe_len = n > 0 && n < (ssize_t)sizeof(exe_path) ? (uint16_t)n : 0;
 }
 
-FDR_NOINSTR void fdr__owner_thread_setup(void)
+__FDR_NO_INSTRUMENT void fdr__owner_thread_setup(void)
 {
 	char name[16] = "";
 
@@ -37,7 +37,7 @@ FDR_NOINSTR void fdr__owner_thread_setup(void)
 	thread_comm[sizeof(thread_comm) - 1] = '\0';
 }
 
-FDR_NOINSTR static uint64_t note_limit(uint64_t buffer_size)
+__FDR_NO_INSTRUMENT static uint64_t note_limit(uint64_t buffer_size)
 {
 	uint64_t limit = buffer_size / 8;
 
@@ -46,7 +46,7 @@ FDR_NOINSTR static uint64_t note_limit(uint64_t buffer_size)
 
 /* Bytes the note takes at the end of a buffer of this size; 0: none (a
  * buffer too small to spare FDR_OWNER_NOTE_MIN bytes). */
-FDR_NOINSTR uint64_t fdr__owner_note_size(uint64_t buffer_size)
+__FDR_NO_INSTRUMENT uint64_t fdr__owner_note_size(uint64_t buffer_size)
 {
 	uint64_t limit = note_limit(buffer_size);
 	uint64_t want = (FDR_OWNER_NOTE_MIN + exe_len + 7) & ~7ull;
@@ -58,7 +58,7 @@ FDR_NOINSTR uint64_t fdr__owner_note_size(uint64_t buffer_size)
 
 /* Fill in the note of the buffer t just took, from what t knows (never
  * read back from the shared descriptor, which anyone may scribble). */
-FDR_NOINSTR void fdr__owner_note_write(const struct fdr_thread *t,
+__FDR_NO_INSTRUMENT void fdr__owner_note_write(const struct fdr_thread *t,
 				       const struct fdr_region *r, uint64_t seq)
 {
 	uint64_t size = r->note_size;

@@ -23,11 +23,11 @@ uint64_t fdr__test_general_calls;
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
-#define INLINE		static inline __attribute__((always_inline, no_instrument_function))
+#define INLINE		static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
 
 /* A record inside a record (a signal handler) is dropped, and counted
  * in the region the thread writes to. */
-static __attribute__((noinline)) FDR_NOINSTR void
+static __attribute__((noinline)) __FDR_NO_INSTRUMENT void
 count_reentry(const struct fdr_thread *t)
 {
 	fdr__count_drop(t->desc ? t->region :
@@ -59,7 +59,7 @@ INLINE bool ready(struct fdr_thread *t, uint64_t need)
 	return fdr__thread_ready(t, need);
 }
 
-#define NOINLINE static __attribute__((noinline, no_instrument_function))
+#define NOINLINE static __attribute__((noinline)) __FDR_NO_INSTRUMENT
 
 /*
  * XRay's recordPreamble: NewCPUId for the first record of a buffer or
@@ -259,7 +259,7 @@ FDR_API void fdr_custom_event(const void *data, size_t len)
 
 /* Inside the guard, in a fresh buffer with FDR_DROP_MARKER_ROOM bytes
  * reserved by fdr__thread_ready. */
-FDR_NOINSTR void fdr__write_drop_marker(struct fdr_thread *t, uint64_t records)
+__FDR_NO_INSTRUMENT void fdr__write_drop_marker(struct fdr_thread *t, uint64_t records)
 {
 	struct fdr_drop_event ev = { .records = records };
 

@@ -49,7 +49,7 @@ extern pid_t fdr__pid;
 extern long fdr__rseq_cpu_offset;
 uint32_t fdr__cpu_slow(void);
 
-static inline __attribute__((always_inline, no_instrument_function))
+static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
 uint32_t fdr__cpu(void)
 {
 	if (__builtin_expect(fdr__rseq_cpu_offset != 0, 1)) {
@@ -65,7 +65,7 @@ void fdr__cpu_setup(void);
 
 /* ---- record encoding ---- */
 
-static inline __attribute__((always_inline, no_instrument_function))
+static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
 void fdr__put_metadata(uint8_t *p, uint32_t kind, const void *payload,
 		       size_t n)
 {
@@ -76,7 +76,7 @@ void fdr__put_metadata(uint8_t *p, uint32_t kind, const void *payload,
 }
 
 /* Publish everything written so far (<fdr_inline.h>'s release store). */
-static inline __attribute__((always_inline, no_instrument_function))
+static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
 void fdr__publish(struct fdr_thread *t)
 {
 	fdr__publish_at(t, t->pos);
@@ -133,7 +133,7 @@ void fdr__owner_note_write(const struct fdr_thread *t,
 			   const struct fdr_region *r, uint64_t seq);
 
 /* Bytes of a buffer that records may use: all but the owner note. */
-static inline __attribute__((always_inline, no_instrument_function))
+static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
 uint64_t fdr__usable_size(const struct fdr_region *r)
 {
 	return r->buffer_size - r->note_size;

@@ -19,7 +19,7 @@ struct fn_rec {
 	uint32_t delta;
 };
 
-__attribute__((no_instrument_function)) static struct fn_rec
+static __FDR_NO_INSTRUMENT struct fn_rec
 read_fn(const struct fdr_thread *t, uint64_t at)
 {
 	struct fn_rec f;
@@ -28,8 +28,7 @@ read_fn(const struct fdr_thread *t, uint64_t at)
 	return f;
 }
 
-__attribute__((no_instrument_function)) static bool is_fn(struct fn_rec f,
-							    uint32_t kind)
+static __FDR_NO_INSTRUMENT bool is_fn(struct fn_rec f, uint32_t kind)
 {
 	return !(f.word0 & 1) && FDR_FN_KIND(f.word0) == kind;
 }
@@ -37,7 +36,7 @@ __attribute__((no_instrument_function)) static bool is_fn(struct fn_rec f,
 /* The smallest position a rewind may reach: preamble + NewCPUId. */
 #define REWIND_FLOOR	(FDR_BUFFER_PREAMBLE_SIZE + FDR_METADATA_SIZE)
 
-FDR_NOINSTR bool fdr__rewind(struct fdr_thread *t, uint64_t tsc)
+__FDR_NO_INSTRUMENT bool fdr__rewind(struct fdr_thread *t, uint64_t tsc)
 {
 	uint64_t threshold = t->threshold;
 

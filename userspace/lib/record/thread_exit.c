@@ -15,19 +15,19 @@
 static pthread_key_t exit_key;
 static int key_state;	/* 0 none, 1 created, -1 failed */
 
-FDR_NOINSTR static void on_thread_exit(void *unused)
+__FDR_NO_INSTRUMENT static void on_thread_exit(void *unused)
 {
 	(void)unused;
 	fdr_thread_release();
 	fdr__thread.key_set = 0;
 }
 
-FDR_NOINSTR static void create_key(void)
+__FDR_NO_INSTRUMENT static void create_key(void)
 {
 	key_state = pthread_key_create(&exit_key, on_thread_exit) ? -1 : 1;
 }
 
-FDR_NOINSTR void fdr__arm_thread_exit(struct fdr_thread *t)
+__FDR_NO_INSTRUMENT void fdr__arm_thread_exit(struct fdr_thread *t)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -48,7 +48,7 @@ FDR_API void fdr_thread_release(void)
 }
 
 /* exit() does not run key destructors for the main thread. */
-__attribute__((destructor, no_instrument_function)) static void at_exit(void)
+__attribute__((destructor)) __FDR_NO_INSTRUMENT static void at_exit(void)
 {
 	fdr_thread_release();
 }

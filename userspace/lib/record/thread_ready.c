@@ -25,7 +25,7 @@ static __thread struct {
 	uint64_t records;
 } missed __attribute__((tls_model("initial-exec")));
 
-FDR_NOINSTR void fdr__forget_missed(void)
+__FDR_NO_INSTRUMENT void fdr__forget_missed(void)
 {
 	missed.region = NULL;
 	missed.records = 0;
@@ -33,7 +33,7 @@ FDR_NOINSTR void fdr__forget_missed(void)
 
 /* Flight-recorder regions only count their drops: no marker there, so
  * that their records stay what they always were. */
-FDR_NOINSTR static void note_missed(struct fdr_region *r)
+__FDR_NO_INSTRUMENT static void note_missed(struct fdr_region *r)
 {
 	uint32_t gen;
 
@@ -49,21 +49,21 @@ FDR_NOINSTR static void note_missed(struct fdr_region *r)
 }
 
 /* What the next buffer of r must hold before the record: the marker. */
-FDR_NOINSTR static uint64_t marker_room(const struct fdr_region *r)
+__FDR_NO_INSTRUMENT static uint64_t marker_room(const struct fdr_region *r)
 {
 	return missed.records && missed.region == r ? FDR_DROP_MARKER_ROOM : 0;
 }
 
 /* A buffer was just taken: tell the drops, if they are of its region
  * and generation (those of an older one mean nothing here). */
-FDR_NOINSTR static void tell_missed(struct fdr_thread *t)
+__FDR_NO_INSTRUMENT static void tell_missed(struct fdr_thread *t)
 {
 	if (missed.region == t->region && missed.generation == t->generation)
 		fdr__write_drop_marker(t, missed.records);
 	missed.records = 0;
 }
 
-FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r,
+__FDR_NO_INSTRUMENT static bool take_buffer(struct fdr_thread *t, struct fdr_region *r,
 				    uint32_t cpu)
 {
 	if (!t->tid) {
@@ -79,7 +79,7 @@ FDR_NOINSTR static bool take_buffer(struct fdr_thread *t, struct fdr_region *r,
 	return true;
 }
 
-FDR_NOINSTR bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
+__FDR_NO_INSTRUMENT bool fdr__thread_ready(struct fdr_thread *t, uint64_t need)
 {
 	struct fdr_region *r;
 	uint32_t cpu;

@@ -66,14 +66,14 @@ static __thread struct trig_thread tt;
 uint64_t fdr__test_trigger_sends;
 #endif
 
-FDR_NOINSTR static uint64_t scale(uint64_t v, uint64_t hz, double unit)
+__FDR_NO_INSTRUMENT static uint64_t scale(uint64_t v, uint64_t hz, double unit)
 {
 	double x = (double)v * (double)hz / unit;
 
 	return x >= 1.8e19 ? UINT64_MAX : (uint64_t)x;
 }
 
-FDR_NOINSTR void fdr__trigger_take(struct fdr_thread *t, struct fdr_region *r)
+__FDR_NO_INSTRUMENT void fdr__trigger_take(struct fdr_thread *t, struct fdr_region *r)
 {
 	const struct fdr_control *c = r->ctl;
 	uint64_t ns = __atomic_load_n(&c->trigger_ns, __ATOMIC_RELAXED);
@@ -108,7 +108,7 @@ FDR_NOINSTR void fdr__trigger_take(struct fdr_thread *t, struct fdr_region *r)
 	t->fast_size = 0;
 }
 
-FDR_NOINSTR void fdr__trigger_enter(int32_t fid, uint64_t tsc)
+__FDR_NO_INSTRUMENT void fdr__trigger_enter(int32_t fid, uint64_t tsc)
 {
 	if (tt.depth < TRIG_DEPTH) {
 		tt.f[tt.depth].fid = fid;
@@ -119,7 +119,7 @@ FDR_NOINSTR void fdr__trigger_enter(int32_t fid, uint64_t tsc)
 	}
 }
 
-FDR_NOINSTR static void fire(struct fdr_thread *t, int32_t fid,
+__FDR_NO_INSTRUMENT static void fire(struct fdr_thread *t, int32_t fid,
 			     uint64_t ticks, uint64_t tsc)
 {
 	const struct fdr_control *c = t->ctl;
@@ -140,7 +140,7 @@ FDR_NOINSTR static void fire(struct fdr_thread *t, int32_t fid,
 	errno = saved;
 }
 
-FDR_NOINSTR void fdr__trigger_exit(struct fdr_thread *t, int32_t fid,
+__FDR_NO_INSTRUMENT void fdr__trigger_exit(struct fdr_thread *t, int32_t fid,
 				   uint64_t tsc, bool erased)
 {
 	uint32_t i;

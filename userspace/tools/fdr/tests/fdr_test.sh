@@ -317,7 +317,7 @@ awk '$2 == 20012' many.acct | grep -q . && grep -qx 'exits without entry: 0' man
 	nok "many buffers: fdrlog account matches every exit too" "$(tail -5 many.acct)"
 
 # ---- the scheduling file (crafted: the embedded backend has none) ----
-python3 "$HERE/../../../reader/tests/gen_sched.py" sched >/dev/null
+python3 "$HERE/../../fdrlog/tests/gen_sched.py" sched >/dev/null
 "$FDR" report --json sched/sched.xray >sched.json 2>sched.err
 python3 - sched.json <<'X' && [ ! -s sched.err ] && ok "report --json: on_cpu_ns, runnable_ns, blocked_ns per function from LOG.sched (exact)" ||
 import json, sys
@@ -345,7 +345,7 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["sche
 	ok "replay: off-CPU lines from LOG.sched" || nok "replay: off-CPU lines from LOG.sched"
 "$FDR" convert --format chrome -o sched.trace.json sched/sched.xray &&
 	"$B/fdrlog" convert --format yaml sched/sched.xray >sched.yaml &&
-	python3 "$HERE/../../../reader/tests/check_chrome.py" --sched sched/sched.xray.sched sched.trace.json sched.yaml sched/sched.xray.threads &&
+	python3 "$HERE/../../fdrlog/tests/check_chrome.py" --sched sched/sched.xray.sched sched.trace.json sched.yaml sched/sched.xray.threads &&
 	ok "convert --format chrome: state tracks and wakeup flows" || nok "convert --format chrome: state tracks and wakeup flows"
 
 # ---- drop markers (streaming mode; hand-built: the embedded backend drops nothing) ----
@@ -361,7 +361,7 @@ for line in open(sys.argv[1]):
         out += bytes(int(b, 16) for b in line)
 open(sys.argv[2], "wb").write(out)' "$1" "$2"; }
 report_counts_drops() {
-	hex2log "$HERE/../../../reader/tests/cases/v2_drop_markers.hex" drops.xray &&
+	hex2log "$HERE/../../fdrlog/tests/cases/v2_drop_markers.hex" drops.xray &&
 		"$FDR" report drops.xray >drops.txt 2>/dev/null &&
 		grep -qx "# the writers dropped 1012 records in 3 places (no free buffer): the counts and times miss them" drops.txt &&
 		"$FDR" report --json drops.xray >drops.json 2>/dev/null &&

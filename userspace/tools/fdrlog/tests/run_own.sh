@@ -9,7 +9,7 @@
 set -u
 FDRLOG=$1 BUILD=$2 WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
-SRC=$HERE/../../adapters/examples/cyg_hello.c
+SRC=$HERE/../../../adapters/examples/cyg_hello.c
 n=0 failed=0
 
 ok() { n=$((n + 1)); echo "ok $n $1"; }

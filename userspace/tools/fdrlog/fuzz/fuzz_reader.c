@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include <fdr_reader.h>
-#include "../../tools/fdrlog/convert.h"
-#include "../../tools/fdrlog/view_filter.h"
+#include "convert.h"
+#include "view_filter.h"
 
 struct touched { unsigned sum; size_t drops; };
 

@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 #include <fdr_reader.h>
-#include "../../tools/fdrlog/off_cpu.h"
+#include "off_cpu.h"
 
 static void check_split(const struct fdr_sched *s, int32_t tid, uint64_t a, uint64_t b)
 {

@@ -127,7 +127,7 @@ check $? "verify of several files: each reported, status 1 if any is invalid"
 
 # Big enough for several formatting chunks: threads must not change a byte.
 GEN=$WORK/gen_big_log
-if ${CC:-cc} -O2 -std=gnu11 -I"$HERE/../../../uapi" -o "$GEN" "$HERE/../../../bench/reader/gen_big_log.c" &&
+if ${CC:-cc} -O2 -std=gnu11 -I"$HERE/../../../../uapi" -o "$GEN" "$HERE/../../../../bench/reader/gen_big_log.c" &&
 	"$GEN" "$WORK/big.log" 4 5; then
 	FDRLOG_THREADS=1 "$FDRLOG" convert --format yaml "$WORK/big.log" >"$WORK/big1.yaml"
 	FDRLOG_THREADS=4 "$FDRLOG" convert --format yaml "$WORK/big.log" >"$WORK/big4.yaml"
