@@ -7,6 +7,9 @@
 #define FDR_DEV_H
 
 #include <linux/atomic.h>
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/uidgid.h>
 #include <linux/fs.h>
 #include <linux/mm_types.h>
 #include <linux/mutex.h>
@@ -18,8 +21,9 @@
 struct fdr_region;
 
 /*
- * The one recorder behind /dev/fdr.  The kernel's own copy of the state
- * lives here and is authoritative; the control area only gets a copy.
+ * One recorder: the default session (fdr_default_session, machine-wide)
+ * or a named one (session.c).  The kernel's own copy of the state lives
+ * here and is authoritative; the control area only gets a copy.
  */
 struct fdr_dev {
 	struct mutex lock;		/* serializes every transition */
@@ -47,7 +51,19 @@ struct fdr_dev {
 	struct fdr_file *flush_owner;	/* FLUSH_BEGIN's file while FLUSHING */
 	/* region has FDR_CTL_STREAM: a copy for the lockless poll() */
 	bool stream;
-	atomic64_t live_bytes;		/* map_size of every region alive */
+	atomic64_t live_bytes;		/* memory of every region alive */
+	/*
+	 * A named session: freed with its last reference, one per bound
+	 * file and per mapping of any of its regions (so region->dev
+	 * stays valid).  The rest is fixed at creation.
+	 */
+	bool is_session;
+	struct kref ref;
+	struct list_head node;		/* in the sessions list */
+	kuid_t owner;
+	kgid_t writer_gid;		/* FDR_SESSION_GROUP */
+	u32 session_flags;		/* FDR_SESSION_* */
+	char name[FDR_SESSION_NAME_MAX];
 };
 
 /*
@@ -55,10 +71,17 @@ struct fdr_dev {
  * descriptors share it, so it is released at the last close.
  */
 struct fdr_file {
-	struct fdr_dev *dev;
+	struct fdr_dev *dev;		/* fdr_file_dev(); set once by a bind */
+	u32 role;			/* enum fdr_session_role */
 	struct pid *opener;		/* tgid of the process that opened it */
 	u64 events_seen;		/* dev->events at this file's last STATUS */
 };
+
+/* The session @ff addresses: it changes once, from the default one. */
+static inline struct fdr_dev *fdr_file_dev(struct fdr_file *ff)
+{
+	return smp_load_acquire(&ff->dev);
+}
 
 /* Module parameters (params.c), read once per use. */
 u64 fdr_param_buffer_size(void);
@@ -68,6 +91,19 @@ u64 fdr_param_max_total_bytes(void);
 u64 fdr_param_sched_ring_bytes(void);
 umode_t fdr_param_dev_mode(void);
 kgid_t fdr_param_dev_gid(void);
+u32 fdr_param_max_user_sessions(void);
+u64 fdr_param_max_user_bytes(void);
+
+/* Sessions (session.c). */
+extern struct fdr_dev fdr_default_session;
+void fdr_session_module_init(void);
+int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req);
+int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req);
+int fdr_session_info(struct fdr_session_info *info);
+void fdr_session_get(struct fdr_dev *dev);
+void fdr_session_put(struct fdr_dev *dev);
+int fdr_account_reserve(struct fdr_dev *dev, u64 bytes);
+void fdr_account_release(struct fdr_dev *dev, u64 bytes);
 
 /* The state machine (state.c).  Each returns 0 or a negative errno. */
 void fdr_dev_setup(struct fdr_dev *dev);

@@ -67,11 +67,71 @@ static int fdr_ioctl_status(struct fdr_file *ff, void __user *uarg)
 	if (err)
 		return err;
 	memset(&st, 0, sizeof(st));
-	fdr_state_status(ff->dev, ff, &st);
+	fdr_state_status(fdr_file_dev(ff), ff, &st);
 	st.size = min_t(u32, usize, sizeof(st));
 	if (copy_to_user(uarg, &st, st.size))
 		return -EFAULT;
 	return 0;
+}
+
+/* CREATE or ATTACH: the name must be NUL-terminated in the copy. */
+static int fdr_ioctl_session(struct fdr_file *ff, const void __user *uarg,
+			     bool create)
+{
+	struct fdr_session req;
+	u32 usize;
+	int err;
+
+	err = fdr_copy_sized(&req, sizeof(req), FDR_SESSION_SIZE_VER0, uarg,
+			     &usize);
+	if (err)
+		return err;
+	if (!memchr(req.name, '\0', sizeof(req.name)))
+		return -EINVAL;
+	return create ? fdr_session_create(ff, &req) :
+			fdr_session_attach(ff, &req);
+}
+
+static int fdr_ioctl_session_info(void __user *uarg)
+{
+	struct fdr_session_info info;
+	u32 usize, index;
+	int err;
+
+	err = fdr_copy_sized(&info, sizeof(info), FDR_SESSION_INFO_SIZE_VER0,
+			     uarg, &usize);
+	if (err)
+		return err;
+	index = info.index;
+	memset(&info, 0, sizeof(info));
+	info.index = index;
+	err = fdr_session_info(&info);
+	if (err)
+		return err;
+	info.size = min_t(u32, usize, sizeof(info));
+	if (copy_to_user(uarg, &info, info.size))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * What a file bound as a session's writer may not do: everything that
+ * changes the session's state but its latency trigger.
+ */
+static bool fdr_owner_only(unsigned int cmd)
+{
+	switch (cmd) {
+	case FDR_IOC_INIT:
+	case FDR_IOC_FINALIZE:
+	case FDR_IOC_FLUSH_BEGIN:
+	case FDR_IOC_FLUSH_DONE:
+	case FDR_IOC_FLUSH_ABORT:
+	case FDR_IOC_FLUSH_FORCE_ABORT:
+	case FDR_IOC_RESET:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /*
@@ -113,31 +173,41 @@ static unsigned int fdr_ioctl_cmd(unsigned int cmd)
 long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct fdr_file *ff = file->private_data;
+	struct fdr_dev *dev = fdr_file_dev(ff);
 	void __user *uarg = (void __user *)arg;
 
-	switch (fdr_ioctl_cmd(cmd)) {
+	cmd = fdr_ioctl_cmd(cmd);
+	if (ff->role == FDR_ROLE_WRITER && fdr_owner_only(cmd))
+		return -EPERM;
+	switch (cmd) {
 	case FDR_IOC_INIT:
-		return fdr_ioctl_init(ff->dev, uarg);
+		return fdr_ioctl_init(dev, uarg);
 	case FDR_IOC_FINALIZE:
-		return fdr_state_finalize(ff->dev);
+		return fdr_state_finalize(dev);
 	case FDR_IOC_TRIGGER:
 		/* Whoever may finalize may trigger: the same effect. */
-		return fdr_ioctl_trigger(ff->dev, uarg);
+		return fdr_ioctl_trigger(dev, uarg);
 	case FDR_IOC_FLUSH_BEGIN:
-		return fdr_state_flush_begin(ff->dev, ff);
+		return fdr_state_flush_begin(dev, ff);
 	case FDR_IOC_FLUSH_DONE:
-		return fdr_state_flush_done(ff->dev, ff);
+		return fdr_state_flush_done(dev, ff);
 	case FDR_IOC_FLUSH_ABORT:
-		return fdr_state_flush_abort(ff->dev, ff);
+		return fdr_state_flush_abort(dev, ff);
 	case FDR_IOC_FLUSH_FORCE_ABORT:
 		/* Not for every member of dev_gid: it ends another's flush. */
 		if (!capable(CAP_SYS_ADMIN))
 			return -EPERM;
-		return fdr_state_flush_force_abort(ff->dev);
+		return fdr_state_flush_force_abort(dev);
 	case FDR_IOC_RESET:
-		return fdr_state_reset(ff->dev);
+		return fdr_state_reset(dev);
 	case FDR_IOC_STATUS:
 		return fdr_ioctl_status(ff, uarg);
+	case FDR_IOC_SESSION_CREATE:
+		return fdr_ioctl_session(ff, uarg, true);
+	case FDR_IOC_SESSION_ATTACH:
+		return fdr_ioctl_session(ff, uarg, false);
+	case FDR_IOC_SESSION_INFO:
+		return fdr_ioctl_session_info(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -17,12 +17,10 @@
 #include "fdr_dev.h"
 #include "sched.h"
 
-static struct fdr_dev fdr_device;
-
 /*
  * The trust model (Documentation/abi.md): everyone who may open the
- * device may drive the state machine and read and write every trace.
- * Opening takes CAP_SYS_ADMIN or membership of dev_gid, on top of the
+ * device may drive the default session and read and write its traces;
+ * a named session is its owner's (session.c).  Opening takes CAP_SYS_ADMIN or membership of dev_gid, on top of the
  * node's mode, so a too-permissive node alone does not open the device.
  */
 static int fdr_check_access(void)
@@ -47,9 +45,10 @@ static int fdr_open(struct inode *inode, struct file *file)
 	ff = kzalloc(sizeof(*ff), GFP_KERNEL);
 	if (!ff)
 		return -ENOMEM;
-	ff->dev = &fdr_device;
+	ff->dev = &fdr_default_session;
+	ff->role = FDR_ROLE_OWNER;
 	ff->opener = get_pid(task_tgid(current));
-	ff->events_seen = READ_ONCE(fdr_device.events);
+	ff->events_seen = READ_ONCE(fdr_default_session.events);
 	file->private_data = ff;
 	return nonseekable_open(inode, file);
 }
@@ -57,20 +56,26 @@ static int fdr_open(struct inode *inode, struct file *file)
 static int fdr_release(struct inode *inode, struct file *file)
 {
 	struct fdr_file *ff = file->private_data;
+	struct fdr_dev *dev = fdr_file_dev(ff);
 
-	fdr_state_release(ff->dev, ff);
+	/* A flush begun on the default session as the file was bound. */
+	if (dev != &fdr_default_session)
+		fdr_state_release(&fdr_default_session, ff);
+	fdr_state_release(dev, ff);
 	fdr_reclaim_on_release(ff);
 	put_pid(ff->opener);
 	kfree(ff);
+	fdr_session_put(dev);
 	return 0;
 }
 
 static __poll_t fdr_poll(struct file *file, poll_table *wait)
 {
 	struct fdr_file *ff = file->private_data;
+	struct fdr_dev *dev = fdr_file_dev(ff);
 
-	poll_wait(file, &ff->dev->waitq, wait);
-	return fdr_state_poll_mask(ff->dev, ff);
+	poll_wait(file, &dev->waitq, wait);
+	return fdr_state_poll_mask(dev, ff);
 }
 
 static const struct file_operations fdr_fops = {
@@ -93,14 +98,14 @@ static int __init fdr_module_init(void)
 {
 	int err;
 
-	fdr_dev_setup(&fdr_device);
+	fdr_session_module_init();
 	fdr_sched_module_init();
 	fdr_miscdev.mode = fdr_param_dev_mode();
 	err = misc_register(&fdr_miscdev);
 	if (err) {
 		pr_err("fdr: cannot register /dev/%s: %d\n", FDR_DEVICE_NAME,
 		       err);
-		fdr_dev_teardown(&fdr_device);
+		fdr_dev_teardown(&fdr_default_session);
 	}
 	return err;
 }
@@ -110,7 +115,7 @@ static void __exit fdr_module_exit(void)
 {
 	misc_deregister(&fdr_miscdev);
 	fdr_sched_module_exit();
-	fdr_dev_teardown(&fdr_device);
+	fdr_dev_teardown(&fdr_default_session);
 }
 
 module_init(fdr_module_init);

@@ -7,7 +7,8 @@
  * VM_IO / VM_PFNMAP) so gdb, O_DIRECT and io_uring can use it.  Each VMA
  * holds a region reference, which keeps the pages alive across RESET, and
  * is counted in its mm's struct fdr_mm_map, so that a dying process with
- * many VMAs is reclaimed once.
+ * many VMAs is reclaimed once.  Each VMA also holds the region's session,
+ * so that region->dev outlives every mapping.
  */
 #include <linux/hashtable.h>
 #include <linux/lockdep.h>
@@ -67,6 +68,7 @@ static void fdr_vm_open(struct vm_area_struct *vma)
 	struct fdr_mm_map *fresh = NULL;
 
 	fdr_region_get(region);
+	fdr_session_get(region->dev);
 	mutex_lock(&region->mms_lock);
 	if (!fdr_mm_map_find(region, vma->vm_mm))
 		fresh = kzalloc(sizeof(*fresh), GFP_KERNEL | __GFP_NOWARN);
@@ -84,6 +86,7 @@ static void fdr_vm_open(struct vm_area_struct *vma)
 static void fdr_vm_close(struct vm_area_struct *vma)
 {
 	struct fdr_region *region = vma->vm_private_data;
+	struct fdr_dev *dev = region->dev;
 	bool writable = vma->vm_flags & VM_WRITE;
 	bool last = true;	/* an uncounted VMA reclaims by itself */
 	struct fdr_mm_map *m;
@@ -105,6 +108,7 @@ static void fdr_vm_close(struct vm_area_struct *vma)
 	if (last)
 		fdr_reclaim_on_unmap(region, writable);
 	fdr_region_put(region);
+	fdr_session_put(dev);
 }
 
 /* Only refills PTEs zapped later, e.g. by madvise(MADV_DONTNEED). */
@@ -137,60 +141,44 @@ static struct fdr_region *fdr_current_region(struct fdr_dev *dev)
 }
 
 /*
- * MAP_SHARED only (a private copy would not be the recorder); offset and
- * length within the region; ENODEV while there is no region.  Offsets
- * past the region's pages are its scheduling area (sched_area.c).  VM_MAYSHARE
- * is the MAP_SHARED bit: do_mmap() clears VM_SHARED for a read-only
- * shared mapping of an O_RDONLY file, which is how fdrd maps.
+ * A session's writer (FDR_ROLE_WRITER) records: it maps the region
+ * writable, never read-only as a flusher does, nor the scheduling area.
  */
-int fdr_mmap(struct file *file, struct vm_area_struct *vma)
+static bool fdr_mmap_role_allows(const struct fdr_file *ff,
+				 const struct vm_area_struct *vma, bool sched)
 {
-	struct fdr_file *ff = file->private_data;
+	return ff->role != FDR_ROLE_WRITER ||
+	       (!sched && (vma->vm_flags & VM_WRITE));
+}
+
+/* The region's pages, all inserted now; nothing may fail after that. */
+static int fdr_mmap_region(struct fdr_region *region,
+			   struct vm_area_struct *vma)
+{
 	unsigned long npages = vma_pages(vma);
 	struct fdr_mm_map *fresh;
-	struct fdr_region *region;
 	unsigned long left;
 	int err;
 
-	if (!(vma->vm_flags & VM_MAYSHARE))
+	if (npages > region->nr_pages - vma->vm_pgoff)
 		return -EINVAL;
-	/* Trace data is never code: refuse it, as a noexec mount does. */
-	if (vma->vm_flags & VM_EXEC)
-		return -EPERM;
-	region = fdr_current_region(ff->dev);
-	if (!region)
-		return -ENODEV;
-	if (vma->vm_pgoff >= region->nr_pages) {
-		err = fdr_sched_mmap(region, vma,
-				     vma->vm_pgoff - region->nr_pages);
-		if (err)
-			fdr_region_put(region);
-		return err;
-	}
-	/* Allocated up front: nothing may fail after the pages are in. */
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
-	err = -ENOMEM;
 	if (!fresh)
-		goto out_put;
-
-	err = -EINVAL;
-	if (vma->vm_pgoff >= region->nr_pages ||
-	    npages > region->nr_pages - vma->vm_pgoff)
-		goto out_put;
-
+		return -ENOMEM;
 	/*
 	 * No mremap growth, no later mprotect(PROT_EXEC); no core-dump copy
-	 * of a machine-wide trace that other processes write (a live
-	 * debugger still reads it).
+	 * of a trace that other processes write (a live debugger still
+	 * reads it).
 	 */
 	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
 	vm_flags_clear(vma, VM_MAYEXEC);
 	left = npages;
 	err = vm_insert_pages(vma, vma->vm_start,
 			      region->pages + vma->vm_pgoff, &left);
-	if (err)
-		goto out_put;
-
+	if (err) {
+		kfree(fresh);
+		return err;
+	}
 	vma->vm_private_data = region;
 	vma->vm_ops = &fdr_vm_ops;
 	mutex_lock(&region->mms_lock);
@@ -198,9 +186,44 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma)
 	mutex_unlock(&region->mms_lock);
 	kfree(fresh);
 	return 0;
+}
 
-out_put:
-	kfree(fresh);
-	fdr_region_put(region);
-	return err;
+/*
+ * MAP_SHARED only (a private copy would not be the recorder); offset and
+ * length within the region; ENODEV while there is no region.  Offsets
+ * past the region's pages are its scheduling area (sched_area.c).  VM_MAYSHARE
+ * is the MAP_SHARED bit: do_mmap() clears VM_SHARED for a read-only
+ * shared mapping of an O_RDONLY file, which is how fdrd maps.  On
+ * success the VMA holds a region and a session reference.
+ */
+int fdr_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct fdr_file *ff = file->private_data;
+	struct fdr_dev *dev = fdr_file_dev(ff);
+	struct fdr_region *region;
+	bool sched;
+	int err;
+
+	if (!(vma->vm_flags & VM_MAYSHARE))
+		return -EINVAL;
+	/* Trace data is never code: refuse it, as a noexec mount does. */
+	if (vma->vm_flags & VM_EXEC)
+		return -EPERM;
+	region = fdr_current_region(dev);
+	if (!region)
+		return -ENODEV;
+	sched = vma->vm_pgoff >= region->nr_pages;
+	if (!fdr_mmap_role_allows(ff, vma, sched))
+		err = -EACCES;
+	else if (sched)
+		err = fdr_sched_mmap(region, vma,
+				     vma->vm_pgoff - region->nr_pages);
+	else
+		err = fdr_mmap_region(region, vma);
+	if (err) {
+		fdr_region_put(region);
+		return err;
+	}
+	fdr_session_get(dev);
+	return 0;
 }

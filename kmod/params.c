@@ -19,6 +19,8 @@ static unsigned int dev_gid;
 static bool crash_finalize = true;
 static unsigned int max_total_mb = 1024;
 static unsigned int sched_ring_kb = 256;
+static unsigned int max_user_sessions = 16;
+static unsigned int max_user_mb = 1024;
 
 static int fdr_set_buffer_size(const char *val, const struct kernel_param *kp)
 {
@@ -94,10 +96,19 @@ module_param(crash_finalize, bool, 0644);
 MODULE_PARM_DESC(crash_finalize,
 		 "finalize when a writer dies from a fatal signal, read at INIT (1)");
 module_param_cb(max_total_mb, &fdr_nonzero_uint_ops, &max_total_mb, 0644);
-MODULE_PARM_DESC(max_total_mb, "largest region INIT may allocate, MiB (1024)");
+MODULE_PARM_DESC(max_total_mb,
+		 "memory of the live regions of all sessions, MiB (1024)");
 module_param_cb(sched_ring_kb, &fdr_nonzero_uint_ops, &sched_ring_kb, 0644);
 MODULE_PARM_DESC(sched_ring_kb,
 		 "scheduling records kept per CPU, KiB of 32-byte records, read at INIT (256)");
+
+module_param_cb(max_user_sessions, &fdr_nonzero_uint_ops, &max_user_sessions,
+		0644);
+MODULE_PARM_DESC(max_user_sessions,
+		 "named sessions one uid may own at once (16)");
+module_param_cb(max_user_mb, &fdr_nonzero_uint_ops, &max_user_mb, 0644);
+MODULE_PARM_DESC(max_user_mb,
+		 "memory of the live regions of one uid's sessions, MiB (1024)");
 
 u64 fdr_param_buffer_size(void)
 {
@@ -133,4 +144,14 @@ umode_t fdr_param_dev_mode(void)
 kgid_t fdr_param_dev_gid(void)
 {
 	return dev_gid ? make_kgid(&init_user_ns, dev_gid) : INVALID_GID;
+}
+
+u32 fdr_param_max_user_sessions(void)
+{
+	return READ_ONCE(max_user_sessions);
+}
+
+u64 fdr_param_max_user_bytes(void)
+{
+	return (u64)READ_ONCE(max_user_mb) << 20;
 }

@@ -190,7 +190,7 @@ static bool fdr_opener_gone(const struct fdr_region *r,
  */
 void fdr_reclaim_on_release(struct fdr_file *ff)
 {
-	struct fdr_dev *dev = ff->dev;
+	struct fdr_dev *dev = fdr_file_dev(ff);
 	bool by_opener = task_tgid(current) == ff->opener;
 	struct fdr_region *r;
 	s32 id;

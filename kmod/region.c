@@ -173,12 +173,6 @@ static void fdr_region_fill_control(struct fdr_region *r)
 	}
 }
 
-/* What the region counts against max_total_mb. */
-static u64 fdr_region_bytes(const struct fdr_region *r)
-{
-	return r->map_size + (r->sched ? r->sched->size : 0);
-}
-
 static void fdr_region_free(struct fdr_region *r)
 {
 	unsigned long i;
@@ -259,7 +253,6 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	if (r->sched)
 		r->flags |= FDR_CTL_SCHED;
 	fdr_region_fill_control(r);
-	atomic64_add(fdr_region_bytes(r), &dev->live_bytes);
 	return r;
 
 fail:
@@ -276,7 +269,7 @@ static void fdr_region_release(struct kref *ref)
 {
 	struct fdr_region *r = container_of(ref, struct fdr_region, ref);
 
-	atomic64_sub(fdr_region_bytes(r), &r->dev->live_bytes);
+	fdr_account_release(r->dev, r->accounted);
 	fdr_region_free(r);
 }
 

@@ -39,6 +39,7 @@ struct fdr_region {
 	u32 flags;			/* FDR_CTL_* */
 	u32 generation;
 	u64 reclaimed;			/* under dev->lock */
+	u64 accounted;			/* in dev->live_bytes, set at INIT */
 	/* The latency trigger of fdr_init, fixed for the region's life. */
 	u64 trigger_ns;
 	s32 trigger_fid;

@@ -36,7 +36,7 @@ u64 fdr_sched_area_size(void);
 int fdr_sched_alloc(struct fdr_region *r);
 void fdr_sched_free(struct fdr_region *r);
 int fdr_sched_prepare(void);
-void fdr_sched_start(struct fdr_region *r);
+int fdr_sched_start(struct fdr_region *r);
 void fdr_sched_stop(struct fdr_region *r);
 void fdr_sched_quiesce(struct fdr_region *r);
 void fdr_sched_status(const struct fdr_region *r, struct fdr_status *st);

@@ -125,14 +125,22 @@ void fdr_sched_status(const struct fdr_region *r, struct fdr_status *st)
 	}
 }
 
+/* Each VMA holds its region and the region's session (mmap.c). */
 static void fdr_sched_vm_open(struct vm_area_struct *vma)
 {
-	fdr_region_get(vma->vm_private_data);
+	struct fdr_region *r = vma->vm_private_data;
+
+	fdr_region_get(r);
+	fdr_session_get(r->dev);
 }
 
 static void fdr_sched_vm_close(struct vm_area_struct *vma)
 {
-	fdr_region_put(vma->vm_private_data);
+	struct fdr_region *r = vma->vm_private_data;
+	struct fdr_dev *dev = r->dev;
+
+	fdr_region_put(r);
+	fdr_session_put(dev);
 }
 
 /* Only refills PTEs zapped later, e.g. by madvise(MADV_DONTNEED). */

@@ -24,6 +24,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/timex.h>
 #include <linux/tracepoint.h>
@@ -34,8 +35,14 @@ static struct tracepoint *fdr_tp_switch, *fdr_tp_waking;
 static DEFINE_MUTEX(fdr_probes_lock);	/* guards fdr_probes_on */
 static bool fdr_probes_on;
 
-/* The region whose traced threads are recorded now, or NULL. */
-static struct fdr_region __rcu *fdr_sched_live;
+/*
+ * The regions whose traced threads are recorded now, one per session
+ * that is INITIALIZED with a scheduling area; NULL slots are free.
+ */
+#define FDR_SCHED_LIVE_MAX	16
+static struct fdr_region __rcu *fdr_sched_live[FDR_SCHED_LIVE_MAX];
+static unsigned int fdr_sched_nr_live;	/* non-NULL slots: the fast skip */
+static DEFINE_SPINLOCK(fdr_sched_live_lock);	/* the slots' writers */
 
 static bool fdr_sched_traced(struct fdr_region *r, struct task_struct *t)
 {
@@ -119,14 +126,11 @@ static u8 fdr_sched_out_state(bool preempt, unsigned int state)
 	return FDR_SCHED_OTHER;
 }
 
-static void fdr_probe_switch(void *data, bool preempt,
-			     struct task_struct *prev,
-			     struct task_struct *next, unsigned int prev_state)
+static void fdr_probe_switch_one(struct fdr_region *r, bool preempt,
+				 struct task_struct *prev,
+				 struct task_struct *next,
+				 unsigned int prev_state)
 {
-	struct fdr_region *r = rcu_dereference_sched(fdr_sched_live);
-
-	if (!r)
-		return;
 	if (fdr_sched_traced(r, prev))
 		fdr_sched_put(r, FDR_SCHED_SWITCH_OUT,
 			      fdr_sched_out_state(preempt, prev_state), prev,
@@ -135,11 +139,26 @@ static void fdr_probe_switch(void *data, bool preempt,
 		fdr_sched_put(r, FDR_SCHED_SWITCH_IN, 0, next, prev);
 }
 
-static void fdr_probe_waking(void *data, struct task_struct *p)
+static void fdr_probe_switch(void *data, bool preempt,
+			     struct task_struct *prev,
+			     struct task_struct *next, unsigned int prev_state)
 {
-	struct fdr_region *r = rcu_dereference_sched(fdr_sched_live);
+	struct fdr_region *r;
+	unsigned int i;
 
-	if (!r || !fdr_sched_traced(r, p))
+	if (!READ_ONCE(fdr_sched_nr_live))
+		return;
+	for (i = 0; i < FDR_SCHED_LIVE_MAX; i++) {
+		r = rcu_dereference_sched(fdr_sched_live[i]);
+		if (r)
+			fdr_probe_switch_one(r, preempt, prev, next,
+					     prev_state);
+	}
+}
+
+static void fdr_probe_waking_one(struct fdr_region *r, struct task_struct *p)
+{
+	if (!fdr_sched_traced(r, p))
 		return;
 	if (in_hardirq())
 		fdr_sched_put(r, FDR_SCHED_WAKEUP, FDR_SCHED_BY_HARDIRQ, p, NULL);
@@ -148,6 +167,20 @@ static void fdr_probe_waking(void *data, struct task_struct *p)
 	else
 		fdr_sched_put(r, FDR_SCHED_WAKEUP, FDR_SCHED_BY_TASK, p,
 			      current);
+}
+
+static void fdr_probe_waking(void *data, struct task_struct *p)
+{
+	struct fdr_region *r;
+	unsigned int i;
+
+	if (!READ_ONCE(fdr_sched_nr_live))
+		return;
+	for (i = 0; i < FDR_SCHED_LIVE_MAX; i++) {
+		r = rcu_dereference_sched(fdr_sched_live[i]);
+		if (r)
+			fdr_probe_waking_one(r, p);
+	}
 }
 
 static void fdr_find_tracepoint(struct tracepoint *tp, void *priv)
@@ -219,18 +252,44 @@ void fdr_sched_module_exit(void)
 	fdr_probes_on = false;
 }
 
-/* INITIALIZED: record @r's threads.  Under dev->lock. */
-void fdr_sched_start(struct fdr_region *r)
+/*
+ * INITIALIZED: record @r's threads, beside those of the other sessions'
+ * live regions.
+ *
+ * Return: 0, or -EBUSY when FDR_SCHED_LIVE_MAX regions record already.
+ */
+int fdr_sched_start(struct fdr_region *r)
 {
-	if (r->sched)
-		rcu_assign_pointer(fdr_sched_live, r);
+	int err = -EBUSY;
+	unsigned int i;
+
+	if (!r->sched)
+		return 0;
+	spin_lock(&fdr_sched_live_lock);
+	for (i = 0; i < FDR_SCHED_LIVE_MAX && err; i++) {
+		if (rcu_access_pointer(fdr_sched_live[i]))
+			continue;
+		rcu_assign_pointer(fdr_sched_live[i], r);
+		WRITE_ONCE(fdr_sched_nr_live, fdr_sched_nr_live + 1);
+		err = 0;
+	}
+	spin_unlock(&fdr_sched_live_lock);
+	return err;
 }
 
 /* FINALIZE: stop.  A probe may still be writing; readers allow for it. */
 void fdr_sched_stop(struct fdr_region *r)
 {
-	if (rcu_access_pointer(fdr_sched_live) == r)
-		RCU_INIT_POINTER(fdr_sched_live, NULL);
+	unsigned int i;
+
+	spin_lock(&fdr_sched_live_lock);
+	for (i = 0; i < FDR_SCHED_LIVE_MAX; i++) {
+		if (rcu_access_pointer(fdr_sched_live[i]) != r)
+			continue;
+		RCU_INIT_POINTER(fdr_sched_live[i], NULL);
+		WRITE_ONCE(fdr_sched_nr_live, fdr_sched_nr_live - 1);
+	}
+	spin_unlock(&fdr_sched_live_lock);
 }
 
 /*

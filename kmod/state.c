@@ -151,6 +151,26 @@ static u64 fdr_trigger_not_before(const struct fdr_dev *dev,
 }
 
 /*
+ * UNINITIALIZED -> INITIALIZING, with @bytes counted against the memory
+ * caps.  Old regions still mapped count too, or INIT/mmap/RESET in a
+ * loop would pin any amount of memory.
+ */
+static int fdr_init_begin(struct fdr_dev *dev, u64 bytes, u32 *generation)
+{
+	int err = -EBUSY;
+
+	mutex_lock(&dev->lock);
+	if (dev->state == FDR_STATE_UNINITIALIZED)
+		err = fdr_account_reserve(dev, bytes);
+	if (!err) {
+		*generation = dev->generation + 1 ?: 1;
+		fdr_set_state(dev, FDR_STATE_INITIALIZING);
+	}
+	mutex_unlock(&dev->lock);
+	return err;
+}
+
+/*
  * UNINITIALIZED -> INITIALIZING -> INITIALIZED.  The allocation runs
  * without the lock: INITIALIZING is a state no other transition starts
  * from, so nobody can change the state meanwhile, and STATUS/poll stay
@@ -173,31 +193,24 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	if (err)
 		return err;
 
-	mutex_lock(&dev->lock);
-	if (dev->state != FDR_STATE_UNINITIALIZED) {
-		mutex_unlock(&dev->lock);
-		return -EBUSY;
-	}
-	/*
-	 * Old regions still mapped count too, or INIT/mmap/RESET in a loop
-	 * would pin any amount of memory.  Only this INIT can add to
-	 * live_bytes until it is done; frees only lower it.
-	 */
-	if (atomic64_read(&dev->live_bytes) + bytes > max_total) {
-		mutex_unlock(&dev->lock);
-		return -ENOMEM;
-	}
-	generation = dev->generation + 1 ?: 1;
-	fdr_set_state(dev, FDR_STATE_INITIALIZING);
-	mutex_unlock(&dev->lock);
+	err = fdr_init_begin(dev, bytes, &generation);
+	if (err)
+		return err;
 
 	r = fdr_region_create(dev, cfg, fdr_init_ctl_flags(cfg), generation);
+	if (IS_ERR(r))
+		fdr_account_release(dev, bytes);
+	else
+		r->accounted = bytes;
 
 	mutex_lock(&dev->lock);
-	if (IS_ERR(r)) {
+	err = IS_ERR(r) ? PTR_ERR(r) : fdr_sched_start(r);
+	if (err) {
+		if (!IS_ERR(r))
+			fdr_region_put(r);
 		fdr_set_state(dev, FDR_STATE_UNINITIALIZED);
 		mutex_unlock(&dev->lock);
-		return PTR_ERR(r);
+		return err;
 	}
 	dev->generation = generation;
 	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
@@ -206,7 +219,6 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 	dev->flush_state = FDR_FLUSH_NOT_FLUSHING;
 	fdr_clear_finalize(dev);
 	fdr_set_state(dev, FDR_STATE_INITIALIZED);
-	fdr_sched_start(r);
 	mutex_unlock(&dev->lock);
 	return 0;
 }

@@ -2,13 +2,15 @@
 /*
  * fdr_stress_test.c - concurrent callers: threads drive random
  * transitions, map and unmap, and children take buffers and get killed,
- * all at once.  Every call must answer 0 or its documented errno, STATUS
+ * all at once, in the default session and in named ones that come and
+ * go with their files.  Every call must answer 0 or its documented errno, STATUS
  * must always describe a possible state (triggers included), and the
  * kernel must not warn (the VM runner fails the run on any WARNING/BUG).
  */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -23,7 +25,8 @@
 #define RUN_MS_MAX (14 * 60 * 1000)
 
 enum { OP_FINALIZE, OP_FLUSH_BEGIN, OP_FLUSH_DONE, OP_FLUSH_ABORT, OP_RESET,
-       OP_FORCE_ABORT, OP_REOPEN, OP_INIT, OP_STATUS, OP_TRIGGER, NR_OPS };
+       OP_FORCE_ABORT, OP_REOPEN, OP_INIT, OP_STATUS, OP_TRIGGER,
+       OP_SESSION, OP_INFO, NR_OPS };
 
 struct shared {
 	volatile int stop;
@@ -140,6 +143,30 @@ static int random_trigger(int fd, unsigned int *seed)
 			    rand_r(seed) % 4, rand_r(seed));
 }
 
+/*
+ * A new file, left on the default session or bound to one of three named
+ * ones (made by whoever comes first, gone with the last file and
+ * mapping).  Returns the fd; *err is 0, -EBUSY for a race the ABI allows
+ * (the name taken or gone in between), or an unexpected errno.
+ */
+static int random_open(unsigned int *seed, int *err)
+{
+	unsigned int pick = rand_r(seed) % 4;
+	char name[16];
+	int fd = fdrt_open();
+
+	*err = fd < 0 ? fd : 0;
+	if (fd < 0 || pick == 3)
+		return fd;
+	snprintf(name, sizeof(name), "stress-%u", pick);
+	*err = fdrt_session(fd, FDR_IOC_SESSION_CREATE, name, 0, 0);
+	if (*err == -EEXIST)
+		*err = fdrt_session(fd, FDR_IOC_SESSION_ATTACH, name, 0, 0);
+	if (*err == -ENOENT || *err == -EEXIST)
+		*err = -EBUSY;
+	return fd;
+}
+
 static void *driver(void *p)
 {
 	static const unsigned long cmds[] = {
@@ -177,6 +204,15 @@ static void *driver(void *p)
 			close(fd);
 			fd = fdrt_open();
 			err = fd < 0 ? fd : 0;
+		} else if (pick == OP_SESSION) {
+			close(fd);
+			fd = random_open(&seed, &err);
+		} else if (pick == OP_INFO) {
+			struct fdr_session_info info;
+
+			err = fdrt_session_info(fd, rand_r(&seed) % 5, &info);
+			if (err == -ENOENT)
+				err = -EBUSY;
 		} else {
 			err = fdrt_ioctl(fd, cmds[pick]);
 		}
@@ -194,11 +230,22 @@ static void *driver(void *p)
 static void *mapper(void *p)
 {
 	struct shared *sh = p;
+	unsigned int seed = (unsigned int)(uintptr_t)&seed, round = 0;
 	int fd = fdrt_open();
+	int err;
 
 	while (fd >= 0 && !sh->stop) {
 		struct fdr_control *c;
 		size_t len;
+
+		if (++round % 16 == 0) {
+			close(fd);
+			fd = random_open(&seed, &err);
+			if (err && err != -EBUSY)
+				note(&sh->bad_errno, -err);
+			if (fd < 0)
+				break;
+		}
 
 		c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
 		if (!c) {
@@ -226,9 +273,11 @@ static void *mapper(void *p)
 /* A child that holds a buffer until killed. */
 static int holder(void *arg)
 {
+	unsigned int seed = (unsigned int)getpid();
 	struct fdr_control *c;
 	size_t len;
-	int fd = fdrt_open();
+	int err;
+	int fd = random_open(&seed, &err);
 
 	(void)arg;
 	if (fd < 0)
@@ -272,12 +321,13 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 	sh.stop = 1;
 	for (i = 0; i < 5; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
-	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status, %lu trigger; crash finalize seen %lu times, a stream flush before the finalize %lu times",
+	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status, %lu trigger, %lu session, %lu info; crash finalize seen %lu times, a stream flush before the finalize %lu times",
 	       run_ms(), kills, sh.ok[OP_INIT], sh.ok[OP_FINALIZE],
 	       sh.ok[OP_FLUSH_BEGIN], sh.ok[OP_FLUSH_DONE],
 	       sh.ok[OP_FLUSH_ABORT], sh.ok[OP_FORCE_ABORT], sh.ok[OP_REOPEN],
 	       sh.ok[OP_RESET], sh.ok[OP_STATUS], sh.ok[OP_TRIGGER],
-	       sh.crashes_seen, sh.stream_flushes_seen);
+	       sh.ok[OP_SESSION], sh.ok[OP_INFO], sh.crashes_seen,
+	       sh.stream_flushes_seen);
 	ASSERT_EQ(0, sh.bad_errno);
 	/* The run really went through the cycle. */
 	ASSERT_LT(0, sh.ok[OP_INIT]);
@@ -285,6 +335,8 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 	ASSERT_LT(0, sh.ok[OP_FLUSH_BEGIN]);
 	ASSERT_LT(0, sh.ok[OP_RESET]);
 	ASSERT_LT(0, sh.ok[OP_TRIGGER]);
+	ASSERT_LT(0, sh.ok[OP_SESSION]);
+	ASSERT_LT(0, sh.ok[OP_INFO]);
 	ASSERT_EQ(0, sh.bad_status);
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	ASSERT_EQ(0, impossible(&st));

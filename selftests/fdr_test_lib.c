@@ -77,6 +77,52 @@ int fdrt_trigger(int fd, uint32_t flags, int32_t fid, uint64_t duration_ns)
 	return ioctl(fd, FDR_IOC_TRIGGER, &t) ? -errno : 0;
 }
 
+int fdrt_session(int fd, unsigned long cmd, const char *name, uint32_t flags,
+		 uint32_t gid)
+{
+	struct fdr_session req = {
+		.size = sizeof(req),
+		.flags = flags,
+		.gid = gid,
+	};
+
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	return ioctl(fd, cmd, &req) ? -errno : 0;
+}
+
+int fdrt_session_new(const char *name)
+{
+	int fd = fdrt_open();
+	int err;
+
+	if (fd < 0)
+		return fd;
+	err = fdrt_session(fd, FDR_IOC_SESSION_CREATE, name, 0, 0);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int fdrt_session_info(int fd, uint32_t index, struct fdr_session_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->index = index;
+	return ioctl(fd, FDR_IOC_SESSION_INFO, info) ? -errno : 0;
+}
+
+int fdrt_session_count(int fd)
+{
+	struct fdr_session_info info;
+	int n = 0;
+
+	while (!fdrt_session_info(fd, n, &info))
+		n++;
+	return n;
+}
+
 int fdrt_init_default(int fd, uint32_t flags)
 {
 	struct fdr_status st;

@@ -34,6 +34,19 @@ int fdrt_init_default(int fd, uint32_t flags);
 /* Whatever the state, bring the device back to UNINITIALIZED. */
 int fdrt_to_uninitialized(int fd);
 
+/*
+ * FDR_IOC_SESSION_CREATE (@cmd) or _ATTACH of session @name on @fd, with
+ * @flags and @gid: 0 or -errno.  fdrt_session_new() opens a fresh file
+ * and creates @name on it: the fd or -errno.
+ */
+int fdrt_session(int fd, unsigned long cmd, const char *name, uint32_t flags,
+		 uint32_t gid);
+int fdrt_session_new(const char *name);
+/* FDR_IOC_SESSION_INFO for the @index-th visible session: 0 or -errno. */
+int fdrt_session_info(int fd, uint32_t index, struct fdr_session_info *info);
+/* How many sessions the caller sees (the INFO calls that succeed). */
+int fdrt_session_count(int fd);
+
 /* The whole region, MAP_SHARED with @prot; NULL with errno set. */
 void *fdrt_map(int fd, int prot, size_t *len);
 struct fdr_buffer_desc *fdrt_desc(void *ctl, uint32_t i);

@@ -319,6 +319,55 @@ struct fdr_trigger {
 };
 #define FDR_TRIGGER_SIZE_VER0	24
 
+/*
+ * Sessions (Documentation/abi.md, "Sessions").  An open file of /dev/fdr
+ * addresses the default session, the machine-wide region every member
+ * of dev_gid shares, until FDR_IOC_SESSION_CREATE or _ATTACH binds it,
+ * once, to a named session: a recorder of its own (region, state
+ * machine, generation, counters) that its creator's uid owns.  Every
+ * other ioctl and mmap of that file then addresses only that session.
+ */
+#define FDR_SESSION_NAME_MAX	64	/* with the NUL: [A-Za-z0-9._-]{1,63} */
+/* Members of gid may attach as writers (default: only the owner's uid). */
+#define FDR_SESSION_GROUP	(1u << 0)
+#define FDR_SESSION_FLAGS_ALL	FDR_SESSION_GROUP
+
+/* FDR_IOC_SESSION_CREATE and _ATTACH argument. */
+struct fdr_session {
+	__u32 size;		/* sizeof(struct fdr_session) */
+	__u32 flags;		/* FDR_SESSION_*; ATTACH: zero */
+	__u32 gid;		/* FDR_SESSION_GROUP: the writers' group */
+	__u32 reserved;		/* zero */
+	char name[FDR_SESSION_NAME_MAX];	/* NUL-terminated */
+};
+#define FDR_SESSION_SIZE_VER0	80
+
+/* What the caller may do in the session an FDR_IOC_SESSION_INFO names. */
+enum fdr_session_role {
+	FDR_ROLE_OWNER		= 0,	/* everything: the owner, CAP_SYS_ADMIN */
+	FDR_ROLE_WRITER		= 1,	/* record into it: map it writable,
+					 * STATUS, TRIGGER */
+};
+
+/*
+ * FDR_IOC_SESSION_INFO argument: the caller sets size and index; the
+ * kernel fills the rest for the index-th session the caller may attach
+ * to (ENOENT past the last).  The default session is not listed.
+ */
+struct fdr_session_info {
+	__u32 size;		/* sizeof(struct fdr_session_info) */
+	__u32 index;		/* 0, 1, ... */
+	__u32 flags;		/* FDR_SESSION_* it was created with */
+	__u32 owner_uid;	/* in the caller's user namespace */
+	__u32 gid;		/* FDR_SESSION_GROUP: the writers' group */
+	__u32 state;		/* enum fdr_state */
+	__u64 live_bytes;	/* memory of its regions still alive */
+	__u32 role;		/* enum fdr_session_role: the caller's */
+	__u32 reserved;
+	char name[FDR_SESSION_NAME_MAX];
+};
+#define FDR_SESSION_INFO_SIZE_VER0	104
+
 #define FDR_IOC_MAGIC		0xF7
 
 /*
@@ -366,6 +415,30 @@ struct fdr_trigger {
 #define FDR_IOC_FLUSH_FORCE_ABORT _IO(FDR_IOC_MAGIC, 8)
 #define FDR_IOC_TRIGGER		_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 9, \
 				     FDR_TRIGGER_SIZE_VER0)
+/*
+ * SESSION_CREATE  make a session named name and bind this file to it as
+ *              its owner (state UNINITIALIZED: INIT gives it its region).
+ *              EEXIST: the name is taken; EDQUOT: the caller owns
+ *              max_user_sessions already; EPERM: FDR_SESSION_GROUP names
+ *              a group the caller is not in (without CAP_SYS_ADMIN)
+ * SESSION_ATTACH  bind this file to the session named name: as owner if
+ *              the caller's uid made it (or CAP_SYS_ADMIN), as writer if
+ *              it is a member of the session's group.  ENOENT: no such
+ *              session; EACCES: neither
+ * Both: EINVAL for a malformed name, a flag or a reserved field; EBUSY
+ * when this file is bound already, or holds the default session's flush.
+ * SESSION_INFO    describe one session (struct fdr_session_info)
+ * A file bound as writer gets EPERM from INIT, FINALIZE, FLUSH_* and
+ * RESET, and EACCES from a read-only mmap or one of the scheduling area.
+ * The session goes when the last file bound to it and the last mapping
+ * of its regions go; its name is free again then.
+ */
+#define FDR_IOC_SESSION_CREATE	_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 10, \
+				     FDR_SESSION_SIZE_VER0)
+#define FDR_IOC_SESSION_ATTACH	_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 11, \
+				     FDR_SESSION_SIZE_VER0)
+#define FDR_IOC_SESSION_INFO	_IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, \
+				     12, FDR_SESSION_INFO_SIZE_VER0)
 
 /*
  * Owner note: the last bytes of every buffer a libfdr writer takes say who
@@ -495,6 +568,8 @@ static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER1);
 static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER3);
 static_assert(sizeof(struct fdr_trigger) == FDR_TRIGGER_SIZE_VER0);
 static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE);
+static_assert(sizeof(struct fdr_session) == FDR_SESSION_SIZE_VER0);
+static_assert(sizeof(struct fdr_session_info) == FDR_SESSION_INFO_SIZE_VER0);
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE, "control header");
 _Static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE, "cpu ring");
@@ -503,6 +578,8 @@ _Static_assert(sizeof(struct fdr_init) == FDR_INIT_SIZE_VER1, "fdr_init");
 _Static_assert(sizeof(struct fdr_status) == FDR_STATUS_SIZE_VER3, "fdr_status");
 _Static_assert(sizeof(struct fdr_trigger) == FDR_TRIGGER_SIZE_VER0, "fdr_trigger");
 _Static_assert(sizeof(struct fdr_owner_note) == FDR_OWNER_NOTE_SIZE, "owner note");
+_Static_assert(sizeof(struct fdr_session) == FDR_SESSION_SIZE_VER0, "fdr_session");
+_Static_assert(sizeof(struct fdr_session_info) == FDR_SESSION_INFO_SIZE_VER0, "fdr_session_info");
 #endif
 
 #endif /* _UAPI_LINUX_FDR_H */
