@@ -256,11 +256,11 @@ void fdr_sched_module_exit(void)
  * INITIALIZED: record @r's threads, beside those of the other sessions'
  * live regions.
  *
- * Return: 0, or -EBUSY when FDR_SCHED_LIVE_MAX regions record already.
+ * Return: 0, or -ENOSPC when FDR_SCHED_LIVE_MAX regions record already.
  */
 int fdr_sched_start(struct fdr_region *r)
 {
-	int err = -EBUSY;
+	int err = -ENOSPC;
 	unsigned int i;
 
 	if (!r->sched)

@@ -26,6 +26,7 @@
 #include "msg.h"
 #include "options.h"
 #include "reinit.h"
+#include "session.h"
 #include "stream.h"
 
 #define WAIT_SLICE_MS 1000
@@ -357,17 +358,20 @@ static bool device_missing(int ret)
  * and an administrator may load it later (an embedded region is waited
  * for by the loop itself, since opening one needs nothing to exist).
  */
-static int open_target(struct fdr_ctl **ctl, const struct fdrd_options *o)
+static int open_target(struct fdr_ctl **ctl, const struct fdrd_options *o,
+		       const char **op)
 {
 	bool said = false;
 	int ret;
 
 	for (;;) {
-		ret = fdr_ctl_open(ctl, o->target);
+		*op = "open";
+		ret = o->session ? fdrd_open_session(ctl, o, op) :
+				   fdr_ctl_open(ctl, o->target);
 		if (!ret || !o->wait_device || !device_missing(ret) || stop_signal)
 			return ret;
 		if (!said)
-			msg_info("%s; waiting for it to appear", fdr_ctl_strerror(*ctl, "open", ret));
+			msg_info("%s; waiting for it to appear", fdr_ctl_strerror(*ctl, *op, ret));
 		said = true;
 		fdr_ctl_close(*ctl);
 		*ctl = NULL;
@@ -380,6 +384,7 @@ int main(int argc, char **argv)
 	char start_dir[PATH_MAX];
 	struct fdrd_options o;
 	struct fdr_ctl *ctl;
+	const char *op;
 	int ret;
 
 	switch (options_parse(argc, argv, &o)) {
@@ -393,14 +398,14 @@ int main(int argc, char **argv)
 	}
 	msg_use_syslog(o.use_syslog);
 	install_signals();
-	ret = open_target(&ctl, &o);
+	ret = open_target(&ctl, &o, &op);
 	if (ret && stop_signal) {
 		fdr_ctl_close(ctl);
 		return 0;
 	}
 	if (ret) {
 		/* before daemonizing: the user sees why on the terminal */
-		fprintf(stderr, "fdrd: %s\n", fdr_ctl_strerror(ctl, "open", ret));
+		fprintf(stderr, "fdrd: %s\n", fdr_ctl_strerror(ctl, op, ret));
 		fdr_ctl_close(ctl);
 		return 1;
 	}
@@ -408,8 +413,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fdrd: cannot daemonize: %s\n", strerror(errno));
 		return 1;
 	}
-	msg_info("flushing %s into %s", o.target ? o.target : "the default target",
-		 o.output_dir);
+	if (o.session)
+		msg_info("flushing session %s into %s", o.session, o.output_dir);
+	else
+		msg_info("flushing %s into %s",
+			 o.target ? o.target : "the default target", o.output_dir);
 	ret = serve(ctl, &o, argc, argv, start_dir);
 	fdr_ctl_close(ctl);
 	options_free(&o);

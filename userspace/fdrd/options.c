@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <fdr.h>
+
 #include "log_name.h"
 #include "log_writer.h"
 #include "options.h"
@@ -20,6 +22,12 @@ static const char usage[] =
 "\n"
 "  -t, --target=TARGET     /dev/fdr (default: $FDR_TARGET, else /dev/fdr),\n"
 "                          another device path, or embedded:NAME\n"
+"  -s, --session=NAME      flush the device's named session NAME: made by\n"
+"                          fdrd (owned by its user, alive while fdrd runs)\n"
+"                          or, if it exists, attached to; writers record\n"
+"                          into it with FDR_TARGET=/dev/fdr:NAME\n"
+"      --session-group=GID  a session fdrd makes admits the members of group\n"
+"                          GID as writers (default: only fdrd's user)\n"
 "  -o, --output-dir=DIR    where logs go (default: the current directory);\n"
 "                          refused if every user may write to it and it is\n"
 "                          not sticky\n"
@@ -71,18 +79,21 @@ static const char usage[] =
 "SIGUSR1: fire a trigger by hand on the region (as fdrctl trigger): it is\n"
 "finalized, and flushed as for any finalize.\n"
 "SIGHUP: read the command line and the --config file again and use them\n"
-"from the next flush on (all but --target; bad options keep the old ones).\n";
+"from the next flush on (all but --target and --session; bad options keep\n"
+"the old ones).\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
        OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_NO_PREALLOC,
        OPT_REGFILE, OPT_WAIT_DEV, OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES,
-       OPT_STREAM_INTERVAL };
+       OPT_STREAM_INTERVAL, OPT_SESSION_GROUP };
 
 /* What the options file may not hold. */
 #define NOT_IN_FILE(c)	((c) == 'c' || (c) == 'h')
 
 static const struct option longopts[] = {
 	{ "target", required_argument, NULL, 't' },
+	{ "session", required_argument, NULL, 's' },
+	{ "session-group", required_argument, NULL, OPT_SESSION_GROUP },
 	{ "output-dir", required_argument, NULL, 'o' },
 	{ "allow-insecure-dir", no_argument, NULL, OPT_INSECURE },
 	{ "pattern", required_argument, NULL, 'p' },
@@ -199,6 +210,10 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 
 	switch (c) {
 	case 't': o->target = optarg; return 0;
+	case 's': o->session = optarg; return 0;
+	case OPT_SESSION_GROUP:
+		return parse_uint("session-group", optarg, 4294967294ul,
+				  &o->session_gid);
 	case 'o': *dir = optarg; return 0;
 	case 'p': o->pattern = optarg; return 0;
 	case 'g': return parse_uint("grace-ms", optarg, 600000, &o->grace_ms);
@@ -247,7 +262,7 @@ static enum options_result parse_args(int argc, char **argv, const char *from,
 	int c;
 
 	optind = 0;	/* glibc: start over, also after an earlier pass */
-	while ((c = getopt_long(argc, argv, "t:o:p:g:c:fh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:s:o:p:g:c:fh", longopts, NULL)) != -1) {
 		if (from && NOT_IN_FILE(c)) {
 			fprintf(stderr, "fdrd: %s: --%s is for the command line only\n", from,
 				c == 'c' ? "config" : "help");
@@ -283,6 +298,24 @@ static enum options_result parse_config(struct fdrd_options *o, const char **dir
 	return parse_args(o->config_args.argc, o->config_args.argv, o->config, o, dir);
 }
 
+/* --session needs a device; --session-group needs --session. */
+static int check_session(const struct fdrd_options *o)
+{
+	const char *t = o->target ? o->target : getenv("FDR_TARGET");
+
+	if (o->session_gid && !o->session) {
+		fprintf(stderr, "fdrd: --session-group: only with --session NAME\n");
+		return -1;
+	}
+	if (o->session && t && !strncmp(t, FDR_EMBEDDED_PREFIX,
+					strlen(FDR_EMBEDDED_PREFIX))) {
+		fprintf(stderr, "fdrd: --session: %s is an embedded region, which has no sessions\n",
+			t);
+		return -1;
+	}
+	return 0;
+}
+
 enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 {
 	const char *dir = ".", *bad;
@@ -300,6 +333,8 @@ enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 	if (r != OPTIONS_RUN)
 		goto out;
 	r = OPTIONS_EXIT_USAGE;
+	if (check_session(o))
+		goto out;
 	bad = log_name_check_pattern(o->pattern);
 	if (bad) {
 		fprintf(stderr, "fdrd: --pattern '%s': %s\n", o->pattern, bad);

@@ -12,6 +12,8 @@
 
 struct fdrd_options {
 	const char *target;		/* NULL: $FDR_TARGET or /dev/fdr */
+	const char *session;		/* --session NAME, NULL: the default one */
+	unsigned int session_gid;	/* --session-group GID, 0: none */
 	char output_dir[PATH_MAX];	/* absolute */
 	const char *pattern;
 	unsigned int grace_ms;

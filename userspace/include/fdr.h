@@ -9,8 +9,10 @@
  *    region, the same calls for the kernel device and the embedded backend.
  *
  * Targets name a region: NULL means $FDR_TARGET, else "/dev/fdr";
- * "embedded:NAME" is the shared-memory region /dev/shm/fdr-NAME; any other
- * string is a path to a device node.
+ * "embedded:NAME" is the shared-memory region /dev/shm/fdr-NAME;
+ * "DEVICE:NAME" (e.g. "/dev/fdr:run1") is the named session NAME of the
+ * device (Documentation/abi.md, "Sessions"); any other string is a path
+ * to a device node, whose default session it addresses.
  *
  * Functions returning int return 0 on success or a negative errno.
  */
@@ -142,6 +144,18 @@ struct fdr_region_view {
 
 int fdr_region_view(struct fdr_region_view *view, const void *map,
 		    size_t map_len, const struct fdr_status *trusted);
+
+/*
+ * Make the named session name (FDR_SESSION_GROUP in flags: gid's members
+ * may attach as writers) and bind ctl, opened on a device's default
+ * session, to it as its owner.  The session lives while ctl (or a
+ * mapping of it) does.  -EOPNOTSUPP on an embedded target.
+ */
+int fdr_ctl_session_create(struct fdr_ctl *ctl, const char *name,
+			   uint32_t flags, uint32_t gid);
+/* The index-th session the caller may attach to; -ENOENT past the last. */
+int fdr_ctl_session_info(struct fdr_ctl *ctl, uint32_t index,
+			 struct fdr_session_info *info);
 
 /* Remove an embedded region's shared-memory object. */
 int fdr_ctl_destroy_embedded(const char *target);

@@ -34,9 +34,20 @@ struct fdr_target {
 	char spec[FDR_NAME_MAX + 16];	/* as given, for messages */
 	char path[FDR_NAME_MAX + 16];	/* device node or /dev/shm/fdr-NAME */
 	char shm_name[FDR_NAME_MAX + 8];/* "/fdr-NAME" for shm_open */
+	char session[FDR_SESSION_NAME_MAX];	/* "DEVICE:NAME"; "" if none */
 };
 
 int fdr__target_parse(struct fdr_target *t, const char *spec);
+
+/* ---- named sessions (session.c) ---- */
+
+/* The kernel's rule for a session name ([A-Za-z0-9][A-Za-z0-9._-]{0,62}). */
+bool fdr__session_name_ok(const char *name);
+/* Bind ctl's open device file to target.session; 0 or -errno. */
+int fdr__session_attach(struct fdr_ctl *ctl);
+/* A sentence for err if it is about the session (NULL if not). */
+const char *fdr__session_strerror(const struct fdr_ctl *ctl, const char *op,
+				  int err, char *msg, size_t len);
 
 /* ---- region geometry (layout.c) ---- */
 
@@ -88,6 +99,7 @@ struct fdr_ctl {
 	void *sched_map;	/* fdr_ctl_map_sched() mapping */
 	size_t sched_len;
 	int last_errno;		/* context for fdr_ctl_strerror() */
+	bool session_refused;	/* the open failed at the session's ATTACH */
 	uint32_t init_flags;	/* of the last fdr_ctl_init(), for its error */
 	char detail[320];	/* extra words about the last error */
 };

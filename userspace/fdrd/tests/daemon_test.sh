@@ -432,10 +432,31 @@ test_reload() {
 		eval '[ $rc = 2 ] && grep -q "nested.conf: --config is for the command line only" "$WORK/fdrd.err"'
 }
 
+# --session without a kernel: refusals that name the cause (the VM test
+# flushes a real session).
+test_session_options() {
+	local out=$WORK/session rc
+	mkdir -p "$out"
+	"$FDRD" --foreground --once --target embedded:x --session s1 --output-dir "$out" 2>"$WORK/fdrd.err"
+	rc=$?
+	check "--session with an embedded target: exit 2, said why" \
+		eval '[ $rc = 2 ] && grep -q "embedded:x is an embedded region, which has no sessions" "$WORK/fdrd.err"'
+	"$FDRD" --foreground --once --session-group 7 --output-dir "$out" 2>"$WORK/fdrd.err"
+	rc=$?
+	check "--session-group without --session: exit 2" \
+		eval '[ $rc = 2 ] && grep -q "only with --session NAME" "$WORK/fdrd.err"'
+	"$FDRD" --foreground --once --target /nonexistent/fdr --session s1 --output-dir "$out" 2>"$WORK/fdrd.err"
+	rc=$?
+	check "--session on a missing device: exit 1, the device named" \
+		eval '[ $rc = 1 ] && grep -q "/nonexistent/fdr: no such device" "$WORK/fdrd.err"'
+	check "nothing was written" eval '[ -z "$(ls -A "$out")" ]'
+}
+
 # DAEMON_TESTS="test_sigterm ..." runs a subset.
 for t in ${DAEMON_TESTS:-test_record test_cycles test_full_ring test_enospc \
 	test_vanished_dir test_eacces test_empty test_hostile test_options \
-	test_sigterm test_many_threads test_no_region_yet test_reload}; do
+	test_sigterm test_many_threads test_no_region_yet test_reload \
+	test_session_options}; do
 	"$t"
 done
 tap_end

@@ -16,11 +16,12 @@ DIR=$VMOUT/fdrd
 n=0 failed=0
 ok() { n=$((n + 1)); echo "ok $n - $*"; }
 not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-# count_ok WANT GOT: WANT is a number, N+ (at least N) or any
+# count_ok WANT GOT: WANT is a number, N+ (at least N), N..M or any
 count_ok() {
 	case $1 in
 	any) [ "$2" -gt 0 ] ;;
 	*+) [ "$2" -ge "${1%+}" ] ;;
+	*..*) [ "$2" -ge "${1%..*}" ] && [ "$2" -le "${1#*..}" ] ;;
 	*) [ "$2" = "$1" ] ;;
 	esac
 }

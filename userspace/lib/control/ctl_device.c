@@ -44,6 +44,11 @@ __FDR_NO_INSTRUMENT static int dev_open(struct fdr_ctl *ctl)
 			 "not a character device");
 		return -ENOTTY;
 	}
+	if (ctl->target.session[0]) {
+		ret = fdr__session_attach(ctl);
+		if (ret)
+			return ret;
+	}
 	/* Prove it speaks our ABI before anyone relies on it. */
 	ret = dev_status(ctl, &st);
 	if (ret == -ENOTTY || ret == -EINVAL)

@@ -112,6 +112,12 @@ __FDR_NO_INSTRUMENT static void open_error(const struct fdr_ctl *ctl, int err,
 				 t->spec);
 			return;
 		}
+		if (strchr(t->spec, ':')) {
+			snprintf(msg, sizeof(msg),
+				 "%s: invalid session name (DEVICE:NAME, NAME 1 to 63 letters, digits, '.', '-' or '_', starting with a letter or digit)",
+				 t->spec);
+			return;
+		}
 		break;
 	case EBADMSG:
 		snprintf(msg, sizeof(msg), "%s: %s", t->spec,
@@ -197,6 +203,8 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 		snprintf(msg, sizeof(msg), "cannot %s: %s", op, strerror(err));
 		return msg;
 	}
+	if (fdr__session_strerror(ctl, op, err, msg, sizeof(msg)))
+		return msg;
 	if (!strcmp(op, "open") || !ctl->ops) {
 		open_error(ctl, err, op);
 		return msg;
@@ -235,8 +243,15 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 		snprintf(msg, sizeof(msg), "%s: cannot %s: invalid argument",
 			 ctl->target.spec, op);
 		break;
-	case ENOMEM:
 	case ENOSPC:
+		if (!strcmp(op, "init") && ctl->target.kind == FDR_TARGET_DEVICE) {
+			snprintf(msg, sizeof(msg),
+				 "%s: cannot init: fdr.ko records the scheduling view of 16 sessions already (init with --no-sched)",
+				 ctl->target.spec);
+			break;
+		}
+		/* fall through */
+	case ENOMEM:
 		snprintf(msg, sizeof(msg),
 			 "%s: cannot %s: not enough memory for the region%s%s (use a smaller --buffer-size or --buffers-per-cpu)",
 			 ctl->target.spec, op, ctl->detail[0] ? ": " : "",

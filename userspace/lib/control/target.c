@@ -4,7 +4,7 @@
  *
  * NULL means $FDR_TARGET, else /dev/fdr.  "embedded:NAME" is the shared
  * memory object /fdr-NAME (/dev/shm/fdr-NAME).  Anything else is a path to
- * a device node.
+ * a device node, with ":NAME" after it for one of its named sessions.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,14 +12,10 @@
 #include <string.h>
 #include "internal.h"
 
-/* NAME becomes part of a file name: keep it to a safe alphabet. */
-__FDR_NO_INSTRUMENT static bool embedded_name_ok(const char *name)
+/* Names become parts of file names: keep them to a safe alphabet. */
+__FDR_NO_INSTRUMENT static bool name_chars_ok(const char *name)
 {
-	size_t n = strlen(name);
-
-	if (n == 0 || n > FDR_NAME_MAX)
-		return false;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; name[i]; i++) {
 		char ch = name[i];
 
 		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
@@ -27,7 +23,42 @@ __FDR_NO_INSTRUMENT static bool embedded_name_ok(const char *name)
 		      ch == '.'))
 			return false;
 	}
-	return name[0] != '.';
+	return true;
+}
+
+__FDR_NO_INSTRUMENT static bool embedded_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 0 && n <= FDR_NAME_MAX && name[0] != '.' &&
+	       name_chars_ok(name);
+}
+
+/* The kernel's rule: it starts with a letter or a digit. */
+__FDR_NO_INSTRUMENT bool fdr__session_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+	char c = name[0];
+
+	return n > 0 && n < FDR_SESSION_NAME_MAX && c != '.' && c != '-' &&
+	       c != '_' && name_chars_ok(name);
+}
+
+/*
+ * "/dev/fdr:NAME": the device and its session NAME.  A colon inside the
+ * path (one before the last '/') is part of the path.
+ */
+__FDR_NO_INSTRUMENT static int session_split(struct fdr_target *t)
+{
+	char *colon = strrchr(t->path, ':');
+
+	if (!colon || strchr(colon, '/'))
+		return 0;
+	*colon = '\0';
+	if (!fdr__session_name_ok(colon + 1) || !t->path[0])
+		return -EINVAL;
+	snprintf(t->session, sizeof(t->session), "%s", colon + 1);
+	return 0;
 }
 
 __FDR_NO_INSTRUMENT int fdr__target_parse(struct fdr_target *t, const char *spec)
@@ -58,5 +89,5 @@ __FDR_NO_INSTRUMENT int fdr__target_parse(struct fdr_target *t, const char *spec
 	}
 	t->kind = FDR_TARGET_DEVICE;
 	snprintf(t->path, sizeof(t->path), "%s", spec);
-	return 0;
+	return session_split(t);
 }

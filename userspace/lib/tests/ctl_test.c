@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "region_util.h"
+#include "internal.h"	/* fdr__target_parse() */
 
 static struct test_region tr;
 
@@ -380,9 +381,45 @@ static bool test_foreign_objects(void)
 	return true;
 }
 
+/* "DEVICE:NAME" targets, and what the session calls say without a device. */
+static bool test_session_targets(void)
+{
+	struct fdr_target t;
+	struct fdr_ctl *c;
+	const char *m;
+	int ret;
+
+	CHECK(fdr__target_parse(&t, "/dev/fdr:run-1.a") == 0 &&
+	      !strcmp(t.path, "/dev/fdr") && !strcmp(t.session, "run-1.a"),
+	      "device and session: %s, %s", t.path, t.session);
+	CHECK(fdr__target_parse(&t, "/dev/fdr") == 0 && !t.session[0],
+	      "no session");
+	CHECK(fdr__target_parse(&t, "/tmp/a:b/fdr") == 0 &&
+	      !strcmp(t.path, "/tmp/a:b/fdr") && !t.session[0],
+	      "a colon inside the path is the path's");
+	CHECK(fdr__target_parse(&t, "/dev/fdr:.x") == -EINVAL &&
+	      fdr__target_parse(&t, "/dev/fdr:") == -EINVAL &&
+	      fdr__target_parse(&t, ":x") == -EINVAL, "bad session names");
+	ret = fdr_ctl_open(&c, "/dev/fdr:-x");
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -EINVAL && strstr(m, "invalid session name"), "%s", m);
+	fdr_ctl_close(c);
+	/* A character device that is not fdr refuses the ATTACH. */
+	ret = fdr_ctl_open(&c, "/dev/null:run1");
+	m = fdr_ctl_strerror(c, "open", ret);
+	CHECK(ret == -ENOTTY && strstr(m, "predates sessions"), "%s", m);
+	fdr_ctl_close(c);
+	CHECK(fdr_ctl_open(&c, "embedded:t-nosession") == 0, "embedded opens");
+	ret = fdr_ctl_session_create(c, "x", 0, 0);
+	m = fdr_ctl_strerror(c, "session create", ret);
+	CHECK(ret == -EOPNOTSUPP && strstr(m, "no sessions"), "%s", m);
+	fdr_ctl_close(c);
+	return true;
+}
+
 int main(void)
 {
-	tap_plan(9);
+	tap_plan(10);
 	tap_ok(test_transitions(), "every transition, legal and illegal");
 	tap_ok(test_bad_configs(), "bad configs are refused and change nothing");
 	tap_ok(test_layout(), "embedded region has the device's layout");
@@ -392,5 +429,6 @@ int main(void)
 	tap_ok(test_errors(), "error messages name the cause");
 	tap_ok(test_foreign_objects(), "junk and another ABI version are refused, with reasons");
 	tap_ok(test_no_sched_area(), "embedded: no scheduling area, said why; --no-sched accepted");
+	tap_ok(test_session_targets(), "DEVICE:NAME targets; session calls refused with reasons");
 	return tap_done();
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * backend.c - which region a run records into.  /dev/fdr when it is there
- * and free (UNINITIALIZED: our INIT wins it; the kernel has one region, so
- * a region someone else initialized is theirs until issue 16 gives one per
- * session); else a private embedded region whose name only this run
- * knows.  Either way no other run finalizes or flushes ours, and we say
- * why the device was not used when it exists.
+ * backend.c - which region a run records into.  /dev/fdr when it is
+ * there: a named session of its own (record.PID.RANDOM), so concurrent
+ * runs never mix and a crash finalizes only this run's session; with an
+ * fdr.ko older than sessions, the default session if it is free
+ * (UNINITIALIZED: our INIT wins it).  Else a private embedded region
+ * whose name only this run knows.  Either way no other run finalizes or
+ * flushes ours, and we say why the device was not used when it exists.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -29,10 +30,77 @@ static struct fdr_init init_of(const struct record_opts *o)
 	};
 }
 
+static uint32_t run_random(void)
+{
+	uint32_t rnd = 0;
+
+	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
+		rnd = (uint32_t)getpid() * 2654435761u;
+	return rnd;
+}
+
+/*
+ * This run's own session on the open device, and PROG's target.  0: made
+ * (or the module has no sessions: the default one it is); else a message
+ * was printed.
+ */
+static int own_session(struct backend *b)
+{
+	char name[FDR_SESSION_NAME_MAX];
+	int r;
+
+	snprintf(name, sizeof(name), "record.%d.%08x", (int)getpid(),
+		 run_random());
+	r = fdr_ctl_session_create(b->ctl, name, 0, 0);
+	if (r == -ENOTTY) {
+		snprintf(b->target, sizeof(b->target), "%s", FDR_DEFAULT_DEVICE);
+		return 0;
+	}
+	if (r) {
+		fprintf(stderr, "fdr record: %s; recording into a private embedded region\n",
+			fdr_ctl_strerror(b->ctl, "session create", r));
+		return r;
+	}
+	b->session = true;
+	snprintf(b->target, sizeof(b->target), "%s:%s", FDR_DEFAULT_DEVICE, name);
+	return 0;
+}
+
+/*
+ * INIT, and again without the scheduling view when the kernel records
+ * that of as many sessions as it can already (ENOSPC).
+ */
+static int init_session(struct backend *b, const struct fdr_init *cfg)
+{
+	struct fdr_init plain = *cfg;
+	int r = fdr_ctl_init(b->ctl, cfg);
+
+	if (r != -ENOSPC || (cfg->flags & FDR_INIT_NO_SCHED))
+		return r;
+	fprintf(stderr, "fdr record: %s; recording without it\n",
+		fdr_ctl_strerror(b->ctl, "init", r));
+	plain.flags |= FDR_INIT_NO_SCHED;
+	return fdr_ctl_init(b->ctl, &plain);
+}
+
+/* Why INIT on the device failed (own_session() speaks for itself). */
+static void say_init_refused(struct backend *b, int r)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+
+	if (r == -EBUSY && !b->session && fdr_ctl_status(b->ctl, &st) == 0)
+		fprintf(stderr, "fdr record: %s is in use by another session (%s); recording "
+			"into a private embedded region%s\n", FDR_DEFAULT_DEVICE,
+			fdr_state_name(st.state), st.state == FDR_STATE_FINALIZED ?
+			" (if nobody will flush it: fdrctl reset)" : "");
+	else
+		fprintf(stderr, "fdr record: %s; recording into a private embedded region\n",
+			fdr_ctl_strerror(b->ctl, "init", r));
+}
+
 /* 1: the device is ours; 0: use an embedded region (after saying why). */
 static int try_device(struct backend *b, const struct fdr_init *cfg)
 {
-	struct fdr_status st = { .size = sizeof(st) };
 	int r;
 
 	if (access(FDR_DEFAULT_DEVICE, F_OK))
@@ -41,35 +109,24 @@ static int try_device(struct backend *b, const struct fdr_init *cfg)
 	if (r) {
 		fprintf(stderr, "fdr record: %s: %s; recording into a private embedded "
 			"region\n", FDR_DEFAULT_DEVICE, strerror(-r));
-		return 0;
+	} else if (own_session(b) == 0) {
+		r = init_session(b, cfg);
+		if (!r)
+			return 1;
+		say_init_refused(b, r);
 	}
-	r = fdr_ctl_init(b->ctl, cfg);
-	if (!r) {
-		snprintf(b->target, sizeof(b->target), "%s", FDR_DEFAULT_DEVICE);
-		return 1;
-	}
-	if (r == -EBUSY && fdr_ctl_status(b->ctl, &st) == 0)
-		fprintf(stderr, "fdr record: %s is in use by another session (%s); recording "
-			"into a private embedded region%s\n", FDR_DEFAULT_DEVICE,
-			fdr_state_name(st.state), st.state == FDR_STATE_FINALIZED ?
-			" (if nobody will flush it: fdrctl reset)" : "");
-	else
-		fprintf(stderr, "fdr record: %s; recording into a private embedded region\n",
-			fdr_ctl_strerror(b->ctl, "init", r));
 	fdr_ctl_close(b->ctl);
 	b->ctl = NULL;
+	b->session = false;
 	return 0;
 }
 
 static int open_embedded(struct backend *b, const struct fdr_init *cfg)
 {
-	uint32_t rnd = 0;
 	int r;
 
-	if (getrandom(&rnd, sizeof(rnd), 0) != sizeof(rnd))
-		rnd = (uint32_t)getpid() * 2654435761u;
 	snprintf(b->target, sizeof(b->target), FDR_EMBEDDED_PREFIX "record.%d.%08x",
-		 (int)getpid(), rnd);
+		 (int)getpid(), run_random());
 	b->embedded = true;
 	r = fdr_ctl_open(&b->ctl, b->target);
 	if (!r)

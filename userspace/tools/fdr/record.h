@@ -71,6 +71,7 @@ struct backend {
 	struct fdr_ctl *ctl;
 	char target[96];		/* FDR_TARGET for PROG */
 	bool embedded;
+	bool session;			/* a named session of /dev/fdr, ours */
 };
 int fdr__backend_open(struct backend *b, const struct record_opts *o);
 /* Finalize (unless the kernel did for a crash); *st is the status after. */

@@ -6,11 +6,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "fdrctl.h"
 
 static const char usage[] =
-	"usage: fdrctl [--target T | --embedded NAME] COMMAND [ARGS]\n"
+	"usage: fdrctl [--target T | --embedded NAME] [--session NAME] COMMAND [ARGS]\n"
 	"\n"
 	"Control the fdr flight data recorder.\n"
 	"\n"
@@ -27,10 +28,13 @@ static const char usage[] =
 	"  wait STATE [--timeout MS]  wait until the recorder is in STATE\n"
 	"  flush-abort      force the abort of a hung flush (FLUSHING)\n"
 	"  destroy          remove an embedded region's shared-memory object\n"
+	"  list [--json]    the device's named sessions you may attach to\n"
 	"\n"
 	"targets: /dev/fdr (default, or $FDR_TARGET), a device path, or\n"
 	"embedded:NAME (/dev/shm/fdr-NAME); --embedded NAME is short for\n"
-	"--target embedded:NAME.  'fdrctl COMMAND --help' describes a command.\n"
+	"--target embedded:NAME.  --session NAME addresses the device's named\n"
+	"session NAME (the target DEVICE:NAME) instead of its default session.\n"
+	"'fdrctl COMMAND --help' describes a command.\n"
 	"\n"
 	"exit status: 0 ok, 1 refused (wrong state, bad size, no memory),\n"
 	"2 usage error, 3 target unavailable (module not loaded, no region,\n"
@@ -46,6 +50,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status }, { "reset", cmd_reset },
 	{ "wait", cmd_wait },	  { "destroy", cmd_destroy },
 	{ "flush-abort", cmd_flush_abort }, { "trigger", cmd_trigger },
+	{ "list", cmd_list },
 };
 
 int fdrctl_set_embedded(struct fdrctl_opts *o, const char *name)
@@ -55,6 +60,38 @@ int fdrctl_set_embedded(struct fdrctl_opts *o, const char *name)
 
 	if (n < 0 || (size_t)n >= sizeof(o->target_buf)) {
 		fprintf(stderr, "fdrctl: embedded region name too long\n");
+		return EXIT_USAGE;
+	}
+	o->target = o->target_buf;
+	return 0;
+}
+
+/*
+ * --session NAME: the named session of the target's device (of
+ * $FDR_TARGET's, or /dev/fdr), as the target DEVICE:NAME.
+ */
+static int set_session(struct fdrctl_opts *o, const char *name)
+{
+	const char *dev = o->target ? o->target : getenv("FDR_TARGET");
+	char base[sizeof(o->target_buf)];
+	int n;
+
+	if (!dev || !*dev)
+		dev = FDR_DEFAULT_DEVICE;
+	if (!*name || strpbrk(name, "/:")) {
+		fprintf(stderr, "fdrctl: --session: invalid session name '%s' (1 to 63 letters, digits, '.', '-' or '_')\n",
+			name);
+		return EXIT_USAGE;
+	}
+	if (!strncmp(dev, FDR_EMBEDDED_PREFIX, strlen(FDR_EMBEDDED_PREFIX))) {
+		fprintf(stderr, "fdrctl: --session: %s is an embedded region, which has no sessions\n",
+			dev);
+		return EXIT_USAGE;
+	}
+	snprintf(base, sizeof(base), "%s", dev);
+	n = snprintf(o->target_buf, sizeof(o->target_buf), "%s:%s", base, name);
+	if (n < 0 || (size_t)n >= sizeof(o->target_buf)) {
+		fprintf(stderr, "fdrctl: --session: name too long\n");
 		return EXIT_USAGE;
 	}
 	o->target = o->target_buf;
@@ -100,14 +137,16 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "target", required_argument, NULL, 't' },
 		{ "embedded", required_argument, NULL, 'e' },
+		{ "session", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fdrctl_opts o = { 0 };
+	const char *session = NULL;
 	int c;
 
 	/* '+': stop at the command; its options are its own. */
-	while ((c = getopt_long(argc, argv, "+t:e:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+t:e:s:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o.target = optarg;
@@ -115,6 +154,9 @@ int main(int argc, char **argv)
 		case 'e':
 			if (fdrctl_set_embedded(&o, optarg))
 				return EXIT_USAGE;
+			break;
+		case 's':
+			session = optarg;
 			break;
 		case 'h':
 			fputs(usage, stdout);
@@ -128,6 +170,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fdrctl: no command given\n%s", usage);
 		return EXIT_USAGE;
 	}
+	if (session && set_session(&o, session))
+		return EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(argv[optind], commands[i].name)) {
 			argv += optind;

@@ -281,6 +281,53 @@ if command -v fdrlog >/dev/null 2>&1; then
 	check "stream: stopped: log + dropped = every event ($fn + $drops = 200000)" [ $((fn + drops)) -eq 200000 ]
 fi
 
+# 10: two named sessions at once, each made and flushed by its own fdrd
+# --session: two logs with exactly their own records (counted by
+# llvm-xray on the host); a finalize of one leaves the other recording; a
+# crash of a writer finalizes only its session; the default session and
+# its region are never touched.
+fdrctl finalize >/dev/null 2>&1
+fdrctl reset >/dev/null 2>&1
+start_fdrd /tmp/fdrd-sa --session vm-a --grace-ms 20 --once
+PA=$DPID
+start_fdrd /tmp/fdrd-sb --session vm-b --grace-ms 50 --once
+PB=$DPID
+DPID=
+listed() { fdrctl list | grep -q "^vm-a .* owner " && fdrctl list | grep -q "^vm-b .* owner "; }
+check "sessions: fdrctl list shows both, owned" listed
+fdrctl --session vm-a init --buffer-size 65536 --buffers-per-cpu 4 >/dev/null &&
+	fdrctl --session vm-b init --buffer-size 65536 --buffers-per-cpu 8 >/dev/null
+check "sessions: both initialized" [ $? -eq 0 ]
+$REC /dev/fdr:vm-a 2 300 >/dev/null &
+RA=$!
+$REC /dev/fdr:vm-b 3 500 >/dev/null
+rb=$?
+wait $RA
+check "sessions: both writers recorded" [ $? -eq 0 ] && [ $rb -eq 0 ]
+check "sessions: the default session untouched" sh -c 'fdrctl status | grep -q "state: *UNINITIALIZED"'
+fdrctl --session vm-a finalize >/dev/null
+check "sessions: vm-a's log" wait_logs /tmp/fdrd-sa 1 30
+check "sessions: vm-b records on after vm-a's finalize" sh -c 'fdrctl --session vm-b status | grep -q "state: *INITIALIZED"'
+$REC /dev/fdr:vm-b 1 100 crash >/dev/null 2>&1
+check "sessions: a crash in vm-b writes vm-b's log" wait_logs /tmp/fdrd-sb 1 30
+wait $PA
+check "sessions: vm-a's fdrd --once exit 0" [ $? -eq 0 ]
+wait $PB
+check "sessions: vm-b's fdrd --once exit 0" [ $? -eq 0 ]
+keep /tmp/fdrd-sa sessions-a
+keep /tmp/fdrd-sb sessions-b
+la=$(ls "$OUT"/sessions-a/*.xray 2>/dev/null | head -n 1)
+lb=$(ls "$OUT"/sessions-b/*.xray 2>/dev/null | head -n 1)
+check "sessions: vm-a's log verifies" verify "$la"
+check "sessions: vm-b's log verifies" verify "$lb"
+check "sessions: vm-a finalized by ioctl, vm-b by the crash" \
+	sh -c "grep -q '^finalize	ioctl' '$la.threads' && grep -q '^finalize	crash	signal	11' '$lb.threads'"
+expect "$la" 600 600 ioctl
+# vm-b: its 3 x 500 and 1 x 100 calls, and the Enter the crashing main
+# thread made (if it got into the buffer before the signal): none of vm-a's
+expect "$lb" 1600..1601 1600 crash
+check "sessions: both gone with their fdrd" sh -c 'fdrctl list | grep -q "^no sessions"'
+
 fdrctl finalize >/dev/null 2>&1
 fdrctl reset >/dev/null 2>&1
 echo "1..$n"

@@ -15,7 +15,7 @@
 #include "tap.h"
 #include "region_util.h"
 
-#define NTESTS 7
+#define NTESTS 8
 
 static struct test_region tr;
 
@@ -195,6 +195,52 @@ static bool test_unprivileged(void)
 	return true;
 }
 
+/* A named session through libfdr: create, attach by target, list, refusals. */
+static bool test_sessions(void)
+{
+	struct fdr_session_info info;
+	struct fdr_ctl *owner, *other;
+	struct fdr_status st;
+	const char *m;
+	int ret;
+
+	CHECK(fdr_ctl_open(&owner, FDR_DEFAULT_DEVICE) == 0, "open");
+	CHECK(fdr_ctl_session_create(owner, "lib-s1", 0, 0) == 0, "create");
+	CHECK(fdr_ctl_init(owner, &(struct fdr_init){ .size = 24,
+			   .buffer_size = 4096, .buffers_per_cpu = 1 }) == 0,
+	      "init the session");
+	CHECK(fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-s1") == 0,
+	      "attach by target");
+	CHECK(fdr_ctl_status(other, &st) == 0 && st.state == FDR_STATE_INITIALIZED &&
+	      st.buffer_size == 4096, "the attached handle sees the session");
+	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.buffer_size != 4096,
+	      "the default session is another recorder");
+	CHECK(fdr_ctl_session_info(other, 0, &info) == 0 &&
+	      !strcmp(info.name, "lib-s1") && info.role == FDR_ROLE_OWNER &&
+	      info.state == FDR_STATE_INITIALIZED, "listed");
+	ret = fdr_ctl_session_create(other, "lib-s2", 0, 0);
+	m = fdr_ctl_strerror(other, "session create", ret);
+	CHECK(ret == -EBUSY && strstr(m, "bound to a session already"), "%s", m);
+	fdr_ctl_close(other);
+	ret = fdr_ctl_open(&other, FDR_DEFAULT_DEVICE);
+	CHECK(ret == 0, "open");
+	ret = fdr_ctl_session_create(other, "lib-s1", 0, 0);
+	m = fdr_ctl_strerror(other, "session create", ret);
+	CHECK(ret == -EEXIST && strstr(m, "the name is taken"), "%s", m);
+	fdr_ctl_close(other);
+	/* (Another user's EACCES: selftests/fdr_session_test.c.) */
+	ret = fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-none");
+	m = fdr_ctl_strerror(other, "open", ret);
+	CHECK(ret == -ENOENT && strstr(m, "no session named lib-none") &&
+	      strstr(m, "fdrctl list"), "no such session: %s", m);
+	fdr_ctl_close(other);
+	fdr_ctl_close(owner);
+	ret = fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-s1");
+	CHECK(ret == -ENOENT, "gone with its last handle");
+	fdr_ctl_close(other);
+	return true;
+}
+
 int main(void)
 {
 	tap_plan(NTESTS);
@@ -221,6 +267,7 @@ int main(void)
 	else
 		tap_ok(test_fdrctl(), "fdrctl on the device: commands and exit codes");
 	tap_ok(test_unprivileged(), "an unprivileged user is refused with a message naming mode and group");
+	tap_ok(test_sessions(), "named sessions: create, attach by DEVICE:NAME, list, refusals named");
 	tr_destroy(&tr);
 	return tap_done();
 }

@@ -8,7 +8,7 @@ T=embedded:$N
 OUT=$(mktemp) ERR=$(mktemp)
 trap 'rm -f "$OUT" "$ERR"; "$F" --target "$T" destroy >/dev/null 2>&1' EXIT
 n=0 fails=0
-echo "1..31"
+echo "1..32"
 
 # run EXPECTED_RC ARGS...: output in $OUT/$ERR
 run() {
@@ -118,8 +118,16 @@ run 0 --target "$T" init --buffers-per-cpu 1 --mode stream --mode flight && run 
 run 0 --target "$T" destroy || r=1
 ok $r "bad --mode values: exit 2, the cause, nothing initialized; the last --mode wins; --help names it"
 r=0
-for c in init finalize status reset wait destroy flush-abort trigger; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
+for c in init finalize status reset wait destroy flush-abort trigger list; do run 0 "$c" --help && has "usage: fdrctl" "$OUT" || r=1; done
 run 2 frobnicate && has "unknown command" "$ERR" || r=1
 run 3 --target /nonexistent/fdr status && has "is fdr.ko loaded" "$ERR" || r=1
 ok $r "--help for every command; unknown command; missing device"
+r=0
+run 2 --target /dev/null --session bad/x status && has "invalid session name 'bad/x'" "$ERR" || r=1
+run 2 --embedded "$N" --session s1 status && has "embedded region, which has no sessions" "$ERR" || r=1
+run 3 --target /dev/null --session s1 status && has "/dev/null:s1: this fdr.ko predates sessions" "$ERR" || r=1
+FDR_TARGET=/nonexistent/fdr run 3 --session s1 status && has "/nonexistent/fdr: no such device" "$ERR" || r=1
+run 3 --target /nonexistent/fdr list && has "is fdr.ko loaded" "$ERR" || r=1
+run 1 --embedded "$N" list && has "has no sessions (it is private already)" "$ERR" || r=1
+ok $r "--session: bad names, embedded targets and old devices refused with the cause; \$FDR_TARGET's device"
 [ "$fails" -eq 0 ]

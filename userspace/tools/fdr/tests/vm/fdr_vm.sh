@@ -34,6 +34,7 @@ profile_is() { # DIR "name=calls ..."
 	done
 }
 uninitialized() { fdrctl status | grep -q UNINITIALIZED; }
+no_sessions() { fdrctl list | grep -q '^no sessions$'; }
 enters() { fdrlog dump "$1/log.xray" | grep -c 'Function Enter'; }
 last_enter_is() { # DIR NAME: the thread's last function record
 	fdr convert --format yaml --no-sort "$1" | grep 'kind: function-' | tail -1 |
@@ -43,16 +44,17 @@ last_enter_is() { # DIR NAME: the thread's last function record
 # 1. the device, a GCC-hooks program
 fdr record -t 0 -o d1 -- $P/traced_gcc calls 2>d1.err; rc=$?
 check "device: exit 0" [ $rc = 0 ]
-check "device: the summary names /dev/fdr" grep -q 'records, 1 thread, .*(/dev/fdr)$' d1.err
-check "device: info says backend /dev/fdr" grep -q '^backend	/dev/fdr$' d1/info
+check "device: the summary names the run's own session" grep -q 'records, 1 thread, .*(/dev/fdr:record\.[0-9]*\.[0-9a-f]*)$' d1.err
+check "device: info says backend /dev/fdr:record.PID.RANDOM" grep -q '^backend	/dev/fdr:record\.[0-9]*\.[0-9a-f]*$' d1/info
 check "device: report counts" profile_is d1 "main=1 work=1 middle=4 leaf=12"
 check "device: fdrlog verify" fdrlog verify -q d1/log.xray
-check "device: left UNINITIALIZED for the next session" uninitialized
+check "device: the default session untouched" uninitialized
+check "device: the run's session is gone with it" no_sessions
 
 # 2. XRay program
 fdr record -t 0 -o d2 -- $P/traced_xray calls 2>d2.err
 check "device, XRay: 18 Enters" [ "$(enters d2)" = 18 ]
-check "device, XRay: /dev/fdr" grep -q '(/dev/fdr)' d2.err
+check "device, XRay: its own session" grep -q '(/dev/fdr:record\.' d2.err
 
 # 3. crash: the kernel finalizes for it; the Enter of the crashing function is last
 fdr record -t 0 -o d3 -- $P/traced_gcc segv 2>d3.err; rc=$?
@@ -60,6 +62,7 @@ check "device crash: 139" [ $rc = 139 ]
 check "device crash: last record is the Enter of crash_here" last_enter_is d3 crash_here
 check "device crash: the kernel finalized for the crash" grep -q '^finalize	crash	signal	11' d3/log.xray.threads
 check "device crash: left UNINITIALIZED" uninitialized
+check "device crash: the session is gone" no_sessions
 fdr record -t 0 -o d3x -- $P/traced_xray signal 9 2>/dev/null; rc=$?
 check "device SIGKILL (XRay): 137" [ $rc = 137 ]
 check "device SIGKILL (XRay): the 18 Enters before it" [ "$(enters d3x)" = 18 ]
@@ -72,31 +75,39 @@ check "device threads" profile_is d5 "thread_body=4 leaf=40"
 fdr record -t 0 -o d6 -- $P/traced_xray exec 2>/dev/null
 check "device exec (XRay): 2 x 18 Enters" [ "$(enters d6)" = 36 ]
 
-# 5. the device is in use by someone else: a private embedded region
+# 5. the default session in use by someone else: the run has its own
 fdrctl init >/dev/null
 fdr record -t 0 -o d7 -- $P/traced_gcc calls 2>d7.err
-check "device in use: says so" grep -q '/dev/fdr is in use by another session (INITIALIZED)' d7.err
-check "device in use: private embedded region" grep -q '(private embedded region)' d7.err
-check "device in use: complete log" profile_is d7 "main=1 work=1 middle=4 leaf=12"
-check "device in use: the other session's region untouched" sh -c "fdrctl status | grep -q 'state: *INITIALIZED'"
+check "default session in use: the run records into its own session" grep -q '(/dev/fdr:record\.' d7.err
+check "default session in use: complete log" profile_is d7 "main=1 work=1 middle=4 leaf=12"
+check "default session in use: its region untouched" sh -c "fdrctl status | grep -q 'state: *INITIALIZED'"
 fdrctl finalize >/dev/null 2>&1
 fdrctl reset >/dev/null 2>&1
 
-# 6. two runs at once: one gets the device, the other an embedded region
+# 6. two runs at once: two sessions, two logs with exactly their own calls
 fdr record -t 0 -o c1 -- $P/traced_gcc sleep 300 2>c1.err &
 p1=$!
 sleep 0.1
+running_listed() { fdrctl list | grep -q '^record\.[0-9]*\.[0-9a-f]* .* owner .*INITIALIZED'; }
+check "concurrent: fdrctl list shows the running session" running_listed
 fdr record -t 0 -o c2 -- $P/traced_gcc threads 2>c2.err
 wait $p1
 check "concurrent: first run complete" profile_is c1 "main=1 work=1 middle=4 leaf=12"
 check "concurrent: second run complete" profile_is c2 "thread_body=4 leaf=40"
-one_each() {
-	[ "$(cat c1.err c2.err | grep -c '(/dev/fdr)$')" = 1 ] &&
-		[ "$(cat c1.err c2.err | grep -c '(private embedded region)$')" = 1 ] ||
+only_own() {
+	[ -z "$(calls c1 thread_body)" ] && [ -z "$(calls c2 middle)" ] &&
+		[ -z "$(calls c2 work)" ] ||
+		{ echo "# c1 thread_body=$(calls c1 thread_body) c2 middle=$(calls c2 middle)" >&2; return 1; }
+}
+check "concurrent: neither log has the other's calls" only_own
+two_sessions() {
+	s1=$(sed -n 's/.*(\(\/dev\/fdr:record\.[0-9a-f.]*\))$/\1/p' c1.err)
+	s2=$(sed -n 's/.*(\(\/dev\/fdr:record\.[0-9a-f.]*\))$/\1/p' c2.err)
+	[ -n "$s1" ] && [ -n "$s2" ] && [ "$s1" != "$s2" ] ||
 		{ sed 's/^/# /' c1.err c2.err >&2; return 1; }
 }
-check "concurrent: one device, one embedded" one_each
-check "concurrent: left UNINITIALIZED" uninitialized
+check "concurrent: each run on the device, in a session of its own" two_sessions
+check "concurrent: left UNINITIALIZED, no session left" sh -c 'fdrctl status | grep -q UNINITIALIZED && fdrctl list | grep -q "^no sessions$"'
 
 # 7. the kernel's view: waits() blocked, spins() on CPU, wakers named
 field() { # DIR NAME KEY: KEY of function NAME in fdr report --json DIR
