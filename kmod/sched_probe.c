@@ -44,6 +44,11 @@ static struct fdr_region __rcu *fdr_sched_live[FDR_SCHED_LIVE_MAX];
 static unsigned int fdr_sched_nr_live;	/* non-NULL slots: the fast skip */
 static DEFINE_SPINLOCK(fdr_sched_live_lock);	/* the slots' writers */
 
+/* Each live region @r (slot @i); in a probe, under its RCU-sched read. */
+#define fdr_for_each_live_region(r, i)					\
+	for ((i) = 0; (i) < FDR_SCHED_LIVE_MAX; (i)++)			\
+		if (((r) = rcu_dereference_sched(fdr_sched_live[i])))
+
 static bool fdr_sched_traced(struct fdr_region *r, struct task_struct *t)
 {
 	const struct mm_struct *mm = READ_ONCE(t->mm);
@@ -148,12 +153,8 @@ static void fdr_probe_switch(void *data, bool preempt,
 
 	if (!READ_ONCE(fdr_sched_nr_live))
 		return;
-	for (i = 0; i < FDR_SCHED_LIVE_MAX; i++) {
-		r = rcu_dereference_sched(fdr_sched_live[i]);
-		if (r)
-			fdr_probe_switch_one(r, preempt, prev, next,
-					     prev_state);
-	}
+	fdr_for_each_live_region(r, i)
+		fdr_probe_switch_one(r, preempt, prev, next, prev_state);
 }
 
 static void fdr_probe_waking_one(struct fdr_region *r, struct task_struct *p)
@@ -176,11 +177,8 @@ static void fdr_probe_waking(void *data, struct task_struct *p)
 
 	if (!READ_ONCE(fdr_sched_nr_live))
 		return;
-	for (i = 0; i < FDR_SCHED_LIVE_MAX; i++) {
-		r = rcu_dereference_sched(fdr_sched_live[i]);
-		if (r)
-			fdr_probe_waking_one(r, p);
-	}
+	fdr_for_each_live_region(r, i)
+		fdr_probe_waking_one(r, p);
 }
 
 static void fdr_find_tracepoint(struct tracepoint *tp, void *priv)
