@@ -20,8 +20,9 @@
 /*
  * The trust model (Documentation/abi.md): everyone who may open the
  * device may drive the default session and read and write its traces;
- * a named session is its owner's (session.c).  Opening takes CAP_SYS_ADMIN or membership of dev_gid, on top of the
- * node's mode, so a too-permissive node alone does not open the device.
+ * a named session is its owner's (session.c).  Opening takes
+ * CAP_SYS_ADMIN or membership of dev_gid, on top of the node's mode, so
+ * a too-permissive node alone does not open the device.
  */
 static int fdr_check_access(void)
 {
