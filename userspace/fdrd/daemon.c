@@ -285,8 +285,9 @@ static void reload(struct loop *lp)
 		msg_error("reload: the options are not valid (see above); keeping the ones in use");
 		return;
 	}
-	if (!same_target(n.target, lp->o->target)) {
-		msg_error("reload: --target cannot change while fdrd runs (restart it); "
+	if (!same_target(n.target, lp->o->target) ||
+	    !same_target(n.session, lp->o->session)) {
+		msg_error("reload: --session or --target cannot change while fdrd runs (restart it); "
 			  "keeping the options in use");
 		options_free(&n);
 		return;
