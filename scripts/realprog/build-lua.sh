@@ -8,7 +8,11 @@
 # CFLAGS (default -O2 -g) go to the Makefile's MYCFLAGS, with a fixed
 # string-hash seed added: Lua seeds its hashes from the time and from
 # addresses, so two runs of one workload would make different calls
-# (table collisions) without it.  LIBS (e.g. an object to link into the
+# (table collisions) without it.  And a one-entry API string cache
+# (STRCACHE_N/M=1): luaS_new() caches strings by the address of the C
+# string, modulo 53, so a binary laid out otherwise (the same objects
+# linked with other code: libfdr's hooks, or counting hooks) would make
+# other calls of luaS_newlstr; with one entry, only the contents count.  LIBS (e.g. an object to link into the
 # interpreter) go to the Makefile's MYLIBS.  The build's output is in
 # DEST/build.log, shown on failure.
 set -eu
@@ -25,7 +29,7 @@ mkdir -p "$dest" && dest=$(cd "$dest" && pwd)
 src=$("$here/fetch-source.sh" lua5.4 "$dest")
 jobs=$(nproc 2>/dev/null || echo 2)
 if ! make -C "$src" -j"$jobs" linux CC="$cc -std=gnu99" \
-	MYCFLAGS="$cflags '-Dluai_makeseed(L)=0'" MYLIBS="$libs" >"$dest/build.log" 2>&1; then
+	MYCFLAGS="$cflags '-Dluai_makeseed(L)=0' -DSTRCACHE_N=1 -DSTRCACHE_M=1" MYLIBS="$libs" >"$dest/build.log" 2>&1; then
 	tail -40 "$dest/build.log" >&2
 	echo "build-lua.sh: make linux CC=\"$cc\" failed in $src (log: $dest/build.log)" >&2
 	exit 1

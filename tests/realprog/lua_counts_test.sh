@@ -21,6 +21,10 @@ nok() { n=$((n + 1)); echo "not ok $n $1"; shift; for l in "$@"; do printf '%s\n
 # check NAME CMD...: ok when CMD exits 0; its output on failure
 check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(cat "$T/check.out")"; fi; }
 bail() { echo "1..$n"; exit 0; }
+# fixed CMD...: CMD and what it execs without address-space randomization,
+# so that nothing Lua keys by address (build-lua.sh takes the string
+# cache out of it) can make one run's calls differ from another's.
+fixed() { setarch "$(uname -m)" -R "$@"; }
 t0=$SECONDS
 
 # ---- the source, built by its own build system ----
@@ -41,7 +45,7 @@ unset LUA_INIT LUA_INIT_5_4
 want=$("$LUA" workload.lua 2>&1)
 
 # ---- fdr: every call, buffers that do not wrap ----
-"$B/fdr" record -o fdr.data -t 0 -b 1M -n 64 -- "$LUA" workload.lua >fdr.out 2>fdr.err
+fixed "$B/fdr" record -o fdr.data -t 0 -b 1M -n 64 -- "$LUA" workload.lua >fdr.out 2>fdr.err
 rc=$?
 summary=$(grep '^fdr record: ' fdr.err)
 [ $rc = 0 ] && [ "$(cat fdr.out)" = "$want" ] && echo "$summary" | grep -q ' 0 buffers recycled, 0 dropped' \
@@ -52,7 +56,7 @@ check "fdrlog verify accepts fdr's log" "$B/fdrlog" verify fdr.data/log.xray
 # ---- compiler-rt: xray-basic on the same binary (dynamically linked) ----
 # threshold 0 and a stack deep enough for everything; basic mode never
 # wraps: it writes its buffer out whenever it fills.
-env XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$T/basic." \
+fixed env XRAY_OPTIONS="patch_premain=true xray_mode=xray-basic xray_logfile_base=$T/basic." \
 	XRAY_BASIC_OPTIONS="func_duration_threshold_us=0 max_stack_depth=65536" \
 	"$LUA" workload.lua >basic.out 2>basic.err
 rc=$?
@@ -93,10 +97,10 @@ check "fdr report: no frame left open or closed by a deeper exit (frames_unwound
 	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(d["frames_unwound"] or d["open_calls"])' report.json
 
 # ---- the same through compiler-rt's trampolines, and with -F ----
-FDR_XRAY_SLEDS=xray "$B/fdr" record -o tramp.data -t 0 -b 1M -n 64 -- "$LUA" workload.lua >/dev/null 2>tramp.err
+FDR_XRAY_SLEDS=xray fixed "$B/fdr" record -o tramp.data -t 0 -b 1M -n 64 -- "$LUA" workload.lua >/dev/null 2>tramp.err
 "$B/fdr" convert --format yaml tramp.data 2>>conv.err | compare enters - >tramp.enters
 check "FDR_XRAY_SLEDS=xray (compiler-rt's trampolines): the same calls per function" compare equal tramp.enters basic.enters
-"$B/fdr" record -o only.data -t 0 -F luaH_getshortstr -F luaV_concat -- "$LUA" workload.lua >/dev/null 2>only.err
+fixed "$B/fdr" record -o only.data -t 0 -F luaH_getshortstr -F luaV_concat -- "$LUA" workload.lua >/dev/null 2>only.err
 "$B/fdr" report --json only.data >only.json 2>>only.err
 grep -E '^(luaH_getshortstr|luaV_concat)	' basic.enters >only.want
 check "record -F two functions: exactly their calls, as compiler-rt counts them" compare equal only.json only.want
@@ -119,12 +123,12 @@ gcc -O2 -c -o count_hooks.o "$HERE/count_hooks.c" &&
 	make -s -C "$(dirname "$LUAG")" lua CC="gcc -std=gnu99 -finstrument-functions" \
 		SYSLIBS="-Wl,-E -ldl" MYLIBS="$T/count_hooks.o" >relink.log 2>&1 &&
 	cp "$LUAG" gcc-hooks/lua &&
-	(cd gcc-hooks && COUNT_HOOKS_OUT=$T/hooks.out ./lua ../workload.lua) >hooks.stdout 2>&1
+	(cd gcc-hooks && COUNT_HOOKS_OUT=$T/hooks.out fixed ./lua ../workload.lua) >hooks.stdout 2>&1
 [ "$(cat hooks.stdout)" = "$want" ] && [ -s hooks.out ] \
 	&& ok "--gcc: the same objects relinked with counting hooks run the workload" \
 	|| nok "--gcc: the same objects relinked with counting hooks run the workload" "$(cat relink.log hooks.stdout)"
 compare hooks hooks.out "$LUAG" >hooks.enters
-(cd gcc-fdr && "$B/fdr" record -o ../gcc.data -t 0 -b 1M -n 64 -- ./lua ../workload.lua) >gcc.out 2>gcc.err
+(cd gcc-fdr && fixed "$B/fdr" record -o ../gcc.data -t 0 -b 1M -n 64 -- ./lua ../workload.lua) >gcc.out 2>gcc.err
 [ "$(cat gcc.out)" = "$want" ] && grep -q ' 0 buffers recycled, 0 dropped' gcc.err \
 	&& ok "--gcc: fdr record -t 0 runs it, no buffer recycled, none dropped" \
 	|| nok "--gcc: fdr record -t 0 runs it, no buffer recycled, none dropped" "$(cat gcc.err)"

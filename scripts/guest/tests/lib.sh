@@ -95,8 +95,9 @@ record_as_member() {
 	out=$(as_user "$member" fdr record --threshold 0 -o fdr.data -- /fdr/prog/xprog 2>&1) || rc=$?
 	printf '%s\n' "$out" | sed "s/^/fdr record ($member): /" >&2
 	expect "$member (group fdr) records with fdr record: exit 0" 0 "$rc"
-	contains "fdr record recorded through /dev/fdr (its summary)" "(/dev/fdr)" "$out"
-	contains "the data directory says backend /dev/fdr" "$(printf 'backend\t/dev/fdr')" "$(cat "$home/fdr.data/info" 2>&1)"
+	contains "fdr record recorded through /dev/fdr, in a session of its own (its summary)" "(/dev/fdr:record." "$out"
+	contains "the data directory says backend /dev/fdr:record.PID.RANDOM" "$(printf 'backend\t/dev/fdr:record.')" "$(cat "$home/fdr.data/info" 2>&1)"
+	contains "the run's session is gone with it (fdrctl list as $member)" "no sessions" "$(as_user "$member" fdrctl list 2>&1)"
 	check "fdrlog verify accepts the log" as_user "$member" fdrlog verify fdr.data/log.xray
 	mkdir -p /fdr/out/logs
 	cp "$home/fdr.data/log.xray" "/fdr/out/logs/$tag.xray" 2>/dev/null || true
