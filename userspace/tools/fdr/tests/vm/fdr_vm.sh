@@ -173,16 +173,24 @@ check "trigger: the 20 ms call finalizes the device's region; the log ends with 
 check "trigger: left UNINITIALIZED" uninitialized
 
 # 9. --stream through the device: every event, in the log or counted
-fdr record --stream -t 0 -b 4K -n 4 -o st -- $P/traced_gcc many 20000 2>st.err
+fdr record --stream -t 0 -b 4K -n 4 -o st -- $P/traced_gcc many 40000 2>st.err
 streamed_all() {
 	fn=$(fdrlog dump st/log.xray | grep -c '  Function ')
 	drop=$(sed -n 's/.* \([0-9]*\) dropped.*/\1/p' st.err)
-	[ -n "$drop" ] && [ $((fn + drop)) -eq $((2 * (18 + 20000))) ] &&
+	[ -n "$drop" ] && [ $((fn + drop)) -eq $((2 * (18 + 40000))) ] &&
 		grep -q "^backend	/dev/fdr" st/info && grep -q "^mode	stream" st/info ||
 		{ echo "# fn=$fn dropped=$drop" >&2; sed 's/^/# /' st.err st/info >&2; return 1; }
 }
 check "stream: through /dev/fdr the log plus the drops are every event" streamed_all
-check "stream: the log is larger than the ring (2 CPUs x 16 KiB)" [ "$(wc -c <st/log.xray)" -gt 65536 ]
+# The ring is 2 CPUs x 4 buffers x 4 KiB; how much more than it the log
+# holds depends on how often the flusher ran (once, on 6.1-rt under TCG,
+# it was less than twice the ring), so the bound is the ring itself.
+larger_than_ring() {
+	sz=$(wc -c <st/log.xray)
+	echo "# stream: the log is $sz bytes; $(grep '^fdr record: .* dropped' st.err)"
+	[ "$sz" -gt 32768 ] || { sed 's/^/# /' st.err >&2; return 1; }
+}
+check "stream: the log is larger than the ring (2 CPUs x 16 KiB)" larger_than_ring
 check "stream: left UNINITIALIZED" uninitialized
 
 cd / && rm -rf "$W"
