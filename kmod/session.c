@@ -11,7 +11,6 @@
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
-#include <linux/ctype.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
@@ -63,20 +62,6 @@ void fdr_session_put(struct fdr_dev *dev)
 			       &fdr_sessions_lock);
 }
 
-/* [A-Za-z0-9._-]{1,63}, starting with a letter or digit, NUL-ended. */
-static bool fdr_session_name_valid(const char *name)
-{
-	size_t len = strnlen(name, FDR_SESSION_NAME_MAX);
-	size_t i;
-
-	if (!len || len == FDR_SESSION_NAME_MAX || !isalnum(name[0]))
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && !strchr("._-", name[i]))
-			return false;
-	return true;
-}
-
 static struct fdr_dev *fdr_session_find_locked(const char *name)
 {
 	struct fdr_dev *dev;
@@ -124,7 +109,7 @@ static int fdr_file_bind(struct fdr_file *ff, struct fdr_dev *dev, u32 role)
 static int fdr_session_check(const struct fdr_session *req, u32 flags_ok)
 {
 	if ((req->flags & ~flags_ok) || req->reserved ||
-	    !fdr_session_name_valid(req->name))
+	    !fdr_session_name_ok(req->name))
 		return -EINVAL;
 	if (!(req->flags & FDR_SESSION_GROUP) && req->gid)
 		return -EINVAL;

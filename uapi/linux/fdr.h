@@ -560,6 +560,35 @@ fdr_region_offsets_compute(__u32 nr_cpus,
 	return 0;
 }
 
+/*
+ * fdr_name_char_ok - a character of a session name: [A-Za-z0-9._-].
+ * fdr_session_name_ok - the rule FDR_IOC_SESSION_CREATE and _ATTACH
+ * apply: 1 to FDR_SESSION_NAME_MAX - 1 such characters, the first a
+ * letter or a digit, NUL-terminated within FDR_SESSION_NAME_MAX bytes.
+ * Return: 1 if @name is one, else 0.  No libc: both sides use it.
+ */
+static __inline__ __FDR_NO_INSTRUMENT int fdr_name_char_ok(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+}
+
+static __inline__ __FDR_NO_INSTRUMENT int
+fdr_session_name_ok(const char *name)
+{
+	unsigned int i;
+
+	if (name[0] == '.' || name[0] == '-' || name[0] == '_')
+		return 0;
+	for (i = 0; i < FDR_SESSION_NAME_MAX; i++) {
+		if (!name[i])
+			return i > 0;
+		if (!fdr_name_char_ok(name[i]))
+			return 0;
+	}
+	return 0;
+}
+
 #if defined(__KERNEL__)
 static_assert(sizeof(struct fdr_control) == FDR_CONTROL_HEADER_SIZE);
 static_assert(sizeof(struct fdr_cpu_ring) == FDR_CPU_RING_SIZE);

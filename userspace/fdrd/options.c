@@ -13,6 +13,7 @@
 #include "log_writer.h"
 #include "options.h"
 #include "out_dir.h"
+#include "session.h"
 
 static const char usage[] =
 "Usage: fdrd [OPTION]...\n"
@@ -301,14 +302,14 @@ static enum options_result parse_config(struct fdrd_options *o, const char **dir
 /* --session needs a device; --session-group needs --session. */
 static int check_session(const struct fdrd_options *o)
 {
-	const char *t = o->target ? o->target : getenv("FDR_TARGET");
+	const char *t = fdrd_session_device(o);
 
 	if (o->session_gid && !o->session) {
 		fprintf(stderr, "fdrd: --session-group: only with --session NAME\n");
 		return -1;
 	}
-	if (o->session && t && !strncmp(t, FDR_EMBEDDED_PREFIX,
-					strlen(FDR_EMBEDDED_PREFIX))) {
+	if (o->session && !strncmp(t, FDR_EMBEDDED_PREFIX,
+				   strlen(FDR_EMBEDDED_PREFIX))) {
 		fprintf(stderr, "fdrd: --session: %s is an embedded region, which has no sessions\n",
 			t);
 		return -1;

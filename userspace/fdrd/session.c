@@ -12,8 +12,7 @@
 #include "msg.h"
 #include "session.h"
 
-/* The device whose session it is: --target, $FDR_TARGET or /dev/fdr. */
-static const char *session_device(const struct fdrd_options *o)
+const char *fdrd_session_device(const struct fdrd_options *o)
 {
 	const char *dev = o->target ? o->target : getenv("FDR_TARGET");
 
@@ -23,7 +22,7 @@ static const char *session_device(const struct fdrd_options *o)
 static int attach_existing(struct fdr_ctl **ctl, const struct fdrd_options *o)
 {
 	char target[FDRD_TARGET_MAX];
-	int n = snprintf(target, sizeof(target), "%s:%s", session_device(o),
+	int n = snprintf(target, sizeof(target), "%s:%s", fdrd_session_device(o),
 			 o->session);
 	int ret;
 
@@ -42,7 +41,7 @@ int fdrd_open_session(struct fdr_ctl **ctl, const struct fdrd_options *o,
 	int ret;
 
 	*op = "open";
-	ret = fdr_ctl_open(ctl, session_device(o));
+	ret = fdr_ctl_open(ctl, fdrd_session_device(o));
 	if (ret)
 		return ret;
 	*op = "session create";

@@ -41,8 +41,6 @@ int fdr__target_parse(struct fdr_target *t, const char *spec);
 
 /* ---- named sessions (session.c) ---- */
 
-/* The kernel's rule for a session name ([A-Za-z0-9][A-Za-z0-9._-]{0,62}). */
-bool fdr__session_name_ok(const char *name);
 /* Bind ctl's open device file to target.session; 0 or -errno. */
 int fdr__session_attach(struct fdr_ctl *ctl);
 /* A sentence for err if it is about the session (NULL if not). */

@@ -46,13 +46,23 @@ FDR_API int fdr_ctl_session_create(struct fdr_ctl *ctl, const char *name,
 		return fdr__ctl_note(ctl, -EOPNOTSUPP);
 	if (ctl->target.session[0])
 		return fdr__ctl_note(ctl, -EBUSY);
-	if (!name || !fdr__session_name_ok(name))
+	if (!name || !fdr_session_name_ok(name))
 		return fdr__ctl_note(ctl, -EINVAL);
 	ret = session_ioctl(ctl, FDR_IOC_SESSION_CREATE, name, flags, gid);
 	if (!ret)
 		snprintf(ctl->target.session, sizeof(ctl->target.session),
 			 "%s", name);
 	return fdr__ctl_note(ctl, ret);
+}
+
+/* SESSION_INFO without noting the errno (fdr_ctl_strerror uses it too). */
+__FDR_NO_INSTRUMENT static int info_ioctl(int fd, uint32_t index,
+					  struct fdr_session_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	info->index = index;
+	return ioctl(fd, FDR_IOC_SESSION_INFO, info) ? -errno : 0;
 }
 
 FDR_API int fdr_ctl_session_info(struct fdr_ctl *ctl, uint32_t index,
@@ -62,11 +72,7 @@ FDR_API int fdr_ctl_session_info(struct fdr_ctl *ctl, uint32_t index,
 		return -EBADF;
 	if (ctl->target.kind != FDR_TARGET_DEVICE)
 		return fdr__ctl_note(ctl, -EOPNOTSUPP);
-	memset(info, 0, sizeof(*info));
-	info->size = sizeof(*info);
-	info->index = index;
-	return fdr__ctl_note(ctl, ioctl(ctl->fd, FDR_IOC_SESSION_INFO, info) ?
-					  -errno : 0);
+	return fdr__ctl_note(ctl, info_ioctl(ctl->fd, index, info));
 }
 
 /* The open's ATTACH was refused. */
@@ -134,15 +140,10 @@ __FDR_NO_INSTRUMENT static bool is_writer(const struct fdr_ctl *ctl)
 {
 	struct fdr_session_info info;
 
-	for (uint32_t i = 0;; i++) {
-		memset(&info, 0, sizeof(info));
-		info.size = sizeof(info);
-		info.index = i;
-		if (ioctl(ctl->fd, FDR_IOC_SESSION_INFO, &info))
-			return false;
+	for (uint32_t i = 0; info_ioctl(ctl->fd, i, &info) == 0; i++)
 		if (!strcmp(info.name, ctl->target.session))
 			return info.role == FDR_ROLE_WRITER;
-	}
+	return false;
 }
 
 /* A writer of a shared session asked for an owner's operation. */

@@ -12,36 +12,20 @@
 #include <string.h>
 #include "internal.h"
 
-/* Names become parts of file names: keep them to a safe alphabet. */
-__FDR_NO_INSTRUMENT static bool name_chars_ok(const char *name)
-{
-	for (size_t i = 0; name[i]; i++) {
-		char ch = name[i];
-
-		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		      (ch >= '0' && ch <= '9') || ch == '-' || ch == '_' ||
-		      ch == '.'))
-			return false;
-	}
-	return true;
-}
-
+/*
+ * NAME becomes part of a file name: the alphabet of session names
+ * (<linux/fdr.h>), not starting with '.'.
+ */
 __FDR_NO_INSTRUMENT static bool embedded_name_ok(const char *name)
 {
 	size_t n = strlen(name);
 
-	return n > 0 && n <= FDR_NAME_MAX && name[0] != '.' &&
-	       name_chars_ok(name);
-}
-
-/* The kernel's rule: it starts with a letter or a digit. */
-__FDR_NO_INSTRUMENT bool fdr__session_name_ok(const char *name)
-{
-	size_t n = strlen(name);
-	char c = name[0];
-
-	return n > 0 && n < FDR_SESSION_NAME_MAX && c != '.' && c != '-' &&
-	       c != '_' && name_chars_ok(name);
+	if (n == 0 || n > FDR_NAME_MAX || name[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!fdr_name_char_ok(name[i]))
+			return false;
+	return true;
 }
 
 /*
@@ -55,7 +39,7 @@ __FDR_NO_INSTRUMENT static int session_split(struct fdr_target *t)
 	if (!colon || strchr(colon, '/'))
 		return 0;
 	*colon = '\0';
-	if (!fdr__session_name_ok(colon + 1) || !t->path[0])
+	if (!fdr_session_name_ok(colon + 1) || !t->path[0])
 		return -EINVAL;
 	snprintf(t->session, sizeof(t->session), "%s", colon + 1);
 	return 0;
