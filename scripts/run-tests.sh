@@ -152,6 +152,10 @@ vm_tests() {
 	fi
 	kver=$(modinfo -F vermagic "$ko" | awk '{ print $1 }')
 	vm_timeout=${FDR_VM_TIMEOUT:-$((90 + n_tests * per_test))}
+	# guest-tests writes "# vm: running NAME" to the console before each
+	# test, and each is killed after per_test: a console silent for much
+	# longer means a wedged guest (scripts/vm/run --stall).
+	vm_stall=$((per_test + 180))
 	echo "== VM $kver: booting, $n_tests test programs (per test ${per_test}s, whole run ${vm_timeout}s)"
 	console=$results/vm-console$tag.txt
 	local attempt
@@ -159,7 +163,8 @@ vm_tests() {
 		vm_rc=0
 		t0=$SECONDS
 		scripts/vm/run --ko "$ko" --add "$stage:/" --add scripts/vm/guest-tests:/fdr/guest-tests \
-			--out "$vmout" --timeout "$vm_timeout" -- "/fdr/guest-tests $per_test" 9>&- \
+			--out "$vmout" --timeout "$vm_timeout" --stall "$vm_stall" \
+			-- "/fdr/guest-tests $per_test" 9>&- \
 			2> >(tee "$results/vm-run$tag.err" >&2) | tee "$console" | awk '
 				# Progress only; the whole stream is in $console.
 				/^@@fdr-test-end .*@@$/ { sub(/@@$/, ""); printf "   vm test %-44s exit %-3s %6s s\n", $2, $3, $4; fflush(); next }
@@ -179,9 +184,12 @@ vm_tests() {
 		# lockup, seen in the module reload test on 6.1) panics the guest:
 		# boot it once more, keep that console, and say so.  A lockup of
 		# fdr's own would come back and fail the second boot.
+		# A guest wedged so hard that not even that fires (seen on 6.1-rt
+		# in the same test: no console output at all) is stopped by the
+		# host when its console stays silent (vm_rc 125): the same.
 		if [ "$vm_rc" != 0 ] && [ "$attempt" = 1 ] &&
-		   grep -q 'soft lockup - CPU#' build/vm/last/console.log 2>/dev/null; then
-			echo "   VM $kver: the guest locked up (soft lockup; console kept as vm-lockup$tag.txt); booting it again"
+		   { [ "$vm_rc" = 125 ] || grep -q 'soft lockup - CPU#' build/vm/last/console.log 2>/dev/null; }; then
+			echo "   VM $kver: the guest locked up (soft lockup or a silent console; console kept as vm-lockup$tag.txt); booting it again"
 			cp build/vm/last/console.log "$results/vm-lockup$tag.txt"
 			continue
 		fi
@@ -192,6 +200,7 @@ vm_tests() {
 	0) result ok "VM boot $kver: fdr.ko loaded, tests ran, no kernel warnings" ;;
 	3) result fail "VM $kver: the guest kernel reported problems (see $results/vm-run$tag.err)" ;;
 	124) result fail "VM $kver: timed out after ${vm_timeout}s" ;;
+	125) result fail "VM $kver: the guest was wedged (its console silent for ${vm_stall}s), twice" ;;
 	*) result fail "VM $kver run failed (exit $vm_rc, see $results/vm-run$tag.err)" ;;
 	esac
 
