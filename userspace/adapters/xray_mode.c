@@ -22,6 +22,7 @@
 #include "xray_mode.h"
 #include "xray_sleds.h"
 #include "xray_threshold.h"
+#include "xray_xstate.h"
 
 /* The config of the first successful log_init: libfdr attaches once per
  * process, so its target (used again by log_finalize) and threshold stay. */
@@ -53,7 +54,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_fast_arg1(int32_t fid, enum fdr_xray_entry_ty
 	fdr_enter_arg(fid, arg);
 }
 
-__FDR_NO_INSTRUMENT static void handle_custom_event(void *data, size_t len)
+__FDR_NO_INSTRUMENT void fdr__xray_custom_event(void *data, size_t len)
 {
 	fdr_custom_event(data, len);
 }
@@ -109,8 +110,9 @@ mode_init(size_t buffer_size, size_t max_buffers, void *args, size_t args_size)
 		attached_cfg = cfg;
 		attached = true;
 	}
-	__xray_set_handler_arg1(fdr__xray_fast_arg1);
-	__xray_set_customevent_handler(handle_custom_event);
+	fdr__xstate_init();	/* before a trampoline may take the general path */
+	__xray_set_handler_arg1(fdr__xray_arg1_shim);
+	__xray_set_customevent_handler(fdr__xray_event_shim);
 	fdr__xray_fast_on = 1;	/* retargeted sleds call us directly */
 	return FDR_XRAY_LOG_INITIALIZED;
 }
@@ -149,6 +151,6 @@ __FDR_NO_INSTRUMENT static enum fdr_xray_log_flush_status mode_flush(void)
 const struct fdr_xray_log_impl fdr__xray_mode_impl = {
 	.log_init = mode_init,
 	.log_finalize = mode_finalize,
-	.handle_arg0 = fdr__xray_fast_event,
+	.handle_arg0 = fdr__xray_arg0_shim,
 	.flush_log = mode_flush,
 };

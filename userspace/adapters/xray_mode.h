@@ -5,6 +5,9 @@
 #ifndef FDR_XRAY_MODE_H
 #define FDR_XRAY_MODE_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "xray_abi.h"
 
 #define FDR_XRAY_MODE_NAME	"fdr"
@@ -17,5 +20,15 @@ void fdr__xray_fast_event(int32_t fid, enum fdr_xray_entry_type type);
 /* The arg1 handler, likewise (arg-logging entry sleds). */
 void fdr__xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
 			uint64_t arg);
+/* The custom-event handler. */
+void fdr__xray_custom_event(void *data, size_t len);
+
+/* What the mode installs in compiler-rt: the three handlers above behind
+ * shims that also keep the vector state (xray_tramp_x86_64.S), which
+ * compiler-rt's trampolines save only in part. */
+void fdr__xray_arg0_shim(int32_t fid, enum fdr_xray_entry_type type);
+void fdr__xray_arg1_shim(int32_t fid, enum fdr_xray_entry_type type,
+			 uint64_t arg);
+void fdr__xray_event_shim(void *data, size_t len);
 
 #endif /* FDR_XRAY_MODE_H */

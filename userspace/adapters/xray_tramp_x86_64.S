@@ -1,38 +1,157 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * xray_tramp_x86_64.S - lean trampolines for the "fdr" mode's sleds.
+ * xray_tramp_x86_64.S - lean trampolines for the "fdr" mode's sleds, and
+ * the shims that let compiler-rt's trampolines call the mode's handlers.
  *
- * compiler-rt's trampolines (__xray_FunctionEntry/Exit/TailExit) save
- * the flags (pushf/popf), all 15 GPRs and 8 XMM registers, then call
- * the handler through a pointer, a large share of the cost of recording
- * a call (bench/xray measures it).  These keep only what the ABI makes
- * live at the sled:
- *   entry and tail-call sleds: the argument registers rdi, rsi, rdx,
- *     rcx, r8, r9, rax (vector count of varargs) and xmm0-7;
- *   exit sleds (in place of `ret`): the return registers rax, rdx,
- *     xmm0, xmm1.
- * Flags are dead at all three points (no caller relies on flags across
- * a call or return; DF stays clear), and r10 (the function id the sled
- * loaded) and r11 are scratch.
+ * A sled is not a call as far as the compiler is concerned: it keeps
+ * values live across it in any register - r11 holds an indirect tail
+ * call's target across a tail-exit sled, a preserve_most function's
+ * caller keeps everything live across its exit sled, the code around a
+ * custom-event sled keeps anything anywhere.  So every path through
+ * these trampolines preserves every register but rsp and r10 (which the
+ * sled itself loads with the function id): the general-purpose
+ * registers, the flags, and the whole x87/SSE/AVX/AVX-512 state.
+ *
+ * The common case costs almost nothing for that: it calls the record's
+ * fast path (xray_fast.c), which is no_caller_saved_registers and
+ * compiled with -mgeneral-regs-only, so it saves the general registers
+ * it uses itself and touches no vector or x87 register; the trampoline
+ * keeps only its argument (rdi) and result (rax) registers.  Flags are
+ * dead at entry, exit and tail-exit sleds (function boundaries: the
+ * callee and the caller see none but DF, which stays clear), so the
+ * common case may clobber them.
+ *
+ * When the fast path wrote nothing (a new buffer, a new CPU, a tail-call
+ * chain to rewind, an armed trigger, a drop), the trampoline takes the
+ * general path, fdr__xray_fast_event(fid, XRayEntryType) - or for
+ * arg-logging sleds fdr__xray_fast_arg1(fid, type, first argument) -
+ * ordinary C that may call anything, libc's AVX memcpy included.  Around
+ * it GENERAL_CALL saves the flags and every caller-saved general
+ * register, and VSTATE_SAVE the vector state with XSAVE (fxsave where
+ * the OS has not enabled XSAVE); xray_xstate.c sizes the area.
  *
  * When fdr__xray_fast_on is 0 (the mode is not running) each trampoline
  * jumps to compiler-rt's, with the stack and r10 as the sled left them,
- * so XRay behaves exactly as if the sled called it directly.
+ * so XRay behaves exactly as if the sled called it directly.  compiler-rt's
+ * trampolines save the general registers, the flags and xmm0-7 only, then
+ * call the installed handler; the mode installs the shims at the end of
+ * this file, which save the rest of the vector state around its handlers.
  *
- * Entry, tail-call and exit sleds first call the common case of the
- * record (xray_fast.c), which saves the registers it uses itself and
- * touches no XMM register, keeping only the registers of that call; when
- * it wrote nothing (a new buffer, a new CPU, a tail-call chain to
- * rewind), the trampoline saves everything above and calls the general
- * path, fdr__xray_fast_event(fid, XRayEntryType), the mode's ordinary arg0
- * handler; arg-logging entry sleds (xray_log_args(1)) call
- * its arg1 handler, fdr__xray_fast_arg1(fid, type, first argument).
+ * Documentation/integrations.md states the stack this takes.
  */
 	.text
 
-/* Entry and tail-call sleds `call` here: stack = return into the sled's
- * function, so rsp = 0 mod 16 on arrival.  8 pushes keep it 0 mod 16,
- * 128 bytes of XMM too, and the call to C is aligned. */
+/*
+ * VSTATE_SAVE / VSTATE_RESTORE: the vector and x87 state, below a frame
+ * whose rbp the caller set (rbp = the frame's base, 8 bytes under it free
+ * for the mask).  Clobbers rax, rdx and the flags; leaves rsp 64-aligned.
+ * The mask is read before the size and kept in the frame, so a thread
+ * that saved with one form restores with the same one while
+ * xray_xstate.c switches from the static fxsave default to XSAVE.
+ */
+.macro VSTATE_SAVE
+	movl	fdr__xstate_mask(%rip), %eax
+	movq	%rax, -8(%rbp)
+	subq	fdr__xstate_size(%rip), %rsp
+	andq	$-64, %rsp
+	testl	%eax, %eax
+	jz	.Lfxsave\@
+	/* XRSTOR faults on a header with stray bytes; XSAVE writes only
+	 * its XSTATE_BV word. */
+	movq	$0, 512(%rsp)
+	movq	$0, 520(%rsp)
+	movq	$0, 528(%rsp)
+	movq	$0, 536(%rsp)
+	movq	$0, 544(%rsp)
+	movq	$0, 552(%rsp)
+	movq	$0, 560(%rsp)
+	movq	$0, 568(%rsp)
+	xorl	%edx, %edx
+	xsave64	(%rsp)
+	jmp	.Lsaved\@
+.Lfxsave\@:
+	fxsave64 (%rsp)
+.Lsaved\@:
+.endm
+
+.macro VSTATE_RESTORE
+	movq	-8(%rbp), %rax
+	testl	%eax, %eax
+	jz	.Lfxrstor\@
+	xorl	%edx, %edx
+	xrstor64 (%rsp)
+	jmp	.Lrestored\@
+.Lfxrstor\@:
+	fxrstor64 (%rsp)
+.Lrestored\@:
+.endm
+
+/* The frame both forms share: rbp pushed and pointing at itself, the
+ * mask slot under it. */
+.macro FRAME_ENTER
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	subq	$8, %rsp
+.endm
+
+.macro FRAME_LEAVE cfa_offset
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_restore %rbp
+	.cfi_def_cfa_offset \cfa_offset
+.endm
+
+/* The caller-saved general registers and the flags, in push order. */
+#define GENERAL_SAVED	10
+/* Where GENERAL_CALL's frame keeps the sled's rdi (the logged argument):
+ * above rbp's own slot, r11, r10, r9 and r8. */
+#define SAVED_RDI	(5 * 8)
+
+/*
+ * The general path of a trampoline whose CFA is rsp + cfa_in: save
+ * everything, call handler(fid, type[, the sled's rdi]), restore.
+ */
+.macro GENERAL_CALL handler, type, cfa_in, witharg=0
+	pushfq
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	.cfi_adjust_cfa_offset (GENERAL_SAVED * 8)
+	FRAME_ENTER
+	VSTATE_SAVE
+	.if \witharg
+	movq	SAVED_RDI(%rbp), %rdx
+	.endif
+	movl	%r10d, %edi
+	movl	$\type, %esi
+	call	\handler
+	VSTATE_RESTORE
+	FRAME_LEAVE (\cfa_in + GENERAL_SAVED * 8)
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	popfq
+	.cfi_adjust_cfa_offset -(GENERAL_SAVED * 8)
+.endm
+
+/* Entry, tail-call and arg-logging sleds `call` here: stack = the return
+ * into the sled's function.  try: the fast path, or none. */
 .macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
 	.globl	\name
 	.type	\name,@function
@@ -42,9 +161,7 @@
 	cmpb	$0, fdr__xray_fast_on(%rip)
 	je	1f
 	.ifnc \try,none
-	/* The common case: \try saves what it uses, so only its argument
-	 * (rdi) and result (rax) registers are kept; 2 pushes keep the call
-	 * aligned.  Flags stay from the test across the pops. */
+	/* 2 pushes keep the call aligned (rsp = 0 mod 16 on arrival). */
 	pushq	%rdi
 	.cfi_adjust_cfa_offset 8
 	pushq	%rax
@@ -60,64 +177,7 @@
 	ret
 2:
 	.endif
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rsi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%rcx
-	.cfi_adjust_cfa_offset 8
-	pushq	%r8
-	.cfi_adjust_cfa_offset 8
-	pushq	%r9
-	.cfi_adjust_cfa_offset 8
-	pushq	%rax
-	.cfi_adjust_cfa_offset 8
-	pushq	%r10
-	.cfi_adjust_cfa_offset 8
-	subq	$128, %rsp
-	.cfi_adjust_cfa_offset 128
-	movdqu	%xmm0, 0(%rsp)
-	movdqu	%xmm1, 16(%rsp)
-	movdqu	%xmm2, 32(%rsp)
-	movdqu	%xmm3, 48(%rsp)
-	movdqu	%xmm4, 64(%rsp)
-	movdqu	%xmm5, 80(%rsp)
-	movdqu	%xmm6, 96(%rsp)
-	movdqu	%xmm7, 112(%rsp)
-	.if \witharg
-	movq	%rdi, %rdx		/* the logged argument: the first one */
-	.endif
-	movl	%r10d, %edi
-	movl	$\type, %esi
-	call	\handler
-	movdqu	0(%rsp), %xmm0
-	movdqu	16(%rsp), %xmm1
-	movdqu	32(%rsp), %xmm2
-	movdqu	48(%rsp), %xmm3
-	movdqu	64(%rsp), %xmm4
-	movdqu	80(%rsp), %xmm5
-	movdqu	96(%rsp), %xmm6
-	movdqu	112(%rsp), %xmm7
-	addq	$128, %rsp
-	.cfi_adjust_cfa_offset -128
-	popq	%r10
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
-	popq	%r9
-	.cfi_adjust_cfa_offset -8
-	popq	%r8
-	.cfi_adjust_cfa_offset -8
-	popq	%rcx
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rsi
-	.cfi_adjust_cfa_offset -8
-	popq	%rdi
-	.cfi_adjust_cfa_offset -8
+	GENERAL_CALL \handler, \type, 8, \witharg
 	ret
 1:
 	jmp	\xray
@@ -130,8 +190,7 @@
 	ENTRY_LIKE fdr__xray_arg1_tramp, 3, __xray_ArgLoggerEntry, none, fdr__xray_fast_arg1, 1
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
- * return into its caller, rsp = 8 mod 16.  3 pushes and 32 bytes of
- * XMM make it 0 mod 16 for the call; `ret` then returns to the caller. */
+ * return into its caller, rsp = 8 mod 16; `ret` then returns there. */
 	.globl	fdr__xray_exit_tramp
 	.type	fdr__xray_exit_tramp,@function
 	.p2align 4
@@ -139,45 +198,62 @@ fdr__xray_exit_tramp:
 	.cfi_startproc
 	cmpb	$0, fdr__xray_fast_on(%rip)
 	je	1f
-	/* The common case (see ENTRY_LIKE): rdi is dead at a return, rax
-	 * holds the result; one push aligns the call. */
+	/* rdi is no exit's result, but a caller may keep it live; 8 more
+	 * bytes align the call (rsp = 8 mod 16 on arrival). */
+	pushq	%rdi
+	.cfi_adjust_cfa_offset 8
 	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	subq	$8, %rsp
 	.cfi_adjust_cfa_offset 8
 	movl	%r10d, %edi
 	call	fdr__xray_try_exit
+	addq	$8, %rsp
+	.cfi_adjust_cfa_offset -8
 	testb	%al, %al
 	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	popq	%rdi
 	.cfi_adjust_cfa_offset -8
 	jz	2f
 	ret
 2:
-	pushq	%rax
-	.cfi_adjust_cfa_offset 8
-	pushq	%rdx
-	.cfi_adjust_cfa_offset 8
-	pushq	%r10
-	.cfi_adjust_cfa_offset 8
-	subq	$32, %rsp
-	.cfi_adjust_cfa_offset 32
-	movdqu	%xmm0, 0(%rsp)
-	movdqu	%xmm1, 16(%rsp)
-	movl	%r10d, %edi
-	movl	$1, %esi
-	call	fdr__xray_fast_event
-	movdqu	0(%rsp), %xmm0
-	movdqu	16(%rsp), %xmm1
-	addq	$32, %rsp
-	.cfi_adjust_cfa_offset -32
-	popq	%r10
-	.cfi_adjust_cfa_offset -8
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
+	GENERAL_CALL fdr__xray_fast_event, 1, 8
 	ret
 1:
 	jmp	__xray_FunctionExit
 	.cfi_endproc
 	.size	fdr__xray_exit_tramp, .-fdr__xray_exit_tramp
+
+/*
+ * The handlers the mode installs in compiler-rt (arg0, arg1, custom
+ * event): ABI functions of up to three integer arguments that also keep
+ * the vector state, which compiler-rt's trampolines save only in part.
+ */
+.macro ABI_SHIM name, handler
+	.globl	\name
+	.type	\name,@function
+	.p2align 4
+\name:
+	.cfi_startproc
+	FRAME_ENTER
+	pushq	%rdi
+	pushq	%rsi
+	pushq	%rdx
+	VSTATE_SAVE
+	movq	-16(%rbp), %rdi
+	movq	-24(%rbp), %rsi
+	movq	-32(%rbp), %rdx
+	call	\handler
+	VSTATE_RESTORE
+	FRAME_LEAVE 8
+	ret
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
+	ABI_SHIM fdr__xray_arg0_shim, fdr__xray_fast_event
+	ABI_SHIM fdr__xray_arg1_shim, fdr__xray_fast_arg1
+	ABI_SHIM fdr__xray_event_shim, fdr__xray_custom_event
 
 	.section .note.GNU-stack,"",@progbits

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: MIT
+/*
+ * regs_test.c - no register a compiled caller may keep live changes
+ * across a sled or a hook, on any path through the trampolines and the
+ * record: xray_regs and cyg_regs (regs_run.h) check every call they
+ * make, and this test runs them where each path is taken.
+ *
+ *   untraced        the targets themselves keep every register (the
+ *                   harness's control: without it a failure below
+ *                   could be the target's own)
+ *   threshold 0     the fast path, and the general one for each new buffer
+ *   default, 1 s    threshold rewinds (an Exit erases its Enter), the
+ *                   tail-call chain's walk back (general path)
+ *   trigger armed   every record on the general path (10 s: never fires)
+ *   trigger fires   any call of 1 ns fires it: the writer finalizes
+ *   drop            a streamed ring nobody empties: full, then drops
+ *   re-entry        a record inside a record (libfdr's test build calls
+ *                   the program's hook inside the re-entry guard)
+ *   xray sleds      FDR_XRAY_SLEDS=xray: compiler-rt's trampolines call
+ *                   the mode's handlers through its shims.  Its exit
+ *                   trampoline keeps only what the ABI keeps across a
+ *                   return (REGS_RETURN), so that is what these check;
+ *                   the vector state must still be whole (the shims).
+ *
+ * Each run also checks the evidence that its path was taken (records
+ * kept, drops counted, the trigger's finalize, re-entries made).
+ * Host only (embedded regions).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/fdr_log.h>
+
+#include "log_walk.h"
+#include "region_run.h"
+#include "tap.h"
+
+#define ITERATIONS	"3000"
+
+enum evidence { EV_NONE, EV_RECORDS, EV_DROPS, EV_TRIGGER, EV_REENTRY };
+
+struct run {
+	const char *what;
+	const char *opts;	/* FDR_OPTIONS, NULL: untraced */
+	bool xray_sleds;	/* FDR_XRAY_SLEDS=xray */
+	bool stream;
+	uint32_t buffer_size;
+	uint64_t trigger_ns;
+	enum evidence evidence;
+};
+
+static const struct run runs[] = {
+	{ "untraced", NULL, false, false, 0, 0, EV_NONE },
+	{ "threshold 0", "func_duration_threshold_us=0", false, false, 65536, 0, EV_RECORDS },
+	{ "default threshold", "", false, false, 65536, 0, EV_NONE },
+	{ "threshold 1 s", "func_duration_threshold_us=1000000", false, false, 65536, 0,
+	  EV_NONE },
+	{ "trigger armed", "func_duration_threshold_us=0", false, false, 65536,
+	  10000000000ull, EV_RECORDS },
+	{ "trigger fires", "func_duration_threshold_us=0", false, false, 65536, 1,
+	  EV_TRIGGER },
+	{ "drop", "func_duration_threshold_us=0", false, true, 4096, 0, EV_DROPS },
+	{ "re-entry", "func_duration_threshold_us=0", false, false, 4096, 0, EV_REENTRY },
+	{ "xray sleds, threshold 0", "func_duration_threshold_us=0", true, false, 65536, 0,
+	  EV_RECORDS },
+	{ "xray sleds, trigger armed", "func_duration_threshold_us=0", true, false, 65536,
+	  10000000000ull, EV_RECORDS },
+};
+
+static size_t records_in(const struct fdr_control *c)
+{
+	struct walk w = { 0 };
+	size_t n = 0;
+
+	if (walk_region(&w, c) == 0)
+		for (size_t i = 0; i < w.n; i++)
+			n += w.recs[i].kind >= REC_FN_BASE;
+	walk_free(&w);
+	return n;
+}
+
+static bool evidence_seen(const struct run *run, struct region *reg,
+			  const char *out)
+{
+	const struct fdr_control *c;
+	struct fdr_status st;
+	long reentered = 0;
+	const char *p = strstr(out, "reentered ");
+
+	if (p)
+		reentered = atol(p + strlen("reentered "));
+	if (fdr_ctl_status(reg->ctl, &st))
+		return false;
+	switch (run->evidence) {
+	case EV_NONE:
+		return true;
+	case EV_DROPS:
+		return st.records_dropped > 0;
+	case EV_TRIGGER:
+		return st.state == FDR_STATE_FINALIZED &&
+		       st.finalize_reason == FDR_FINALIZE_TRIGGER;
+	case EV_REENTRY:
+		return reentered > 0 && st.records_dropped > 0;
+	case EV_RECORDS:
+		return region_stop_and_map(reg, &c) == 0 && records_in(c) > 0;
+	}
+	return false;
+}
+
+static void run_one(const char *prog, const struct run *run, int n)
+{
+	char path[PATH_MAX], target[128], env_target[160], env_opts[160], out[512];
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_sleds[] = "FDR_XRAY_SLEDS=xray";
+	char iters[] = ITERATIONS, ret[] = "return";
+	char *argv[] = { path, iters, run->xray_sleds ? ret : NULL, NULL };
+	char *env[] = { env_target, env_opts, env_xray, NULL, NULL };
+	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = run->buffer_size,
+				.buffers_per_cpu = 2, .trigger_ns = run->trigger_ns,
+				.flags = run->stream ? FDR_INIT_STREAM : 0 };
+	struct region reg = { 0 };
+	pid_t pid;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/%s", prog_dir(), prog);
+	snprintf(target, sizeof(target), "embedded:adapters-regs-%d-%d",
+		 (int)getpid(), n);
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s", target);
+	snprintf(env_opts, sizeof(env_opts), "FDR_OPTIONS=%s",
+		 run->opts ? run->opts : "");
+	if (run->xray_sleds)
+		env[3] = env_sleds;
+	if (!run->opts) {
+		env[0] = NULL;
+	} else if (region_start_cfg(&reg, target, &cfg)) {
+		tap_ok(false, "%s, %s: create region %s", prog, run->what, target);
+		return;
+	}
+	out[0] = '\0';
+	st = run_capture(argv, env, &pid, out, sizeof(out));
+	out[strcspn(out, "\n")] = '\0';
+	if (!tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "%s, %s: every register kept (%s)", prog, run->what, out))
+		tap_diag("exit status %d (the program printed the registers that changed)", st);
+	if (run->opts) {
+		tap_ok(evidence_seen(run, &reg, out), "%s, %s: the path was taken", prog,
+		       run->what);
+		region_end(&reg);
+	}
+}
+
+int main(void)
+{
+	static const char *const progs[] = { "xray_regs", "cyg_regs" };
+	int n = 0;
+
+	for (size_t p = 0; p < sizeof(progs) / sizeof(progs[0]); p++)
+		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+			if (runs[i].xray_sleds && p != 0)
+				continue;
+			run_one(progs[p], &runs[i], n++);
+		}
+	return tap_done();
+}
