@@ -3,9 +3,11 @@
  * cyg_resolve.c - first sight of a function: module, stable id, symbol,
  * one sym-map line, then the lock-free cache that makes it a hot hit.
  *
- * All under one mutex: this runs once per function per process.  A
- * thread-local flag stops a signal handler that interrupts the slow path
- * from re-entering it (it would deadlock on the mutex); such calls are
+ * All under one mutex: this runs once per function per process, and
+ * on a stack of its own that the mutex guards (call_on_stack.h), so a
+ * program on a small stack never runs it on that stack.  A thread-local
+ * flag stops a signal handler that interrupts the slow path from
+ * re-entering it (it would deadlock on the mutex); such calls are
  * simply not recorded.  fork() takes the mutex around itself, and the
  * child rewrites the whole table into its own sym-map file.
  */
@@ -13,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "call_on_stack.h"
 #include "cyg_resolve.h"
 #include "fdr.h"
 #include "fid_assign.h"
@@ -22,6 +25,8 @@
 #include "sym_map.h"
 
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
+/* The slow path's stack, used only under resolve_lock. */
+static unsigned char slow_stack[FDR_SLOW_STACK_SIZE] __attribute__((aligned(16)));
 static __thread bool in_resolve;
 static bool started;
 volatile int fdr__cyg_tables_full;
@@ -45,11 +50,23 @@ __FDR_NO_INSTRUMENT static void after_fork_parent(void)
 	pthread_mutex_unlock(&resolve_lock);
 }
 
-/* The child records under its own pid: give it a complete map now. */
-__FDR_NO_INSTRUMENT static void after_fork_child(void)
+__FDR_NO_INSTRUMENT static void on_slow_stack(void (*fn)(void *), void *arg)
 {
+	fdr__call_on_stack(slow_stack + sizeof(slow_stack), fn, arg);
+}
+
+__FDR_NO_INSTRUMENT static void rewrite_map(void *arg)
+{
+	(void)arg;
 	fdr__sym_map_forget();
 	fdr__fid_for_each(write_owner, NULL);
+}
+
+/* The child records under its own pid: give it a complete map now
+ * (before_fork took the lock, so the slow stack is ours). */
+__FDR_NO_INSTRUMENT static void after_fork_child(void)
+{
+	on_slow_stack(rewrite_map, NULL);
 	pthread_mutex_unlock(&resolve_lock);
 }
 
@@ -83,19 +100,31 @@ __FDR_NO_INSTRUMENT static uint32_t assign(uintptr_t fn)
 	return fid;
 }
 
+struct resolve_call {
+	uintptr_t fn;
+	uint32_t fid;
+};
+
+__FDR_NO_INSTRUMENT static void resolve_on_slow_stack(void *arg)
+{
+	struct resolve_call *c = arg;
+
+	start_once();
+	c->fid = fdr_fid_cache_get(c->fn);	/* another thread may have won */
+	if (c->fid == 0)
+		c->fid = assign(c->fn);
+}
+
 __FDR_NO_INSTRUMENT uint32_t fdr__cyg_resolve(uintptr_t fn)
 {
-	uint32_t fid;
+	struct resolve_call c = { .fn = fn };
 
 	if (in_resolve)
 		return 0;
 	in_resolve = true;
 	pthread_mutex_lock(&resolve_lock);
-	start_once();
-	fid = fdr_fid_cache_get(fn);	/* another thread may have won */
-	if (fid == 0)
-		fid = assign(fn);
+	on_slow_stack(resolve_on_slow_stack, &c);
 	pthread_mutex_unlock(&resolve_lock);
 	in_resolve = false;
-	return fid;
+	return c.fid;
 }
