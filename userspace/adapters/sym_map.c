@@ -16,6 +16,7 @@
 
 #include <linux/fdr.h>
 #include "sym_map.h"
+#include "fdr_env.h"
 
 #define LINE_MAX_BYTES	(2 * PATH_MAX + 64)
 
@@ -78,7 +79,7 @@ __FDR_NO_INSTRUMENT static void write_preamble(void)
 
 __FDR_NO_INSTRUMENT static int open_map(void)
 {
-	const char *dir = getenv(FDR_SYMDIR_ENV);
+	const char *dir = fdr__env(FDR_SYMDIR_ENV);
 	char path[PATH_MAX];
 
 	if (!dir || !*dir)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
+#include "fdr_env.h"
 
 /*
  * NAME becomes part of a file name: the alphabet of session names
@@ -51,7 +52,7 @@ __FDR_NO_INSTRUMENT int fdr__target_parse(struct fdr_target *t, const char *spec
 
 	memset(t, 0, sizeof(*t));
 	if (!spec || !*spec)
-		spec = getenv("FDR_TARGET");
+		spec = fdr__env("FDR_TARGET");
 	if (!spec || !*spec)
 		spec = FDR_DEFAULT_DEVICE;
 	if (strlen(spec) > FDR_NAME_MAX) {

@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "recorder.h"
+#include "fdr_env.h"
 
 #define MAX_REGIONS		64	/* slots of the ring of region structs */
 #define RECHECK_INTERVAL_NS	(10ull * 1000 * 1000)
@@ -226,7 +227,7 @@ FDR_API int fdr_attach(const char *target)
 	}
 	fdr__pid = getpid();
 	fdr__owner_process_setup();
-	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
+	fdr__options_parse(&g.opts, fdr__env("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {
 		fprintf(stderr, "libfdr: recording disabled: %s\n",

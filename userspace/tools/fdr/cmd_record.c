@@ -47,9 +47,13 @@ static void summary(const struct data_dir *d, const struct backend *b,
 	if (WIFSIGNALED(wstatus))
 		snprintf(how, sizeof(how), "; PROG killed by SIG%s",
 			 sigabbrev_np(WTERMSIG(wstatus)) ? sigabbrev_np(WTERMSIG(wstatus)) : "?");
-	if (!s->written)
+	if (!s->written && o->threshold_us != 0)
 		fprintf(stderr, "fdr record: %s: no records (no instrumented call lasted "
 			"the threshold; try --threshold 0)%s\n", d->final, how);
+	else if (!s->written)	/* every call was kept: none reached libfdr */
+		fprintf(stderr, "fdr record: %s: no records: PROG made no instrumented "
+			"call that reached the recorder (built without fdr-cc? see its "
+			"messages above)%s\n", d->final, how);
 	else
 		fprintf(stderr, "fdr record: %s/" FDR_LOG_NAME ": %llu records, %llu thread%s, "
 			"%llu buffers recycled, %llu dropped%s (%s)%s\n", d->final,

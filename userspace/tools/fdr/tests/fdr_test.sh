@@ -227,6 +227,35 @@ expect_profile "C++ (XRay): names demangled" cxx.data "main=1 shapes::Sq::area()
 "$FDR" record -o cxxg.data -t 0 -- ./cxx_gcc 2>/dev/null
 expect_profile "C++ (--gcc): names demangled" cxxg.data "main=1 shapes::Sq::area() const=3 total(int)=1"
 
+# ---- early code: an instrumented .preinit_array function ----
+# In a dynamically linked program it runs before libc sets environ up;
+# libfdr then reads FDR_TARGET and FDR_OPTIONS from /proc/self/environ.
+cat > preinit.c <<'X'
+#include <stdio.h>
+__attribute__((noinline)) int early_work(int x) { return x * 2 + 1; }
+__attribute__((noinline)) int never_called(void) { return 0; }
+static int early_result;
+static void early(int argc, char **argv, char **envp)
+{ (void)argc; (void)argv; (void)envp; early_result = early_work(20); }
+__attribute__((section(".preinit_array"), used)) static void (*preinit)(int, char **, char **) = early;
+int main(void) { printf("%d\n", early_result + early_work(1)); return 0; }
+X
+"$B/fdr-cc" --gcc -O1 -o preinit_gcc preinit.c && "$B/fdr-cc" -O1 -o preinit_xray preinit.c
+"$FDR" record -o pre_gcc -t 0 -- ./preinit_gcc >pre.out 2>pre.err
+expect_profile "--gcc: calls from .preinit_array are recorded with FDR_TARGET and the threshold" \
+	pre_gcc "early=1 early_work=2 main=1"
+grep -q 'recording disabled' pre.err && nok "--gcc .preinit_array: libfdr attaches" "$(cat pre.err)" \
+	|| ok "--gcc .preinit_array: libfdr attaches"
+"$FDR" record -o pre_xray -t 0 -- ./preinit_xray >/dev/null 2>pre.err
+"$FDR" report --json pre_xray >pre_x.json 2>/dev/null
+[ "$(calls pre_x.json main)" = 1 ] && [ "$(calls pre_x.json early_work)" -ge 1 ] \
+	&& ok "XRay: a program with a .preinit_array records" || nok "XRay: a program with a .preinit_array records" "$(cat pre.err)"
+# -t 0 and still nothing: not the threshold's fault, and fdr says so
+"$FDR" record -o none -t 0 -F never_called -- ./preinit_xray >/dev/null 2>none.err
+grep -q 'no records' none.err && ! grep -q 'try --threshold 0' none.err \
+	&& ok "record -t 0 with no records: does not blame the threshold" \
+	|| nok "record -t 0 with no records: does not blame the threshold" "$(cat none.err)"
+
 # ---- two runs at once ----
 "$FDR" record -o c1 -t 0 -- ./traced sleep 300 2>c1.err & p1=$!
 "$FDR" record -o c2 -t 0 -- ./traced threads 2>c2.err
