@@ -5,7 +5,9 @@
  * itself).
  *
  * At a throw the thread's instrumented frames are kept (unwind_frames.h);
- * at the catch, those below the catching frame are closed.  The throw is
+ * each is closed when the unwinder leaves it (at the next frame's
+ * personality call, so that a frame's destructors show inside it), the
+ * rest below the catching frame at the catch.  The throw is
  * seen where the program or libstdc++ calls __cxa_throw/__cxa_rethrow:
  * through --wrap in a static link (unwind_cxx_static.c), by interposing
  * the two in a dynamic one (unwind_cxx_shared.c, libfdr-xray-cxx.a),

@@ -13,6 +13,7 @@
  * not, by the landing frame has its CFA at or below the landing frame's
  * stack pointer, and every frame still live is above it.
  */
+#include <string.h>
 #include <unwind.h>
 
 #include "fdr.h"
@@ -77,11 +78,24 @@ __FDR_NO_INSTRUMENT void fdr__unwind_capture(struct fdr_unwind_frames *f)
 		_Unwind_Backtrace(keep_frame, &w);
 }
 
+__FDR_NO_INSTRUMENT void fdr__unwind_close_upto(struct fdr_unwind_frames *f,
+				    uint64_t limit)
+{
+	uint32_t i = 0;
+
+	while (i < f->n && f->cfa[i] <= limit)
+		fdr_exit(f->fid[i++]);
+	if (i == 0)
+		return;
+	f->n -= i;
+	memmove(f->fid, f->fid + i, f->n * sizeof(f->fid[0]));
+	memmove(f->cfa, f->cfa + i, f->n * sizeof(f->cfa[0]));
+}
+
 __FDR_NO_INSTRUMENT void fdr__unwind_close_below(struct fdr_unwind_frames *f,
 				     uint64_t limit)
 {
-	for (uint32_t i = 0; i < f->n && f->cfa[i] <= limit; i++)
-		fdr_exit(f->fid[i]);
+	fdr__unwind_close_upto(f, limit);
 	f->n = 0;
 }
 

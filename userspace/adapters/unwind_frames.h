@@ -46,6 +46,12 @@ void fdr__unwind_capture(struct fdr_unwind_frames *f);
  * frames below the landing frame), innermost first; then empty f. */
 void fdr__unwind_close_below(struct fdr_unwind_frames *f, uint64_t limit);
 
+/* Record an Exit for each frame of f whose CFA is at most limit (the
+ * frames called, directly or not, by the frame whose stack pointer at
+ * its call is limit: those the unwinder has left when it reaches that
+ * frame), innermost first, and drop them from f. */
+void fdr__unwind_close_upto(struct fdr_unwind_frames *f, uint64_t limit);
+
 /* Walk the calling thread's stack and record an Exit for each
  * instrumented frame whose CFA is at most limit, innermost first,
  * stopping at the first frame above it.  Needs no buffer. */

@@ -89,10 +89,10 @@ else
 	cxx=
 	if [ "$lang" = c++ ] && [ "$static" = yes ]; then
 		# --wrap also reroutes libstdc++.a's own throws
-		cxx="-Wl,--wrap=__cxa_throw,--wrap=__cxa_rethrow,--wrap=__cxa_begin_catch"
+		cxx="-Wl,--wrap=__cxa_throw,--wrap=__cxa_rethrow,--wrap=__cxa_begin_catch,--wrap=__gxx_personality_v0"
 	elif [ "$lang" = c++ ]; then
 		# libstdc++.so throws through its PLT: interpose, exported
-		cxx="-Wl,--wrap=__cxa_begin_catch -Wl,--undefined=fdr_xray_cxx_link $adapters/libfdr-xray-cxx.a -Wl,--export-dynamic-symbol=__cxa_throw -Wl,--export-dynamic-symbol=__cxa_rethrow"
+		cxx="-Wl,--wrap=__cxa_begin_catch,--wrap=__gxx_personality_v0 -Wl,--undefined=fdr_xray_cxx_link $adapters/libfdr-xray-cxx.a -Wl,--export-dynamic-symbol=__cxa_throw -Wl,--export-dynamic-symbol=__cxa_rethrow"
 	fi
 	libs="$unwind -Wl,--undefined=fdr_xray_mode_link $cxx $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
 fi

@@ -21,7 +21,7 @@ nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l 
 calls_of() { # DIR
 	"$B/fdr" convert --format yaml --no-sort "$1" | python3 -c '
 import re, sys
-OURS = "main one two three leaf after on_signal from_library rethrow_it".split()
+OURS = "main one two three leaf after on_signal from_library rethrow_it outer inner Guard::~Guard".split()
 out = []
 for line in sys.stdin:
     m = re.search(r"function: (\x27[^\x27]*\x27|[^,]*),.*kind: function-(enter|exit|tail-exit)", line)
@@ -88,6 +88,13 @@ thrown="$thrown +from_library -from_library +after -after"
 thrown="$thrown +rethrow_it +one +two +three +leaf -leaf -three -two -one -rethrow_it +after -after -main"
 for p in throw throw_static throw_gcc; do
 	expect "$p: throws (own, libstdc++'s, a rethrow) close every unwound frame" $p "$thrown"
+done
+# A frame's destructors run during the unwind, in that frame: after the
+# frames below it were left, before it is.
+dtors="+main +outer +inner +Guard::~Guard -Guard::~Guard -inner +Guard::~Guard -Guard::~Guard -outer"
+dtors="$dtors +after -after -main"
+for p in throw throw_static throw_gcc; do
+	expect "$p: destructors run during the unwind show in their own frame" $p "$dtors" dtor
 done
 account "throw: llvm-xray-19 account without -d takes the log" throw
 account "throw_static: llvm-xray-19 account without -d" throw_static

@@ -7,8 +7,11 @@
  *      in main, after()
  *   3. rethrown: one > ... > leaf throws, caught in rethrow_it, which
  *      rethrows (throw;) to main, after()
+ * `unwind_throw dtor` instead: outer > inner, each with a Guard whose
+ * destructor runs during the unwind; inner throws, main catches, after().
  */
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -32,9 +35,47 @@ __attribute__((noinline)) static void rethrow_it()
 	}
 }
 
-int main()
+struct Guard {
+	~Guard();
+	int n;
+};
+
+__attribute__((noinline)) Guard::~Guard()
+{
+	__asm__ volatile("" : : "r"(n));
+}
+
+__attribute__((noinline)) static void inner()
+{
+	Guard g{2};
+
+	throw std::runtime_error("inner");
+}
+
+__attribute__((noinline)) static void outer()
+{
+	Guard g{1};
+
+	inner();
+	std::puts("not reached");
+}
+
+static int destructors()
+{
+	try {
+		outer();
+	} catch (const std::exception &) {
+		after();
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	std::vector<int> v;
+
+	if (argc > 1 && !std::strcmp(argv[1], "dtor"))
+		return destructors();
 
 	try {
 		one();
