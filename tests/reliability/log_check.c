@@ -280,8 +280,10 @@ void check_pattern(const struct scan_log *log, bool overwritten,
 		i = j;
 	}
 	free(idx);
-	/* Runs with no complete pair say nothing; a uid twice is a hole. */
-	qsort(r->runs, r->nr_runs, sizeof(*r->runs), by_uid);
+	/* Runs with no complete pair say nothing; a uid twice is a hole.
+	 * (No run at all: runs is NULL, which qsort may not be given.) */
+	if (r->nr_runs)
+		qsort(r->runs, r->nr_runs, sizeof(*r->runs), by_uid);
 	for (i = 1; i < r->nr_runs; i++)
 		if (r->runs[i].uid == r->runs[i - 1].uid)
 			failure(r, "uid %u appears in two runs (tids %d and %d): pairs lost or reordered",
@@ -292,6 +294,8 @@ static const struct uid_run *find_run(const struct check_result *r, uint32_t uid
 {
 	struct uid_run key = { .uid = uid };
 
+	if (!r->nr_runs)
+		return NULL;	/* runs is NULL: not for bsearch */
 	return bsearch(&key, r->runs, r->nr_runs, sizeof(key), by_uid);
 }
 
