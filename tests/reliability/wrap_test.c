@@ -184,7 +184,9 @@ static int setup(struct wrap *w)
 	return 0;
 }
 
-/* Round 1: the wrap.  Pairs per buffer: under 4096 / 32 = 128. */
+/* Round 1: the wrap.  A buffer holds fewer than 4096 / 32 = 128 pairs,
+ * so pool B takes over 3 * BUFS_PER_CPU buffers: it goes round twice,
+ * recycling at least BUFS_PER_CPU of them. */
 static void round_wrap(struct wrap *w, struct judge_stats *js)
 {
 	uint32_t gen = status(w).generation;
@@ -194,7 +196,7 @@ static void round_wrap(struct wrap *w, struct judge_stats *js)
 	pin(w->cpu[0]);
 	record(w, 4 * BATCH);
 	pin(w->cpu[1]);
-	record(w, (BUFS_PER_CPU + 3) * 128);
+	record(w, 3 * BUFS_PER_CPU * 128);
 	if (finalize_and_wait(w, gen)) {
 		tap_ok(false, "wrap: generation %u flushed", gen);
 		return;
