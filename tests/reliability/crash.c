@@ -302,7 +302,7 @@ static void check_log(struct env *e, const struct crash_case *c,
 		tap_diag("tid %d: %zu records, last kind %u fid %#x", pid, n,
 			 last.kind, last.fid);
 	drop_last_record(&scan, pid);
-	check_pattern(&scan, &r);
+	check_pattern(&scan, false, &r);
 	ok = r.failures == 0 && complete_pairs(&r, MAIN_UID) == PAIRS;
 	for (uint32_t i = 0; i < NR_HELPERS; i++)
 		ok &= complete_pairs(&r, HELPER_UID + i) == PAIRS;

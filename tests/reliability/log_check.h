@@ -11,6 +11,7 @@
 #ifndef REL_LOG_CHECK_H
 #define REL_LOG_CHECK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "log_scan.h"
 #include "tally.h"
@@ -37,7 +38,11 @@ struct check_result {
 };
 
 /* The pattern check; failures counted in r (first one described). */
-void check_pattern(const struct scan_log *log, struct check_result *r);
+/* overwritten: the ring recycled buffers (or writers dropped records):
+ * a stream may then go on after lost buffers, at a buffer's start, with
+ * later pairs only (the side table says so: log_judge.c). */
+void check_pattern(const struct scan_log *log, bool overwritten,
+		   struct check_result *r);
 /* Every tally entry of `generation` in entries [from, tally_count) is
  * covered by a run of the log. */
 void check_tally(const struct tally *t, uint64_t from, uint32_t generation,

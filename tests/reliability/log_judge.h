@@ -22,7 +22,8 @@ struct judge_stats {
 	unsigned long malformed;	/* our scan refused it */
 	unsigned long pattern_fail;	/* a record out of the writers' pattern */
 	unsigned long tally_fail;	/* a confirmed pair missing */
-	unsigned long unchecked_tally;	/* logs of overwritten rings */
+	unsigned long unchecked_tally;	/* logs of rings that lost data */
+	unsigned long ring_unknown;	/* side table without ring counters */
 	uint64_t records;		/* every record scanned */
 	uint64_t records_checked;	/* matched to the pattern */
 	uint64_t pairs, confirmed_ranges, confirmed_pairs;
@@ -36,7 +37,6 @@ struct judge_job {
 	const struct tally *tally;	/* NULL: no pattern/tally check */
 	uint64_t tally_from;		/* first entry worth scanning */
 	uint32_t generation;
-	bool check_tally;		/* false when the ring overwrote */
 };
 
 /* true if the log passed everything asked of it. */

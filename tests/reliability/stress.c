@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "log_judge.h"
+#include "stress_judge.h"
 #include "region_setup.h"
 #include "stress_opts.h"
 #include "tap.h"
@@ -27,31 +28,19 @@
 
 #define TALLY_CAPACITY		(1u << 22)
 #define STUCK_TIMEOUT_MS	30000
-#define GEN_SLOTS		256
-
-struct gen_info {
-	uint32_t generation;
-	int known;		/* counters read while it was FINALIZED */
-	uint64_t recycled, dropped;
-};
-
 struct stress {
 	struct stress_opts o;
 	struct tools tools;
 	struct fdr_ctl *ctl;
 	struct tally *tally;
 	struct writer_pool pool;
+	struct stress_judge judge;
 	pid_t fdrd;
 	int fdrd_status;
-	char errfile[600], fdrd_err[600];
+	char fdrd_err[600];
 	unsigned seed;
-	uint32_t first_gen, next_gen;	/* next generation to judge */
-	uint64_t tally_from;
-	struct gen_info gens[GEN_SLOTS];
-	struct judge_stats js;
-	unsigned long cycles, stuck, lost_logs, empty_gens, kept;
-	unsigned long finalize_crash, finalize_ioctl;
-	unsigned long failed_logs;
+	uint32_t first_gen;
+	unsigned long cycles, stuck;
 };
 
 static uint64_t now_ms(void)
@@ -105,19 +94,6 @@ static int wait_initialized_after(struct stress *s, uint32_t after,
 	return -1;
 }
 
-static void note_counters(struct stress *s, uint32_t gen)
-{
-	struct fdr_status st;
-	struct gen_info *g = &s->gens[gen % GEN_SLOTS];
-
-	if (status_of(s, &st) || st.generation != gen ||
-	    st.state != FDR_STATE_FINALIZED)
-		return;
-	*g = (struct gen_info){ .generation = gen, .known = 1,
-				.recycled = st.buffers_recycled,
-				.dropped = st.records_dropped };
-}
-
 /* One cycle of generation gen: maybe a SIGKILL, then our finalize
  * (unless a crash finalize came first). */
 static void run_cycle(struct stress *s, uint32_t gen)
@@ -145,150 +121,7 @@ static void run_cycle(struct stress *s, uint32_t gen)
 	if (status_of(s, &st) == 0 && st.generation == gen &&
 	    st.state == FDR_STATE_INITIALIZED)
 		fdr_ctl_finalize(s->ctl);	/* EBUSY: a crash was faster */
-	note_counters(s, gen);
 	s->cycles++;
-}
-
-/* Count the finalize reason from fdrd's side table. */
-static void count_reason(struct stress *s, const char *log)
-{
-	char path[700], line[256];
-
-	snprintf(path, sizeof(path), "%s.threads", log);
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "finalize\tcrash", 14))
-			s->finalize_crash++;
-		else if (!strncmp(line, "finalize\tioctl", 14))
-			s->finalize_ioctl++;
-	}
-	fclose(f);
-}
-
-static bool gen_has_confirmed(const struct stress *s, uint32_t gen)
-{
-	uint64_t n = tally_count(s->tally);
-
-	for (uint64_t i = s->tally_from; i < n; i++) {
-		const struct tally_entry *e = tally_get(s->tally, i);
-
-		if (e && e->generation == gen)
-			return true;
-	}
-	return false;
-}
-
-/* Entries before the first one of a later generation are done with. */
-static void advance_tally(struct stress *s, uint32_t gen)
-{
-	uint64_t n = tally_count(s->tally);
-
-	while (s->tally_from < n) {
-		const struct tally_entry *e = tally_get(s->tally, s->tally_from);
-
-		if (e && e->generation > gen)
-			break;
-		s->tally_from++;
-	}
-}
-
-/* Copy LOG, LOG.tally and LOG.threads to the export directory. */
-static void export_log(struct stress *s, const char *log, uint32_t gen)
-{
-	static const char *const ext[] = { "", ".tally", ".threads" };
-	char from[700], to[700];
-
-	mkdir(s->o.export_dir, 0755);
-	for (int i = 0; i < 3; i++) {
-		snprintf(from, sizeof(from), "%s%s", log, ext[i]);
-		snprintf(to, sizeof(to), "%s/stress-%d-gen-%u.xray%s",
-			 s->o.export_dir, (int)getpid(), gen, ext[i]);
-		if (tools_copy(from, to) < 0 && i == 0)
-			tap_diag("cannot copy %s to %s", from, to);
-	}
-}
-
-/* Keep a log for the host (vm-check): with its confirmed ranges. */
-static void keep_log(struct stress *s, const char *log, uint32_t gen)
-{
-	char path[700];
-	uint64_t n = tally_count(s->tally);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s.tally", log);
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	for (uint64_t i = s->tally_from; i < n; i++) {
-		const struct tally_entry *e = tally_get(s->tally, i);
-
-		if (e && e->generation == gen)
-			fprintf(f, "%u %u %llu %llu\n", e->generation, e->uid,
-				(unsigned long long)e->first_k,
-				(unsigned long long)e->last_k);
-	}
-	fclose(f);
-	s->kept++;
-	if (s->o.export_dir[0])
-		export_log(s, log, gen);
-}
-
-static void drop_log(const char *log)
-{
-	char path[700];
-
-	unlink(log);
-	snprintf(path, sizeof(path), "%s.threads", log);
-	unlink(path);
-}
-
-static void judge_generation(struct stress *s, uint32_t gen)
-{
-	const struct gen_info *g = &s->gens[gen % GEN_SLOTS];
-	bool overwritten = g->generation == gen && g->known && g->recycled;
-	char log[600];
-	struct stat sb;
-	struct judge_job job = {
-		.tools = &s->tools, .log = log, .errfile = s->errfile,
-		.tally = s->tally, .tally_from = s->tally_from,
-		.generation = gen, .check_tally = !overwritten,
-	};
-	bool ok;
-
-	snprintf(log, sizeof(log), "%s/gen-%u.xray", s->o.out, gen);
-	if (stat(log, &sb) < 0) {
-		if (gen_has_confirmed(s, gen)) {
-			s->lost_logs++;
-			tap_diag("generation %u: writers confirmed pairs but fdrd wrote no log", gen);
-		} else {
-			s->empty_gens++;
-		}
-		advance_tally(s, gen);
-		return;
-	}
-	ok = judge_log(&job, &s->js);
-	count_reason(s, log);
-	if (!ok) {
-		s->failed_logs++;
-		if (g->generation == gen)
-			tap_diag("generation %u: recycled %llu dropped %llu", gen,
-				 (unsigned long long)g->recycled,
-				 (unsigned long long)g->dropped);
-	}
-	if (!ok || s->kept < s->o.keep)
-		keep_log(s, log, gen);
-	else
-		drop_log(log);
-	advance_tally(s, gen);
-}
-
-static void judge_until(struct stress *s, uint32_t gen_exclusive)
-{
-	for (; s->next_gen < gen_exclusive; s->next_gen++)
-		judge_generation(s, s->next_gen);
 }
 
 static int start_fdrd(struct stress *s)
@@ -328,14 +161,13 @@ static int setup(struct stress *s)
 	} else {
 		mkdir(s->o.out, 0755);
 	}
-	snprintf(s->errfile, sizeof(s->errfile), "%s/tool.err", s->o.out);
 	s->tally = tally_create(TALLY_CAPACITY);
 	if (!s->tally || region_fresh(&s->ctl, s->o.target, s->o.buffer_size,
 				      s->o.buffers_per_cpu, flags) < 0)
 		return -1;
 	if (status_of(s, &st) < 0)
 		return -1;
-	s->first_gen = s->next_gen = st.generation;
+	s->first_gen = st.generation;
 	s->pool.cfg = (struct writer_cfg){
 		.target = s->o.target, .tally = s->tally, .threads = s->o.threads,
 		.batch = s->o.batch, .batch_sleep_us = s->o.batch_sleep_us,
@@ -344,7 +176,11 @@ static int setup(struct stress *s)
 	};
 	s->pool.seed = s->seed = s->o.seed;
 	setenv("FDR_OPTIONS", "func_duration_threshold_us=0", 1);
-	if (start_fdrd(s) < 0)
+	s->judge = (struct stress_judge){
+		.tools = &s->tools, .tally = s->tally, .out = s->o.out,
+		.export_dir = s->o.export_dir, .keep = s->o.keep,
+	};
+	if (start_fdrd(s) < 0 || judge_start(&s->judge, s->first_gen) < 0)
 		return -1;
 	pool_start(&s->pool, s->o.procs);
 	return 0;
@@ -359,35 +195,40 @@ static void run(struct stress *s)
 		run_cycle(s, gen);
 		if (wait_initialized_after(s, gen, &gen) < 0) {
 			s->stuck++;
-			return;
+			break;
 		}
-		judge_until(s, gen);
+		judge_below(&s->judge, gen);
+	}
+	if (s->stuck) {
+		judge_finish(&s->judge, gen);
+		return;
 	}
 	/* The last generation too: finalize it, let fdrd write it. */
 	pool_stop(&s->pool);
 	fdr_ctl_finalize(s->ctl);
 	if (wait_initialized_after(s, gen, &gen) < 0)
 		s->stuck++;
-	judge_until(s, gen);
+	judge_finish(&s->judge, gen);
 }
 
 static void report(struct stress *s, int fdrd_rc)
 {
-	const struct judge_stats *j = &s->js;
+	const struct verdicts *v = s->judge.v;
+	const struct judge_stats *j = &v->js;
 	const struct tally *t = s->tally;
 
 	tap_diag("stress: target %s%s, %u procs x %u threads, out %s", s->o.target,
 		 s->o.no_crash_finalize ? " (no crash finalize)" : "",
 		 s->o.procs, s->o.threads, s->o.out);
 	tap_diag("stress: cycles=%lu generations=%u logs=%lu threads=%llu kills=%lu records=%llu records_checked=%llu pairs=%llu (of %llu made) confirmed_pairs=%llu malformed=%lu",
-		 s->cycles, s->next_gen - s->first_gen, j->logs,
+		 s->cycles, v->next_gen - s->first_gen, j->logs,
 		 (unsigned long long)t->threads_started, s->pool.killed,
 		 (unsigned long long)j->records, (unsigned long long)j->records_checked,
 		 (unsigned long long)j->pairs, (unsigned long long)t->pairs_written,
 		 (unsigned long long)t->pairs_confirmed,
 		 j->malformed + j->fdrlog_fail + j->xray_fail - j->tool_errors);
-	tap_diag("stress: finalize ioctl=%lu crash=%lu; empty generations=%lu; overwritten logs=%lu; verifier runs that failed to start=%lu; writer restarts (not attached)=%lu; writers lost otherwise=%lu",
-		 s->finalize_ioctl, s->finalize_crash, s->empty_gens,
+	tap_diag("stress: finalize ioctl=%lu crash=%lu; empty generations=%lu; logs whose ring recycled or dropped (no tally check)=%lu; verifier runs that failed to start=%lu; writer restarts (not attached)=%lu; writers lost otherwise=%lu",
+		 v->finalize_ioctl, v->finalize_crash, v->empty_gens,
 		 j->unchecked_tally, j->tool_errors, s->pool.exited_retry,
 		 s->pool.exited_bad);
 	tap_ok(s->stuck == 0 && s->cycles > 0, "stress: %lu cycles, the region always came back (fdrd --auto-reset)", s->cycles);
@@ -406,7 +247,10 @@ static void report(struct stress *s, int fdrd_rc)
 	tap_ok(j->pattern_fail == 0 && j->pairs > 0,
 	       "stress: every record is the writers' pattern (%llu pairs, %llu records)", (unsigned long long)j->pairs,
 	       (unsigned long long)j->records_checked);
-	tap_ok(j->tally_fail == 0 && s->lost_logs == 0 && j->confirmed_ranges > 0,
+	tap_ok(j->ring_unknown == 0 && j->logs > 0,
+	       "stress: every log's side table says what its ring lost (%lu of %lu recycled buffers or dropped records)",
+	       j->unchecked_tally, j->logs);
+	tap_ok(j->tally_fail == 0 && v->lost_logs == 0 && j->confirmed_ranges > 0,
 	       "stress: every pair confirmed before its finalize is in its log (%llu ranges, %llu pairs)",
 	       (unsigned long long)j->confirmed_ranges, (unsigned long long)j->confirmed_pairs);
 	tap_ok(t->threads_started > (uint64_t)s->o.procs * s->o.threads &&
@@ -420,7 +264,7 @@ static void report(struct stress *s, int fdrd_rc)
 static void remove_out(struct stress *s)
 {
 	unlink(s->fdrd_err);
-	unlink(s->errfile);
+	unlink(s->judge.errfile);
 	rmdir(s->o.out);
 }
 
@@ -447,13 +291,12 @@ int main(int argc, char **argv)
 		stop_fdrd(&s);
 		return tap_done();
 	}
-	s.js.diag_left = 40;
 	run(&s);
 	pool_stop(&s.pool);
 	fdrd_rc = stop_fdrd(&s);
 	report(&s, fdrd_rc);
 	region_teardown(s.ctl, s.o.target);
-	if (s.failed_logs == 0 && s.kept == 0)
+	if (s.judge.v->failed_logs == 0 && s.judge.v->kept == 0)
 		remove_out(&s);
 	return tap_done();
 }

@@ -23,7 +23,7 @@ struct slot {
 	int running;		/* atomic: 0 when the thread is done */
 };
 
-static void write_pair(uint32_t uid, uint64_t k)
+void write_pair(uint32_t uid, uint64_t k)
 {
 	uint32_t outer = pattern_outer(uid, k);
 

@@ -10,6 +10,7 @@
 #define REL_WRITER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include "tally.h"
 
 struct writer_cfg {
@@ -25,6 +26,9 @@ struct writer_cfg {
 
 /* Exit codes besides 0. */
 #define WRITER_EXIT_NOT_ATTACHED	3	/* no region mapped: start again */
+
+/* Records pair k of thread uid (pattern.h) through libfdr. */
+void write_pair(uint32_t uid, uint64_t k);
 
 /* The body of a forked writer process; never returns. */
 void writer_main(const struct writer_cfg *cfg) __attribute__((noreturn));

@@ -107,10 +107,28 @@ static bool too_big(const struct flusher *f, const struct log_layout *l,
 	return true;
 }
 
-/* Lay out and write; the caller has FLUSH_BEGIN and reports the end. */
+/*
+ * The ring's counters for the side table, from a STATUS taken while we
+ * hold FLUSHING (no RESET, so no INIT, can clear them meanwhile): whoever
+ * judges the log later - a user, the stress test - learns whether the
+ * ring overwrote or dropped records of this very generation, which a
+ * STATUS of their own, racing --auto-reset, cannot tell them.
+ */
+static void take_ring(struct log_layout *l, const struct fdr_status *st)
+{
+	if (!st || st->generation != l->generation)
+		return;
+	l->ring_known = true;
+	l->buffers_recycled = st->buffers_recycled;
+	l->records_dropped = st->records_dropped;
+}
+
+/* Lay out and write; the caller has FLUSH_BEGIN and reports the end.
+ * ring: a STATUS taken under FLUSHING, or NULL. */
 static enum flush_outcome flush_mapped(struct flusher *f,
 				       const struct fdr_control *area, size_t len,
 				       const struct fdr_status *trusted,
+				       const struct fdr_status *ring,
 				       const struct sched_file *sf)
 {
 	enum flush_outcome out = FLUSH_WRITTEN;
@@ -126,6 +144,7 @@ static enum flush_outcome flush_mapped(struct flusher *f,
 		msg_error("cannot lay out the log: %s", why ? why : strerror(-ret));
 		return FLUSH_FAILED;
 	}
+	take_ring(&l, ring);
 	if (!l.nr_buffers) {
 		out = nothing_to_write(&l);
 		goto done;
@@ -203,6 +222,7 @@ static enum flush_outcome flush_begun(struct flusher *f,
 	const struct fdr_control *area;
 	struct sched_file sf = { 0 };
 	enum flush_outcome out;
+	bool ring_ok = true;
 	size_t len;
 	int ret = CTL_RETRY(fdr_ctl_map(f->ctl, &area, &len));
 
@@ -213,10 +233,14 @@ static enum flush_outcome flush_begun(struct flusher *f,
 	if (layout_trusted_status(seen)) {
 		ret = flush_device_status(f, len, false, &st);
 		trusted = &st;
+	} else {
+		/* embedded: a failure costs only the ring's counters */
+		ring_ok = !CTL_RETRY(fdr_ctl_status(f->ctl, &st));
 	}
 	if (!ret)
 		flush_take_sched(f, trusted, &sf);
-	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted, &sf);
+	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted,
+						ring_ok ? &st : NULL, &sf);
 	sched_file_free(&sf);
 	fdr_ctl_unmap(f->ctl);
 	return out;

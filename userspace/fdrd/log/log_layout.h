@@ -76,6 +76,11 @@ struct log_layout {
 	 * STATUS counted them at the end, for the side table */
 	bool stream;
 	uint64_t records_dropped;
+	/* a flight recorder's log (flush.c): what STATUS said of this
+	 * generation's ring while FLUSHING held it - buffers overwritten
+	 * with data in them, and records_dropped above - for the side table */
+	bool ring_known;
+	uint64_t buffers_recycled;
 };
 
 /*

@@ -124,6 +124,10 @@ char *side_table_render(const struct log_layout *l, const char *log_name,
 	if (l->stream)
 		fprintf(f, "mode\tstream\nrecords_dropped\t%llu\n",
 			(unsigned long long)l->records_dropped);
+	else if (l->ring_known)
+		fprintf(f, "buffers_recycled\t%llu\nrecords_dropped\t%llu\n",
+			(unsigned long long)l->buffers_recycled,
+			(unsigned long long)l->records_dropped);
 	for (size_t i = 0; i < threads.nr_rows; i++)
 		put_thread(f, &threads.rows[i]);
 	thread_list_free(&threads);

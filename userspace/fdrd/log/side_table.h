@@ -13,6 +13,8 @@
  *   buffers	<written>	dropped	<n>	cut	<n>	records	<n>
  *   mode	stream			(a stream's log only, then:)
  *   records_dropped	<n>		records the writers dropped, no buffer free
+ *   buffers_recycled	<n>		(a flight recorder's log only, then
+ *   records_dropped	<n>		 records_dropped too: its ring's counters)
  *   thread	<tid>	pid	<pid>	buffers	<n>	comm	<comm>	exe	<path>
  *
  * Values are escaped: backslash, tab and newline as \\ \t \n.  A process

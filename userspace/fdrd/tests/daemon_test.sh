@@ -102,6 +102,8 @@ test_record() {
 	check "side table names each thread of the exited recorder (comm rec-N, exe $exe)" [ $named = 1 ] ||
 		diag <"$log.threads"
 	check "side table names the ioctl finalize" grep -q '^finalize	ioctl	' "$log.threads"
+	check "side table: the ring's counters of the generation (nothing overwritten or dropped)" \
+		eval 'grep -qx "buffers_recycled	0" "$log.threads" && grep -qx "records_dropped	0" "$log.threads"'
 	if [ -x "$FDRLOG" ]; then
 		"$XRAY" convert -f yaml "$log" >"$WORK/llvm.yaml" 2>/dev/null
 		"$FDRLOG" convert --format yaml "$log" >"$WORK/ours.yaml" 2>/dev/null

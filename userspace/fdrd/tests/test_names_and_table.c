@@ -146,8 +146,18 @@ static void test_table(void)
 	       "one line per thread in first-buffer order, with buffer counts");
 	tap_ok(strstr(text, "thread\t300\tpid\t300\tbuffers\t1\tcomm\ttab\\there\texe\t/opt/x y/bin\n") != NULL,
 	       "tabs in values escaped");
+	tap_ok(!strstr(text, "buffers_recycled") && !strstr(text, "records_dropped"),
+	       "no ring counters when the flush had none");
 	if (text)
 		fwrite(text, 1, len, stderr);
+	free(text);
+	/* what flush.c's STATUS under FLUSHING gives the table */
+	l.ring_known = true;
+	l.buffers_recycled = 3;
+	l.records_dropped = 4;
+	text = side_table_render(&l, "my.xray", root, &len);
+	tap_ok(text && strstr(text, "records\t25\nbuffers_recycled\t3\nrecords_dropped\t4\nthread\t"),
+	       "a flight recorder's ring counters after the buffer counts");
 	free(text);
 	log_layout_free(&l);
 	synth_region_destroy(&r);
