@@ -85,27 +85,40 @@ test_stream_all() {
 	check "while INITIALIZED, the region's flush state is FLUSHING" \
 		test "$(status_field flush_state)" = FLUSHING
 	"$RECORDER" "$TARGET" 2 $calls rate=2000000 >"$WORK/rec.out"
-	check "no record dropped" test "$(status_field records_dropped)" = 0
+	# Whether fdrd kept up depends on the host: a loaded machine can leave
+	# it without a CPU for longer than the ring lasts (60 ms here).  So
+	# the drops are a figure, and what is checked holds whatever the
+	# scheduling: every event is in the log or counted as dropped.
+	local dropped; dropped=$(status_field records_dropped)
+	echo "# figure: $dropped of $((4 * calls)) records dropped (0 unless fdrd was starved)"
 	ctl finalize >/dev/null
 	check "fdrd --once exits 0 after the finalize" wait_fdrd || diag <"$WORK/fdrd.err"
 	local log; log=$(logs_in "$out")
 	check "one log" test "$(echo "$log" | grep -c .)" = 1 || return
 	log=$out/$log
-	check "the log is much larger than the region (streamed, not a ring)" \
-		test "$(stat -c %s "$log")" -gt $((4 * $(region_bytes 16)))
+	# The run writes several times the region's bytes: larger than it
+	# unless fdrd was starved for most of the run.
+	check "the log is larger than the region (streamed, not a ring)" \
+		test "$(stat -c %s "$log")" -gt "$(region_bytes 16)"
 	local fn; fn=$(functions_of "$log")
-	check "the log holds every record: $fn of $((4 * calls)) function records" \
-		test "$fn" = $((4 * calls))
+	check "the log holds every record not dropped: $fn + $dropped of $((4 * calls))" \
+		test $((fn + dropped)) = $((4 * calls))
+	check "its drop markers tell every drop: $(marker_sum "$log") of $dropped" \
+		test "$(marker_sum "$log")" = "$dropped"
 	check "fdrlog verify accepts it" eval '"$FDRLOG" verify "$log" >/dev/null'
 	"$XRAY" convert --output-format=yaml --symbolize=false "$log" >"$WORK/all.yaml" 2>"$WORK/xray.err"
-	check "llvm-xray-19 convert reads it, every call's Enter: $((2 * calls))" \
-		test "$(grep -c 'kind: function-enter' "$WORK/all.yaml")" = $((2 * calls)) ||
+	local enters want=$((2 * calls)); enters=$(grep -c 'kind: function-enter' "$WORK/all.yaml")
+	# With drops, the Enters are those the log kept: fewer, never more.
+	[ "$dropped" = 0 ] || want="at most $want"
+	check "llvm-xray-19 convert reads it, every kept call's Enter: $enters, $want" \
+		eval '[ "$dropped" = 0 ] && [ "$enters" = $((2 * calls)) ] ||
+			{ [ "$dropped" != 0 ] && [ "$enters" -gt 0 ] && [ $((2 * enters)) -le "$fn" ]; }' ||
 		diag <"$WORK/xray.err"
 	check "its side table names both threads" \
 		eval 'grep -c "comm	rec-[12]	" "$log.threads" | grep -qx 2'
 	local bufs; bufs=$("$FDRLOG" dump "$log" | grep -c BufferExtents)
-	check "the side table counts the $bufs buffers of the log" \
-		grep -q "^buffers	$bufs	dropped	0	" "$log.threads"
+	check "the side table counts the $bufs buffers of the log and its drops" \
+		grep -q "^buffers	$bufs	dropped	$dropped	" "$log.threads"
 	check "no temporary file is left" no_temp_files "$out"
 	check "fdrd said what it streamed" grep -q "streamed $bufs buffers" "$WORK/fdrd.err"
 }
