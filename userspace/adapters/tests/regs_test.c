@@ -16,6 +16,9 @@
  *   drop            a streamed ring nobody empties: full, then drops
  *   re-entry        a record inside a record (libfdr's test build calls
  *                   the program's hook inside the re-entry guard)
+ *   vector forms    the general path's ymm, zmm and XSAVE forms
+ *                   (FDR_XRAY_VSTATE), each that the CPU has; and the
+ *                   control: the xmm-only form on an AVX CPU must fail
  *   xray sleds      FDR_XRAY_SLEDS=xray: compiler-rt's trampolines call
  *                   the mode's handlers through its shims.  Its exit
  *                   trampoline keeps only what the ABI keeps across a
@@ -36,6 +39,7 @@
 
 #include "log_walk.h"
 #include "region_run.h"
+#include "regs.h"
 #include "tap.h"
 
 #define ITERATIONS	"3000"
@@ -46,6 +50,7 @@ struct run {
 	const char *what;
 	const char *opts;	/* FDR_OPTIONS, NULL: untraced */
 	bool xray_sleds;	/* FDR_XRAY_SLEDS=xray */
+	const char *vstate;	/* FDR_XRAY_VSTATE (xray_xstate.h), NULL: the best */
 	bool stream;
 	uint32_t buffer_size;
 	uint64_t trigger_ns;
@@ -53,21 +58,29 @@ struct run {
 };
 
 static const struct run runs[] = {
-	{ "untraced", NULL, false, false, 0, 0, EV_NONE },
-	{ "threshold 0", "func_duration_threshold_us=0", false, false, 65536, 0, EV_RECORDS },
-	{ "default threshold", "", false, false, 65536, 0, EV_NONE },
-	{ "threshold 1 s", "func_duration_threshold_us=1000000", false, false, 65536, 0,
+	{ "untraced", NULL, false, NULL, false, 0, 0, EV_NONE },
+	{ "threshold 0", "func_duration_threshold_us=0", false, NULL, false, 65536, 0, EV_RECORDS },
+	{ "default threshold", "", false, NULL, false, 65536, 0, EV_NONE },
+	{ "threshold 1 s", "func_duration_threshold_us=1000000", false, NULL, false, 65536, 0,
 	  EV_NONE },
-	{ "trigger armed", "func_duration_threshold_us=0", false, false, 65536,
+	{ "trigger armed", "func_duration_threshold_us=0", false, NULL, false, 65536,
 	  10000000000ull, EV_RECORDS },
-	{ "trigger fires", "func_duration_threshold_us=0", false, false, 65536, 1,
+	{ "trigger fires", "func_duration_threshold_us=0", false, NULL, false, 65536, 1,
 	  EV_TRIGGER },
-	{ "drop", "func_duration_threshold_us=0", false, true, 4096, 0, EV_DROPS },
-	{ "re-entry", "func_duration_threshold_us=0", false, false, 4096, 0, EV_REENTRY },
-	{ "xray sleds, threshold 0", "func_duration_threshold_us=0", true, false, 65536, 0,
+	{ "drop", "func_duration_threshold_us=0", false, NULL, true, 4096, 0, EV_DROPS },
+	{ "re-entry", "func_duration_threshold_us=0", false, NULL, false, 4096, 0, EV_REENTRY },
+	{ "xray sleds, threshold 0", "func_duration_threshold_us=0", true, NULL, false, 65536, 0,
 	  EV_RECORDS },
-	{ "xray sleds, trigger armed", "func_duration_threshold_us=0", true, false, 65536,
+	{ "xray sleds, trigger armed", "func_duration_threshold_us=0", true, NULL, false, 65536,
 	  10000000000ull, EV_RECORDS },
+	/* Each form the trampolines keep the vector registers in; one the
+	 * CPU lacks falls back to the best (the same run again). */
+	{ "ymm form, trigger armed", "func_duration_threshold_us=0", false, "avx", false,
+	  65536, 10000000000ull, EV_RECORDS },
+	{ "zmm form, trigger armed", "func_duration_threshold_us=0", false, "avx512", false,
+	  65536, 10000000000ull, EV_RECORDS },
+	{ "XSAVE form, trigger armed", "func_duration_threshold_us=0", false, "xsave", false,
+	  65536, 10000000000ull, EV_RECORDS },
 };
 
 static size_t records_in(const struct fdr_control *c)
@@ -114,10 +127,11 @@ static void run_one(const char *prog, const struct run *run, int n)
 {
 	char path[PATH_MAX], target[128], env_target[160], env_opts[160], out[512];
 	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
-	char env_sleds[] = "FDR_XRAY_SLEDS=xray";
+	char env_sleds[] = "FDR_XRAY_SLEDS=xray", env_vstate[64];
 	char iters[] = ITERATIONS, ret[] = "return";
 	char *argv[] = { path, iters, run->xray_sleds ? ret : NULL, NULL };
-	char *env[] = { env_target, env_opts, env_xray, NULL, NULL };
+	char *env[] = { env_target, env_opts, env_xray, NULL, NULL, NULL };
+	int extra = 3;
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = run->buffer_size,
 				.buffers_per_cpu = 2, .trigger_ns = run->trigger_ns,
 				.flags = run->stream ? FDR_INIT_STREAM : 0 };
@@ -132,7 +146,11 @@ static void run_one(const char *prog, const struct run *run, int n)
 	snprintf(env_opts, sizeof(env_opts), "FDR_OPTIONS=%s",
 		 run->opts ? run->opts : "");
 	if (run->xray_sleds)
-		env[3] = env_sleds;
+		env[extra++] = env_sleds;
+	if (run->vstate) {
+		snprintf(env_vstate, sizeof(env_vstate), "FDR_XRAY_VSTATE=%s", run->vstate);
+		env[extra++] = env_vstate;
+	}
 	if (!run->opts) {
 		env[0] = NULL;
 	} else if (region_start_cfg(&reg, target, &cfg)) {
@@ -152,6 +170,40 @@ static void run_one(const char *prog, const struct run *run, int n)
 	}
 }
 
+/* The control: keeping xmm0-15 only, on a CPU with AVX, must lose the
+ * upper halves of ymm, and the check must say so. */
+static void control_sse_form(void)
+{
+	char path[PATH_MAX], target[128], env_target[160], out[512];
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_vstate[] = "FDR_XRAY_VSTATE=sse", iters[] = ITERATIONS;
+	char *argv[] = { path, iters, NULL };
+	char *env[] = { env_target, env_opts, env_xray, env_vstate, NULL };
+	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 65536,
+				.buffers_per_cpu = 2, .trigger_ns = 10000000000ull };
+	struct region reg;
+	pid_t pid;
+	int st;
+
+	if (!regs_have_avx()) {
+		tap_skip("no AVX", "control: the xmm form loses the ymm upper halves");
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/xray_regs", prog_dir());
+	snprintf(target, sizeof(target), "embedded:adapters-regs-%d-sse", (int)getpid());
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s", target);
+	if (region_start_cfg(&reg, target, &cfg)) {
+		tap_ok(false, "control: create region %s", target);
+		return;
+	}
+	st = run_capture(argv, env, &pid, out, sizeof(out));
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 1,
+	       "control: the xmm form on an AVX CPU loses the ymm upper halves, and the "
+	       "check says so (status %d)", st);
+	region_end(&reg);
+}
+
 int main(void)
 {
 	static const char *const progs[] = { "xray_regs", "cyg_regs" };
@@ -159,9 +211,10 @@ int main(void)
 
 	for (size_t p = 0; p < sizeof(progs) / sizeof(progs[0]); p++)
 		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-			if (runs[i].xray_sleds && p != 0)
+			if ((runs[i].xray_sleds || runs[i].vstate) && p != 0)
 				continue;
 			run_one(progs[p], &runs[i], n++);
 		}
+	control_sse_form();
 	return tap_done();
 }
