@@ -348,6 +348,32 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["sche
 	python3 "$HERE/../../fdrlog/tests/check_chrome.py" --sched sched/sched.xray.sched sched.trace.json sched.yaml sched/sched.xray.threads &&
 	ok "convert --format chrome: state tracks and wakeup flows" || nok "convert --format chrome: state tracks and wakeup flows"
 
+# ---- recursion (issue 34): a total runs from the outermost entry to its exit ----
+# gen_recursion.py's log: direct and mutual recursion, fib on three threads
+# at once and through worker, a tail-call chain; exact ns (1 GHz).
+python3 "$HERE/../../fdrlog/tests/gen_recursion.py" rec >/dev/null
+rec_is() { # NAME JSON EXPECTED (a Python dict: name -> (calls, total_ns, self_ns))
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+got = {f["name"]: (f["calls"], f["total_ns"], f["self_ns"]) for f in d["functions"]}
+want = eval(sys.argv[2])
+split = all(f["on_cpu_ns"] + f["runnable_ns"] + f["blocked_ns"] == f["total_ns"] for f in d["functions"])
+if got != want or not split:
+    print("got", sorted(got.items()), "split adds up:", split)
+    sys.exit(1)' "$2" "$3" >rec.out 2>&1 && ok "$1" || nok "$1" "$(cat rec.out)"
+}
+"$FDR" report --json rec/recursion.xray >rec.json 2>/dev/null
+rec_is "report --json, recursion: fib 2600 ns total over 12 calls on 3 threads (not 3830), mutual, tail calls; on-CPU + runnable + blocked = total" rec.json \
+	'{"main": (1, 4000, 1400), "fib": (12, 2600, 2400), "worker": (2, 1350, 450), "even": (2, 1000, 600),
+	  "odd": (2, 700, 400), "a": (2, 150, 150), "b": (2, 350, 350), "c": (2, 100, 100)}'
+"$FDR" report --json -F worker rec/recursion.xray >rec-F.json 2>/dev/null
+rec_is "report -F worker, recursion: fib's enclosing call outside the report does not hide it (900 ns)" rec-F.json \
+	'{"worker": (2, 1350, 450), "fib": (6, 900, 900)}'
+"$FDR" report rec/recursion.xray >rec.txt 2>/dev/null
+grep -qE '^ +2\.600 us +2\.400 us +2\.570 us +30 ns +0 ns +12  fib$' rec.txt &&
+	ok "report, recursion: the text table agrees (fib 2.600 us, runnable 30 ns once)" ||
+	nok "report, recursion: the text table agrees (fib 2.600 us, runnable 30 ns once)" "$(cat rec.txt)"
+
 # ---- drop markers (streaming mode; hand-built: the embedded backend drops nothing) ----
 # cases/v2_drop_markers: 5 + 1000 records lost by thread 1234, 7 by 77,
 # and custom events that only look like markers.
