@@ -60,6 +60,7 @@ struct report {
 	uint64_t dropped;		/* records the writers dropped (drop markers) */
 	size_t drop_places;		/* drop markers */
 	const struct data_trigger *trigger; /* NULL: no trigger ended the recording */
+	long threshold_us;		/* calls shorter were not recorded; -1: not known */
 	char trigger_name[256];		/* its function, as the table names it */
 };
 

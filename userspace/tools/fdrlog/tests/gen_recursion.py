@@ -35,11 +35,10 @@ With -F worker, only worker's subtrees: fib 6 calls, total 600 + 300 = 900
 (on thread 103 the enclosing fib is not in the report), self 900.
 usage: gen_recursion.py OUTDIR"""
 import os
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_views import ENTER, EXIT, FREQ, TAIL, buffer  # noqa: E402
+from gen_views import ENTER, EXIT, TAIL, buffer, v2_header, write_symmap  # noqa: E402
 from gen_sched import IN, OUT, sched_file  # noqa: E402
 
 MAIN, FIB, EVEN, ODD, A, B, C, WORKER = range(1, 9)
@@ -75,16 +74,13 @@ thread\t103\tpid\t100\tbuffers\t1\tcomm\tother\texe\t/usr/bin/rec
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    header = struct.pack("<HHIQQ8x", 2, 1, 3, FREQ, 4096)
-    log = header + buffer(101, 10, 0, 1000, T101) + buffer(102, 10, 1, 1150, T102)
+    log = v2_header() + buffer(101, 10, 0, 1000, T101) + buffer(102, 10, 1, 1150, T102)
     log += buffer(103, 10, 1, 2000, T103)
     path = os.path.join(out, "recursion.xray")
     open(path, "wb").write(log)
     open(path + ".sched", "wb").write(sched_file(SCHED))
     open(path + ".threads", "w").write(THREADS)
-    with open(os.path.join(out, "fdr-syms.100.map"), "w") as f:
-        for fid, name in SYMS:
-            f.write("%d\t%s\t/usr/bin/rec\t%x\n" % (fid, name, 0x1000 + fid * 16))
+    write_symmap(os.path.join(out, "fdr-syms.100.map"), SYMS, "/usr/bin/rec")
 
 
 if __name__ == "__main__":

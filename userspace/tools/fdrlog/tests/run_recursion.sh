@@ -11,9 +11,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 V=$HERE/views
 . "$HERE/tap_lib.sh"
 
-rm -rf "$WORK"
-mkdir -p "$WORK"
-python3 "$HERE/gen_recursion.py" "$WORK" || { echo "not ok 1 gen_recursion.py"; echo 1..1; exit 1; }
+generate gen_recursion.py "$WORK"
 LOG=$WORK/recursion.xray
 SYM="--sym-map $WORK/fdr-syms.100.map"
 
