@@ -401,6 +401,21 @@ rec_is "report --json, recursion: fib 2600 ns total over 12 calls on 3 threads (
 "$FDR" report --json -F worker rec/recursion.xray >rec-F.json 2>/dev/null
 rec_is "report -F worker, recursion: fib's enclosing call outside the report does not hide it (900 ns)" rec-F.json \
 	'{"worker": (2, 1350, 450), "fib": (6, 900, 900)}'
+# the same on a real run: fib(15) makes 1973 calls, the outermost one
+# holds all of them, so fib's total equals the sum of its self times
+"$FDR" record -o fibd -t 0 -- ./traced fib 15 2>/dev/null
+"$FDR" report --json fibd >fib.json 2>/dev/null
+python3 -c 'import json, sys
+f = {x["name"]: x for x in json.load(open(sys.argv[1]))["functions"]}
+fib, main = f["fib"], f["main"]
+sys.exit(not (fib["calls"] == 1973 and fib["total_ns"] == fib["self_ns"] and fib["total_ns"] < main["total_ns"]))' fib.json &&
+	ok "record fib 15 (-t 0): 1973 calls, fib's total = the sum of its self times, below main's" ||
+	nok "record fib 15 (-t 0): 1973 calls, fib's total = the sum of its self times, below main's" "$(cat fib.json)"
+"$FDR" record -o fibt -- ./traced fib 15 2>/dev/null
+"$FDR" report fibt >fibt.txt 2>/dev/null
+[ "$(head -1 fibt.txt)" = "$THR_NOTE" ] && [ "$(awk '$NF == "fib" { print $(NF-1) }' fibt.txt)" -lt 1973 ] &&
+	ok "record fib 15 (default threshold): fewer fib calls than the program made, and the header says why" ||
+	nok "record fib 15 (default threshold): fewer fib calls than the program made, and the header says why" "$(cat fibt.txt)"
 "$FDR" report rec/recursion.xray >rec.txt 2>/dev/null
 grep -qE '^ +2\.600 us +2\.400 us +2\.570 us +30 ns +0 ns +12  fib$' rec.txt &&
 	ok "report, recursion: the text table agrees (fib 2.600 us, runnable 30 ns once)" ||
