@@ -18,9 +18,9 @@ static void put_time(FILE *f, uint64_t ns)
 
 /*
  * Above the table: a new user's `fdr record -- ./prog` drops short calls,
- * and the counts below are then not the program's.  The log does not say
- * how many were dropped (libfdr counts none), so this is said whenever
- * the threshold could drop any.
+ * and the counts below may then miss most of the program's.  The log does
+ * not say how many were dropped (libfdr counts none), so this is said
+ * whenever the threshold could drop any (reader.md).
  */
 static void put_threshold_note(FILE *f, const struct report *r)
 {
