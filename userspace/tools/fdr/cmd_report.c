@@ -16,8 +16,10 @@ static const char help[] =
 	"                  [--depth N] [--sched FILE | --no-sched] [DIR|LOG]\n"
 	"Per function: total time, self time (total minus completed callees) and\n"
 	"calls, of the log `fdr record` left in DIR (default ./fdr.data), names\n"
-	"resolved from the recorded program.  Calls still open at the end (a\n"
-	"crash) and exits whose entry the ring overwrote are counted apart.\n"
+	"resolved from the recorded program.  A recursive function's total runs\n"
+	"from its outermost entry to that entry's exit.  Calls still open at the\n"
+	"end (a crash) and exits whose entry the ring overwrote are counted apart;\n"
+	"a first line says when fdr record's threshold kept no shorter call.\n"
 	"  -s, --sort KEY   total (default), self, calls, name, id; with scheduling\n"
 	"                   data also on-cpu, runnable, blocked\n"
 	"  -t, --tid TID    only the calls of thread TID\n"
@@ -28,11 +30,12 @@ static const char help[] =
 	"                   total_ns, self_ns[, on_cpu_ns, runnable_ns, blocked_ns,\n"
 	"                   unknown_ns]}...], ..., \"sched\": \"recorded\"|\"none\",\n"
 	"                   \"dropped\": records the writers dropped (streaming mode's\n"
-	"                   drop markers; 0 when none), missing from every count}\n"
+	"                   drop markers; 0 when none), missing from every count,\n"
+	"                   \"threshold_us\": fdr record's (null: not known)}\n"
 	"      --sched FILE the kernel's context switches (default: LOG.sched when it\n"
 	"                   exists): adds On-CPU, Runnable and Blocked time per function,\n"
-	"                   inclusive like Total; without it one line on stderr (text)\n"
-	"                   or \"sched\": \"none\" (JSON) says no scheduling data was recorded\n"
+	"                   inclusive like Total; without it the table has no such\n"
+	"                   columns and JSON says \"sched\": \"none\"\n"
 	"      --no-sched   ignore it\n";
 
 static int parse_sort(const char *s, enum report_sort *out)
@@ -142,8 +145,8 @@ static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 		return 1;
 	if (!sched && o->sort >= SORT_ON_CPU) {
 		fprintf(stderr, "fdr report: --sort on-cpu, runnable and blocked need the "
-			"kernel's scheduling data (%s.sched: record through /dev/fdr without "
-			"--no-sched)\n", ds->log);
+			"kernel's scheduling data: %s%s\n", sched_none_reason(&o->sched),
+			o->sched.disabled ? "" : "; fdr record through /dev/fdr (fdr.ko) writes it");
 		return 1;
 	}
 	if (fdr__report_build(&rep, t, syms, o, sched)) {
@@ -151,14 +154,13 @@ static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 		fdr_sched_close(sched);
 		return 1;
 	}
+	rep.threshold_us = ds->threshold_us;
 	if (ds->trigger.fired)
 		name_trigger(&rep, &ds->trigger, syms);
 	if (o->json)
 		fdr__report_print_json(stdout, &rep, ds->log);
 	else
 		fdr__report_print_text(stdout, &rep);
-	if (!sched && !o->json)	/* JSON says it in its "sched" field */
-		sched_say_none(stderr, "fdr report", &o->sched);
 	fdr__report_free(&rep);
 	fdr_sched_close(sched);
 	if (fflush(stdout) || ferror(stdout)) {

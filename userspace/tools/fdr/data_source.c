@@ -50,6 +50,18 @@ static void read_trigger(struct data_trigger *t, const char *v)
 	}
 }
 
+/* "N" (µs), "default" (libfdr's), anything else: not known (-1). */
+static long read_threshold(const char *v)
+{
+	char *end;
+	long n;
+
+	if (!strcmp(v, "default"))
+		return FDR_LIBFDR_THRESHOLD_US;
+	n = strtol(v, &end, 10);
+	return *v >= '0' && *v <= '9' && !*end && n >= 0 ? n : -1;
+}
+
 static void read_info(struct data_source *ds)
 {
 	char path[PATH_MAX + 16], line[PATH_MAX * 2];
@@ -76,6 +88,8 @@ static void read_info(struct data_source *ds)
 			copy_value(ds->instr, sizeof(ds->instr), tab);
 		else if (!strcmp(line, "finalized"))
 			read_trigger(&ds->trigger, tab);
+		else if (!strcmp(line, "threshold_us"))
+			ds->threshold_us = read_threshold(tab);
 	}
 	fclose(f);
 }
@@ -151,6 +165,7 @@ int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds)
 	char tmp[PATH_MAX];
 
 	memset(ds, 0, sizeof(*ds));
+	ds->threshold_us = -1;
 	if (!arg)
 		arg = FDR_DEFAULT_DATA_DIR;
 	if (stat(arg, &st)) {

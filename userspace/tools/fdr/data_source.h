@@ -30,6 +30,7 @@ struct data_source {
 	char build_id[130];
 	char instr[16];			/* xray, cyg, unknown */
 	struct data_trigger trigger;
+	long threshold_us;		/* calls shorter were not recorded; -1: not known */
 	char **sym_maps;		/* DIR/fdr-syms.*.map */
 	size_t nsym_maps;
 };

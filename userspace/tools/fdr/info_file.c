@@ -10,7 +10,9 @@
  *   build-id	<hex>|-
  *   instrumentation	xray|cyg|unknown
  *   backend	/dev/fdr|embedded
- *   threshold_us	<n>|default
+ *   threshold_us	<n>|default|FDR_OPTIONS
+ *				(FDR_OPTIONS: no --threshold, but the user's
+ *				$FDR_OPTIONS names one, which libfdr obeys)
  *   trigger	<ns>	<fid>		(--trigger; fid 0: any function)
  *   finalized	trigger	<fid>	<duration_ns>	<pid>	<tid>
  *   				(when the trigger ended the recording)
@@ -20,6 +22,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
@@ -49,6 +52,24 @@ static const char *instr_name(const struct prog *p)
 	}
 }
 
+/*
+ * The threshold PROG ran with, so that fdr report can say which calls are
+ * missing.  Without --threshold, libfdr takes $FDR_OPTIONS's if it names
+ * one: fdr does not parse it again (libfdr's rule), it says only that the
+ * value came from there.
+ */
+static void put_threshold(FILE *f, const struct record_opts *o)
+{
+	const char *fo = getenv("FDR_OPTIONS");
+
+	if (o->threshold_us >= 0)
+		fprintf(f, "threshold_us\t%ld\n", o->threshold_us);
+	else if (fo && strstr(fo, "func_duration_threshold_us"))
+		fputs("threshold_us\tFDR_OPTIONS\n", f);
+	else
+		fputs("threshold_us\tdefault\n", f);
+}
+
 int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 		    const struct backend *b, const struct record_opts *o,
 		    const struct fdr_status *st, const struct flush_summary *sum)
@@ -66,10 +87,7 @@ int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 	fprintf(f, "\nbuild-id\t%s\ninstrumentation\t%s\nbackend\t%s\n",
 		p->elf.build_id[0] ? p->elf.build_id : "-", instr_name(p),
 		b->embedded ? "embedded" : b->target);
-	if (o->threshold_us >= 0)
-		fprintf(f, "threshold_us\t%ld\n", o->threshold_us);
-	else
-		fputs("threshold_us\tdefault\n", f);
+	put_threshold(f, o);
 	if (o->trigger_ns)
 		fprintf(f, "trigger\t%llu\t%d\n", (unsigned long long)o->trigger_ns,
 			o->trigger_fid);

@@ -15,6 +15,9 @@
 #define FDR_DEFAULT_DATA_DIR	"fdr.data"
 #define FDR_LOG_NAME		"log.xray"
 #define FDR_INFO_NAME		"info"
+/* libfdr's func_duration_threshold_us when none is given (DEFAULT_THRESHOLD_US
+ * in lib/record/options.c): what DIR/info's "threshold_us default" means. */
+#define FDR_LIBFDR_THRESHOLD_US	5
 /* Exit statuses of fdr itself, as env(1) and timeout(1) use them. */
 #define FDR_EXIT_FAILED		125	/* fdr record could not do its job */
 #define FDR_EXIT_CANNOT_EXEC	126

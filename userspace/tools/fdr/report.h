@@ -5,6 +5,7 @@
  * fdrlog's call_walk matches, with uftrace's filters: -F FUNC keeps FUNC
  * and what it calls, -N FUNC drops FUNC and what it calls, --depth N keeps
  * calls less than N frames deep (counted from the -F function, if any).
+ * Total time adds only a function's outermost calls (call_is_nested).
  */
 #ifndef FDR_REPORT_H
 #define FDR_REPORT_H
@@ -43,7 +44,7 @@ struct report_func {
 	int32_t fid;
 	char *name;			/* demangled */
 	bool only, hide;		/* matches a -F / -N */
-	uint64_t calls, total_ticks, self_ticks;
+	uint64_t calls, total_ticks, self_ticks;	/* total: outermost calls only */
 	struct fdr_sched_split sched;	/* of total_ticks: where the calls' time went */
 };
 
@@ -59,6 +60,7 @@ struct report {
 	uint64_t dropped;		/* records the writers dropped (drop markers) */
 	size_t drop_places;		/* drop markers */
 	const struct data_trigger *trigger; /* NULL: no trigger ended the recording */
+	long threshold_us;		/* calls shorter were not recorded; -1: not known */
 	char trigger_name[256];		/* its function, as the table names it */
 };
 

@@ -16,8 +16,23 @@ static void put_time(FILE *f, uint64_t ns)
 		fprintf(f, "%10.3f  s", (double)ns / 1e9);
 }
 
+/*
+ * Above the table: a new user's `fdr record -- ./prog` drops short calls,
+ * and the counts below may then miss most of the program's.  The log does
+ * not say how many were dropped (libfdr counts none), so this is said
+ * whenever the threshold could drop any (reader.md).
+ */
+static void put_threshold_note(FILE *f, const struct report *r)
+{
+	if (r->threshold_us > 0)
+		fprintf(f, "# calls shorter than %ld us were not recorded (fdr record's "
+			"threshold): fdr record --threshold 0 keeps every call\n",
+			r->threshold_us);
+}
+
 void fdr__report_print_text(FILE *f, const struct report *r)
 {
+	put_threshold_note(f, r);
 	fputs(r->sched ? "   Total time     Self time   On-CPU time      Runnable       Blocked"
 		"       Calls  Function\n"
 		"  ===========   ===========   ===========   ===========   ==========="
@@ -101,6 +116,10 @@ void fdr__report_print_json(FILE *f, const struct report *r, const char *log)
 		(unsigned long long)r->open_calls, (unsigned long long)r->orphan_exits,
 		(unsigned long long)r->unwound, r->sched ? "recorded" : "none",
 		(unsigned long long)r->dropped);
+	if (r->threshold_us >= 0)
+		fprintf(f, ",\"threshold_us\":%ld", r->threshold_us);
+	else
+		fputs(",\"threshold_us\":null", f);
 	if (r->trigger) {
 		fputs(",\n\"trigger\":{\"name\":", f);
 		put_json_string(f, r->trigger_name);

@@ -92,13 +92,16 @@ static struct report_func *func_of(struct ctx *c, int32_t fid)
 	return add_func(c, fid, h) ? NULL : &r->funcs[r->nfuncs - 1];
 }
 
-/* Does the filter keep this call?  frames[0..depth] is its stack. */
-static int kept(struct ctx *c, const struct call_done *d, bool *keep)
+/*
+ * Does the filter keep this call?  frames[0..depth] is its stack; *root:
+ * the first frame kept (the -F function's, else 0).
+ */
+static int kept(struct ctx *c, const struct call_done *d, bool *keep, size_t *root)
 {
-	size_t root = 0;
 	bool found = !c->o->nonly;
 
 	*keep = false;
+	*root = 0;
 	if (c->o->tid >= 0 && d->tid != (uint32_t)c->o->tid)
 		return 0;
 	for (size_t i = 0; i <= d->depth; i++) {
@@ -110,10 +113,10 @@ static int kept(struct ctx *c, const struct call_done *d, bool *keep)
 			return 0;
 		if (f->only && !found) {
 			found = true;
-			root = i;
+			*root = i;
 		}
 	}
-	*keep = found && (!c->o->depth || d->depth - root < c->o->depth);
+	*keep = found && (!c->o->depth || d->depth - *root < c->o->depth);
 	return 0;
 }
 
@@ -122,9 +125,10 @@ static int on_call(void *ctx, const struct call_done *d)
 	struct ctx *c = ctx;
 	const struct call_frame *fr = &d->frames[d->depth];
 	struct report_func *f;
+	size_t root;
 	bool keep;
 
-	if (kept(c, d, &keep))
+	if (kept(c, d, &keep, &root))
 		return -1;
 	if (!keep)
 		return 0;
@@ -132,8 +136,11 @@ static int on_call(void *ctx, const struct call_done *d)
 	if (!f)
 		return -1;
 	f->calls++;
-	f->total_ticks += d->ticks;
 	f->self_ticks += d->ticks > fr->child_ticks ? d->ticks - fr->child_ticks : 0;
+	/* an enclosing call of f that the report keeps has this time already */
+	if (call_is_nested(d, root))
+		return 0;
+	f->total_ticks += d->ticks;
 	if (c->r->sched)
 		sched_add_call(&f->sched, c->r->sched, d);
 	return 0;

@@ -5,11 +5,14 @@
  * "exit without entry", a call still open at the end as "open", and
  * neither stops the report (llvm-xray account aborts on both without -k).
  *
- * Matching is call_walk's (llvm-xray account's rules): records in
- * expansion order (not sorted), one call stack per thread, latency = exit
- * TSC - entry TSC.  An exit that matches a frame below the top closes the
- * frames above it (counted as "unwound": their exits were lost).  Linear
- * in records, threads and functions: call_walk's and key_index's.
+ * Matching is call_walk's (llvm-xray account's rules): records in TSC
+ * order, one call stack per thread, latency = exit TSC - entry TSC.  An
+ * exit that matches a frame below the top closes the frames above it
+ * (counted as "unwound": their exits were lost).  Every call's latency is
+ * in the count and the order statistics; the sum and the scheduling
+ * columns add only outermost calls (call_is_nested: uftrace's rule, where
+ * llvm-xray adds a recursive function's nested frames again).  Linear in
+ * records, threads and functions: call_walk's and key_index's.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,8 +29,9 @@ struct func_stats {
 	int32_t fid;
 	uint64_t *lat;		/* latencies in ticks */
 	size_t n, cap;
+	uint64_t total;		/* ticks of the outermost calls */
 	uint64_t orphan_exits, open_calls, unwound;
-	struct fdr_sched_split sched;	/* ticks, summed over the calls */
+	struct fdr_sched_split sched;	/* ticks, summed over the outermost calls */
 	double min, med, p90, p99, max, sum;	/* seconds, filled at the end */
 };
 
@@ -62,6 +66,9 @@ static int on_call(void *ctx, const struct call_done *c)
 	if (!f || array_grow((void **)&f->lat, &f->cap, f->n + 1, sizeof(*f->lat)))
 		return -1;
 	f->lat[f->n++] = c->ticks;
+	if (call_is_nested(c, 0))
+		return 0;
+	f->total += c->ticks;
 	if (a->sched)
 		sched_add_call(&f->sched, a->sched, c);
 	return 0;
@@ -109,19 +116,15 @@ static int cmp_u64(const void *x, const void *y)
 /* Order statistics as llvm-xray account picks them: element [n * p]. */
 static void summarize(struct func_stats *f, double freq)
 {
-	uint64_t sum = 0;
-
 	if (!f->n)
 		return;
 	qsort(f->lat, f->n, sizeof(*f->lat), cmp_u64);
-	for (size_t i = 0; i < f->n; i++)
-		sum += f->lat[i];
 	f->min = (double)f->lat[0] / freq;
 	f->med = (double)f->lat[f->n / 2] / freq;
 	f->p90 = (double)f->lat[(size_t)((double)f->n * 0.9)] / freq;
 	f->p99 = (double)f->lat[(size_t)((double)f->n * 0.99)] / freq;
 	f->max = (double)f->lat[f->n - 1] / freq;
-	f->sum = (double)sum / freq;
+	f->sum = (double)f->total / freq;
 }
 
 static double key_of(const struct func_stats *f, enum account_sort key)

@@ -7,10 +7,12 @@
  *
  * Linear in records and threads whatever the log holds (a crafted log is
  * as welcome as a real one): threads are found through key_index, and an
- * exit learns whether its function is on its thread's stack at all from a
- * count per (thread, function), so an exit without entry costs O(1)
- * instead of a walk down the whole stack.  A matched exit walks down only
- * over frames it then pops, each frame once.
+ * exit learns where its function's topmost frame is on its thread's stack
+ * (if anywhere) from an index per (thread, function), so an exit without
+ * entry costs O(1) instead of a walk down the whole stack.  A matched exit
+ * walks down only over frames it then pops, each frame once.  Each frame
+ * links to the frame of its function below it, which keeps that index
+ * right across pops and tells a recursive call from an outermost one.
  */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -31,9 +33,10 @@ struct walk {
 	struct thread_stack *threads;	/* by thread_ix index */
 	size_t capthreads;
 	struct key_index thread_ix;	/* pid << 32 | tid */
-	uint32_t *on_stack;		/* frames of a function on a thread's stack */
-	size_t capon;
-	struct key_index on_ix;		/* thread index << 32 | fid */
+	size_t *top;			/* 1 + index of a function's topmost frame
+					 * on a thread's stack, 0: none */
+	size_t captop;
+	struct key_index top_ix;	/* thread index << 32 | fid */
 };
 
 static struct thread_stack *stack_of(struct walk *w, uint32_t pid, uint32_t tid)
@@ -54,34 +57,34 @@ static struct thread_stack *stack_of(struct walk *w, uint32_t pid, uint32_t tid)
 	return &w->threads[i];
 }
 
-/* How many frames of fid thread s has on its stack (a counter to change). */
-static uint32_t *on_stack(struct walk *w, const struct thread_stack *s, int32_t fid)
+/* Where fid's topmost frame is on thread s's stack (a slot to change). */
+static size_t *top_of(struct walk *w, const struct thread_stack *s, int32_t fid)
 {
 	uint64_t thread = (uint64_t)(s - w->threads);
 	bool added;
-	int64_t i = key_index_get(&w->on_ix, thread << 32 | (uint32_t)fid, &added);
+	int64_t i = key_index_get(&w->top_ix, thread << 32 | (uint32_t)fid, &added);
 
 	if (i < 0)
 		return NULL;
 	if (added) {
-		if (array_grow((void **)&w->on_stack, &w->capon, (size_t)i + 1, sizeof(*w->on_stack)))
+		if (array_grow((void **)&w->top, &w->captop, (size_t)i + 1, sizeof(*w->top)))
 			return NULL;
-		w->on_stack[i] = 0;
+		w->top[i] = 0;
 	}
-	return &w->on_stack[i];
+	return &w->top[i];
 }
 
 static int push(struct walk *w, struct thread_stack *s, int32_t fid, uint64_t tsc)
 {
-	uint32_t *count;
+	size_t *top;
 
 	if (array_grow((void **)&s->f, &s->cap, s->n + 1, sizeof(*s->f)))
 		return -1;
-	count = on_stack(w, s, fid);
-	if (!count)
+	top = top_of(w, s, fid);
+	if (!top)
 		return -1;
-	(*count)++;
-	s->f[s->n++] = (struct call_frame){ fid, tsc, 0 };
+	s->f[s->n] = (struct call_frame){ fid, tsc, 0, *top };
+	*top = ++s->n;
 	return 0;
 }
 
@@ -91,11 +94,11 @@ static int pop_to(struct walk *w, struct thread_stack *s, size_t i)
 	int r;
 
 	for (size_t k = s->n; k-- > i;) {
-		uint32_t *count = on_stack(w, s, s->f[k].fid);
+		size_t *top = top_of(w, s, s->f[k].fid);
 
-		if (!count)
+		if (!top)
 			return -1;
-		(*count)--;
+		*top = s->f[k].outer;
 		if (k != i && w->ops->unwound && (r = w->ops->unwound(w->ctx, s->f[k].fid)))
 			return r;
 	}
@@ -105,23 +108,22 @@ static int pop_to(struct walk *w, struct thread_stack *s, size_t i)
 
 static int on_exit_event(struct walk *w, struct thread_stack *s, const struct fdr_event *ev)
 {
-	uint32_t *count = on_stack(w, s, ev->func_id);
-	size_t i = s->n;
+	size_t *top = top_of(w, s, ev->func_id);
+	size_t i;
 	struct call_frame *fr;
 	struct call_done c;
 	int r;
 
-	if (!count)
+	if (!top)
 		return -1;
-	if (*count == 0)
+	if (*top == 0)
 		return w->ops->orphan_exit ? w->ops->orphan_exit(w->ctx, ev) : 0;
-	/* the function is on the stack: every frame passed is popped below */
-	while (s->f[i - 1].fid != ev->func_id)
-		i--;
-	fr = &s->f[i - 1];
-	c = (struct call_done){ s->pid, s->tid, s->f, i - 1,
+	/* the exit closes the function's topmost frame and every frame above it */
+	i = *top - 1;
+	fr = &s->f[i];
+	c = (struct call_done){ s->pid, s->tid, s->f, i,
 				ev->tsc > fr->tsc ? ev->tsc - fr->tsc : fr->tsc - ev->tsc };
-	if ((r = pop_to(w, s, i - 1)))
+	if ((r = pop_to(w, s, i)))
 		return r;
 	if (s->n)
 		s->f[s->n - 1].child_ticks += c.ticks;
@@ -163,7 +165,7 @@ int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *
 	int r = 0;
 
 	key_index_init(&w.thread_ix);
-	key_index_init(&w.on_ix);
+	key_index_init(&w.top_ix);
 	for (size_t i = 0; i < t->count && !r; i++)
 		r = walk_event(&w, fdr_trace_at(t, i));
 	if (!r)
@@ -171,8 +173,15 @@ int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *
 	for (size_t i = 0; i < w.thread_ix.n; i++)
 		free(w.threads[i].f);
 	free(w.threads);
-	free(w.on_stack);
+	free(w.top);
 	key_index_free(&w.thread_ix);
-	key_index_free(&w.on_ix);
+	key_index_free(&w.top_ix);
 	return r;
+}
+
+bool call_is_nested(const struct call_done *c, size_t from)
+{
+	size_t outer = c->frames[c->depth].outer;
+
+	return outer && outer - 1 >= from;
 }

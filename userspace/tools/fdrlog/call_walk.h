@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * call_walk.h - match each thread's Enter and Exit records into calls, the
- * way llvm-xray account does (records in expansion order, one stack per
- * thread, an exit that matches a frame below the top closes the frames
- * above it), for every tool that reports per call: `fdrlog account`,
- * `fdr report`.
+ * way llvm-xray account does (one stack per thread, an exit that matches a
+ * frame below the top closes the frames above it; records in TSC order),
+ * for every tool that reports per call: `fdrlog account`, `fdr report`.
+ * It also holds the rule that adds calls up into a function's total time
+ * (call_is_nested), so that every report counts recursion alike.
  */
 #ifndef FDRLOG_CALL_WALK_H
 #define FDRLOG_CALL_WALK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,8 @@ struct call_frame {
 	int32_t fid;
 	uint64_t tsc;		/* of the Enter */
 	uint64_t child_ticks;	/* time spent in completed direct callees */
+	size_t outer;		/* 1 + index of the nearest frame below of the
+				 * same function (recursion), 0: none */
 };
 
 /* A completed call: frames[depth] is the call itself, frames[0..depth) its callers. */
@@ -38,5 +42,15 @@ struct call_walk_ops {
 
 /* Walk t; 0, -1 on out of memory, or what a callback returned. */
 int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *ctx);
+
+/*
+ * Is c inside another call of its own function, one at c->frames[from] or
+ * above (direct or mutual recursion, on c's thread)?  Then c's time is
+ * already in that call's, and a total must not add it again: a function's
+ * total time runs from its outermost entry to that entry's exit, as
+ * uftrace's report counts it.  Its calls and self time still count.  from:
+ * the first frame a filter keeps (0: the whole stack).  O(1).
+ */
+bool call_is_nested(const struct call_done *c, size_t from);
 
 #endif

@@ -15,7 +15,8 @@ static const char help[] =
 	"                      [--sched FILE | --no-sched] FILE\n"
 	"Per function: call count and min, median, 90th and 99th percentile, max\n"
 	"and total latency in seconds (TSC ticks / CycleFrequency; ticks if the\n"
-	"frequency is 0).  Exits whose entry is not in the log and calls still\n"
+	"frequency is 0); the total adds a recursive function's outermost calls\n"
+	"only.  Exits whose entry is not in the log and calls still\n"
 	"open at the end are counted and listed, not fatal.  Records the writers\n"
 	"dropped (streaming mode's drop markers) are summed on a last line.\n"
 	"--sort KEY   func (default), count, min, med, 90p, 99p, max, sum\n"
@@ -25,8 +26,8 @@ static const char help[] =
 	"             as for `fdrlog convert`\n"
 	"--sched FILE fdrd's scheduling file (default: FILE.sched when it exists):\n"
 	"             adds each function's on-CPU, runnable and blocked seconds,\n"
-	"             summed over its calls like sum; without it one line on\n"
-	"             stderr says that no scheduling data was recorded\n"
+	"             summed over its outermost calls like sum; without it the\n"
+	"             table has no such columns\n"
 	"--no-sched   ignore it\n";
 
 static int parse_sort(const char *s, enum account_sort *out)
@@ -127,8 +128,6 @@ int cmd_account(int argc, char **argv)
 	r = load_symbols("account", &src, &syms) ||
 	    sched_load("fdrlog account", argv[optind], &sched_src, &sched);
 	if (!r) {
-		if (!sched)
-			sched_say_none(stderr, "fdrlog account", &sched_src);
 		ao.sched = sched;
 		r = account_log(argv[optind], log, syms, &ao);
 	}

@@ -27,7 +27,7 @@ static const char help[] =
 	"--instr-map, --sym-map, --threads, --no-threads: as for convert\n"
 	"--sched FILE   fdrd's scheduling file (default: FILE.sched when it exists):\n"
 	"               a line \"-- off CPU 2.001 ms (sleeping, woken by tid 102)\" where\n"
-	"               the thread left its CPU\n"
+	"               the thread left its CPU; without it a first line says so\n"
 	"--no-sched     ignore it\n";
 
 int cmd_view_option(int c, const char *arg, const char *cmd, struct view_filter *v,
@@ -109,6 +109,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	r = out_init(&o, STDOUT_FILENO);
 	if (r == 0) {
+		/* the durations then hold time off CPU, and nothing marks it */
+		if (!sched && !sched_src.disabled)
+			out_printf(&o, "# %s: time off CPU is in the durations, unmarked\n",
+				   sched_none_reason(&sched_src));
 		r = write_replay(&o, &in.trace, in.syms, in.threads, sched, &v);
 		out_flush(&o);
 		if (r)

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* sched_time.c - the reports' view of `<log>.sched` (sched_time.h). */
-#include <stdio.h>
 #include "commands.h"
 #include "sched_time.h"
 
-void sched_say_none(FILE *f, const char *who, const struct sched_source *src)
+const char *sched_none_reason(const struct sched_source *src)
 {
-	fprintf(f, "%s: no scheduling data%s: on-CPU, runnable and blocked time are not known\n",
-		who, src->disabled ? " read (--no-sched)" : " was recorded (no usable LOG.sched: "
-		"the embedded backend, --no-sched, or an older fdrd)");
+	return src->disabled ? "no scheduling data read (--no-sched)"
+		: "no scheduling data was recorded (no usable LOG.sched: the embedded "
+		  "backend, --no-sched, or an older fdrd)";
 }
 
 void sched_add_call(struct fdr_sched_split *sum, const struct fdr_sched *s,

@@ -118,7 +118,7 @@ grep -qE '^ +[0-9.]+ [nmu]?s +[0-9.]+ [nmu]?s +12  leaf$' rep.txt && ok "report:
 "$FDR" report --sort name --json >r.json; names=$(python3 -c 'import json;print(" ".join(f["name"] for f in json.load(open("r.json"))["functions"]))')
 [ "$names" = "leaf main middle work" ] && ok "report --sort name" || nok "report --sort name" "$names"
 "$FDR" report --sort blocked >/dev/null 2>e.err; rc=$?
-[ $rc = 1 ] && grep -q -- '--sort on-cpu, runnable and blocked need the kernel.s scheduling data' e.err &&
+[ $rc = 1 ] && grep -q -- '--sort on-cpu, runnable and blocked need the kernel.s scheduling data: no scheduling data was recorded (no usable LOG.sched: the embedded backend' e.err &&
 	ok "report --sort blocked without scheduling data: says what it needs" ||
 	nok "report --sort blocked without scheduling data: says what it needs" "rc=$rc" "$(cat e.err)"
 python3 - r.json <<'X' && ok "report --json: total >= self, ns, ids" || nok "report --json: total >= self, ns, ids"
@@ -137,6 +137,32 @@ expect_profile "report -F work --depth 2" fdr.data "middle=4 work=1" -F work --d
 	&& ok "record: a second run replaces the data directory" || nok "record: a second run replaces the data directory" "$(ls -A fdr.data)"
 "$FDR" record -o defthr -- ./traced calls 2>/dev/null
 grep -q "^threshold_us	default" defthr/info && ok "record: default threshold noted in info" || nok "record: default threshold noted in info"
+# ---- the threshold in the report's header (issue 34) ----
+# Whether it dropped anything is not recorded (libfdr counts no rewinds), so
+# the header says it whenever the threshold could: > 0 (reader.md).
+THR_NOTE="# calls shorter than 5 us were not recorded (fdr record's threshold): fdr record --threshold 0 keeps every call"
+thr_json() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["threshold_us"])' "$1"; }
+"$FDR" report defthr >thr.txt 2>/dev/null; "$FDR" report --json defthr >thr.json 2>/dev/null
+[ "$(head -1 thr.txt)" = "$THR_NOTE" ] && [ "$(grep -c 'were not recorded' thr.txt)" = 1 ] && [ "$(thr_json thr.json)" = 5 ] &&
+	ok "report, default threshold: the header's first line says calls under 5 us were not recorded and how to keep them; JSON threshold_us 5" ||
+	nok "report, default threshold: the header's first line says calls under 5 us were not recorded and how to keep them; JSON threshold_us 5" "$(head -2 thr.txt)" "$(thr_json thr.json)"
+"$FDR" report fdr.data >thr0.txt 2>/dev/null; "$FDR" report --json fdr.data >thr0.json 2>/dev/null
+! grep -q "were not recorded" thr0.txt && [ "$(thr_json thr0.json)" = 0 ] &&
+	ok "report, --threshold 0: no such line; JSON threshold_us 0" || nok "report, --threshold 0: no such line; JSON threshold_us 0" "$(head -2 thr0.txt)"
+"$FDR" record -o thr20 -t 20us -- ./traced calls 2>/dev/null
+"$FDR" report thr20 2>/dev/null | head -1 | grep -qx "# calls shorter than 20 us were not recorded (fdr record's threshold): fdr record --threshold 0 keeps every call" &&
+	ok "report, --threshold 20us: the header says 20 us" || nok "report, --threshold 20us: the header says 20 us" "$("$FDR" report thr20 2>&1 | head -2)"
+mkdir bare && cp defthr/log.xray bare/
+"$FDR" report bare/log.xray >thrb.txt 2>/dev/null; "$FDR" report --json bare/log.xray >thrb.json 2>/dev/null
+! grep -q "were not recorded" thrb.txt && [ "$(thr_json thrb.json)" = None ] &&
+	ok "report of a log without DIR/info: the threshold is not known, no line; JSON null" ||
+	nok "report of a log without DIR/info: the threshold is not known, no line; JSON null" "$(head -2 thrb.txt)"
+FDR_OPTIONS=func_duration_threshold_us=0 "$FDR" record -o envthr -- ./traced calls 2>/dev/null
+"$FDR" report --json envthr >envthr.json 2>/dev/null
+grep -qx "threshold_us	FDR_OPTIONS" envthr/info && ! "$FDR" report envthr 2>/dev/null | grep -q "were not recorded" &&
+	[ "$(calls envthr.json leaf)" = 12 ] && [ "$(thr_json envthr.json)" = None ] &&
+	ok "record without --threshold, \$FDR_OPTIONS names one: info says so, report claims no threshold (leaf 12)" ||
+	nok "record without --threshold, \$FDR_OPTIONS names one: info says so, report claims no threshold (leaf 12)" "$(cat envthr/info)"
 
 # ---- record -F/-N: only the named sleds are patched ----
 "$FDR" record -o flt -t 0 -F middle -- ./traced calls 2>/dev/null
@@ -197,12 +223,17 @@ grep -q "warning: process [0-9]* ran $T/cxx, not $T/traced: its functions are sh
 	ok "exec of another program: the side table has a row per program, report says its names are not its own" ||
 	nok "exec of another program: the side table has a row per program, report says its names are not its own" \
 		"$(cat execother.err execother/log.xray.threads)"
-"$FDR" report exec >/dev/null 2>exec.err
-# the embedded backend records no context switches: report says so, once
-[ "$(grep -vc "^fdr report: no scheduling data was recorded" exec.err)" = 0 ] &&
-	[ "$(grep -c "no scheduling data" exec.err)" = 1 ] &&
-	ok "exec of the same program: no warning, one line saying no scheduling data was recorded" ||
-	nok "exec of the same program: no warning, one line saying no scheduling data was recorded" "$(cat exec.err)"
+"$FDR" report exec >exec.txt 2>exec.err
+# the embedded backend records no context switches: a report without the
+# columns says nothing of it (replay's header and --sort on-cpu do)
+[ ! -s exec.err ] && ! grep -q "scheduling" exec.txt &&
+	ok "exec of the same program: no warning, and no word of scheduling data in a report" ||
+	nok "exec of the same program: no warning, and no word of scheduling data in a report" "$(cat exec.err exec.txt)"
+"$FDR" replay exec >exec-replay.txt 2>exec.err
+[ "$(head -1 exec-replay.txt)" = "# no scheduling data was recorded (no usable LOG.sched: the embedded backend, --no-sched, or an older fdrd): time off CPU is in the durations, unmarked" ] &&
+	[ "$(sed -n 2p exec-replay.txt)" = "# DURATION     TID     FUNCTION" ] && [ ! -s exec.err ] &&
+	ok "replay on the embedded backend: the header's first line says no scheduling data was recorded" ||
+	nok "replay on the embedded backend: the header's first line says no scheduling data was recorded" "$(head -3 exec-replay.txt)" "$(cat exec.err)"
 "$FDR" record -o thr -t 0 -- ./traced threads 2>/dev/null
 expect_profile "threads: 4 threads' calls" thr "leaf=40 main=1 thread_body=4 threads=1"
 [ "$(grep -c '^thread' thr/log.xray.threads)" = 5 ] && ok "threads: 5 threads in the side table" || nok "threads: 5 threads in the side table"
@@ -368,14 +399,56 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); sys.exit(d["sche
 	nok "report --json --no-sched: \"sched\": \"none\", no split, nothing on stderr" "$(cat nosched.json nosched.err)"
 "$FDR" report --sched sched/bad-overflow.sched sched/sched.xray >bad.txt 2>bad.err
 [ $? = 0 ] && ! grep -q On-CPU bad.txt && grep -q "bad-overflow.sched: offset 24: sched header: expected a length" bad.err &&
-	grep -q "no scheduling data was recorded" bad.err && ok "report --sched of a hostile file: refused, named, the report as without one" ||
+	[ "$(wc -l <bad.err)" = 1 ] && ok "report --sched of a hostile file: refused, named, the report as without one" ||
 	nok "report --sched of a hostile file: refused, named, the report as without one" "$(cat bad.txt bad.err)"
-"$FDR" replay sched/sched.xray 2>&1 | grep -q -- '-- off CPU 2.001 ms (sleeping, woken by tid 102)' &&
-	ok "replay: off-CPU lines from LOG.sched" || nok "replay: off-CPU lines from LOG.sched"
+"$FDR" replay sched/sched.xray >sched-replay.txt 2>&1
+grep -q -- '-- off CPU 2.001 ms (sleeping, woken by tid 102)' sched-replay.txt && ! grep -q "no scheduling data" sched-replay.txt &&
+	ok "replay: off-CPU lines from LOG.sched, no note" || nok "replay: off-CPU lines from LOG.sched, no note"
 "$FDR" convert --format chrome -o sched.trace.json sched/sched.xray &&
 	"$B/fdrlog" convert --format yaml sched/sched.xray >sched.yaml &&
 	python3 "$HERE/../../fdrlog/tests/check_chrome.py" --sched sched/sched.xray.sched sched.trace.json sched.yaml sched/sched.xray.threads &&
 	ok "convert --format chrome: state tracks and wakeup flows" || nok "convert --format chrome: state tracks and wakeup flows"
+
+# ---- recursion (issue 34): a total runs from the outermost entry to its exit ----
+# gen_recursion.py's log: direct and mutual recursion, fib on three threads
+# at once and through worker, a tail-call chain; exact ns (1 GHz).
+python3 "$HERE/../../fdrlog/tests/gen_recursion.py" rec >/dev/null
+rec_is() { # NAME JSON EXPECTED (a Python dict: name -> (calls, total_ns, self_ns))
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+got = {f["name"]: (f["calls"], f["total_ns"], f["self_ns"]) for f in d["functions"]}
+want = eval(sys.argv[2])
+split = all(f["on_cpu_ns"] + f["runnable_ns"] + f["blocked_ns"] == f["total_ns"] for f in d["functions"])
+if got != want or not split:
+    print("got", sorted(got.items()), "split adds up:", split)
+    sys.exit(1)' "$2" "$3" >rec.out 2>&1 && ok "$1" || nok "$1" "$(cat rec.out)"
+}
+"$FDR" report --json rec/recursion.xray >rec.json 2>/dev/null
+rec_is "report --json, recursion: fib 2600 ns total over 12 calls on 3 threads (not 3830), mutual, tail calls; on-CPU + runnable + blocked = total" rec.json \
+	'{"main": (1, 4000, 1400), "fib": (12, 2600, 2400), "worker": (2, 1350, 450), "even": (2, 1000, 600),
+	  "odd": (2, 700, 400), "a": (2, 150, 150), "b": (2, 350, 350), "c": (2, 100, 100)}'
+"$FDR" report --json -F worker rec/recursion.xray >rec-F.json 2>/dev/null
+rec_is "report -F worker, recursion: fib's enclosing call outside the report does not hide it (900 ns)" rec-F.json \
+	'{"worker": (2, 1350, 450), "fib": (6, 900, 900)}'
+# the same on a real run: fib(15) makes 1973 calls, the outermost one
+# holds all of them, so fib's total equals the sum of its self times
+"$FDR" record -o fibd -t 0 -- ./traced fib 15 2>/dev/null
+"$FDR" report --json fibd >fib.json 2>/dev/null
+python3 -c 'import json, sys
+f = {x["name"]: x for x in json.load(open(sys.argv[1]))["functions"]}
+fib, main = f["fib"], f["main"]
+sys.exit(not (fib["calls"] == 1973 and fib["total_ns"] == fib["self_ns"] and fib["total_ns"] < main["total_ns"]))' fib.json &&
+	ok "record fib 15 (-t 0): 1973 calls, fib's total = the sum of its self times, below main's" ||
+	nok "record fib 15 (-t 0): 1973 calls, fib's total = the sum of its self times, below main's" "$(cat fib.json)"
+"$FDR" record -o fibt -- ./traced fib 15 2>/dev/null
+"$FDR" report fibt >fibt.txt 2>/dev/null
+[ "$(head -1 fibt.txt)" = "$THR_NOTE" ] && [ "$(awk '$NF == "fib" { print $(NF-1) }' fibt.txt)" -lt 1973 ] &&
+	ok "record fib 15 (default threshold): fewer fib calls than the program made, and the header says why" ||
+	nok "record fib 15 (default threshold): fewer fib calls than the program made, and the header says why" "$(cat fibt.txt)"
+"$FDR" report rec/recursion.xray >rec.txt 2>/dev/null
+grep -qE '^ +2\.600 us +2\.400 us +2\.570 us +30 ns +0 ns +12  fib$' rec.txt &&
+	ok "report, recursion: the text table agrees (fib 2.600 us, runnable 30 ns once)" ||
+	nok "report, recursion: the text table agrees (fib 2.600 us, runnable 30 ns once)" "$(cat rec.txt)"
 
 # ---- drop markers (streaming mode; hand-built: the embedded backend drops nothing) ----
 # cases/v2_drop_markers: 5 + 1000 records lost by thread 1234, 7 by 77,

@@ -15,6 +15,7 @@
  *   threads        threads 1; 4 threads, each thread_body 1, leaf 10
  *   sleep MS       the calls, then sleep MS (for the concurrency test)
  *   many N         the calls, then leaf N more times (a big log)
+ *   fib N          the calls, then fib(N), recursive: 2 F(N+1) - 1 calls
  *   outlier        the calls, then tick (10 us) 10,000 times with one
  *                  stall (20 ms, or $TRACED_STALL_MS) before the 5,001st:
  *                  the trigger tests
@@ -107,6 +108,15 @@ __attribute__((noinline)) static void stall(void)
 	nanosleep(&ts, NULL);
 }
 
+/* The store after both calls keeps them calls: no accumulator loop. */
+__attribute__((noinline)) static int fib(int n)
+{
+	int r = n < 2 ? n : fib(n - 1) + fib(n - 2);
+
+	sink = r;
+	return r;
+}
+
 static void outlier(void)
 {
 	for (int i = 0; i < 10000; i++) {
@@ -164,6 +174,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "many") && argc > 2)
 		for (long i = atol(argv[2]); i > 0; i--)
 			leaf((int)i);
+	if (!strcmp(mode, "fib") && argc > 2)
+		fib(atoi(argv[2]));
 	if (!strcmp(mode, "outlier"))
 		outlier();
 	if (!strcmp(mode, "sleep") && argc > 2)

@@ -24,7 +24,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_views import ENTER, EXIT, FREQ, buffer  # noqa: E402
+from gen_views import ENTER, EXIT, FREQ, buffer, v2_header, write_symmap  # noqa: E402
 
 MAIN = [(1000, ENTER, 1), (2000, ENTER, 2), (3000, ENTER, 3), (2103000, EXIT, 3),
         (5002000, EXIT, 2), (9001000, EXIT, 1)]
@@ -57,15 +57,12 @@ def sched_file(records, lost=0, magic=0x46534446, version=1, record_size=32, nr=
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    header = struct.pack("<HHIQQ8x", 2, 1, 3, FREQ, 4096)
-    log = header + buffer(101, 10, 0, 1000, MAIN) + buffer(102, 10, 1, 2000000, WAKER)
+    log = v2_header() + buffer(101, 10, 0, 1000, MAIN) + buffer(102, 10, 1, 2000000, WAKER)
     path = os.path.join(out, "sched.xray")
     open(path, "wb").write(log)
     open(path + ".sched", "wb").write(sched_file(SCHED))
     open(path + ".threads", "w").write(THREADS)
-    with open(os.path.join(out, "sched.symmap"), "w") as f:
-        for fid, name in SYMS:
-            f.write("%d\t%s\t/usr/bin/sched\t%x\n" % (fid, name, 0x1000 + fid * 16))
+    write_symmap(os.path.join(out, "sched.symmap"), SYMS, "/usr/bin/sched")
     good = sched_file(SCHED)
     bad = {
         "magic": sched_file(SCHED, magic=0x46534447),

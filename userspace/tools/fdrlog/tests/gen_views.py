@@ -73,19 +73,29 @@ thread\t201\tpid\t200\tbuffers\t1\tcomm\tcli\\x01ent\texe\tunknown
 """
 
 
+def v2_header():
+    """The file header: version 2, FDR, constant and nonstop TSC, FREQ, 4 KiB."""
+    return struct.pack("<HHIQQ8x", 2, 1, 3, FREQ, 4096)
+
+
+def write_symmap(path, syms, exe):
+    """The -finstrument-functions adapter's name map: fid, symbol, module, offset."""
+    with open(path, "w") as f:
+        for fid, name in syms:
+            f.write("%d\t%s\t%s\t%x\n" % (fid, name, exe, 0x1000 + fid * 16))
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    header = struct.pack("<HHIQQ8x", 2, 1, 3, FREQ, 4096)
+    header = v2_header()
     log = header + buffer(101, 10, 0, 1000, SERVER) + buffer(102, 11, 1, 1200, WORKER)
     log += buffer(201, 12, 0, 1000, CLIENT)
     open(os.path.join(out, "views.xray"), "wb").write(log)
     open(os.path.join(out, "views.xray.threads"), "w").write(THREADS)
     open(os.path.join(out, "clean.xray"), "wb").write(header + buffer(101, 10, 0, 1000, SERVER))
     open(os.path.join(out, "unwound.xray"), "wb").write(header + buffer(401, 10, 0, 100, UNWOUND))
-    with open(os.path.join(out, "views.symmap"), "w") as f:
-        for fid, name in SYMS:
-            f.write("%d\t%s\t/usr/bin/server\t%x\n" % (fid, name, 0x1000 + fid * 16))
+    write_symmap(os.path.join(out, "views.symmap"), SYMS, "/usr/bin/server")
 
 
 if __name__ == "__main__":

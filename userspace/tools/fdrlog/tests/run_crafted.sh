@@ -11,7 +11,8 @@
 # threads as llvm-xray does) must cost at most 3x what 20,000 ordinary
 # ones cost.  A
 # pseudo-random log with every kind of leftover compares account's whole
-# table with cases/crafted_mixed_30000.account.  TAP on stdout.
+# table with cases/crafted_mixed_30000.account, and its counts and sums
+# with account_sum_model.py's (recursion counted once).  TAP on stdout.
 #
 #   run_crafted.sh FDRLOG GEN_CRAFTED WORKDIR
 set -u
@@ -113,6 +114,10 @@ run mixed-account "$FDRLOG" account "$WORK/mixed.log"
 check "mixed: account's table (latencies, lost exits, unwound, open) as expected" \
 	cmp -s "$WORK/mixed-account.out" "$HERE/cases/crafted_mixed_30000.account" ||
 	diff "$HERE/cases/crafted_mixed_30000.account" "$WORK/mixed-account.out" | head -20 | sed 's/^/# /'
+"$FDRLOG" convert --format yaml "$WORK/mixed.log" >"$WORK/mixed-yaml.out" 2>/dev/null
+python3 "$HERE/account_sum_model.py" "$WORK/mixed-yaml.out" "$WORK/mixed-account.out" >"$WORK/model.out"
+check "mixed: account's counts and sums equal account_sum_model.py's (recursion counted once)" [ $? = 0 ] ||
+	head -5 "$WORK/model.out" | sed 's/^/# /'
 rm -f "$WORK"/*.log "$WORK"/*.out
 echo "1..$n"
 [ $failed = 0 ]

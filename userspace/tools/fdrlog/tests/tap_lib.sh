@@ -9,3 +9,9 @@ check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
 same() {
 	if cmp -s "$1" "$2"; then ok "$3"; else not_ok "$3"; diff "$2" "$1" | head -20 | sed 's/^/# /'; fi
 }
+# generate GEN.py DIR: DIR emptied and filled by the generator, else a
+# failed plan and exit (nothing can be tested without its logs)
+generate() {
+	rm -rf "$2" && mkdir -p "$2" && python3 "$HERE/$1" "$2" ||
+		{ echo "not ok 1 $1"; echo 1..1; exit 1; }
+}
