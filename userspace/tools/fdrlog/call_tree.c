@@ -98,6 +98,8 @@ static int pop_to(struct call_forest *f, struct call_thread *th, const struct fd
 		n->end = ev->tsc;
 		if (th->depth >= d)
 			n->flags |= CALL_EXIT_LOST;
+		else if (ev->kind == FDR_EVENT_TAIL_EXIT)
+			n->flags |= CALL_TAIL_EXIT;
 	}
 	return 0;
 }

@@ -16,6 +16,12 @@
  *  - a call still open at the end ends at the thread's last record
  *    (CALL_OPEN).
  * Custom and typed events are leaf nodes (CALL_EVENT).
+ *
+ * A call left by a tail call (`return f();` compiled as a jump: XRay
+ * logs the caller's TailExit, then f's Enter) ends at its TailExit, and
+ * f is its sibling, as XRay sees it: the caller's frame is gone when f
+ * runs.  It is flagged CALL_TAIL_EXIT so that replay can say so
+ * (Documentation/reader.md, "Tail calls").
  */
 #ifndef FDRLOG_CALL_TREE_H
 #define FDRLOG_CALL_TREE_H
@@ -31,6 +37,7 @@ enum call_flags {
 	CALL_EXIT_LOST	= 1 << 1,
 	CALL_OPEN	= 1 << 2,
 	CALL_EVENT	= 1 << 3,
+	CALL_TAIL_EXIT	= 1 << 4,	/* left by a tail call (a TailExit) */
 };
 
 struct call_node {

@@ -174,6 +174,8 @@ static void put_flags(struct replay *r, uint32_t flags)
 		out_str(r->o, " /* exit lost */");
 	if (flags & CALL_OPEN)
 		out_str(r->o, " /* still open at the end */");
+	if (flags & CALL_TAIL_EXIT)
+		out_str(r->o, " /* tail call: the next call runs in its place */");
 }
 
 static bool shown(struct replay *r, const struct call_node *n, unsigned depth)
