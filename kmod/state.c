@@ -8,6 +8,8 @@
  * touches user memory there, so the lock nests inside mmap_lock (vma
  * close and mmap take it) without an inversion.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
 #include <linux/poll.h>
@@ -112,11 +114,12 @@ static void fdr_clear_finalize(struct fdr_dev *dev)
 	dev->finalize_time_ns = 0;
 }
 
-static u32 fdr_init_ctl_flags(const struct fdr_init *cfg)
+static u32 fdr_init_ctl_flags(const struct fdr_init *cfg,
+			      const struct fdr_init_params *p)
 {
 	u32 flags = 0;
 
-	if (fdr_param_crash_finalize() &&
+	if (p->crash_finalize &&
 	    !(cfg->flags & FDR_INIT_NO_CRASH_FINALIZE))
 		flags |= FDR_CTL_CRASH_FINALIZE;
 	if (cfg->flags & FDR_INIT_STREAM)
@@ -151,17 +154,47 @@ static u64 fdr_trigger_not_before(const struct fdr_dev *dev,
 }
 
 /*
- * UNINITIALIZED -> INITIALIZING, with @bytes counted against the memory
- * caps.  Old regions still mapped count too, or INIT/mmap/RESET in a
- * loop would pin any amount of memory.
+ * A scheduling slot for @l's area, counted against the session's owner
+ * (the INIT caller for the default session), within that uid's share
+ * unless the caller has CAP_SYS_ADMIN.  None left: the region is made
+ * without the area (and without its memory), and says so in its flags.
  */
-static int fdr_init_begin(struct fdr_dev *dev, u64 bytes, u32 *generation)
+static void fdr_init_sched_slot(struct fdr_dev *dev,
+				const struct fdr_init_params *p,
+				struct fdr_layout *l, u32 *ctl_flags)
+{
+	kuid_t uid = dev->is_session ? dev->owner : current_euid();
+	u32 share = capable(CAP_SYS_ADMIN) ? 0 : p->max_user_sched;
+
+	if (!l->sched.size)
+		return;
+	l->sched_slot = fdr_sched_reserve(uid, share);
+	if (l->sched_slot >= 0)
+		return;
+	fdr_layout_drop_sched(l);
+	*ctl_flags |= FDR_CTL_SCHED_REFUSED;
+}
+
+/*
+ * UNINITIALIZED -> INITIALIZING, with @l's memory counted against the
+ * memory caps.  Old regions still mapped count too, or INIT/mmap/RESET
+ * in a loop would pin any amount of memory.
+ */
+static int fdr_init_begin(struct fdr_dev *dev, const struct fdr_init_params *p,
+			  struct fdr_layout *l, u32 *ctl_flags,
+			  u32 *generation)
 {
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (dev->state == FDR_STATE_UNINITIALIZED)
-		err = fdr_account_reserve(dev, bytes);
+	if (dev->state == FDR_STATE_UNINITIALIZED) {
+		fdr_init_sched_slot(dev, p, l, ctl_flags);
+		err = fdr_account_reserve(dev, l->bytes, p);
+		if (err) {
+			fdr_sched_unreserve(l->sched_slot);
+			l->sched_slot = -1;
+		}
+	}
 	if (!err) {
 		*generation = dev->generation + 1 ?: 1;
 		fdr_set_state(dev, FDR_STATE_INITIALIZING);
@@ -174,44 +207,47 @@ static int fdr_init_begin(struct fdr_dev *dev, u64 bytes, u32 *generation)
  * UNINITIALIZED -> INITIALIZING -> INITIALIZED.  The allocation runs
  * without the lock: INITIALIZING is a state no other transition starts
  * from, so nobody can change the state meanwhile, and STATUS/poll stay
- * responsive during a large INIT.
+ * responsive during a large INIT.  The module parameters are read once,
+ * here: what is checked, accounted and allocated is one layout.
  */
 int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 {
-	u64 max_total = fdr_param_max_total_bytes();
+	struct fdr_init_params p;
+	struct fdr_layout l;
 	struct fdr_region *r;
-	u64 bytes;
-	u32 generation;
+	u32 generation, ctl_flags;
 	int err;
 
 	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved ||
 	    !fdr_init_trigger_valid(cfg))
 		return -EINVAL;
-	err = fdr_region_check(cfg, max_total, &bytes);
-	if (!err && fdr_sched_wanted(cfg))
+	fdr_init_params_read(&p);
+	ctl_flags = fdr_init_ctl_flags(cfg, &p);
+	err = fdr_region_layout(cfg, &p, fdr_sched_wanted(cfg), &l);
+	if (!err && l.sched.size)
 		err = fdr_sched_prepare();
 	if (err)
 		return err;
 
-	err = fdr_init_begin(dev, bytes, &generation);
+	err = fdr_init_begin(dev, &p, &l, &ctl_flags, &generation);
 	if (err)
 		return err;
 
-	r = fdr_region_create(dev, cfg, fdr_init_ctl_flags(cfg), generation);
-	if (IS_ERR(r))
-		fdr_account_release(dev, bytes);
-	else
-		r->accounted = bytes;
+	r = fdr_region_create(dev, cfg, &l, ctl_flags, generation);
+	if (IS_ERR(r)) {
+		fdr_sched_unreserve(l.sched_slot);
+		fdr_account_release(dev, l.bytes);
+	} else {
+		r->accounted = l.bytes;
+	}
 
 	mutex_lock(&dev->lock);
-	err = IS_ERR(r) ? PTR_ERR(r) : fdr_sched_start(r);
-	if (err) {
-		if (!IS_ERR(r))
-			fdr_region_put(r);
+	if (IS_ERR(r)) {
 		fdr_set_state(dev, FDR_STATE_UNINITIALIZED);
 		mutex_unlock(&dev->lock);
-		return err;
+		return PTR_ERR(r);
 	}
+	fdr_sched_start(r);
 	dev->generation = generation;
 	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
 	dev->region = r;
