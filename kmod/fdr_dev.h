@@ -142,7 +142,8 @@ int fdr_state_reset(struct fdr_dev *dev);
 void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 		      struct fdr_status *st);
 void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
-				     struct fdr_region *region, int sig);
+				     struct fdr_region *region, int sig,
+				     struct pid *who);
 __poll_t fdr_state_poll_mask(struct fdr_dev *dev, struct fdr_file *ff);
 
 /* The ioctl entry point (ioctl.c). */
@@ -154,6 +155,8 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma);
 /* Reclaim of buffers whose owner process is gone (reclaim.c). */
 s32 fdr_owner_id(const struct fdr_region *region, struct pid *tgid);
 void fdr_reclaim_on_release(struct fdr_file *ff);
-void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer);
+void fdr_reclaim_on_unmap(struct fdr_region *region,
+			  const struct mm_struct *mm, struct pid *owner,
+			  bool was_writer);
 
 #endif /* FDR_DEV_H */

@@ -68,6 +68,7 @@ struct fdr_mm_map {
 	struct hlist_node node;
 	struct rcu_head rcu;
 	const struct mm_struct *mm;
+	struct pid *owner;		/* tgid that mmap()ed it; NULL: a fork */
 	unsigned long nr_vmas;
 	bool writable;			/* some VMA was mapped writable: traced */
 };

@@ -260,18 +260,20 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 }
 
 /*
- * INITIALIZED -> FINALIZING -> FINALIZED, naming the cause; @trig is the
- * FDR_IOC_TRIGGER that fired (NULL for any other reason), @now the time.
+ * INITIALIZED -> FINALIZING -> FINALIZED, naming the cause and @who
+ * caused it (a tgid); @trig is the FDR_IOC_TRIGGER that fired (NULL for
+ * any other reason), @now the time.
  */
 static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig,
-				const struct fdr_trigger *trig, u64 now)
+				struct pid *who, const struct fdr_trigger *trig,
+				u64 now)
 {
 	lockdep_assert_held(&dev->lock);
 	fdr_sched_stop(dev->region);
 	fdr_set_state(dev, FDR_STATE_FINALIZING);
 	dev->finalize_reason = reason;
 	dev->finalize_signal = sig;
-	dev->finalize_pid = get_pid(task_tgid(current));
+	dev->finalize_pid = get_pid(who);
 	if (trig) {
 		dev->finalize_tid = get_pid(task_pid(current));
 		dev->finalize_fid = trig->fid;
@@ -287,8 +289,8 @@ int fdr_state_finalize(struct fdr_dev *dev)
 
 	mutex_lock(&dev->lock);
 	if (dev->state == FDR_STATE_INITIALIZED) {
-		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0, NULL,
-				    ktime_get_ns());
+		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0,
+				    task_tgid(current), NULL, ktime_get_ns());
 		err = 0;
 	}
 	mutex_unlock(&dev->lock);
@@ -317,7 +319,8 @@ static void fdr_trigger_fire_locked(struct fdr_dev *dev,
 	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
 	r->triggers_fired++;
 	/* The finalize publishes the trigger line with the state. */
-	fdr_finalize_locked(dev, FDR_FINALIZE_TRIGGER, 0, trig, now);
+	fdr_finalize_locked(dev, FDR_FINALIZE_TRIGGER, 0, task_tgid(current),
+			    trig, now);
 }
 
 /**
@@ -360,17 +363,20 @@ out:
 }
 
 /*
- * The current process is a writer of @region dying from @sig: finalize,
- * if @region is still the device's and was initialized to allow it.
+ * Process @who, a writer of @region, died from @sig: finalize, if
+ * @region is still the device's and was initialized to allow it.  @who
+ * is not always current: the last reference to a writer's address space
+ * may be dropped by another task (reclaim.c).
  */
 void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
-				     struct fdr_region *region, int sig)
+				     struct fdr_region *region, int sig,
+				     struct pid *who)
 {
 	lockdep_assert_held(&dev->lock);
 	if (dev->region != region || dev->state != FDR_STATE_INITIALIZED ||
 	    !(region->flags & FDR_CTL_CRASH_FINALIZE))
 		return;
-	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig, NULL,
+	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig, who, NULL,
 			    ktime_get_ns());
 }
 
