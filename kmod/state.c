@@ -27,11 +27,21 @@ void fdr_dev_setup(struct fdr_dev *dev)
 	atomic64_set(&dev->live_bytes, 0);
 }
 
+/*
+ * The session's end (or the module's, for the default one): no file and
+ * no mapping is left, so the region goes with this put and every byte
+ * INIT accounted must be back.
+ */
 void fdr_dev_teardown(struct fdr_dev *dev)
 {
-	if (dev->region)
+	if (dev->region) {
+		fdr_sched_stop(dev->region);
 		fdr_region_put(dev->region);
+	}
 	dev->region = NULL;
+	WARN(atomic64_read(&dev->live_bytes),
+	     "fdr: %lld bytes of regions still accounted at the end of a session\n",
+	     (long long)atomic64_read(&dev->live_bytes));
 	put_pid(dev->finalize_pid);
 	dev->finalize_pid = NULL;
 	put_pid(dev->finalize_tid);

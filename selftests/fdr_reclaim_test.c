@@ -3,7 +3,9 @@
  * fdr_reclaim_test.c - buffers of processes that are gone, and the crash
  * auto-finalize: a writer's HELD buffers become RELEASED (extents kept)
  * when it exits, dies or execs; a death by signal finalizes the region
- * unless crash finalize was turned off.
+ * unless crash finalize was turned off.  Whatever task drops the last
+ * reference to a writer's address space, the reclaim and the finalize
+ * are the writer's.
  */
 #include <errno.h>
 #include <poll.h>
@@ -14,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "kselftest_harness.h"
@@ -650,6 +653,140 @@ TEST_F(dev, writers_the_creator_cannot_see)
 	ASSERT_EQ(-pid, fdrt_desc(m.c, 3)->owner_pid);
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	ASSERT_EQ(1, st.buffers_reclaimed);
+}
+
+/*
+ * A writer W whose address space outlives it: a CLONE_VM sibling C (a
+ * process of its own, as vfork() and posix_spawn() make) shares it, so
+ * the last reference to it goes when C ends, in C's context, after W is
+ * dead.  C either exits normally or is killed.
+ */
+struct shared_mm_plan {
+	int to_parent[2];	/* W -> test: C's pid, once the buffer is held */
+	int sibling_killed;	/* C waits to be killed instead of exiting */
+};
+
+static int sibling_of_writer(void *arg)
+{
+	struct shared_mm_plan *plan = arg;
+	pid_t writer = getppid();
+
+	/* Reparented to the test (a subreaper) once the writer is dead. */
+	while (getppid() == writer)
+		usleep(1000);
+	while (plan->sibling_killed)
+		pause();
+	return 0;
+}
+
+static int writer_with_sibling(void *arg)
+{
+	struct shared_mm_plan *plan = arg;
+	uint32_t expect = FDR_BUF_FREE;
+	struct fdr_buffer_desc *d;
+	struct fdr_status st;
+	struct fdr_control *c;
+	size_t len, stack_size = 256 * 1024;
+	char *stack;
+	pid_t sibling;
+	int fd = fdrt_open();
+
+	no_core_dumps();
+	if (fd < 0 || fdrt_status(fd, &st))
+		return 10;
+	c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
+	if (!c)
+		return 11;
+	d = fdrt_desc(c, 0);
+	if (!__atomic_compare_exchange_n(&d->state, &expect, FDR_BUF_HELD, 0,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return 12;
+	d->owner_tid = gettid();
+	d->owner_pid = st.owner_pid;
+	/* Only the mapping is left: no file release can reclaim for W. */
+	close(fd);
+	stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (stack == MAP_FAILED)
+		return 13;
+	sibling = clone(sibling_of_writer, stack + stack_size,
+			CLONE_VM | SIGCHLD, plan);
+	if (sibling < 0 || write(plan->to_parent[1], &sibling,
+				 sizeof(sibling)) != sizeof(sibling))
+		return 14;
+	for (;;)
+		pause();
+}
+
+static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
+					 int fd, int sibling_killed)
+{
+	struct shared_mm_plan plan = { .sibling_killed = sibling_killed };
+	struct fdr_status st;
+	struct mapped m;
+	siginfo_t info;
+	pid_t writer, sibling;
+	int status;
+
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, fdrt_init(fd, 4096, 1, FDR_INIT_NO_SCHED));
+	map_region(_metadata, fd, &m);
+	ASSERT_EQ(0, pipe(plan.to_parent));
+	writer = fdrt_spawn(writer_with_sibling, &plan);
+	ASSERT_LT(0, writer);
+	close(plan.to_parent[1]);
+	ASSERT_EQ(sizeof(sibling), read(plan.to_parent[0], &sibling,
+					sizeof(sibling)));
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
+
+	/* W dies by SIGTERM; its address space lives on in C. */
+	ASSERT_EQ(0, kill(writer, SIGTERM));
+	/* A zombie, not reaped: its exit is still there to read. */
+	ASSERT_EQ(0, waitid(P_PID, writer, &info, WEXITED | WNOWAIT));
+	ASSERT_EQ(0, fdrt_status(fd, &st));
+	ASSERT_EQ(FDR_STATE_INITIALIZED, st.state);
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
+
+	/* C ends: the last reference to W's address space goes with it. */
+	if (sibling_killed) {
+		usleep(50 * 1000);
+		ASSERT_EQ(0, kill(sibling, SIGKILL));
+	}
+	ASSERT_EQ(sibling, waitpid(sibling, &status, 0));
+	ASSERT_EQ(0, fdrt_status(fd, &st));
+	TH_LOG("state %u reason %u signal %u pid %d (writer %d, sibling %d), reclaimed %llu",
+	       st.state, st.finalize_reason, st.finalize_signal,
+	       st.finalize_pid, writer, sibling,
+	       (unsigned long long)st.buffers_reclaimed);
+	EXPECT_EQ(FDR_BUF_RELEASED, fdrt_desc(m.c, 0)->state);
+	EXPECT_EQ(1, st.buffers_reclaimed);
+	EXPECT_EQ(FDR_STATE_FINALIZED, st.state);
+	EXPECT_EQ(FDR_FINALIZE_CRASH, st.finalize_reason);
+	EXPECT_EQ(SIGTERM, st.finalize_signal);
+	EXPECT_EQ(writer, st.finalize_pid);
+	waitpid(writer, &status, 0);
+	munmap(m.c, m.len);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/*
+ * Before, C's exit ran the reclaim as C: C held nothing and died of no
+ * signal, so W's buffer stayed HELD and W's death never finalized.
+ */
+TEST_F(dev, last_mm_reference_dropped_by_a_sibling_reclaims_the_writer)
+{
+	REQUIRE_DEV();
+	writer_dies_sibling_holds_mm(_metadata, self->fd, 0);
+}
+
+/*
+ * Before, a killed C was taken for the dying writer: the crash finalize
+ * named C and SIGKILL, and W's buffer stayed HELD.
+ */
+TEST_F(dev, last_mm_reference_dropped_by_a_killed_sibling_names_the_writer)
+{
+	REQUIRE_DEV();
+	writer_dies_sibling_holds_mm(_metadata, self->fd, 1);
 }
 
 TEST_HARNESS_MAIN
