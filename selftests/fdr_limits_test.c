@@ -30,13 +30,13 @@ static const struct {
 	long long max;		/* the largest value accepted */
 	long long step;		/* the value must be a multiple of it */
 } params[] = {
+	{ "sched_ring_kb", 65536, 1 },
 	{ "buffer_size", 1ll << 30, 4096 },
 	{ "buffers_per_cpu", 65536, 1 },
 	{ "max_total_mb", 1ll << 20, 1 },
 	{ "max_user_mb", 1ll << 20, 1 },
 	{ "max_user_sessions", 4096, 1 },
 	{ "max_user_sched", NR_SLOTS, 1 },
-	{ "sched_ring_kb", 65536, 1 },
 };
 
 static int sched_supported(int fd)
@@ -206,6 +206,8 @@ static int greedy_user(void *arg)
 	char name[32], byte;
 	int i;
 
+	close(g->done[1]);
+	close(g->ready[0]);
 	if (become(UID_GREEDY))
 		return 10;
 	for (i = 0; i < NR_SLOTS; i++) {

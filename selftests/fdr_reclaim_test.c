@@ -663,20 +663,18 @@ TEST_F(dev, writers_the_creator_cannot_see)
  */
 struct shared_mm_plan {
 	int to_parent[2];	/* W -> test: C's pid, once the buffer is held */
+	int go[2];		/* test -> C: exit now */
 	int sibling_killed;	/* C waits to be killed instead of exiting */
 };
 
 static int sibling_of_writer(void *arg)
 {
 	struct shared_mm_plan *plan = arg;
-	pid_t writer = getppid();
+	char byte;
 
-	/* Reparented to the test (a subreaper) once the writer is dead. */
-	while (getppid() == writer)
-		usleep(1000);
 	while (plan->sibling_killed)
 		pause();
-	return 0;
+	return read(plan->go[0], &byte, 1) == 1 ? 0 : 1;
 }
 
 static int writer_with_sibling(void *arg)
@@ -732,6 +730,7 @@ static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, fdrt_init(fd, 4096, 1, FDR_INIT_NO_SCHED));
 	map_region(_metadata, fd, &m);
 	ASSERT_EQ(0, pipe(plan.to_parent));
+	ASSERT_EQ(0, pipe(plan.go));
 	writer = fdrt_spawn(writer_with_sibling, &plan);
 	ASSERT_LT(0, writer);
 	close(plan.to_parent[1]);
@@ -749,8 +748,9 @@ static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
 
 	/* C ends: the last reference to W's address space goes with it. */
 	if (sibling_killed) {
-		usleep(50 * 1000);
 		ASSERT_EQ(0, kill(sibling, SIGKILL));
+	} else {
+		ASSERT_EQ(1, write(plan.go[1], "g", 1));
 	}
 	ASSERT_EQ(sibling, waitpid(sibling, &status, 0));
 	ASSERT_EQ(0, fdrt_status(fd, &st));
