@@ -226,7 +226,8 @@ FDR_API int fdr_attach(const char *target)
 	}
 	fdr__pid = getpid();
 	fdr__owner_process_setup();
-	fdr__options_parse(&g.opts, getenv("FDR_OPTIONS"));
+	/* Not the caller's to set in a set-user-ID program. */
+	fdr__options_parse(&g.opts, secure_getenv("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {
 		fprintf(stderr, "libfdr: recording disabled: %s\n",
