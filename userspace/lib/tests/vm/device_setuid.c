@@ -96,6 +96,7 @@ static int run_probe(bool setuid, const char *env_target, const char *arg,
 	close(pipefd[1]);
 	n = read(pipefd[0], out, len - 1);
 	out[n > 0 ? n : 0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
 	close(pipefd[0]);
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
@@ -145,7 +146,7 @@ int main(int argc, char **argv)
 
 	tap_ok(!run_probe(true, "embedded:setuid-evil", NULL, line,
 			  sizeof(line)) &&
-	       strstr(line, "secure=1") && !strstr(line, "setuid-evil"),
+	       strstr(line, "secure=1 ret=-13") && !strstr(line, "setuid-evil"),
 	       "nor an embedded region the caller names: %s", line);
 
 	/* Named by the program itself: a session is still not opened. */
