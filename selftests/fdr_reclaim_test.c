@@ -30,6 +30,8 @@ enum child_end {
 	END_ABORT,		/* abort() */
 	END_WAIT,		/* block on the pipe until the parent acts */
 	END_EXEC,		/* exec a program that waits on the pipe */
+	END_SIBLING,		/* close the fd, clone(CLONE_VM) a sibling
+				 * that shares the mapping, wait to be killed */
 };
 
 struct child_plan {
@@ -39,7 +41,42 @@ struct child_plan {
 	int prot;		/* mapping protection */
 	int sync[2];		/* child -> parent: ready; parent -> child: go */
 	int go[2];
+	/* END_SIBLING: its pid to the parent; it waits to be killed */
+	int sibling_pid[2];
+	int sibling_killed;
 };
+
+/*
+ * END_SIBLING's CLONE_VM sibling: a process of its own sharing the
+ * writer's address space, as vfork() and posix_spawn() make one.  It
+ * ends when the parent says (go), or is killed.
+ */
+static int sibling_of_writer(void *arg)
+{
+	struct child_plan *plan = arg;
+	char byte;
+
+	while (plan->sibling_killed)
+		pause();
+	return read(plan->go[0], &byte, 1) == 1 ? 0 : 1;
+}
+
+static int start_sibling(struct child_plan *plan)
+{
+	size_t stack_size = 256 * 1024;
+	char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+
+	if (stack == MAP_FAILED)
+		return -1;
+	pid = clone(sibling_of_writer, stack + stack_size, CLONE_VM | SIGCHLD,
+		    plan);
+	if (pid < 0 || write(plan->sibling_pid[1], &pid, sizeof(pid)) !=
+		       sizeof(pid))
+		return -1;
+	return 0;
+}
 
 static void no_core_dumps(void)
 {
@@ -79,8 +116,11 @@ static int child_writer(void *arg)
 		memset((char *)c + d->offset, 0x5a, plan->extents);
 		__atomic_store_n(&d->extents, plan->extents, __ATOMIC_RELEASE);
 	}
-	if (plan->end == END_CLOSE_EXIT)
+	/* Only the mapping is left: no file release can reclaim for us. */
+	if (plan->end == END_CLOSE_EXIT || plan->end == END_SIBLING)
 		close(fd);
+	if (plan->end == END_SIBLING && start_sibling(plan))
+		return 17;
 	if (write(plan->sync[1], "r", 1) != 1)
 		return 13;
 	switch (plan->end) {
@@ -91,6 +131,9 @@ static int child_writer(void *arg)
 		abort();
 	case END_WAIT:
 		return read(plan->go[0], &byte, 1) == 1 ? 0 : 15;
+	case END_SIBLING:
+		for (;;)
+			pause();
 	case END_EXEC: {
 		char fdarg[16];
 
@@ -656,70 +699,16 @@ TEST_F(dev, writers_the_creator_cannot_see)
 }
 
 /*
- * A writer W whose address space outlives it: a CLONE_VM sibling C (a
- * process of its own, as vfork() and posix_spawn() make) shares it, so
- * the last reference to it goes when C ends, in C's context, after W is
- * dead.  C either exits normally or is killed.
+ * A writer W whose address space outlives it: a CLONE_VM sibling C
+ * shares it (END_SIBLING), so the last reference to it goes when C ends,
+ * in C's context, after W is dead.  C either exits normally or is
+ * killed.
  */
-struct shared_mm_plan {
-	int to_parent[2];	/* W -> test: C's pid, once the buffer is held */
-	int go[2];		/* test -> C: exit now */
-	int sibling_killed;	/* C waits to be killed instead of exiting */
-};
-
-static int sibling_of_writer(void *arg)
-{
-	struct shared_mm_plan *plan = arg;
-	char byte;
-
-	while (plan->sibling_killed)
-		pause();
-	return read(plan->go[0], &byte, 1) == 1 ? 0 : 1;
-}
-
-static int writer_with_sibling(void *arg)
-{
-	struct shared_mm_plan *plan = arg;
-	uint32_t expect = FDR_BUF_FREE;
-	struct fdr_buffer_desc *d;
-	struct fdr_status st;
-	struct fdr_control *c;
-	size_t len, stack_size = 256 * 1024;
-	char *stack;
-	pid_t sibling;
-	int fd = fdrt_open();
-
-	no_core_dumps();
-	if (fd < 0 || fdrt_status(fd, &st))
-		return 10;
-	c = fdrt_map(fd, PROT_READ | PROT_WRITE, &len);
-	if (!c)
-		return 11;
-	d = fdrt_desc(c, 0);
-	if (!__atomic_compare_exchange_n(&d->state, &expect, FDR_BUF_HELD, 0,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-		return 12;
-	d->owner_tid = gettid();
-	d->owner_pid = st.owner_pid;
-	/* Only the mapping is left: no file release can reclaim for W. */
-	close(fd);
-	stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
-		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (stack == MAP_FAILED)
-		return 13;
-	sibling = clone(sibling_of_writer, stack + stack_size,
-			CLONE_VM | SIGCHLD, plan);
-	if (sibling < 0 || write(plan->to_parent[1], &sibling,
-				 sizeof(sibling)) != sizeof(sibling))
-		return 14;
-	for (;;)
-		pause();
-}
-
 static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
 					 int fd, int sibling_killed)
 {
-	struct shared_mm_plan plan = { .sibling_killed = sibling_killed };
+	struct child_plan plan = { .end = END_SIBLING, .extents = 64,
+				   .sibling_killed = sibling_killed };
 	struct fdr_status st;
 	struct mapped m;
 	siginfo_t info;
@@ -729,12 +718,10 @@ static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
 	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
 	ASSERT_EQ(0, fdrt_init(fd, 4096, 1, FDR_INIT_NO_SCHED));
 	map_region(_metadata, fd, &m);
-	ASSERT_EQ(0, pipe(plan.to_parent));
-	ASSERT_EQ(0, pipe(plan.go));
-	writer = fdrt_spawn(writer_with_sibling, &plan);
-	ASSERT_LT(0, writer);
-	close(plan.to_parent[1]);
-	ASSERT_EQ(sizeof(sibling), read(plan.to_parent[0], &sibling,
+	ASSERT_EQ(0, pipe(plan.sibling_pid));
+	writer = start_child(_metadata, &plan);
+	close(plan.sibling_pid[1]);
+	ASSERT_EQ(sizeof(sibling), read(plan.sibling_pid[0], &sibling,
 					sizeof(sibling)));
 	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
 
@@ -750,7 +737,7 @@ static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
 	if (sibling_killed) {
 		ASSERT_EQ(0, kill(sibling, SIGKILL));
 	} else {
-		ASSERT_EQ(1, write(plan.go[1], "g", 1));
+		let_child_go(&plan);
 	}
 	ASSERT_EQ(sibling, waitpid(sibling, &status, 0));
 	ASSERT_EQ(0, fdrt_status(fd, &st));
