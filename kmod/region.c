@@ -65,7 +65,12 @@ int fdr_region_layout(const struct fdr_init *cfg,
 	return 0;
 }
 
-/* No scheduling area after all (no slot was left): nor its memory. */
+/**
+ * fdr_layout_drop_sched - no scheduling area after all
+ * @l: a layout with one; no slot was left for it
+ *
+ * Nor its memory: the region is accounted and allocated without it.
+ */
 void fdr_layout_drop_sched(struct fdr_layout *l)
 {
 	l->bytes -= l->sched.size;

@@ -292,7 +292,10 @@ int fdr_sched_reserve(kuid_t uid, u32 share)
 	return slot;
 }
 
-/* A slot fdr_sched_reserve() gave and no region took: free again. */
+/**
+ * fdr_sched_unreserve - free a slot no region took
+ * @slot: what fdr_sched_reserve() gave (a negative one is ignored)
+ */
 void fdr_sched_unreserve(int slot)
 {
 	if (slot < 0)
@@ -302,9 +305,11 @@ void fdr_sched_unreserve(int slot)
 	spin_unlock(&fdr_sched_live_lock);
 }
 
-/*
- * INITIALIZED: record @r's threads, beside those of the other sessions'
- * live regions, in the slot its INIT reserved.
+/**
+ * fdr_sched_start - INITIALIZED: record @r's threads
+ * @r: the region, with the slot its INIT reserved (none: nothing to do)
+ *
+ * Beside those of the other sessions' live regions.
  */
 void fdr_sched_start(struct fdr_region *r)
 {
@@ -316,10 +321,13 @@ void fdr_sched_start(struct fdr_region *r)
 	spin_unlock(&fdr_sched_live_lock);
 }
 
-/*
- * FINALIZE (or the end of a session that was never finalized): stop, and
- * give the slot back; a second call finds none.  A probe may still be
- * writing; readers allow for it.
+/**
+ * fdr_sched_stop - FINALIZE (or the end of a session): stop recording @r
+ * @r: the region
+ *
+ * Gives its slot back; a second call finds none.  A probe may still be
+ * writing; readers allow for it, and RESET waits for it
+ * (fdr_sched_quiesce()) before the region can go.
  */
 void fdr_sched_stop(struct fdr_region *r)
 {
