@@ -75,6 +75,14 @@ struct fdr_file {
 	u32 role;			/* enum fdr_session_role */
 	struct pid *opener;		/* tgid of the process that opened it */
 	u64 events_seen;		/* dev->events at this file's last STATUS */
+	/*
+	 * poll() waits here, not on a session's queue: an epoll registered
+	 * before the bind stays on this one.  @wake sits on the queue of the
+	 * session the file addresses (moved by the bind) and forwards its
+	 * wake-ups.
+	 */
+	wait_queue_head_t waitq;
+	struct wait_queue_entry wake;
 };
 
 /* The session @ff addresses: it changes once, from the default one. */
@@ -83,16 +91,29 @@ static inline struct fdr_dev *fdr_file_dev(struct fdr_file *ff)
 	return smp_load_acquire(&ff->dev);
 }
 
+/* Regions that may record the scheduling view at once, machine-wide. */
+#define FDR_SCHED_SLOTS		16
+
+/*
+ * The module parameters one INIT uses, read once at its start: a
+ * parameter written while the INIT runs changes none of its sizes,
+ * checks or accounting.
+ */
+struct fdr_init_params {
+	u64 max_total_bytes;		/* max_total_mb */
+	u64 max_user_bytes;		/* max_user_mb */
+	u64 sched_ring_bytes;		/* sched_ring_kb */
+	u32 max_user_sched;		/* scheduling slots one uid may hold */
+	bool crash_finalize;
+};
+
 /* Module parameters (params.c), read once per use. */
+void fdr_init_params_read(struct fdr_init_params *p);
 u64 fdr_param_buffer_size(void);
 u32 fdr_param_buffers_per_cpu(void);
-bool fdr_param_crash_finalize(void);
-u64 fdr_param_max_total_bytes(void);
-u64 fdr_param_sched_ring_bytes(void);
 umode_t fdr_param_dev_mode(void);
 kgid_t fdr_param_dev_gid(void);
 u32 fdr_param_max_user_sessions(void);
-u64 fdr_param_max_user_bytes(void);
 
 /* Sessions (session.c). */
 extern struct fdr_dev fdr_default_session;
@@ -102,7 +123,8 @@ int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req);
 int fdr_session_info(struct fdr_session_info *info);
 void fdr_session_get(struct fdr_dev *dev);
 void fdr_session_put(struct fdr_dev *dev);
-int fdr_account_reserve(struct fdr_dev *dev, u64 bytes);
+int fdr_account_reserve(struct fdr_dev *dev, u64 bytes,
+			const struct fdr_init_params *p);
 void fdr_account_release(struct fdr_dev *dev, u64 bytes);
 
 /* The state machine (state.c).  Each returns 0 or a negative errno. */
@@ -120,7 +142,8 @@ int fdr_state_reset(struct fdr_dev *dev);
 void fdr_state_status(struct fdr_dev *dev, struct fdr_file *ff,
 		      struct fdr_status *st);
 void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
-				     struct fdr_region *region, int sig);
+				     struct fdr_region *region, int sig,
+				     struct pid *who);
 __poll_t fdr_state_poll_mask(struct fdr_dev *dev, struct fdr_file *ff);
 
 /* The ioctl entry point (ioctl.c). */
@@ -132,6 +155,8 @@ int fdr_mmap(struct file *file, struct vm_area_struct *vma);
 /* Reclaim of buffers whose owner process is gone (reclaim.c). */
 s32 fdr_owner_id(const struct fdr_region *region, struct pid *tgid);
 void fdr_reclaim_on_release(struct fdr_file *ff);
-void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer);
+void fdr_reclaim_on_unmap(struct fdr_region *region,
+			  const struct mm_struct *mm, struct pid *owner,
+			  bool was_writer);
 
 #endif /* FDR_DEV_H */

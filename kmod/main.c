@@ -35,6 +35,16 @@ static int fdr_check_access(void)
 	return -EPERM;
 }
 
+/* A change of the file's session: wake the file's own pollers. */
+static int fdr_file_wake(struct wait_queue_entry *wq, unsigned int mode,
+			 int sync, void *key)
+{
+	struct fdr_file *ff = container_of(wq, struct fdr_file, wake);
+
+	wake_up_interruptible_all(&ff->waitq);
+	return 0;
+}
+
 static int fdr_open(struct inode *inode, struct file *file)
 {
 	struct fdr_file *ff;
@@ -50,6 +60,9 @@ static int fdr_open(struct inode *inode, struct file *file)
 	ff->role = FDR_ROLE_OWNER;
 	ff->opener = get_pid(task_tgid(current));
 	ff->events_seen = READ_ONCE(fdr_default_session.events);
+	init_waitqueue_head(&ff->waitq);
+	init_waitqueue_func_entry(&ff->wake, fdr_file_wake);
+	add_wait_queue(&fdr_default_session.waitq, &ff->wake);
 	file->private_data = ff;
 	return nonseekable_open(inode, file);
 }
@@ -63,6 +76,7 @@ static int fdr_release(struct inode *inode, struct file *file)
 	if (dev != &fdr_default_session)
 		fdr_state_release(&fdr_default_session, ff);
 	fdr_state_release(dev, ff);
+	remove_wait_queue(&dev->waitq, &ff->wake);
 	fdr_reclaim_on_release(ff);
 	put_pid(ff->opener);
 	kfree(ff);
@@ -73,10 +87,10 @@ static int fdr_release(struct inode *inode, struct file *file)
 static __poll_t fdr_poll(struct file *file, poll_table *wait)
 {
 	struct fdr_file *ff = file->private_data;
-	struct fdr_dev *dev = fdr_file_dev(ff);
 
-	poll_wait(file, &dev->waitq, wait);
-	return fdr_state_poll_mask(dev, ff);
+	/* Queued first: a bind after this wakes the queue. */
+	poll_wait(file, &ff->waitq, wait);
+	return fdr_state_poll_mask(fdr_file_dev(ff), ff);
 }
 
 static const struct file_operations fdr_fops = {

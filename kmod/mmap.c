@@ -51,6 +51,14 @@ static void fdr_mm_map_add_locked(struct fdr_region *r,
 	}
 	if (!m)
 		return;
+	/*
+	 * Whose address space: reclaim must not ask current, who may be
+	 * another task when the last reference goes.  fork() copies VMAs
+	 * from the parent's context: unknown until the child maps or
+	 * splits one itself.
+	 */
+	if (!m->owner && current->mm == vma->vm_mm)
+		m->owner = get_pid(task_tgid(current));
 	m->nr_vmas++;
 	if (vma->vm_flags & VM_WRITE)
 		WRITE_ONCE(m->writable, true);
@@ -89,6 +97,7 @@ static void fdr_vm_close(struct vm_area_struct *vma)
 	struct fdr_dev *dev = region->dev;
 	bool writable = vma->vm_flags & VM_WRITE;
 	bool last = true;	/* an uncounted VMA reclaims by itself */
+	struct pid *owner = NULL;
 	struct fdr_mm_map *m;
 
 	mutex_lock(&region->mms_lock);
@@ -97,16 +106,19 @@ static void fdr_vm_close(struct vm_area_struct *vma)
 		writable |= m->writable;
 		WRITE_ONCE(m->writable, writable);
 		last = !--m->nr_vmas;
-		if (last)
+		if (last) {
 			hash_del_rcu(&m->node);
-		else
+			owner = m->owner;	/* the reference comes along */
+		} else {
 			m = NULL;
+		}
 	}
 	mutex_unlock(&region->mms_lock);
 	if (m)
 		kfree_rcu(m, rcu);
 	if (last)
-		fdr_reclaim_on_unmap(region, writable);
+		fdr_reclaim_on_unmap(region, vma->vm_mm, owner, writable);
+	put_pid(owner);
 	fdr_region_put(region);
 	fdr_session_put(dev);
 }

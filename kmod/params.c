@@ -3,6 +3,12 @@
  * params.c - module parameters, validated when they are set so that a
  * bad value is refused at insmod time (or by the sysfs write) instead of
  * surfacing later as a confusing INIT failure.
+ *
+ * Every writable parameter has an upper bound as well as a lower one, so
+ * that no value a writer can set makes a size the INIT arithmetic cannot
+ * hold; an INIT reads each one once (fdr_init_params_read()) and uses
+ * only that copy, so a write in the middle of an INIT changes nothing it
+ * does.
  */
 #include <linux/cred.h>
 #include <linux/kernel.h>
@@ -20,7 +26,15 @@ static bool crash_finalize = true;
 static unsigned int max_total_mb = 1024;
 static unsigned int sched_ring_kb = 256;
 static unsigned int max_user_sessions = 16;
-static unsigned int max_user_mb = 1024;
+static unsigned int max_user_mb = 256;
+static unsigned int max_user_sched = 4;
+
+/* The bounds of the writable parameters (abi.md, "Module parameters"). */
+#define FDR_PARAM_BUFFER_SIZE_MAX	(1ul << 30)	/* 1 GiB */
+#define FDR_PARAM_BUFFERS_PER_CPU_MAX	65536u
+#define FDR_PARAM_MB_MAX		(1u << 20)	/* 1 TiB */
+#define FDR_PARAM_SCHED_RING_KB_MAX	65536u		/* 2^21 records */
+#define FDR_PARAM_USER_SESSIONS_MAX	4096u
 
 static int fdr_set_buffer_size(const char *val, const struct kernel_param *kp)
 {
@@ -29,23 +43,53 @@ static int fdr_set_buffer_size(const char *val, const struct kernel_param *kp)
 
 	if (err)
 		return err;
-	if (!v || !IS_ALIGNED(v, PAGE_SIZE))
+	if (!v || !IS_ALIGNED(v, PAGE_SIZE) || v > FDR_PARAM_BUFFER_SIZE_MAX)
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned long *)kp->arg, v);
 	return 0;
 }
 
-static int fdr_set_nonzero_uint(const char *val, const struct kernel_param *kp)
+/* A uint parameter in [1, max]; max is the ops' private bound. */
+static int fdr_set_bounded_uint(const char *val, const struct kernel_param *kp,
+				unsigned int max)
 {
 	unsigned int v;
 	int err = kstrtouint(val, 0, &v);
 
 	if (err)
 		return err;
-	if (!v)
+	if (!v || v > max)
 		return -EINVAL;
 	WRITE_ONCE(*(unsigned int *)kp->arg, v);
 	return 0;
+}
+
+static int fdr_set_buffers_per_cpu(const char *val,
+				   const struct kernel_param *kp)
+{
+	return fdr_set_bounded_uint(val, kp, FDR_PARAM_BUFFERS_PER_CPU_MAX);
+}
+
+static int fdr_set_mb(const char *val, const struct kernel_param *kp)
+{
+	return fdr_set_bounded_uint(val, kp, FDR_PARAM_MB_MAX);
+}
+
+static int fdr_set_sched_ring_kb(const char *val,
+				 const struct kernel_param *kp)
+{
+	return fdr_set_bounded_uint(val, kp, FDR_PARAM_SCHED_RING_KB_MAX);
+}
+
+static int fdr_set_user_sessions(const char *val,
+				 const struct kernel_param *kp)
+{
+	return fdr_set_bounded_uint(val, kp, FDR_PARAM_USER_SESSIONS_MAX);
+}
+
+static int fdr_set_user_sched(const char *val, const struct kernel_param *kp)
+{
+	return fdr_set_bounded_uint(val, kp, FDR_SCHED_SLOTS);
 }
 
 static int fdr_set_mode(const char *val, const struct kernel_param *kp)
@@ -71,10 +115,17 @@ static const struct kernel_param_ops fdr_buffer_size_ops = {
 	.get = param_get_ulong,
 };
 
-static const struct kernel_param_ops fdr_nonzero_uint_ops = {
-	.set = fdr_set_nonzero_uint,
-	.get = param_get_uint,
-};
+#define FDR_UINT_PARAM_OPS(name, setter)				\
+	static const struct kernel_param_ops name = {			\
+		.set = setter,						\
+		.get = param_get_uint,					\
+	}
+
+FDR_UINT_PARAM_OPS(fdr_buffers_per_cpu_ops, fdr_set_buffers_per_cpu);
+FDR_UINT_PARAM_OPS(fdr_mb_ops, fdr_set_mb);
+FDR_UINT_PARAM_OPS(fdr_sched_ring_kb_ops, fdr_set_sched_ring_kb);
+FDR_UINT_PARAM_OPS(fdr_user_sessions_ops, fdr_set_user_sessions);
+FDR_UINT_PARAM_OPS(fdr_user_sched_ops, fdr_set_user_sched);
 
 static const struct kernel_param_ops fdr_mode_ops = {
 	.set = fdr_set_mode,
@@ -83,10 +134,11 @@ static const struct kernel_param_ops fdr_mode_ops = {
 
 module_param_cb(buffer_size, &fdr_buffer_size_ops, &buffer_size, 0644);
 MODULE_PARM_DESC(buffer_size,
-		 "default bytes per buffer, a non-zero page multiple (65536)");
-module_param_cb(buffers_per_cpu, &fdr_nonzero_uint_ops, &buffers_per_cpu,
+		 "default bytes per buffer, a non-zero page multiple, at most 1 GiB (65536)");
+module_param_cb(buffers_per_cpu, &fdr_buffers_per_cpu_ops, &buffers_per_cpu,
 		0644);
-MODULE_PARM_DESC(buffers_per_cpu, "default buffers per CPU, non-zero (8)");
+MODULE_PARM_DESC(buffers_per_cpu,
+		 "default buffers per CPU, 1..65536 (8)");
 module_param_cb(dev_mode, &fdr_mode_ops, &dev_mode, 0444);
 MODULE_PARM_DESC(dev_mode, "mode of /dev/fdr, octal (0600)");
 module_param(dev_gid, uint, 0444);
@@ -95,20 +147,36 @@ MODULE_PARM_DESC(dev_gid,
 module_param(crash_finalize, bool, 0644);
 MODULE_PARM_DESC(crash_finalize,
 		 "finalize when a writer dies from a fatal signal, read at INIT (1)");
-module_param_cb(max_total_mb, &fdr_nonzero_uint_ops, &max_total_mb, 0644);
+module_param_cb(max_total_mb, &fdr_mb_ops, &max_total_mb, 0644);
 MODULE_PARM_DESC(max_total_mb,
-		 "memory of the live regions of all sessions, MiB (1024)");
-module_param_cb(sched_ring_kb, &fdr_nonzero_uint_ops, &sched_ring_kb, 0644);
+		 "memory of the live regions of all sessions, MiB, 1..1048576 (1024)");
+module_param_cb(sched_ring_kb, &fdr_sched_ring_kb_ops, &sched_ring_kb, 0644);
 MODULE_PARM_DESC(sched_ring_kb,
-		 "scheduling records kept per CPU, KiB of 32-byte records, read at INIT (256)");
+		 "scheduling records kept per CPU, KiB of 32-byte records, 1..65536, read at INIT (256)");
 
-module_param_cb(max_user_sessions, &fdr_nonzero_uint_ops, &max_user_sessions,
+module_param_cb(max_user_sessions, &fdr_user_sessions_ops, &max_user_sessions,
 		0644);
 MODULE_PARM_DESC(max_user_sessions,
-		 "named sessions one uid may own at once (16)");
-module_param_cb(max_user_mb, &fdr_nonzero_uint_ops, &max_user_mb, 0644);
+		 "named sessions one uid may own at once, 1..4096 (16)");
+module_param_cb(max_user_mb, &fdr_mb_ops, &max_user_mb, 0644);
 MODULE_PARM_DESC(max_user_mb,
-		 "memory of the live regions of one uid's sessions, MiB (1024)");
+		 "memory of the live regions of one uid's sessions, MiB, 1..1048576 (256)");
+module_param_cb(max_user_sched, &fdr_user_sched_ops, &max_user_sched, 0644);
+MODULE_PARM_DESC(max_user_sched,
+		 "regions one uid may record the scheduling view of at once, 1..16 (4)");
+
+/**
+ * fdr_init_params_read - the parameters one INIT uses, each read once
+ * @p: filled; the INIT uses these copies and never the parameters again
+ */
+void fdr_init_params_read(struct fdr_init_params *p)
+{
+	p->max_total_bytes = (u64)READ_ONCE(max_total_mb) << 20;
+	p->max_user_bytes = (u64)READ_ONCE(max_user_mb) << 20;
+	p->sched_ring_bytes = (u64)READ_ONCE(sched_ring_kb) << 10;
+	p->max_user_sched = READ_ONCE(max_user_sched);
+	p->crash_finalize = READ_ONCE(crash_finalize);
+}
 
 u64 fdr_param_buffer_size(void)
 {
@@ -118,21 +186,6 @@ u64 fdr_param_buffer_size(void)
 u32 fdr_param_buffers_per_cpu(void)
 {
 	return READ_ONCE(buffers_per_cpu);
-}
-
-bool fdr_param_crash_finalize(void)
-{
-	return READ_ONCE(crash_finalize);
-}
-
-u64 fdr_param_max_total_bytes(void)
-{
-	return (u64)READ_ONCE(max_total_mb) << 20;
-}
-
-u64 fdr_param_sched_ring_bytes(void)
-{
-	return (u64)READ_ONCE(sched_ring_kb) << 10;
 }
 
 umode_t fdr_param_dev_mode(void)
@@ -149,9 +202,4 @@ kgid_t fdr_param_dev_gid(void)
 u32 fdr_param_max_user_sessions(void)
 {
 	return READ_ONCE(max_user_sessions);
-}
-
-u64 fdr_param_max_user_bytes(void)
-{
-	return (u64)READ_ONCE(max_user_mb) << 20;
 }

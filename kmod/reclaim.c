@@ -22,6 +22,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
 #include "fdr_dev.h"
 #include "region.h"
@@ -137,26 +138,100 @@ static void fdr_reclaim_current_locked(struct fdr_region *r, bool was_writer)
 	u32 n = fdr_reclaim_owner(r, fdr_owner_id(r, task_tgid(current)));
 
 	if (sig && (n || was_writer))
-		fdr_state_crash_finalize_locked(r->dev, r, sig);
+		fdr_state_crash_finalize_locked(r->dev, r, sig,
+						task_tgid(current));
+}
+
+/*
+ * The signal process @tgid died from, when it is not current: 0 if it
+ * lives (an exec dropped the address space) or is reaped already (then
+ * nobody can say).
+ */
+static int fdr_pid_fatal_signal(struct pid *tgid)
+{
+	struct task_struct *task;
+	struct signal_struct *sig;
+	int code = 0;
+
+	rcu_read_lock();
+	task = pid_task(tgid, PIDTYPE_TGID);
+	if (task) {
+		sig = task->signal;
+		if (!atomic_read(&sig->live))
+			code = (READ_ONCE(sig->flags) & SIGNAL_GROUP_EXIT) ?
+			       READ_ONCE(sig->group_exit_code) :
+			       READ_ONCE(task->exit_code);
+	}
+	rcu_read_unlock();
+	return code & 0x7f;
+}
+
+/* Does @id in @r's numbering still name @tgid, or nobody? */
+static bool fdr_id_still_names(const struct fdr_region *r, s32 id,
+			       struct pid *tgid)
+{
+	struct pid *now;
+
+	rcu_read_lock();
+	now = id > 0 ? find_pid_ns(id, r->pid_ns) :
+		       find_pid_ns(-id, &init_pid_ns);
+	rcu_read_unlock();
+	return !now || now == tgid;
+}
+
+/*
+ * The teardown of the address space of @owner, which mapped @r, ran in
+ * another task (the one that dropped the last reference: a reader of
+ * /proc/PID/mem, a CLONE_VM sibling, a ptracer): reclaim and finalize
+ * for @owner, not for current.
+ */
+static void fdr_reclaim_owner_locked(struct fdr_region *r, struct pid *owner,
+				     bool was_writer)
+{
+	s32 id = fdr_owner_id(r, owner);
+	int sig = fdr_pid_fatal_signal(owner);
+	u32 n = 0;
+
+	/* A number already reused names another process's buffers. */
+	if (fdr_id_still_names(r, id, owner))
+		n = fdr_reclaim_owner(r, id);
+	if (sig && (n || was_writer))
+		fdr_state_crash_finalize_locked(r->dev, r, sig, owner);
 }
 
 /**
  * fdr_reclaim_on_unmap - the last VMA of @region in an mm is gone
  * @region: the region
+ * @mm: that address space (only compared and its user count read: it
+ *      is being torn down, not freed, while its VMAs close)
+ * @owner: the tgid of the process that mapped @region into @mm, NULL if
+ *         unknown (a fork()ed copy)
  * @was_writer: some VMA of that mm mapped @region writable
  *
  * Called from vm_ops->close once per address space (mmap.c counts the
- * VMAs), or once per VMA for a VMA mmap.c could not count.  If that is
- * the dying process's teardown, it reclaims.
+ * VMAs), or once per VMA for a VMA mmap.c could not count.  Only the
+ * teardown of the whole address space (its last user gone: exit, exec,
+ * or the last reference dropped by another task) reclaims, for the
+ * process whose address space it was, whichever task runs the teardown.
  */
-void fdr_reclaim_on_unmap(struct fdr_region *region, bool was_writer)
+void fdr_reclaim_on_unmap(struct fdr_region *region,
+			  const struct mm_struct *mm, struct pid *owner,
+			  bool was_writer)
 {
 	struct fdr_dev *dev = region->dev;
 
-	if (!fdr_current_image_gone())
-		return;
+	if (atomic_read(&mm->mm_users))
+		return;		/* munmap(), mremap(): the process lives on */
+	if (owner == task_tgid(current))
+		owner = NULL;	/* its own exit or exec: current's rules */
+	else if (!owner && !(fdr_current_image_gone() &&
+			     (current->in_execve || !current->mm)))
+		return;		/* unknown owner, torn down by another task */
 	mutex_lock(&dev->lock);
-	fdr_reclaim_current_locked(region, was_writer);
+	if (owner)
+		fdr_reclaim_owner_locked(region, owner, was_writer);
+	else
+		fdr_reclaim_current_locked(region, was_writer);
 	mutex_unlock(&dev->lock);
 }
 

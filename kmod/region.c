@@ -14,24 +14,31 @@
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 #include <linux/vmalloc.h>
 #include "fdr_dev.h"
 #include "region.h"
 #include "sched.h"
 #include "tsc.h"
 
-/* The sizes an INIT asks for, computed once with overflow checks. */
-struct fdr_layout {
-	u32 nr_cpus;
-	struct fdr_region_offsets off;	/* the ABI's layout (linux/fdr.h) */
-	u64 sched_size;		/* the scheduling area, 0 without one */
-};
-
-static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
-			      struct fdr_layout *l)
+/**
+ * fdr_region_layout - the sizes of the region INIT with @cfg would make
+ * @cfg: the INIT request
+ * @p: the INIT's copy of the parameters
+ * @sched: with a scheduling area
+ * @l: filled on success (no slot reserved yet)
+ *
+ * Return: 0, -EINVAL for a malformed size, -ENOMEM for a region larger
+ * than max_total_mb or half of RAM, or whose arithmetic overflows.
+ */
+int fdr_region_layout(const struct fdr_init *cfg,
+		      const struct fdr_init_params *p, bool sched,
+		      struct fdr_layout *l)
 {
-	u64 total;
+	int err;
 
+	memset(l, 0, sizeof(*l));
+	l->sched_slot = -1;
 	if (!cfg->buffer_size || !IS_ALIGNED(cfg->buffer_size, PAGE_SIZE) ||
 	    !cfg->buffers_per_cpu)
 		return -EINVAL;
@@ -43,34 +50,32 @@ static int fdr_layout_compute(const struct fdr_init *cfg, u64 max_total,
 				       cfg->buffer_size, PAGE_SIZE, &l->off))
 		return -ENOMEM;
 
-	l->sched_size = fdr_sched_wanted(cfg) ? fdr_sched_area_size() : 0;
-	if (check_add_overflow(l->off.map_size, l->sched_size, &total))
+	if (sched) {
+		err = fdr_sched_geometry(p->sched_ring_bytes, &l->sched);
+		if (err)
+			return err;
+	}
+	if (check_add_overflow(l->off.map_size, l->sched.size, &l->bytes))
 		return -ENOMEM;
 
 	/* Trace buffers are never worth more than half of the machine. */
-	if (total > max_total || (total >> PAGE_SHIFT) > totalram_pages() / 2)
+	if (l->bytes > p->max_total_bytes ||
+	    (l->bytes >> PAGE_SHIFT) > totalram_pages() / 2)
 		return -ENOMEM;
 	return 0;
 }
 
 /**
- * fdr_region_check - would INIT with @cfg be accepted?
- * @cfg: the INIT request
- * @max_total_bytes: the max_total_mb limit, in bytes
- * @bytes: set to the memory of the region on success (its mapping and
- *         its scheduling area)
+ * fdr_layout_drop_sched - no scheduling area after all
+ * @l: a layout with one; no slot was left for it
  *
- * Return: 0, -EINVAL for a malformed size, -ENOMEM for a region larger
- * than @max_total_bytes or half of RAM.
+ * Nor its memory: the region is accounted and allocated without it.
  */
-int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
-		     u64 *bytes)
+void fdr_layout_drop_sched(struct fdr_layout *l)
 {
-	struct fdr_layout l = { 0 };
-	int err = fdr_layout_compute(cfg, max_total_bytes, &l);
-
-	*bytes = l.off.map_size + l.sched_size;
-	return err;
+	l->bytes -= l->sched.size;
+	memset(&l->sched, 0, sizeof(l->sched));
+	l->sched_slot = -1;
 }
 
 /* The node whose memory a buffer of @cpu should use. */
@@ -194,24 +199,28 @@ static void fdr_region_free(struct fdr_region *r)
 /**
  * fdr_region_create - allocate and lay out a region for @cfg.
  * @dev: the device the region belongs to
- * @cfg: a request fdr_region_check() accepted
+ * @cfg: the INIT request
+ * @l: its layout from fdr_region_layout(), the one that was accounted
  * @ctl_flags: FDR_CTL_* bits besides the TSC ones
  * @generation: the generation this INIT starts
  *
- * Return: the region with one reference, or an ERR_PTR; on error nothing
- * stays allocated.
+ * Return: the region with one reference (and @l's scheduling slot, if
+ * any), or an ERR_PTR; on error nothing stays allocated and the slot
+ * stays the caller's.
  */
 struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 				     const struct fdr_init *cfg,
+				     const struct fdr_layout *l,
 				     u32 ctl_flags, u32 generation)
 {
-	struct fdr_layout l;
 	struct fdr_region *r;
 	int err;
 
-	err = fdr_layout_compute(cfg, U64_MAX, &l);
-	if (err)
-		return ERR_PTR(err);
+	/* Nothing of an empty layout: a page array and pages of size 0. */
+	if (!l->off.map_size || !l->off.nr_buffers ||
+	    l->off.map_size != l->off.buffers +
+			       (u64)l->off.nr_buffers * cfg->buffer_size)
+		return ERR_PTR(-EINVAL);
 
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
@@ -220,12 +229,13 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->dev = dev;
 	r->buffer_size = cfg->buffer_size;
 	r->buffers_per_cpu = cfg->buffers_per_cpu;
-	r->nr_cpus = l.nr_cpus;
-	r->nr_buffers = l.off.nr_buffers;
-	r->rings_offset = l.off.rings;
-	r->descs_offset = l.off.descs;
-	r->control_size = l.off.buffers;
-	r->map_size = l.off.map_size;
+	r->sched_slot = -1;
+	r->nr_cpus = l->nr_cpus;
+	r->nr_buffers = l->off.nr_buffers;
+	r->rings_offset = l->off.rings;
+	r->descs_offset = l->off.descs;
+	r->control_size = l->off.buffers;
+	r->map_size = l->off.map_size;
 	r->nr_pages = r->map_size >> PAGE_SHIFT;
 	r->nr_ctl_pages = r->control_size >> PAGE_SHIFT;
 	r->flags = ctl_flags | fdr_tsc_flags();
@@ -246,12 +256,14 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	err = fdr_region_alloc_control(r);
 	if (!err)
 		err = fdr_region_alloc_buffers(r);
-	if (!err && l.sched_size)
-		err = fdr_sched_alloc(r);
+	if (!err && l->sched.size)
+		err = fdr_sched_alloc(r, &l->sched);
 	if (err)
 		goto fail;
-	if (r->sched)
+	if (r->sched) {
 		r->flags |= FDR_CTL_SCHED;
+		r->sched_slot = l->sched_slot;
+	}
 	fdr_region_fill_control(r);
 	return r;
 

@@ -13,9 +13,10 @@
 #include <linux/pid_namespace.h>
 #include <linux/types.h>
 #include <linux/fdr.h>
+#include "sched.h"
 
 struct fdr_dev;
-struct fdr_sched;
+struct fdr_init_params;
 
 /*
  * Geometry fields are the kernel's own copy: the shared control area is
@@ -49,6 +50,7 @@ struct fdr_region {
 	u64 triggers_fired;
 	u64 triggers_refused;
 	struct fdr_sched *sched;	/* scheduling area, or NULL */
+	int sched_slot;			/* its slot while held, else -1 */
 	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
 	struct mutex mms_lock;		/* guards mms; never with dev->lock */
 	/* struct fdr_mm_map by mm; RCU readers: the scheduling probes */
@@ -66,14 +68,31 @@ struct fdr_mm_map {
 	struct hlist_node node;
 	struct rcu_head rcu;
 	const struct mm_struct *mm;
+	struct pid *owner;		/* tgid that mmap()ed it; NULL: a fork */
 	unsigned long nr_vmas;
 	bool writable;			/* some VMA was mapped writable: traced */
 };
 
-int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
-		     u64 *bytes);
+/*
+ * The sizes one INIT asks for, computed once, with overflow checks, from
+ * its request and its copy of the parameters: what is checked, accounted,
+ * allocated and reported is this and nothing read later.
+ */
+struct fdr_layout {
+	u32 nr_cpus;
+	struct fdr_region_offsets off;	/* the ABI's layout (linux/fdr.h) */
+	struct fdr_sched_geometry sched; /* size 0: no scheduling area */
+	int sched_slot;			/* reserved for it, else -1 */
+	u64 bytes;			/* off.map_size + sched.size */
+};
+
+int fdr_region_layout(const struct fdr_init *cfg,
+		      const struct fdr_init_params *p, bool sched,
+		      struct fdr_layout *l);
+void fdr_layout_drop_sched(struct fdr_layout *l);
 struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 				     const struct fdr_init *cfg,
+				     const struct fdr_layout *l,
 				     u32 ctl_flags, u32 generation);
 void fdr_region_get(struct fdr_region *region);
 void fdr_region_put(struct fdr_region *region);

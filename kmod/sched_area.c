@@ -18,35 +18,34 @@
 #include "tsc.h"
 
 #define FDR_SCHED_MIN_RECORDS	64u
+/* sched_ring_kb's bound (params.c) makes 2^21; more is refused here too. */
+#define FDR_SCHED_MAX_RECORDS	(1u << 21)
 
-struct fdr_sched_geometry {
-	u32 nr_cpus;
-	u32 ring_records;
-	u64 records_offset;
-	u64 size;
-};
-
-/* The one place the area's layout is computed. */
-static void fdr_sched_geometry(struct fdr_sched_geometry *g)
+/**
+ * fdr_sched_geometry - the one place the area's layout is computed
+ * @ring_bytes: the INIT's copy of sched_ring_kb, in bytes
+ * @g: filled on success
+ *
+ * In 64 bits throughout: a ring of @ring_bytes / 32 records rounded down
+ * to a power of two, at least FDR_SCHED_MIN_RECORDS.
+ *
+ * Return: 0, or -EINVAL for a ring too large to index (no area).
+ */
+int fdr_sched_geometry(u64 ring_bytes, struct fdr_sched_geometry *g)
 {
-	u64 want = fdr_param_sched_ring_bytes() / FDR_SCHED_RECORD_SIZE;
+	u64 want = ring_bytes / FDR_SCHED_RECORD_SIZE;
+	u64 records;
 
+	if (want > FDR_SCHED_MAX_RECORDS)
+		return -EINVAL;
 	g->nr_cpus = nr_cpu_ids;
 	g->ring_records = rounddown_pow_of_two(max_t(u64, want,
 					       FDR_SCHED_MIN_RECORDS));
 	g->records_offset = FDR_SCHED_AREA_SIZE +
 			    (u64)g->nr_cpus * FDR_SCHED_RING_SIZE;
-	g->size = PAGE_ALIGN(g->records_offset + (u64)g->nr_cpus *
-			     g->ring_records * FDR_SCHED_RECORD_SIZE);
-}
-
-/* Bytes an INIT that records scheduling adds to its region. */
-u64 fdr_sched_area_size(void)
-{
-	struct fdr_sched_geometry g;
-
-	fdr_sched_geometry(&g);
-	return g.size;
+	records = (u64)g->nr_cpus * g->ring_records * FDR_SCHED_RECORD_SIZE;
+	g->size = PAGE_ALIGN(g->records_offset + records);
+	return 0;
 }
 
 static void fdr_sched_fill_header(struct fdr_sched *s,
@@ -69,30 +68,35 @@ static void fdr_sched_fill_header(struct fdr_sched *s,
 /**
  * fdr_sched_alloc - give @r a zeroed scheduling area
  * @r: a region being created (generation set, not yet visible)
+ * @g: the INIT's geometry, the one its memory was accounted with
  *
- * Return: 0 or -ENOMEM.
+ * Return: 0, -EINVAL for an empty geometry (the probes index the rings
+ * with ring_records - 1), -ENOMEM.
  */
-int fdr_sched_alloc(struct fdr_region *r)
+int fdr_sched_alloc(struct fdr_region *r, const struct fdr_sched_geometry *g)
 {
-	struct fdr_sched_geometry g;
 	struct fdr_sched *s;
 
-	fdr_sched_geometry(&g);
+	if (!g->ring_records || !is_power_of_2(g->ring_records) ||
+	    g->nr_cpus != nr_cpu_ids ||
+	    g->size < g->records_offset + (u64)g->nr_cpus * g->ring_records *
+		      FDR_SCHED_RECORD_SIZE)
+		return -EINVAL;
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return -ENOMEM;
 	/* Zeroed and VM_USERMAP, for remap_vmalloc_range(). */
-	s->area = vmalloc_user(g.size);
+	s->area = vmalloc_user(g->size);
 	if (!s->area) {
 		kfree(s);
 		return -ENOMEM;
 	}
-	s->size = g.size;
-	s->nr_cpus = g.nr_cpus;
-	s->ring_records = g.ring_records;
+	s->size = g->size;
+	s->nr_cpus = g->nr_cpus;
+	s->ring_records = g->ring_records;
 	s->rings = s->area + FDR_SCHED_AREA_SIZE;
-	s->records = s->area + g.records_offset;
-	fdr_sched_fill_header(s, &g, r->generation);
+	s->records = s->area + g->records_offset;
+	fdr_sched_fill_header(s, g, r->generation);
 	r->sched = s;
 	return 0;
 }

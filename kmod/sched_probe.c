@@ -28,6 +28,7 @@
 #include <linux/string.h>
 #include <linux/timex.h>
 #include <linux/tracepoint.h>
+#include "fdr_dev.h"
 #include "region.h"
 #include "sched.h"
 
@@ -37,12 +38,19 @@ static bool fdr_probes_on;
 
 /*
  * The regions whose traced threads are recorded now, one per session
- * that is INITIALIZED with a scheduling area; NULL slots are free.
+ * that is INITIALIZED with a scheduling area; NULL slots are free.  A
+ * slot is reserved by INIT before the area is allocated (taken, with the
+ * uid it counts against), published once INITIALIZED, and given back by
+ * the FINALIZE (or a failed INIT): the slots are few, so one uid holds at
+ * most its share of them (max_user_sched) and an INIT that finds none
+ * left records without the view instead of failing.
  */
-#define FDR_SCHED_LIVE_MAX	16
+#define FDR_SCHED_LIVE_MAX	FDR_SCHED_SLOTS
 static struct fdr_region __rcu *fdr_sched_live[FDR_SCHED_LIVE_MAX];
 static unsigned int fdr_sched_nr_live;	/* non-NULL slots: the fast skip */
 static DEFINE_SPINLOCK(fdr_sched_live_lock);	/* the slots' writers */
+static bool fdr_sched_taken[FDR_SCHED_LIVE_MAX];	/* under the lock */
+static kuid_t fdr_sched_uid[FDR_SCHED_LIVE_MAX];	/* of a taken slot */
 
 /* Each live region @r (slot @i); in a probe, under its RCU-sched read. */
 #define fdr_for_each_live_region(r, i)					\
@@ -250,42 +258,90 @@ void fdr_sched_module_exit(void)
 	fdr_probes_on = false;
 }
 
-/*
- * INITIALIZED: record @r's threads, beside those of the other sessions'
- * live regions.
+/**
+ * fdr_sched_reserve - a slot for a region INIT is about to make
+ * @uid: whom the slot counts against (the session's owner; for the
+ *       default session the INIT caller)
+ * @share: how many slots @uid may hold at once, 0 for no limit
  *
- * Return: 0, or -ENOSPC when FDR_SCHED_LIVE_MAX regions record already.
+ * Called with no lock but this one (dev->lock may be held).
+ *
+ * Return: the slot, or -ENOSPC when all are taken or @uid holds @share.
  */
-int fdr_sched_start(struct fdr_region *r)
+int fdr_sched_reserve(kuid_t uid, u32 share)
 {
-	int err = -ENOSPC;
-	unsigned int i;
-
-	if (!r->sched)
-		return 0;
-	spin_lock(&fdr_sched_live_lock);
-	for (i = 0; i < FDR_SCHED_LIVE_MAX && err; i++) {
-		if (rcu_access_pointer(fdr_sched_live[i]))
-			continue;
-		rcu_assign_pointer(fdr_sched_live[i], r);
-		WRITE_ONCE(fdr_sched_nr_live, fdr_sched_nr_live + 1);
-		err = 0;
-	}
-	spin_unlock(&fdr_sched_live_lock);
-	return err;
-}
-
-/* FINALIZE: stop.  A probe may still be writing; readers allow for it. */
-void fdr_sched_stop(struct fdr_region *r)
-{
-	unsigned int i;
+	unsigned int i, held = 0;
+	int slot = -ENOSPC;
 
 	spin_lock(&fdr_sched_live_lock);
 	for (i = 0; i < FDR_SCHED_LIVE_MAX; i++) {
-		if (rcu_access_pointer(fdr_sched_live[i]) != r)
-			continue;
-		RCU_INIT_POINTER(fdr_sched_live[i], NULL);
-		WRITE_ONCE(fdr_sched_nr_live, fdr_sched_nr_live - 1);
+		if (!fdr_sched_taken[i]) {
+			if (slot < 0)
+				slot = i;
+		} else if (uid_eq(fdr_sched_uid[i], uid)) {
+			held++;
+		}
+	}
+	if (share && held >= share)
+		slot = -ENOSPC;
+	if (slot >= 0) {
+		fdr_sched_taken[slot] = true;
+		fdr_sched_uid[slot] = uid;
+	}
+	spin_unlock(&fdr_sched_live_lock);
+	return slot;
+}
+
+/**
+ * fdr_sched_unreserve - free a slot no region took
+ * @slot: what fdr_sched_reserve() gave (a negative one is ignored)
+ */
+void fdr_sched_unreserve(int slot)
+{
+	if (slot < 0)
+		return;
+	spin_lock(&fdr_sched_live_lock);
+	fdr_sched_taken[slot] = false;
+	spin_unlock(&fdr_sched_live_lock);
+}
+
+/**
+ * fdr_sched_start - INITIALIZED: record @r's threads
+ * @r: the region, with the slot its INIT reserved (none: nothing to do)
+ *
+ * Beside those of the other sessions' live regions.
+ */
+void fdr_sched_start(struct fdr_region *r)
+{
+	if (!r->sched || r->sched_slot < 0)
+		return;
+	spin_lock(&fdr_sched_live_lock);
+	rcu_assign_pointer(fdr_sched_live[r->sched_slot], r);
+	WRITE_ONCE(fdr_sched_nr_live, fdr_sched_nr_live + 1);
+	spin_unlock(&fdr_sched_live_lock);
+}
+
+/**
+ * fdr_sched_stop - FINALIZE (or the end of a session): stop recording @r
+ * @r: the region
+ *
+ * Gives its slot back; a second call finds none.  A probe may still be
+ * writing; readers allow for it, and RESET waits for it
+ * (fdr_sched_quiesce()) before the region can go.
+ */
+void fdr_sched_stop(struct fdr_region *r)
+{
+	int slot;
+
+	spin_lock(&fdr_sched_live_lock);
+	slot = r->sched_slot;
+	if (slot >= 0) {
+		if (rcu_access_pointer(fdr_sched_live[slot]) == r) {
+			RCU_INIT_POINTER(fdr_sched_live[slot], NULL);
+			WRITE_ONCE(fdr_sched_nr_live, fdr_sched_nr_live - 1);
+		}
+		fdr_sched_taken[slot] = false;
+		r->sched_slot = -1;
 	}
 	spin_unlock(&fdr_sched_live_lock);
 }

@@ -99,8 +99,12 @@ static int fdr_file_bind(struct fdr_file *ff, struct fdr_dev *dev, u32 role)
 	} else {
 		ff->role = role;
 		ff->events_seen = READ_ONCE(dev->events);
+		/* The file's pollers follow it (fdr_file.wake). */
+		remove_wait_queue(&def->waitq, &ff->wake);
+		add_wait_queue(&dev->waitq, &ff->wake);
 		/* Pairs with fdr_file_dev(): the role is seen with it. */
 		smp_store_release(&ff->dev, dev);
+		wake_up_interruptible_all(&ff->waitq);
 	}
 	mutex_unlock(&def->lock);
 	return err;
@@ -282,6 +286,7 @@ int fdr_session_info(struct fdr_session_info *info)
  * fdr_account_reserve - count @bytes of a new region of @dev
  * @dev: the session whose INIT allocates
  * @bytes: the region's memory
+ * @p: the INIT's copy of the limits
  *
  * The memory of every live region of every session counts against
  * max_total_mb, and that of a named session's owner against
@@ -289,7 +294,8 @@ int fdr_session_info(struct fdr_session_info *info)
  *
  * Return: 0, -ENOMEM over max_total_mb, -EDQUOT over max_user_mb.
  */
-int fdr_account_reserve(struct fdr_dev *dev, u64 bytes)
+int fdr_account_reserve(struct fdr_dev *dev, u64 bytes,
+			const struct fdr_init_params *p)
 {
 	struct fdr_dev *s;
 	u64 total, user = 0;
@@ -304,10 +310,9 @@ int fdr_account_reserve(struct fdr_dev *dev, u64 bytes)
 		if (dev->is_session && uid_eq(s->owner, dev->owner))
 			user += b;
 	}
-	if (total + bytes > fdr_param_max_total_bytes())
+	if (total + bytes > p->max_total_bytes)
 		err = -ENOMEM;
-	else if (dev->is_session &&
-		 user + bytes > fdr_param_max_user_bytes())
+	else if (dev->is_session && user + bytes > p->max_user_bytes)
 		err = -EDQUOT;
 	else
 		atomic64_add(bytes, &dev->live_bytes);

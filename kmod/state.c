@@ -8,6 +8,8 @@
  * touches user memory there, so the lock nests inside mmap_lock (vma
  * close and mmap take it) without an inversion.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/ktime.h>
 #include <linux/lockdep.h>
 #include <linux/poll.h>
@@ -25,11 +27,21 @@ void fdr_dev_setup(struct fdr_dev *dev)
 	atomic64_set(&dev->live_bytes, 0);
 }
 
+/*
+ * The session's end (or the module's, for the default one): no file and
+ * no mapping is left, so the region goes with this put and every byte
+ * INIT accounted must be back.
+ */
 void fdr_dev_teardown(struct fdr_dev *dev)
 {
-	if (dev->region)
+	if (dev->region) {
+		fdr_sched_stop(dev->region);
 		fdr_region_put(dev->region);
+	}
 	dev->region = NULL;
+	WARN(atomic64_read(&dev->live_bytes),
+	     "fdr: %lld bytes of regions still accounted at the end of a session\n",
+	     (long long)atomic64_read(&dev->live_bytes));
 	put_pid(dev->finalize_pid);
 	dev->finalize_pid = NULL;
 	put_pid(dev->finalize_tid);
@@ -112,11 +124,12 @@ static void fdr_clear_finalize(struct fdr_dev *dev)
 	dev->finalize_time_ns = 0;
 }
 
-static u32 fdr_init_ctl_flags(const struct fdr_init *cfg)
+static u32 fdr_init_ctl_flags(const struct fdr_init *cfg,
+			      const struct fdr_init_params *p)
 {
 	u32 flags = 0;
 
-	if (fdr_param_crash_finalize() &&
+	if (p->crash_finalize &&
 	    !(cfg->flags & FDR_INIT_NO_CRASH_FINALIZE))
 		flags |= FDR_CTL_CRASH_FINALIZE;
 	if (cfg->flags & FDR_INIT_STREAM)
@@ -151,17 +164,47 @@ static u64 fdr_trigger_not_before(const struct fdr_dev *dev,
 }
 
 /*
- * UNINITIALIZED -> INITIALIZING, with @bytes counted against the memory
- * caps.  Old regions still mapped count too, or INIT/mmap/RESET in a
- * loop would pin any amount of memory.
+ * A scheduling slot for @l's area, counted against the session's owner
+ * (the INIT caller for the default session), within that uid's share
+ * unless the caller has CAP_SYS_ADMIN.  None left: the region is made
+ * without the area (and without its memory), and says so in its flags.
  */
-static int fdr_init_begin(struct fdr_dev *dev, u64 bytes, u32 *generation)
+static void fdr_init_sched_slot(struct fdr_dev *dev,
+				const struct fdr_init_params *p,
+				struct fdr_layout *l, u32 *ctl_flags)
+{
+	kuid_t uid = dev->is_session ? dev->owner : current_euid();
+	u32 share = capable(CAP_SYS_ADMIN) ? 0 : p->max_user_sched;
+
+	if (!l->sched.size)
+		return;
+	l->sched_slot = fdr_sched_reserve(uid, share);
+	if (l->sched_slot >= 0)
+		return;
+	fdr_layout_drop_sched(l);
+	*ctl_flags |= FDR_CTL_SCHED_REFUSED;
+}
+
+/*
+ * UNINITIALIZED -> INITIALIZING, with @l's memory counted against the
+ * memory caps.  Old regions still mapped count too, or INIT/mmap/RESET
+ * in a loop would pin any amount of memory.
+ */
+static int fdr_init_begin(struct fdr_dev *dev, const struct fdr_init_params *p,
+			  struct fdr_layout *l, u32 *ctl_flags,
+			  u32 *generation)
 {
 	int err = -EBUSY;
 
 	mutex_lock(&dev->lock);
-	if (dev->state == FDR_STATE_UNINITIALIZED)
-		err = fdr_account_reserve(dev, bytes);
+	if (dev->state == FDR_STATE_UNINITIALIZED) {
+		fdr_init_sched_slot(dev, p, l, ctl_flags);
+		err = fdr_account_reserve(dev, l->bytes, p);
+		if (err) {
+			fdr_sched_unreserve(l->sched_slot);
+			l->sched_slot = -1;
+		}
+	}
 	if (!err) {
 		*generation = dev->generation + 1 ?: 1;
 		fdr_set_state(dev, FDR_STATE_INITIALIZING);
@@ -174,44 +217,47 @@ static int fdr_init_begin(struct fdr_dev *dev, u64 bytes, u32 *generation)
  * UNINITIALIZED -> INITIALIZING -> INITIALIZED.  The allocation runs
  * without the lock: INITIALIZING is a state no other transition starts
  * from, so nobody can change the state meanwhile, and STATUS/poll stay
- * responsive during a large INIT.
+ * responsive during a large INIT.  The module parameters are read once,
+ * here: what is checked, accounted and allocated is one layout.
  */
 int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 {
-	u64 max_total = fdr_param_max_total_bytes();
+	struct fdr_init_params p;
+	struct fdr_layout l;
 	struct fdr_region *r;
-	u64 bytes;
-	u32 generation;
+	u32 generation, ctl_flags;
 	int err;
 
 	if ((cfg->flags & ~FDR_INIT_FLAGS_ALL) || cfg->reserved ||
 	    !fdr_init_trigger_valid(cfg))
 		return -EINVAL;
-	err = fdr_region_check(cfg, max_total, &bytes);
-	if (!err && fdr_sched_wanted(cfg))
+	fdr_init_params_read(&p);
+	ctl_flags = fdr_init_ctl_flags(cfg, &p);
+	err = fdr_region_layout(cfg, &p, fdr_sched_wanted(cfg), &l);
+	if (!err && l.sched.size)
 		err = fdr_sched_prepare();
 	if (err)
 		return err;
 
-	err = fdr_init_begin(dev, bytes, &generation);
+	err = fdr_init_begin(dev, &p, &l, &ctl_flags, &generation);
 	if (err)
 		return err;
 
-	r = fdr_region_create(dev, cfg, fdr_init_ctl_flags(cfg), generation);
-	if (IS_ERR(r))
-		fdr_account_release(dev, bytes);
-	else
-		r->accounted = bytes;
+	r = fdr_region_create(dev, cfg, &l, ctl_flags, generation);
+	if (IS_ERR(r)) {
+		fdr_sched_unreserve(l.sched_slot);
+		fdr_account_release(dev, l.bytes);
+	} else {
+		r->accounted = l.bytes;
+	}
 
 	mutex_lock(&dev->lock);
-	err = IS_ERR(r) ? PTR_ERR(r) : fdr_sched_start(r);
-	if (err) {
-		if (!IS_ERR(r))
-			fdr_region_put(r);
+	if (IS_ERR(r)) {
 		fdr_set_state(dev, FDR_STATE_UNINITIALIZED);
 		mutex_unlock(&dev->lock);
-		return err;
+		return PTR_ERR(r);
 	}
+	fdr_sched_start(r);
 	dev->generation = generation;
 	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
 	dev->region = r;
@@ -224,18 +270,20 @@ int fdr_state_init(struct fdr_dev *dev, const struct fdr_init *cfg)
 }
 
 /*
- * INITIALIZED -> FINALIZING -> FINALIZED, naming the cause; @trig is the
- * FDR_IOC_TRIGGER that fired (NULL for any other reason), @now the time.
+ * INITIALIZED -> FINALIZING -> FINALIZED, naming the cause and @who
+ * caused it (a tgid); @trig is the FDR_IOC_TRIGGER that fired (NULL for
+ * any other reason), @now the time.
  */
 static void fdr_finalize_locked(struct fdr_dev *dev, u32 reason, int sig,
-				const struct fdr_trigger *trig, u64 now)
+				struct pid *who, const struct fdr_trigger *trig,
+				u64 now)
 {
 	lockdep_assert_held(&dev->lock);
 	fdr_sched_stop(dev->region);
 	fdr_set_state(dev, FDR_STATE_FINALIZING);
 	dev->finalize_reason = reason;
 	dev->finalize_signal = sig;
-	dev->finalize_pid = get_pid(task_tgid(current));
+	dev->finalize_pid = get_pid(who);
 	if (trig) {
 		dev->finalize_tid = get_pid(task_pid(current));
 		dev->finalize_fid = trig->fid;
@@ -251,8 +299,8 @@ int fdr_state_finalize(struct fdr_dev *dev)
 
 	mutex_lock(&dev->lock);
 	if (dev->state == FDR_STATE_INITIALIZED) {
-		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0, NULL,
-				    ktime_get_ns());
+		fdr_finalize_locked(dev, FDR_FINALIZE_IOCTL, 0,
+				    task_tgid(current), NULL, ktime_get_ns());
 		err = 0;
 	}
 	mutex_unlock(&dev->lock);
@@ -281,7 +329,8 @@ static void fdr_trigger_fire_locked(struct fdr_dev *dev,
 	r->trigger_not_before_tsc = fdr_trigger_not_before(dev, r);
 	r->triggers_fired++;
 	/* The finalize publishes the trigger line with the state. */
-	fdr_finalize_locked(dev, FDR_FINALIZE_TRIGGER, 0, trig, now);
+	fdr_finalize_locked(dev, FDR_FINALIZE_TRIGGER, 0, task_tgid(current),
+			    trig, now);
 }
 
 /**
@@ -324,17 +373,20 @@ out:
 }
 
 /*
- * The current process is a writer of @region dying from @sig: finalize,
- * if @region is still the device's and was initialized to allow it.
+ * Process @who, a writer of @region, died from @sig: finalize, if
+ * @region is still the device's and was initialized to allow it.  @who
+ * is not always current: the last reference to a writer's address space
+ * may be dropped by another task (reclaim.c).
  */
 void fdr_state_crash_finalize_locked(struct fdr_dev *dev,
-				     struct fdr_region *region, int sig)
+				     struct fdr_region *region, int sig,
+				     struct pid *who)
 {
 	lockdep_assert_held(&dev->lock);
 	if (dev->region != region || dev->state != FDR_STATE_INITIALIZED ||
 	    !(region->flags & FDR_CTL_CRASH_FINALIZE))
 		return;
-	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig, NULL,
+	fdr_finalize_locked(dev, FDR_FINALIZE_CRASH, sig, who, NULL,
 			    ktime_get_ns());
 }
 

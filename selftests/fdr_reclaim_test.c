@@ -3,7 +3,9 @@
  * fdr_reclaim_test.c - buffers of processes that are gone, and the crash
  * auto-finalize: a writer's HELD buffers become RELEASED (extents kept)
  * when it exits, dies or execs; a death by signal finalizes the region
- * unless crash finalize was turned off.
+ * unless crash finalize was turned off.  Whatever task drops the last
+ * reference to a writer's address space, the reclaim and the finalize
+ * are the writer's.
  */
 #include <errno.h>
 #include <poll.h>
@@ -14,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "kselftest_harness.h"
@@ -27,6 +30,8 @@ enum child_end {
 	END_ABORT,		/* abort() */
 	END_WAIT,		/* block on the pipe until the parent acts */
 	END_EXEC,		/* exec a program that waits on the pipe */
+	END_SIBLING,		/* close the fd, clone(CLONE_VM) a sibling
+				 * that shares the mapping, wait to be killed */
 };
 
 struct child_plan {
@@ -36,7 +41,42 @@ struct child_plan {
 	int prot;		/* mapping protection */
 	int sync[2];		/* child -> parent: ready; parent -> child: go */
 	int go[2];
+	/* END_SIBLING: its pid to the parent; it waits to be killed */
+	int sibling_pid[2];
+	int sibling_killed;
 };
+
+/*
+ * END_SIBLING's CLONE_VM sibling: a process of its own sharing the
+ * writer's address space, as vfork() and posix_spawn() make one.  It
+ * ends when the parent says (go), or is killed.
+ */
+static int sibling_of_writer(void *arg)
+{
+	struct child_plan *plan = arg;
+	char byte;
+
+	while (plan->sibling_killed)
+		pause();
+	return read(plan->go[0], &byte, 1) == 1 ? 0 : 1;
+}
+
+static int start_sibling(struct child_plan *plan)
+{
+	size_t stack_size = 256 * 1024;
+	char *stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+
+	if (stack == MAP_FAILED)
+		return -1;
+	pid = clone(sibling_of_writer, stack + stack_size, CLONE_VM | SIGCHLD,
+		    plan);
+	if (pid < 0 || write(plan->sibling_pid[1], &pid, sizeof(pid)) !=
+		       sizeof(pid))
+		return -1;
+	return 0;
+}
 
 static void no_core_dumps(void)
 {
@@ -76,8 +116,11 @@ static int child_writer(void *arg)
 		memset((char *)c + d->offset, 0x5a, plan->extents);
 		__atomic_store_n(&d->extents, plan->extents, __ATOMIC_RELEASE);
 	}
-	if (plan->end == END_CLOSE_EXIT)
+	/* Only the mapping is left: no file release can reclaim for us. */
+	if (plan->end == END_CLOSE_EXIT || plan->end == END_SIBLING)
 		close(fd);
+	if (plan->end == END_SIBLING && start_sibling(plan))
+		return 17;
 	if (write(plan->sync[1], "r", 1) != 1)
 		return 13;
 	switch (plan->end) {
@@ -88,6 +131,9 @@ static int child_writer(void *arg)
 		abort();
 	case END_WAIT:
 		return read(plan->go[0], &byte, 1) == 1 ? 0 : 15;
+	case END_SIBLING:
+		for (;;)
+			pause();
 	case END_EXEC: {
 		char fdarg[16];
 
@@ -650,6 +696,84 @@ TEST_F(dev, writers_the_creator_cannot_see)
 	ASSERT_EQ(-pid, fdrt_desc(m.c, 3)->owner_pid);
 	ASSERT_EQ(0, fdrt_status(self->fd, &st));
 	ASSERT_EQ(1, st.buffers_reclaimed);
+}
+
+/*
+ * A writer W whose address space outlives it: a CLONE_VM sibling C
+ * shares it (END_SIBLING), so the last reference to it goes when C ends,
+ * in C's context, after W is dead.  C either exits normally or is
+ * killed.
+ */
+static void writer_dies_sibling_holds_mm(struct __test_metadata *_metadata,
+					 int fd, int sibling_killed)
+{
+	struct child_plan plan = { .end = END_SIBLING, .extents = 64,
+				   .sibling_killed = sibling_killed };
+	struct fdr_status st;
+	struct mapped m;
+	siginfo_t info;
+	pid_t writer, sibling;
+	int status;
+
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	ASSERT_EQ(0, fdrt_init(fd, 4096, 1, FDR_INIT_NO_SCHED));
+	map_region(_metadata, fd, &m);
+	ASSERT_EQ(0, pipe(plan.sibling_pid));
+	writer = start_child(_metadata, &plan);
+	close(plan.sibling_pid[1]);
+	ASSERT_EQ(sizeof(sibling), read(plan.sibling_pid[0], &sibling,
+					sizeof(sibling)));
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
+
+	/* W dies by SIGTERM; its address space lives on in C. */
+	ASSERT_EQ(0, kill(writer, SIGTERM));
+	/* A zombie, not reaped: its exit is still there to read. */
+	ASSERT_EQ(0, waitid(P_PID, writer, &info, WEXITED | WNOWAIT));
+	ASSERT_EQ(0, fdrt_status(fd, &st));
+	ASSERT_EQ(FDR_STATE_INITIALIZED, st.state);
+	ASSERT_EQ(FDR_BUF_HELD, fdrt_desc(m.c, 0)->state);
+
+	/* C ends: the last reference to W's address space goes with it. */
+	if (sibling_killed) {
+		ASSERT_EQ(0, kill(sibling, SIGKILL));
+	} else {
+		let_child_go(&plan);
+	}
+	ASSERT_EQ(sibling, waitpid(sibling, &status, 0));
+	ASSERT_EQ(0, fdrt_status(fd, &st));
+	TH_LOG("state %u reason %u signal %u pid %d (writer %d, sibling %d), reclaimed %llu",
+	       st.state, st.finalize_reason, st.finalize_signal,
+	       st.finalize_pid, writer, sibling,
+	       (unsigned long long)st.buffers_reclaimed);
+	EXPECT_EQ(FDR_BUF_RELEASED, fdrt_desc(m.c, 0)->state);
+	EXPECT_EQ(1, st.buffers_reclaimed);
+	EXPECT_EQ(FDR_STATE_FINALIZED, st.state);
+	EXPECT_EQ(FDR_FINALIZE_CRASH, st.finalize_reason);
+	EXPECT_EQ(SIGTERM, st.finalize_signal);
+	EXPECT_EQ(writer, st.finalize_pid);
+	waitpid(writer, &status, 0);
+	munmap(m.c, m.len);
+	prctl(PR_SET_CHILD_SUBREAPER, 0);
+}
+
+/*
+ * Before, C's exit ran the reclaim as C: C held nothing and died of no
+ * signal, so W's buffer stayed HELD and W's death never finalized.
+ */
+TEST_F(dev, last_mm_reference_dropped_by_a_sibling_reclaims_the_writer)
+{
+	REQUIRE_DEV();
+	writer_dies_sibling_holds_mm(_metadata, self->fd, 0);
+}
+
+/*
+ * Before, a killed C was taken for the dying writer: the crash finalize
+ * named C and SIGKILL, and W's buffer stayed HELD.
+ */
+TEST_F(dev, last_mm_reference_dropped_by_a_killed_sibling_names_the_writer)
+{
+	REQUIRE_DEV();
+	writer_dies_sibling_holds_mm(_metadata, self->fd, 1);
 }
 
 TEST_HARNESS_MAIN

@@ -3,9 +3,12 @@
  * fdr_stress_test.c - concurrent callers: threads drive random
  * transitions, map and unmap, and children take buffers and get killed,
  * all at once, in the default session and in named ones that come and
- * go with their files.  Every call must answer 0 or its documented errno, STATUS
- * must always describe a possible state (triggers included), and the
- * kernel must not warn (the VM runner fails the run on any WARNING/BUG).
+ * go with their files, while another thread writes every writable module
+ * parameter, valid values and refused ones.  Every call must answer 0 or
+ * its documented errno, STATUS must always describe a possible state
+ * (triggers included), and the kernel must not warn (the VM runner fails
+ * the run on any WARNING/BUG; the module's unload warns if a byte of the
+ * memory accounting is left over).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -35,7 +38,33 @@ struct shared {
 	unsigned long ok[NR_OPS];	/* successful calls per operation */
 	unsigned long crashes_seen;	/* STATUS showed a crash finalize */
 	unsigned long stream_flushes_seen; /* FLUSHING while INITIALIZED */
+	unsigned long param_writes;	/* accepted parameter writes */
+	unsigned long param_refusals;	/* refused ones (EINVAL, as they must) */
+	unsigned long sched_refused;	/* INITs without the view (no slot) */
 };
+
+/*
+ * Every writable parameter: values it must accept (small enough that
+ * the regions of the run stay well inside the VM's memory) and values it
+ * must refuse with EINVAL (0, past its bound, and sched_ring_kb's size
+ * that used to truncate to an empty ring).
+ */
+static const struct stress_param {
+	const char *name;
+	long long good[3];
+	long long bad[3];
+} stress_params[] = {
+	{ "buffer_size", { 4096, 65536, 1 << 20 },
+	  { 0, 4097, (1ll << 30) + 4096 } },
+	{ "buffers_per_cpu", { 1, 8, 64 }, { 0, 65537, -1 } },
+	{ "crash_finalize", { 0, 1, 1 }, { 2, -1, 7 } },
+	{ "max_total_mb", { 1, 64, 256 }, { 0, (1 << 20) + 1, -1 } },
+	{ "max_user_mb", { 1, 16, 128 }, { 0, (1 << 20) + 1, -1 } },
+	{ "max_user_sessions", { 1, 4, 16 }, { 0, 4097, -1 } },
+	{ "max_user_sched", { 1, 4, 16 }, { 0, 17, -1 } },
+	{ "sched_ring_kb", { 1, 256, 4096 }, { 0, 65537, 134217728 } },
+};
+#define NR_STRESS_PARAMS (sizeof(stress_params) / sizeof(stress_params[0]))
 
 static int run_ms(void)
 {
@@ -114,6 +143,8 @@ static int random_init(int fd, unsigned int *seed)
 
 	if (rand_r(seed) % 2)
 		cfg.flags = FDR_INIT_STREAM;
+	if (rand_r(seed) % 4 == 0)
+		cfg.flags |= FDR_INIT_NO_SCHED;
 	if (rand_r(seed) % 2) {
 		cfg.size = FDR_INIT_SIZE_VER1;
 		cfg.trigger_ns = 1 + rand_r(seed) % 1000000;
@@ -162,7 +193,8 @@ static int random_open(unsigned int *seed, int *err)
 	*err = fdrt_session(fd, FDR_IOC_SESSION_CREATE, name, 0, 0);
 	if (*err == -EEXIST)
 		*err = fdrt_session(fd, FDR_IOC_SESSION_ATTACH, name, 0, 0);
-	if (*err == -ENOENT || *err == -EEXIST)
+	/* EDQUOT: max_user_sessions, which the parameter writer moves. */
+	if (*err == -ENOENT || *err == -EEXIST || *err == -EDQUOT)
 		*err = -EBUSY;
 	return fd;
 }
@@ -184,6 +216,13 @@ static void *driver(void *p)
 
 		if (pick == OP_INIT) {
 			err = random_init(fd, &seed);
+			/* The parameter writer moves the memory caps. */
+			if (err == -ENOMEM || err == -EDQUOT)
+				err = -EBUSY;
+			if (!err && !fdrt_status(fd, &st) &&
+			    (st.flags & FDR_CTL_SCHED_REFUSED))
+				__atomic_add_fetch(&sh->sched_refused, 1,
+						   __ATOMIC_RELAXED);
 		} else if (pick == OP_TRIGGER) {
 			err = random_trigger(fd, &seed);
 			if (err == -EAGAIN)
@@ -270,6 +309,40 @@ static void *mapper(void *p)
 	return NULL;
 }
 
+/*
+ * Write a random parameter: a value it must accept (0) or one it must
+ * refuse (EINVAL); anything else is noted.  Never a value that would
+ * make the VM's memory run out, and the saved values come back at the
+ * end of the run.
+ */
+static void *param_writer(void *p)
+{
+	struct shared *sh = p;
+	unsigned int seed = (unsigned int)(uintptr_t)&seed;
+
+	while (!sh->stop) {
+		const struct stress_param *sp =
+			&stress_params[rand_r(&seed) % NR_STRESS_PARAMS];
+		int bad = rand_r(&seed) % 4 == 0;
+		long long v = bad ? sp->bad[rand_r(&seed) % 3] :
+				    sp->good[rand_r(&seed) % 3];
+		int err = fdrt_write_param(sp->name, v);
+
+		if (bad && err != -EINVAL)
+			note(&sh->bad_errno, err ? -err : ENOTRECOVERABLE);
+		else if (!bad && err)
+			note(&sh->bad_errno, -err);
+		if (!err)
+			__atomic_add_fetch(&sh->param_writes, 1,
+					   __ATOMIC_RELAXED);
+		else
+			__atomic_add_fetch(&sh->param_refusals, 1,
+					   __ATOMIC_RELAXED);
+		usleep(rand_r(&seed) % 2000);
+	}
+	return NULL;
+}
+
 /* A child that holds a buffer until killed. */
 static int holder(void *arg)
 {
@@ -298,16 +371,24 @@ static int holder(void *arg)
 
 TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 {
+	long long saved[NR_STRESS_PARAMS];
 	struct shared sh = { 0 };
-	pthread_t threads[5];
+	pthread_t threads[6];
 	struct fdr_status st;
 	uint64_t end;
+	size_t p;
 	int i, kills = 0;
 
 	REQUIRE_DEV();
+	for (p = 0; p < NR_STRESS_PARAMS; p++) {
+		saved[p] = fdrt_param(stress_params[p].name);
+		/* An fdr.ko without the parameter: nothing to write. */
+		ASSERT_LE(0, saved[p]) TH_LOG("%s", stress_params[p].name);
+	}
 	for (i = 0; i < 4; i++)
 		ASSERT_EQ(0, pthread_create(&threads[i], NULL, driver, &sh));
 	ASSERT_EQ(0, pthread_create(&threads[4], NULL, mapper, &sh));
+	ASSERT_EQ(0, pthread_create(&threads[5], NULL, param_writer, &sh));
 	end = now_ms() + run_ms();
 	while (now_ms() < end) {
 		pid_t pid = fdrt_spawn(holder, NULL);
@@ -319,8 +400,10 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 		kills++;
 	}
 	sh.stop = 1;
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 6; i++)
 		ASSERT_EQ(0, pthread_join(threads[i], NULL));
+	for (p = 0; p < NR_STRESS_PARAMS; p++)
+		EXPECT_EQ(0, fdrt_write_param(stress_params[p].name, saved[p]));
 	TH_LOG("%d ms: %d holders killed; ok: %lu init, %lu finalize, %lu flush_begin, %lu flush_done, %lu flush_abort, %lu force_abort, %lu reopen, %lu reset, %lu status, %lu trigger, %lu session, %lu info; crash finalize seen %lu times, a stream flush before the finalize %lu times",
 	       run_ms(), kills, sh.ok[OP_INIT], sh.ok[OP_FINALIZE],
 	       sh.ok[OP_FLUSH_BEGIN], sh.ok[OP_FLUSH_DONE],
@@ -328,7 +411,11 @@ TEST_F_TIMEOUT(dev, concurrent_everything, 900)
 	       sh.ok[OP_RESET], sh.ok[OP_STATUS], sh.ok[OP_TRIGGER],
 	       sh.ok[OP_SESSION], sh.ok[OP_INFO], sh.crashes_seen,
 	       sh.stream_flushes_seen);
+	TH_LOG("parameters: %lu writes accepted, %lu refused; %lu INITs without the scheduling view",
+	       sh.param_writes, sh.param_refusals, sh.sched_refused);
 	ASSERT_EQ(0, sh.bad_errno);
+	ASSERT_LT(0, sh.param_writes);
+	ASSERT_LT(0, sh.param_refusals);
 	/* The run really went through the cycle. */
 	ASSERT_LT(0, sh.ok[OP_INIT]);
 	ASSERT_LT(0, sh.ok[OP_FINALIZE]);

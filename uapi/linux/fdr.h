@@ -94,6 +94,13 @@ enum fdr_buffer_state {
 #define FDR_CTL_CRASH_FINALIZE	(1u << 3)	/* a crash finalizes */
 #define FDR_CTL_SCHED		(1u << 4)	/* scheduling area (fdr_sched.h) */
 #define FDR_CTL_STREAM		(1u << 5)	/* streaming mode (FDR_INIT_STREAM) */
+/*
+ * The INIT asked for the scheduling view (no FDR_INIT_NO_SCHED) but no
+ * slot was left for it (the machine's 16, or the uid's share,
+ * max_user_sched): the region records without it, FDR_CTL_SCHED clear.
+ * Before this flag such an INIT failed with ENOSPC.
+ */
+#define FDR_CTL_SCHED_REFUSED	(1u << 6)
 
 struct fdr_control {
 	/* line 0: geometry, immutable after INIT */

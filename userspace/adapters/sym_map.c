@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <linux/fdr.h>
@@ -82,6 +83,16 @@ __FDR_NO_INSTRUMENT static int open_map(void)
 	const char *dir = fdr__env(FDR_SYMDIR_ENV);
 	char path[PATH_MAX];
 
+	/*
+	 * A set-user-ID program would create and truncate a file its caller
+	 * names, or guesses in /tmp, with rights the caller lacks: no map.
+	 */
+	if (getauxval(AT_SECURE)) {
+		if (!open_failed)
+			fprintf(stderr, "fdr: a set-user-ID program writes no symbol map; function ids will not be named\n");
+		open_failed = 1;
+		return -1;
+	}
 	if (!dir || !*dir)
 		dir = FDR_SYMDIR_DEFAULT;
 	snprintf(path, sizeof(path), "%s/fdr-syms.%d.map", dir, (int)getpid());

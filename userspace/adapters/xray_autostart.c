@@ -59,7 +59,7 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 			"program calls __xray_patch()\n");
 		return;
 	}
-	n = fdr__xray_filter_apply(getenv("FDR_XRAY_FUNCTIONS"));
+	n = fdr__xray_filter_apply(secure_getenv("FDR_XRAY_FUNCTIONS"));
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
 			"functions of FDR_XRAY_FUNCTIONS; recording what is patched\n");

@@ -162,7 +162,7 @@ __FDR_NO_INSTRUMENT static int in_reach(const uint8_t *sled, void (*target)(void
 __FDR_NO_INSTRUMENT int fdr__xray_sleds_retarget(void)
 {
 	struct window w = { .page = sysconf(_SC_PAGESIZE) };
-	const char *env = getenv("FDR_XRAY_SLEDS");
+	const char *env = secure_getenv("FDR_XRAY_SLEDS");
 	const struct xray_sled *s;
 	int done = 0, ret = 0, closed;
 

@@ -15,13 +15,15 @@
  * The last cycle's policies as INIT flags.  A device region without
  * FDR_CTL_SCHED is either --no-sched or an fdr.ko that knows no
  * scheduling records; the latter refuses FDR_INIT_NO_SCHED (EINVAL), so
- * reinit() asks again without it.
+ * reinit() asks again without it.  One that asked for the view and found
+ * no slot free (FDR_CTL_SCHED_REFUSED) asks again: a slot may be free now.
  */
 static uint32_t init_flags_of(const struct fdr_status *st)
 {
 	uint32_t flags = st->flags & FDR_CTL_CRASH_FINALIZE ? 0 : FDR_INIT_NO_CRASH_FINALIZE;
 
-	if (!(st->flags & (FDR_CTL_SCHED | FDR_CTL_EMBEDDED)))
+	if (!(st->flags & (FDR_CTL_SCHED | FDR_CTL_EMBEDDED |
+			   FDR_CTL_SCHED_REFUSED)))
 		flags |= FDR_INIT_NO_SCHED;
 	if (st->flags & FDR_CTL_STREAM)
 		flags |= FDR_INIT_STREAM;	/* a stream stays a stream */

@@ -38,6 +38,9 @@ struct fdr_target {
 };
 
 int fdr__target_parse(struct fdr_target *t, const char *spec);
+/* AT_SECURE: the caller's environment and rights do not count (target.c). */
+bool fdr__secure_exec(void);
+int fdr__target_allowed(const struct fdr_target *t, char *detail, size_t len);
 
 /* ---- named sessions (session.c) ---- */
 

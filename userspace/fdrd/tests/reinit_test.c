@@ -173,6 +173,13 @@ int main(void)
 	if (!strstr(errors, "latency trigger"))
 		tap_diag("errors: %s", errors);
 
+	/* It asked for the view and got no slot: it asks again. */
+	st = last_cycle(0, 0, 0, FDR_CTL_SCHED_REFUSED | FDR_CTL_CRASH_FINALIZE);
+	ret = run(NEW, &st);
+	tap_ok(ret == 0 && nr_inits == 1 && !(inits[0].flags & FDR_INIT_NO_SCHED),
+	       "a region made without the scheduling view for want of a slot asks for it "
+	       "again (flags 0x%x)", inits[0].flags);
+
 	st = last_cycle(5000000, 7, 0, 0);	/* device, no FDR_CTL_SCHED: NO_SCHED first */
 	ret = run(OLD_EINVAL, &st);
 	tap_ok(ret == -EINVAL && nr_inits == 2 && no_untriggered_init() &&

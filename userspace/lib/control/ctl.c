@@ -28,6 +28,9 @@ FDR_API int fdr_ctl_open(struct fdr_ctl **out, const char *target)
 		return -ENOMEM;
 	ctl->fd = -1;
 	ret = fdr__target_parse(&ctl->target, target);
+	if (ret == 0)
+		ret = fdr__target_allowed(&ctl->target, ctl->detail,
+					  sizeof(ctl->detail));
 	if (ret == 0) {
 		ctl->ops = ctl->target.kind == FDR_TARGET_EMBEDDED ?
 				   &fdr__embedded_ops : &fdr__device_ops;

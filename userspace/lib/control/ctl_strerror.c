@@ -97,6 +97,12 @@ __FDR_NO_INSTRUMENT static void open_error(const struct fdr_ctl *ctl, int err,
 		return;
 	case EACCES:
 	case EPERM:
+		/* fdr__target_allowed(): a set-user-ID program's refusal */
+		if (fdr__secure_exec() && ctl->detail[0]) {
+			snprintf(msg, sizeof(msg), "%s: permission denied (%s)",
+				 t->spec, ctl->detail);
+			return;
+		}
 		describe_access(t->path, access, sizeof(access));
 		snprintf(msg, sizeof(msg), "%s: permission denied (%s)", t->path,
 			 access);
@@ -244,10 +250,18 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 			 ctl->target.spec, op);
 		break;
 	case ENOSPC:
-		if (!strcmp(op, "init") && ctl->target.kind == FDR_TARGET_DEVICE) {
+		/*
+		 * "init": an fdr.ko before FDR_CTL_SCHED_REFUSED refused the
+		 * INIT; "sched": a newer one made the region without the view
+		 * (the flag in STATUS), which the tools report with this.
+		 */
+		if ((!strcmp(op, "init") || !strcmp(op, "sched")) &&
+		    ctl->target.kind == FDR_TARGET_DEVICE) {
 			snprintf(msg, sizeof(msg),
-				 "%s: cannot init: fdr.ko records the scheduling view of 16 sessions already (init with --no-sched)",
-				 ctl->target.spec);
+				 "%s: %sno scheduling view: fdr.ko records it for 16 regions at once, and for at most max_user_sched (/sys/module/fdr/parameters/max_user_sched) of one user's; none was free%s",
+				 ctl->target.spec, strcmp(op, "init") ? "" : "cannot init: ",
+				 strcmp(op, "init") ? "; recording without it (fdrctl list shows the sessions)" :
+						      " (init with --no-sched)");
 			break;
 		}
 		/* fall through */

@@ -5,13 +5,26 @@
  * NULL means $FDR_TARGET, else /dev/fdr.  "embedded:NAME" is the shared
  * memory object /fdr-NAME (/dev/shm/fdr-NAME).  Anything else is a path to
  * a device node, with ":NAME" after it for one of its named sessions.
+ *
+ * A program that runs with rights its caller lacks (set-user-ID,
+ * set-group-ID, file capabilities: AT_SECURE) is not steered by its
+ * caller's environment ($FDR_TARGET is read with fdr__env(), which answers nothing then), and
+ * opens nothing its real user could not (fdr__target_allowed()).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
 #include "internal.h"
 #include "fdr_env.h"
+
+/* Does this process run with rights its caller lacks (AT_SECURE)? */
+__FDR_NO_INSTRUMENT bool fdr__secure_exec(void)
+{
+	return getauxval(AT_SECURE) != 0;
+}
 
 /*
  * NAME becomes part of a file name: the alphabet of session names
@@ -75,4 +88,28 @@ __FDR_NO_INSTRUMENT int fdr__target_parse(struct fdr_target *t, const char *spec
 	t->kind = FDR_TARGET_DEVICE;
 	snprintf(t->path, sizeof(t->path), "%s", spec);
 	return session_split(t);
+}
+
+/*
+ * In a set-user-ID (or set-group-ID, or capability-raised) program: may
+ * the real user open @t?  access() checks with the real ids.  A named
+ * session is the effective uid's to attach to (the kernel decides by
+ * it), so such a program opens none.  An embedded region not there yet
+ * is the program's own to make.  0, or -EACCES with @detail set.
+ */
+__FDR_NO_INSTRUMENT int fdr__target_allowed(const struct fdr_target *t,
+					    char *detail, size_t len)
+{
+	if (!fdr__secure_exec())
+		return 0;
+	if (t->kind == FDR_TARGET_DEVICE && t->session[0]) {
+		snprintf(detail, len, "a set-user-ID program does not attach to a named session (its real user may not own it)");
+		return -EACCES;
+	}
+	if (access(t->path, R_OK | W_OK) == 0 ||
+	    (errno == ENOENT && t->kind == FDR_TARGET_EMBEDDED))
+		return 0;
+	snprintf(detail, len, "a set-user-ID program opens only what its real user may (%s)",
+		 strerror(errno));
+	return -EACCES;
 }

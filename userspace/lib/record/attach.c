@@ -227,6 +227,7 @@ FDR_API int fdr_attach(const char *target)
 	}
 	fdr__pid = getpid();
 	fdr__owner_process_setup();
+	/* Not the caller's to set in a set-user-ID program (fdr__env). */
 	fdr__options_parse(&g.opts, fdr__env("FDR_OPTIONS"));
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {

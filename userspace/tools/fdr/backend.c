@@ -67,20 +67,30 @@ static int own_session(struct backend *b)
 }
 
 /*
- * INIT, and again without the scheduling view when the kernel records
- * that of as many sessions as it can already (ENOSPC).
+ * INIT.  When no scheduling slot is left for this run (16 machine-wide,
+ * max_user_sched per user), fdr.ko makes the region without the view and
+ * says so in STATUS (FDR_CTL_SCHED_REFUSED); one before that flag
+ * refused with ENOSPC, and we init again without it.  Either way the run
+ * records, and says what it lacks.
  */
 static int init_session(struct backend *b, const struct fdr_init *cfg)
 {
+	struct fdr_status st = { .size = sizeof(st) };
 	struct fdr_init plain = *cfg;
 	int r = fdr_ctl_init(b->ctl, cfg);
 
-	if (r != -ENOSPC || (cfg->flags & FDR_INIT_NO_SCHED))
-		return r;
-	fprintf(stderr, "fdr record: %s; recording without it\n",
-		fdr_ctl_strerror(b->ctl, "init", r));
-	plain.flags |= FDR_INIT_NO_SCHED;
-	return fdr_ctl_init(b->ctl, &plain);
+	if (r == -ENOSPC && !(cfg->flags & FDR_INIT_NO_SCHED)) {
+		plain.flags |= FDR_INIT_NO_SCHED;
+		r = fdr_ctl_init(b->ctl, &plain);
+		if (!r)
+			st.flags = FDR_CTL_SCHED_REFUSED;
+	} else if (!r && fdr_ctl_status(b->ctl, &st)) {
+		st.flags = 0;
+	}
+	if (!r && (st.flags & FDR_CTL_SCHED_REFUSED))
+		fprintf(stderr, "fdr record: %s\n",
+			fdr_ctl_strerror(b->ctl, "sched", -ENOSPC));
+	return r;
 }
 
 /* Why INIT on the device failed (own_session() speaks for itself). */

@@ -234,6 +234,19 @@ static int parse_init_args(struct fdrctl_opts *o, int argc, char **argv,
 	return 0;
 }
 
+/*
+ * The region was made without the scheduling view it asked for: no slot
+ * was free (FDR_CTL_SCHED_REFUSED).  Initialized all the same; say so.
+ */
+static void say_sched_refused(struct fdr_ctl *ctl)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+
+	if (fdr_ctl_status(ctl, &st) == 0 && (st.flags & FDR_CTL_SCHED_REFUSED))
+		fprintf(stderr, "fdrctl: warning: %s\n",
+			fdr_ctl_strerror(ctl, "sched", -ENOSPC));
+}
+
 int cmd_init(struct fdrctl_opts *o, int argc, char **argv)
 {
 	struct fdr_init cfg = { .size = sizeof(cfg) };
@@ -254,6 +267,8 @@ int cmd_init(struct fdrctl_opts *o, int argc, char **argv)
 	ret = fdr_ctl_init(ctl, &cfg);
 	if (ret < 0)
 		ret = fdrctl_fail(ctl, "init", ret);
+	else
+		say_sched_refused(ctl);
 	fdr_ctl_close(ctl);
 	return ret;
 }

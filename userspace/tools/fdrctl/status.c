@@ -64,7 +64,8 @@ static void print_json(const char *target, const struct fdr_status *s,
 	       "\"records_dropped\":%llu,\"finalize_reason\":\"%s\","
 	       "\"finalize_signal\":%u,\"finalize_pid\":%d,"
 	       "\"default_buffer_size\":%llu,\"default_buffers_per_cpu\":%u,"
-	       "\"sched\":%s,\"sched_size\":%llu,\"sched_records\":%llu,"
+	       "\"sched\":%s,\"sched_refused\":%s,\"sched_size\":%llu,"
+	       "\"sched_records\":%llu,"
 	       "\"sched_overwritten\":%llu,\"trigger_ns\":%llu,"
 	       "\"trigger_fid\":%d,\"trigger_holdoff_ms\":%u,"
 	       "\"finalize_tid\":%d,\"finalize_fid\":%d,"
@@ -88,6 +89,7 @@ static void print_json(const char *target, const struct fdr_status *s,
 	       s->finalize_pid, (unsigned long long)s->default_buffer_size,
 	       s->default_buffers_per_cpu,
 	       s->flags & FDR_CTL_SCHED ? "true" : "false",
+	       s->flags & FDR_CTL_SCHED_REFUSED ? "true" : "false",
 	       (unsigned long long)s->sched_size,
 	       (unsigned long long)s->sched_records,
 	       (unsigned long long)s->sched_overwritten,
@@ -160,7 +162,9 @@ static void print_sched(const struct fdr_status *s)
 {
 	if (!(s->flags & FDR_CTL_SCHED)) {
 		printf("scheduling:        off%s\n", s->flags & FDR_CTL_EMBEDDED ?
-		       " (the embedded backend has none)" : "");
+		       " (the embedded backend has none)" :
+		       s->flags & FDR_CTL_SCHED_REFUSED ?
+		       " (asked for, but no slot was free at init: 16 machine-wide, max_user_sched per user)" : "");
 		return;
 	}
 	printf("scheduling:        on, %llu records (%llu overwritten), area %llu bytes\n",
