@@ -7,6 +7,8 @@
  * pages from its CPU's NUMA node.  Userspace sees one contiguous range
  * because mmap inserts the page array in offset order.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
@@ -173,6 +175,29 @@ static void fdr_region_fill_control(struct fdr_region *r)
 	}
 }
 
+/*
+ * Who reads @r's scheduling area, so whom its records may name: a named
+ * session's owner, as seen at INIT; the default session's INIT caller,
+ * but with no privilege unless only CAP_SYS_ADMIN may open the device
+ * (every dev_gid member may map the default session's area).  The
+ * capability counts only when the owner itself does the INIT: root
+ * INITing a user's session does not lend the user its sight.
+ */
+static void fdr_region_viewer(struct fdr_region *r, const struct fdr_dev *dev)
+{
+	kuid_t euid = current_euid();
+
+	if (dev->is_session) {
+		r->viewer_uid = dev->owner;
+		r->viewer_sees_all = uid_eq(euid, dev->owner) &&
+				     perfmon_capable();
+	} else {
+		r->viewer_uid = euid;
+		r->viewer_sees_all = !gid_valid(fdr_param_dev_gid()) &&
+				     perfmon_capable();
+	}
+}
+
 static void fdr_region_free(struct fdr_region *r)
 {
 	unsigned long i;
@@ -234,6 +259,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->trigger_fid = cfg->trigger_fid;
 	r->trigger_holdoff_ms = cfg->trigger_holdoff_ms;
 	r->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	fdr_region_viewer(r, dev);
 	mutex_init(&r->mms_lock);
 	hash_init(r->mms);
 

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/fdr.h>
 
 struct fdr_dev;
@@ -50,6 +51,13 @@ struct fdr_region {
 	u64 triggers_refused;
 	struct fdr_sched *sched;	/* scheduling area, or NULL */
 	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
+	/*
+	 * Whom the scheduling records may name besides the traced threads
+	 * (fdr_sched_may_name()), fixed at INIT: tasks of this uid, or any
+	 * task the pid namespace sees when the owner may see them all.
+	 */
+	kuid_t viewer_uid;
+	bool viewer_sees_all;
 	struct mutex mms_lock;		/* guards mms; never with dev->lock */
 	/* struct fdr_mm_map by mm; RCU readers: the scheduling probes */
 	DECLARE_HASHTABLE(mms, 8);

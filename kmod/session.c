@@ -62,13 +62,14 @@ void fdr_session_put(struct fdr_dev *dev)
 			       &fdr_sessions_lock);
 }
 
-static struct fdr_dev *fdr_session_find_locked(const char *name)
+/* Names are scoped by owner: @owner's session @name, or NULL. */
+static struct fdr_dev *fdr_session_find_locked(kuid_t owner, const char *name)
 {
 	struct fdr_dev *dev;
 
 	lockdep_assert_held(&fdr_sessions_lock);
 	list_for_each_entry(dev, &fdr_sessions, node)
-		if (!strcmp(dev->name, name))
+		if (uid_eq(dev->owner, owner) && !strcmp(dev->name, name))
 			return dev;
 	return NULL;
 }
@@ -106,14 +107,33 @@ static int fdr_file_bind(struct fdr_file *ff, struct fdr_dev *dev, u32 role)
 	return err;
 }
 
-static int fdr_session_check(const struct fdr_session *req, u32 flags_ok)
+/* CREATE: a name, flags, a gid only with FDR_SESSION_GROUP, no owner. */
+static int fdr_session_check(const struct fdr_session *req)
 {
-	if ((req->flags & ~flags_ok) || req->reserved ||
+	if ((req->flags & ~FDR_SESSION_FLAGS_ALL) || req->owner_uid ||
 	    !fdr_session_name_ok(req->name))
 		return -EINVAL;
 	if (!(req->flags & FDR_SESSION_GROUP) && req->gid)
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * ATTACH: a name, no gid, and the owner it expects: owner_uid with
+ * FDR_SESSION_OWNER (in the caller's user namespace), else itself.
+ */
+static int fdr_session_attach_check(const struct fdr_session *req,
+				    kuid_t *owner)
+{
+	if ((req->flags & ~FDR_SESSION_ATTACH_FLAGS_ALL) || req->gid ||
+	    !fdr_session_name_ok(req->name))
+		return -EINVAL;
+	if (!(req->flags & FDR_SESSION_OWNER)) {
+		*owner = current_euid();
+		return req->owner_uid ? -EINVAL : 0;
+	}
+	*owner = make_kuid(current_user_ns(), req->owner_uid);
+	return uid_valid(*owner) ? 0 : -EINVAL;
 }
 
 /* The writers' group of a new session: one the caller is in. */
@@ -161,7 +181,7 @@ int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req)
 	kgid_t gid;
 	int err;
 
-	err = fdr_session_check(req, FDR_SESSION_FLAGS_ALL);
+	err = fdr_session_check(req);
 	if (!err)
 		err = fdr_session_group(req, &gid);
 	if (err)
@@ -173,7 +193,7 @@ int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req)
 		return -ENOMEM;
 
 	mutex_lock(&fdr_sessions_lock);
-	if (fdr_session_find_locked(dev->name))
+	if (fdr_session_find_locked(dev->owner, dev->name))
 		err = -EEXIST;
 	else if (fdr_sessions_owned_locked(dev->owner) >=
 		 fdr_param_max_user_sessions())
@@ -192,7 +212,7 @@ int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req)
 	return err;
 }
 
-/* @dev's role for the caller, or -EACCES. */
+/* @dev's role for the caller, or -EACCES (ATTACH says ENOENT). */
 static int fdr_session_role(const struct fdr_dev *dev)
 {
 	if (uid_eq(current_euid(), dev->owner) || capable(CAP_SYS_ADMIN))
@@ -208,21 +228,29 @@ static int fdr_session_role(const struct fdr_dev *dev)
  * @ff: the file, bound to the session on success
  * @req: the kernel's copy of the request
  *
- * Return: 0, or -EINVAL, -ENOENT, -EACCES, -EBUSY.
+ * The session is the expected owner's (the caller's own by default), so
+ * a name another user made cannot capture the caller's writers; one the
+ * caller may not attach to answers as a missing one, so ATTACH is no
+ * oracle of other users' names either.
+ *
+ * Return: 0, or -EINVAL, -ENOENT, -EBUSY.
  */
 int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req)
 {
 	struct fdr_dev *dev;
 	int role = -ENOENT;
+	kuid_t owner;
 	int err;
 
-	err = fdr_session_check(req, 0);
+	err = fdr_session_attach_check(req, &owner);
 	if (err)
 		return err;
 	mutex_lock(&fdr_sessions_lock);
-	dev = fdr_session_find_locked(req->name);
+	dev = fdr_session_find_locked(owner, req->name);
 	if (dev)
 		role = fdr_session_role(dev);
+	if (role == -EACCES)
+		role = -ENOENT;
 	/* Listed, so not released yet: the lock orders it against that. */
 	if (role >= 0)
 		kref_get(&dev->ref);
