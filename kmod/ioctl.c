@@ -134,6 +134,7 @@ static bool fdr_owner_only(unsigned int cmd)
 	case FDR_IOC_FLUSH_ABORT:
 	case FDR_IOC_FLUSH_FORCE_ABORT:
 	case FDR_IOC_RESET:
+	case FDR_IOC_SESSION_REVOKE:
 		return true;
 	default:
 		return false;
@@ -183,7 +184,9 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 
 	cmd = fdr_ioctl_cmd(cmd);
-	if (ff->role == FDR_ROLE_WRITER && fdr_owner_only(cmd))
+	/* A revoked writer is no part of the session any more. */
+	if (ff->role == FDR_ROLE_WRITER &&
+	    (fdr_owner_only(cmd) || READ_ONCE(ff->revoked)))
 		return -EPERM;
 	switch (cmd) {
 	case FDR_IOC_INIT:
@@ -214,6 +217,8 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return fdr_ioctl_session(ff, uarg, false);
 	case FDR_IOC_SESSION_INFO:
 		return fdr_ioctl_session_info(uarg);
+	case FDR_IOC_SESSION_REVOKE:
+		return fdr_session_revoke(dev);
 	default:
 		return -ENOTTY;
 	}

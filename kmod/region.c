@@ -198,7 +198,12 @@ static void fdr_region_viewer(struct fdr_region *r, const struct fdr_dev *dev)
 	}
 }
 
-static void fdr_region_free(struct fdr_region *r)
+/*
+ * The memory.  Pages still mapped by a revoked writer (or a process that
+ * forked from one as it was revoked) keep the references vm_insert_page()
+ * took, so dropping ours here frees nothing that is mapped.
+ */
+static void fdr_region_free_pages(struct fdr_region *r)
 {
 	unsigned long i;
 
@@ -207,9 +212,16 @@ static void fdr_region_free(struct fdr_region *r)
 			if (r->pages[i])
 				__free_page(r->pages[i]);
 		kvfree(r->pages);
+		r->pages = NULL;
 	}
 	vfree(r->ctl);
+	r->ctl = NULL;
 	fdr_sched_free(r);
+}
+
+static void fdr_region_free(struct fdr_region *r)
+{
+	fdr_region_free_pages(r);
 	mutex_destroy(&r->mms_lock);
 	if (r->pid_ns)
 		put_pid_ns(r->pid_ns);
@@ -242,6 +254,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	if (!r)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&r->ref);
+	kref_init(&r->pages_ref);
 	r->dev = dev;
 	r->buffer_size = cfg->buffer_size;
 	r->buffers_per_cpu = cfg->buffers_per_cpu;
@@ -286,20 +299,47 @@ fail:
 	return ERR_PTR(err);
 }
 
+/* The struct and its memory: the device and every mapping. */
 void fdr_region_get(struct fdr_region *region)
 {
 	kref_get(&region->ref);
+	kref_get(&region->pages_ref);
 }
 
 static void fdr_region_release(struct kref *ref)
 {
-	struct fdr_region *r = container_of(ref, struct fdr_region, ref);
+	fdr_region_free(container_of(ref, struct fdr_region, ref));
+}
+
+/* The last user of the memory is gone: it goes, and stops counting. */
+static void fdr_region_pages_release(struct kref *ref)
+{
+	struct fdr_region *r = container_of(ref, struct fdr_region,
+					    pages_ref);
 
 	fdr_account_release(r->dev, r->accounted);
-	fdr_region_free(r);
+	fdr_region_free_pages(r);
 }
 
 void fdr_region_put(struct fdr_region *region)
 {
+	fdr_region_put_pages(region);
+	fdr_region_unhold(region);
+}
+
+/* The struct alone (region->mms, the geometry): a revoked mapping. */
+void fdr_region_hold(struct fdr_region *region)
+{
+	kref_get(&region->ref);
+}
+
+void fdr_region_unhold(struct fdr_region *region)
+{
 	kref_put(&region->ref, fdr_region_release);
+}
+
+/* A reference to the memory whose struct reference stays (revoke). */
+void fdr_region_put_pages(struct fdr_region *region)
+{
+	kref_put(&region->pages_ref, fdr_region_pages_release);
 }

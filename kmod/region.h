@@ -23,7 +23,14 @@ struct fdr_sched;
  * written from them and never read back for a decision.
  */
 struct fdr_region {
-	struct kref ref;		/* device + one per mapping */
+	struct kref ref;		/* device + one per mapping: the struct */
+	/*
+	 * The memory (pages, control and scheduling areas, its accounting):
+	 * the device and every mapping but those of revoked writers, whose
+	 * references SESSION_REVOKE drops (fdr_file_revoke()).  Only a
+	 * holder of this may touch ctl, pages or sched.
+	 */
+	struct kref pages_ref;
 	struct fdr_dev *dev;
 	struct fdr_control *ctl;	/* zeroed vmalloc control area */
 	struct page **pages;		/* every page, in mmap offset order */
@@ -76,6 +83,8 @@ struct fdr_mm_map {
 	const struct mm_struct *mm;
 	unsigned long nr_vmas;
 	bool writable;			/* some VMA was mapped writable: traced */
+	/* ... through a session writer's file: traced until a revoke */
+	bool writer_writable;
 };
 
 int fdr_region_check(const struct fdr_init *cfg, u64 max_total_bytes,
@@ -85,6 +94,9 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 				     u32 ctl_flags, u32 generation);
 void fdr_region_get(struct fdr_region *region);
 void fdr_region_put(struct fdr_region *region);
+void fdr_region_hold(struct fdr_region *region);
+void fdr_region_unhold(struct fdr_region *region);
+void fdr_region_put_pages(struct fdr_region *region);
 
 /* CPU @cpu's ring cursor; @cpu < nr_cpus, the kernel's geometry. */
 static inline struct fdr_cpu_ring *

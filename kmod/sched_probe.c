@@ -31,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/timex.h>
 #include <linux/tracepoint.h>
+#include "fdr_dev.h"
 #include "region.h"
 #include "sched.h"
 
@@ -61,7 +62,9 @@ static bool fdr_sched_traced(struct fdr_region *r, struct task_struct *t)
 		return false;
 	hash_for_each_possible_rcu(r->mms, m, node, (unsigned long)mm)
 		if (m->mm == mm)
-			return READ_ONCE(m->writable);
+			return READ_ONCE(m->writable) ||
+			       (READ_ONCE(m->writer_writable) &&
+				!READ_ONCE(r->dev->writers_revoked));
 	return false;
 }
 

@@ -223,6 +223,73 @@ static int fdr_session_role(const struct fdr_dev *dev)
 	return -EACCES;
 }
 
+/*
+ * List @ff, just bound to @dev as a writer, for SESSION_REVOKE; one that
+ * a revoke overtook (its role was decided before the group was dropped)
+ * is revoked at once.
+ */
+static void fdr_session_bind_writer(struct fdr_file *ff, struct fdr_dev *dev)
+{
+	mutex_lock(&dev->revoke_lock);
+	if (dev->writers_revoked)
+		fdr_file_revoke(ff);
+	else
+		list_add_tail(&ff->wnode, &dev->writers);
+	mutex_unlock(&dev->revoke_lock);
+}
+
+/**
+ * fdr_session_unbind_writer - @ff is being released
+ * @ff: a file of the device, bound or not
+ *
+ * Takes it off its session's writers, so no revoke reaches it any more.
+ */
+void fdr_session_unbind_writer(struct fdr_file *ff)
+{
+	struct fdr_dev *dev = fdr_file_dev(ff);
+
+	if (ff->role != FDR_ROLE_WRITER)
+		return;
+	mutex_lock(&dev->revoke_lock);
+	list_del_init(&ff->wnode);
+	mutex_unlock(&dev->revoke_lock);
+}
+
+/**
+ * fdr_session_revoke - FDR_IOC_SESSION_REVOKE, the owner's
+ * @dev: the session of the caller's file (the caller checked the role)
+ *
+ * The session admits no writer any more (its group is dropped, so a
+ * revoked writer cannot come back by attaching again), and every file
+ * bound to it as a writer is revoked: EPERM for all it asks, and its
+ * mappings are taken off the session's memory (fdr_file_revoke()).
+ * The writers' files stay bound, so they still keep the session object
+ * (its name) until they are closed, but neither its memory nor its
+ * recording.
+ *
+ * Return: 0, or -EINVAL on the default session.
+ */
+int fdr_session_revoke(struct fdr_dev *dev)
+{
+	struct fdr_file *ff;
+
+	if (!dev->is_session)
+		return -EINVAL;
+	/* fdr_session_role() reads these under the list lock. */
+	mutex_lock(&fdr_sessions_lock);
+	dev->session_flags &= ~FDR_SESSION_GROUP;
+	dev->writer_gid = INVALID_GID;
+	mutex_unlock(&fdr_sessions_lock);
+
+	mutex_lock(&dev->revoke_lock);
+	/* The probes stop recording the writers' threads. */
+	WRITE_ONCE(dev->writers_revoked, true);
+	list_for_each_entry(ff, &dev->writers, wnode)
+		fdr_file_revoke(ff);
+	mutex_unlock(&dev->revoke_lock);
+	return 0;
+}
+
 /**
  * fdr_session_attach - FDR_IOC_SESSION_ATTACH
  * @ff: the file, bound to the session on success
@@ -258,9 +325,13 @@ int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req)
 	if (role < 0)
 		return role;
 	err = fdr_file_bind(ff, dev, role);
-	if (err)
+	if (err) {
 		fdr_session_put(dev);
-	return err;
+		return err;
+	}
+	if (role == FDR_ROLE_WRITER)
+		fdr_session_bind_writer(ff, dev);
+	return 0;
 }
 
 static void fdr_session_describe(const struct fdr_dev *dev, int role,
