@@ -37,9 +37,21 @@ static struct fdr_file *fdr_vma_file(const struct vm_area_struct *vma)
 	return vma->vm_file->private_data;
 }
 
+/*
+ * Is a mapping of @r through @ff a session writer's (counted in a wmap,
+ * revocable)?  A file bound as writer may still map the default
+ * session's region it mapped before the bind: those are not.  A session
+ * region is mapped only after the bind, which publishes the role first.
+ */
+static bool fdr_writer_mapping(const struct fdr_file *ff,
+			       const struct fdr_region *r)
+{
+	return r->dev->is_session && ff->role == FDR_ROLE_WRITER;
+}
+
 static bool fdr_vma_of_writer(const struct vm_area_struct *vma)
 {
-	return fdr_vma_file(vma)->role == FDR_ROLE_WRITER;
+	return fdr_writer_mapping(fdr_vma_file(vma), vma->vm_private_data);
 }
 
 static struct fdr_wmap *fdr_wmap_find(struct fdr_file *ff,
@@ -140,7 +152,7 @@ static void fdr_vm_open(struct vm_area_struct *vma)
 	struct fdr_file *ff = fdr_vma_file(vma);
 	struct fdr_mm_map *fresh = NULL;
 
-	if (ff->role == FDR_ROLE_WRITER) {
+	if (fdr_vma_of_writer(vma)) {
 		/* A copy of a VMA @ff counts already: never a new wmap. */
 		struct fdr_wmap *none = NULL;
 
@@ -180,7 +192,7 @@ static void fdr_vm_close(struct vm_area_struct *vma)
 	bool revoked = false;
 	struct fdr_mm_map *m;
 
-	if (ff->role == FDR_ROLE_WRITER) {
+	if (fdr_vma_of_writer(vma)) {
 		mutex_lock(&ff->wlock);
 		revoked = ff->revoked;
 		/* Our memory reference is ours again: no revoke drops it. */
@@ -251,7 +263,7 @@ static vm_fault_t fdr_vm_fault(struct vm_fault *vmf)
 
 	if (vmf->pgoff >= region->nr_pages)
 		return VM_FAULT_SIGBUS;
-	if (ff->role != FDR_ROLE_WRITER)
+	if (!fdr_vma_of_writer(vmf->vma))
 		return vmf_insert_page(vmf->vma, vmf->address,
 				       region->pages[vmf->pgoff]);
 	mutex_lock(&ff->wlock);
@@ -385,7 +397,7 @@ static int fdr_mmap_region(struct fdr_file *ff, struct fdr_region *region,
 	fresh = kzalloc(sizeof(*fresh), GFP_KERNEL);
 	if (!fresh)
 		return -ENOMEM;
-	if (ff->role != FDR_ROLE_WRITER)
+	if (!fdr_writer_mapping(ff, region))
 		return fdr_mmap_insert(region, vma, fresh);
 
 	wfresh = kzalloc(sizeof(*wfresh), GFP_KERNEL);
