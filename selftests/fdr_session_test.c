@@ -184,7 +184,9 @@ static int stranger_is_refused(void *arg)
 	(void)arg;
 	if (fd < 0 || become(UID_STRANGER, 0))
 		return 1;
-	if (attach(fd, "priv") != -EACCES)
+	/* Names are per owner: its own "priv" (none), not the owner's. */
+	if (attach(fd, "priv") != -ENOENT ||
+	    fdrt_attach_owner(fd, "priv", UID_OWNER) != -ENOENT)
 		return 2;
 	if (fdrt_session_info(fd, 0, &info) != -ENOENT)
 		return 3;
@@ -235,7 +237,9 @@ static int member_writes_only(void *arg)
 	(void)arg;
 	if (fd < 0 || become(UID_MEMBER, GID_SHARED))
 		return 1;
-	if (attach(fd, "priv"))
+	/* A writer names the owner it expects: its own "priv" is none. */
+	if (attach(fd, "priv") != -ENOENT ||
+	    fdrt_attach_owner(fd, "priv", UID_OWNER))
 		return 2;
 	if (fdrt_session_info(fd, 0, &info) || info.role != FDR_ROLE_WRITER ||
 	    info.owner_uid != UID_OWNER || info.gid != GID_SHARED)

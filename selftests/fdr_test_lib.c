@@ -90,6 +90,18 @@ int fdrt_session(int fd, unsigned long cmd, const char *name, uint32_t flags,
 	return ioctl(fd, cmd, &req) ? -errno : 0;
 }
 
+int fdrt_attach_owner(int fd, const char *name, uint32_t owner_uid)
+{
+	struct fdr_session req = {
+		.size = sizeof(req),
+		.flags = FDR_SESSION_OWNER,
+		.owner_uid = owner_uid,
+	};
+
+	snprintf(req.name, sizeof(req.name), "%s", name);
+	return ioctl(fd, FDR_IOC_SESSION_ATTACH, &req) ? -errno : 0;
+}
+
 int fdrt_session_new(const char *name)
 {
 	int fd = fdrt_open();
