@@ -204,6 +204,9 @@ static void fdr_vm_close(struct vm_area_struct *vma)
 	mutex_lock(&region->mms_lock);
 	m = fdr_mm_map_find(region, vma->vm_mm);
 	if (m) {
+		/* mprotect() may have made this one writable since. */
+		if (writable && !fdr_vma_of_writer(vma))
+			WRITE_ONCE(m->writable, true);
 		writable |= m->writable ||
 			    (m->writer_writable && !READ_ONCE(dev->writers_revoked));
 		last = !--m->nr_vmas;

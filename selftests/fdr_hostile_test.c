@@ -420,12 +420,13 @@ TEST_F(dev, owner_revokes_writers)
 	ASSERT_EQ(0, make_owner_session(&o));
 	ASSERT_EQ(0, pipe(q.to_parent));
 	ASSERT_EQ(0, pipe(q.to_child));
-	c = fdrt_map(o.fd, PROT_READ | PROT_WRITE, &len);
-	ASSERT_NE(NULL, c);
-	buf = (unsigned char *)c + fdrt_desc(c, 0)->offset;
+	/* Spawned first: it must not inherit the owner's mapping. */
 	pid = fdrt_spawn(writer_is_revoked, &q);
 	ASSERT_LT(0, pid);
 	ASSERT_EQ('m', wait_byte(q.to_parent[0]));
+	c = fdrt_map(o.fd, PROT_READ | PROT_WRITE, &len);
+	ASSERT_NE(NULL, c);
+	buf = (unsigned char *)c + fdrt_desc(c, 0)->offset;
 	ASSERT_EQ(0x5b, buf[0]);	/* the writer wrote into the session */
 
 	ASSERT_EQ(0, fdrt_ioctl(o.fd, FDR_IOC_SESSION_REVOKE));
