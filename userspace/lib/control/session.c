@@ -63,6 +63,18 @@ FDR_API int fdr_ctl_session_create(struct fdr_ctl *ctl, const char *name,
 	return fdr__ctl_note(ctl, ret);
 }
 
+FDR_API int fdr_ctl_session_revoke(struct fdr_ctl *ctl)
+{
+	if (!ctl || !ctl->ops)
+		return -EBADF;
+	if (ctl->target.kind != FDR_TARGET_DEVICE)
+		return fdr__ctl_note(ctl, -EOPNOTSUPP);
+	if (!ctl->target.session[0])
+		return fdr__ctl_note(ctl, -EINVAL);
+	return fdr__ctl_note(ctl, ioctl(ctl->fd, FDR_IOC_SESSION_REVOKE) ?
+				  -errno : 0);
+}
+
 /* SESSION_INFO without noting the errno (fdr_ctl_strerror uses it too). */
 __FDR_NO_INSTRUMENT static int info_ioctl(int fd, uint32_t index,
 					  struct fdr_session_info *info)
