@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include "internal.h"
 
 __FDR_NO_INSTRUMENT static int session_ioctl(struct fdr_ctl *ctl,
@@ -164,8 +165,13 @@ __FDR_NO_INSTRUMENT static bool is_writer(const struct fdr_ctl *ctl)
 {
 	struct fdr_session_info info;
 
+	uint32_t owner = ctl->target.has_owner ? ctl->target.owner_uid :
+						 (uint32_t)geteuid();
+
+	/* Names are per owner: the session of this name that is ctl's. */
 	for (uint32_t i = 0; info_ioctl(ctl->fd, i, &info) == 0; i++)
-		if (!strcmp(info.name, ctl->target.session))
+		if (!strcmp(info.name, ctl->target.session) &&
+		    info.owner_uid == owner)
 			return info.role == FDR_ROLE_WRITER;
 	return false;
 }
