@@ -2,8 +2,10 @@
 /*
  * mmap.c - mapping a region into a process.
  *
- * The pages are inserted with vm_insert_pages() at mmap time: recording
- * never faults into the module, and the VMA is a normal-page mapping (no
+ * The pages are inserted with vm_insert_pages() at mmap time (a session
+ * writer's at its first touch, or by MAP_POPULATE, so that a revoke
+ * cannot miss them): recording never faults into the module, and the
+ * VMA is a normal-page mapping (no
  * VM_IO / VM_PFNMAP) so gdb, O_DIRECT and io_uring can use it.  Each VMA
  * holds a region reference, which keeps the pages alive across RESET, and
  * is counted in its mm's struct fdr_mm_map, so that a dying process with
@@ -354,22 +356,28 @@ static bool fdr_mmap_role_allows(const struct fdr_file *ff,
 	       (!sched && (vma->vm_flags & VM_WRITE));
 }
 
-/* Insert @region's pages in @vma and count it; consumes @fresh. */
+/*
+ * Insert @region's pages in @vma (unless it is a writer's: see below) and
+ * count it; consumes @fresh.
+ */
 static int fdr_mmap_insert(struct fdr_region *region,
-			   struct vm_area_struct *vma, struct fdr_mm_map *fresh)
+			   struct vm_area_struct *vma, struct fdr_mm_map *fresh,
+			   bool populate)
 {
 	unsigned long left = vma_pages(vma);
-	int err;
+	int err = 0;
 
 	/*
 	 * No mremap growth, no later mprotect(PROT_EXEC); no core-dump copy
 	 * of a trace that other processes write (a live debugger still
-	 * reads it).
+	 * reads it).  VM_MIXEDMAP as vm_insert_page() would set it, which
+	 * it may not do from a fault.
 	 */
-	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP);
+	vm_flags_set(vma, VM_DONTEXPAND | VM_DONTDUMP | VM_MIXEDMAP);
 	vm_flags_clear(vma, VM_MAYEXEC);
-	err = vm_insert_pages(vma, vma->vm_start,
-			      region->pages + vma->vm_pgoff, &left);
+	if (populate)
+		err = vm_insert_pages(vma, vma->vm_start,
+				      region->pages + vma->vm_pgoff, &left);
 	if (err) {
 		kfree(fresh);
 		return err;
@@ -401,19 +409,25 @@ static int fdr_mmap_region(struct fdr_file *ff, struct fdr_region *region,
 	if (!fresh)
 		return -ENOMEM;
 	if (!fdr_writer_mapping(ff, region))
-		return fdr_mmap_insert(region, vma, fresh);
+		return fdr_mmap_insert(region, vma, fresh, true);
 
 	wfresh = kzalloc(sizeof(*wfresh), GFP_KERNEL);
 	if (!wfresh) {
 		kfree(fresh);
 		return -ENOMEM;
 	}
+	/*
+	 * A writer's mapping is not populated here but by its faults
+	 * (libfdr maps with MAP_POPULATE): this VMA is not yet in the
+	 * file's i_mmap tree, so a revoke's zap would miss pages inserted
+	 * now; a fault comes after the link and checks revoked under wlock.
+	 */
 	mutex_lock(&ff->wlock);
 	if (ff->revoked) {
 		kfree(fresh);
 		err = -EPERM;
 	} else {
-		err = fdr_mmap_insert(region, vma, fresh);
+		err = fdr_mmap_insert(region, vma, fresh, false);
 	}
 	if (!err)
 		fdr_wmap_add_locked(ff, region, &wfresh);
