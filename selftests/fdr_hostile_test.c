@@ -37,21 +37,6 @@
 #define GID_G		4343
 #define NAME		"hostile"
 
-/* Drop to @uid with @gid as its only group (none when 0). */
-static int become(uid_t uid, gid_t gid)
-{
-	if (setgroups(gid ? 1 : 0, &gid) || setresgid(uid, uid, uid) ||
-	    setresuid(uid, uid, uid))
-		return -1;
-	return 0;
-}
-
-static int child_result(int (*fn)(void *), void *arg)
-{
-	int status = fdrt_wait(fdrt_spawn(fn, arg));
-
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 200 + WTERMSIG(status);
-}
 
 static int attach(int fd, const char *name)
 {
@@ -89,7 +74,7 @@ static int owner_creates(void *arg)
 {
 	struct owner_req *o = arg;
 
-	if (become(UID_A, o->gid))
+	if (fdrt_become(UID_A, o->gid))
 		return 1;
 	if (create(o->fd, o->name, o->gid))
 		return 2;
@@ -101,7 +86,7 @@ static int make_owner_session(struct owner_req *o)
 	o->fd = fdrt_open();
 	if (o->fd < 0)
 		return o->fd;
-	return child_result(owner_creates, o);
+	return fdrt_child_result(owner_creates, o);
 }
 
 /* ---- the matrix: every ioctl and mmap, every role ---- */
@@ -248,7 +233,7 @@ static int role_runs_everything(void *arg)
 
 	if (fd < 0)
 		return 1;
-	if (r->role != ROLE_ROOT && become(uid[r->role], gid[r->role]))
+	if (r->role != ROLE_ROOT && fdrt_become(uid[r->role], gid[r->role]))
 		return 2;
 	err = role_attach(r->role, fd);
 	if (err)
@@ -281,7 +266,7 @@ TEST_F(dev, every_role_every_ioctl_and_mmap)
 	for (role = 0; role < NR_ROLES; role++) {
 		struct role_req r = { .role = role };
 
-		EXPECT_EQ(0, child_result(role_runs_everything, &r))
+		EXPECT_EQ(0, fdrt_child_result(role_runs_everything, &r))
 			TH_LOG("%s", role_name[role]);
 	}
 	/* Nobody moved A's session. */
@@ -300,7 +285,7 @@ static int writer_triggers(void *arg)
 	struct fdr_status st;
 
 	(void)arg;
-	if (fd < 0 || become(UID_B, GID_G))
+	if (fd < 0 || fdrt_become(UID_B, GID_G))
 		return 1;
 	if (attach_writer(fd, NAME, UID_A))
 		return 2;
@@ -327,7 +312,7 @@ TEST_F(dev, writer_cannot_trigger_by_hand)
 
 	REQUIRE_DEV();
 	ASSERT_EQ(0, make_owner_session(&o));
-	ASSERT_EQ(0, child_result(writer_triggers, NULL));
+	ASSERT_EQ(0, fdrt_child_result(writer_triggers, NULL));
 	ASSERT_EQ(0, fdrt_status(o.fd, &st));
 	ASSERT_EQ(FDR_FINALIZE_TRIGGER, st.finalize_reason);
 	/* The owner's file (root shares it): by hand is fine there. */
@@ -361,7 +346,7 @@ static int writer_is_revoked(void *arg)
 	size_t len;
 	pid_t kid;
 
-	if (fd < 0 || become(UID_B, GID_G))
+	if (fd < 0 || fdrt_become(UID_B, GID_G))
 		return 1;
 	if (attach_writer(fd, NAME, UID_A))
 		return 2;
@@ -401,7 +386,7 @@ static int writer_cannot_come_back(void *arg)
 	int fd = fdrt_open();
 
 	(void)arg;
-	if (fd < 0 || become(UID_B, GID_G))
+	if (fd < 0 || fdrt_become(UID_B, GID_G))
 		return 1;
 	return fdrt_attach_owner(fd, NAME, UID_A) == -ENOENT ? 0 : 2;
 }
@@ -450,7 +435,7 @@ TEST_F(dev, owner_revokes_writers)
 	/* Its later write never reached the owner's pages. */
 	ASSERT_EQ(0x5b, buf[0]);
 	ASSERT_EQ(FDR_STATE_INITIALIZED, c->state);
-	ASSERT_EQ(0, child_result(writer_cannot_come_back, NULL));
+	ASSERT_EQ(0, fdrt_child_result(writer_cannot_come_back, NULL));
 
 	/*
 	 * The owner ends its region; the writer still has its mapping, yet
@@ -489,7 +474,7 @@ static int squatter_creates(void *arg)
 	struct squat_req *s = arg;
 	int fd = fdrt_open();
 
-	if (fd < 0 || become(UID_C, GID_G))
+	if (fd < 0 || fdrt_become(UID_C, GID_G))
 		return 1;
 	if (create(fd, s->name, s->gid))
 		return 2;
@@ -507,7 +492,7 @@ static int writer_finds_the_owners(void *arg)
 	int fd = fdrt_open();
 
 	(void)arg;
-	if (fd < 0 || become(UID_B, GID_G))
+	if (fd < 0 || fdrt_become(UID_B, GID_G))
 		return 1;
 	if (fdrt_attach_owner(fd, "build", UID_A))
 		return 2;
@@ -525,7 +510,7 @@ static int outsider_cannot_probe(void *arg)
 	uint32_t i;
 
 	(void)arg;
-	if (fd < 0 || other < 0 || become(UID_C, 0))
+	if (fd < 0 || other < 0 || fdrt_become(UID_C, 0))
 		return 1;
 	if (fdrt_attach_owner(fd, "secret", UID_A) != -ENOENT ||
 	    fdrt_attach_owner(fd, "nothing-here", UID_A) != -ENOENT)
@@ -568,9 +553,9 @@ TEST_F(dev, names_cannot_be_squatted_or_probed)
 	}
 	ASSERT_EQ(1, n);
 	ASSERT_EQ(0, make_owner_session(&a));
-	ASSERT_EQ(0, child_result(writer_finds_the_owners, NULL));
+	ASSERT_EQ(0, fdrt_child_result(writer_finds_the_owners, NULL));
 	ASSERT_EQ(0, make_owner_session(&priv));
-	ASSERT_EQ(0, child_result(outsider_cannot_probe, NULL));
+	ASSERT_EQ(0, fdrt_child_result(outsider_cannot_probe, NULL));
 	kill(squatter, SIGKILL);
 	status = fdrt_wait(squatter);
 	ASSERT_TRUE(WIFSIGNALED(status));
@@ -612,7 +597,7 @@ static int victim_runs(void *arg)
 {
 	struct sched_req *q = arg;
 
-	if (become(UID_A, 0))
+	if (fdrt_become(UID_A, 0))
 		return 1;
 	pin_cpu0();
 	close(q->pipe[0]);
@@ -626,7 +611,7 @@ static int victim_runs(void *arg)
 static int peer_runs(void *arg)
 {
 	(void)arg;
-	if (become(UID_B, 0))
+	if (fdrt_become(UID_B, 0))
 		return 1;
 	pin_cpu0();
 	for (;;)
@@ -651,7 +636,7 @@ static int owner_records(void *arg)
 	size_t len;
 	char c;
 
-	if (become(UID_B, 0))
+	if (fdrt_become(UID_B, 0))
 		return 1;
 	if (create(q->fd, "sched-priv", 0) || fdrt_init(q->fd, 4096, 1, 0))
 		return 2;
@@ -718,7 +703,7 @@ TEST_F(dev, sched_names_only_what_the_owner_may_see)
 	ASSERT_LT(0, q.victim);
 	ASSERT_LT(0, q.peer);
 	close(q.pipe[1]);
-	ret = child_result(owner_records, &q);
+	ret = fdrt_child_result(owner_records, &q);
 	kill(q.victim, SIGKILL);
 	kill(q.peer, SIGKILL);
 	fdrt_wait(q.victim);
