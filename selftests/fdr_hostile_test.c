@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -567,6 +568,7 @@ TEST_F(dev, names_cannot_be_squatted_or_probed)
 
 struct sched_req {
 	int pipe[2];		/* the victim wakes the writer through it */
+	bool victim_root;	/* the victim stays root (pid namespace test) */
 	pid_t victim;		/* UID_A: another user's process */
 	pid_t peer;		/* UID_B, like the owner: may be named */
 	int fd;			/* the owner's file, opened as root */
@@ -597,7 +599,7 @@ static int victim_runs(void *arg)
 {
 	struct sched_req *q = arg;
 
-	if (fdrt_become(UID_A, 0))
+	if (!q->victim_root && fdrt_become(UID_A, 0))
 		return 1;
 	pin_cpu0();
 	close(q->pipe[0]);
@@ -710,6 +712,94 @@ TEST_F(dev, sched_names_only_what_the_owner_may_see)
 	fdrt_wait(q.peer);
 	close(q.pipe[0]);
 	close(q.fd);
+	if (ret == 4)
+		SKIP(return, "no scheduling tracepoints");
+	ASSERT_EQ(0, ret);
+}
+
+/*
+ * Root (CAP_PERFMON: it may see every task it can see at all) records
+ * in a new pid namespace while a process outside wakes it: that waker is
+ * invisible there, and was once named by minus its host pid.
+ */
+static int ns_owner_records(struct sched_req *q)
+{
+	const struct fdr_sched_area *a;
+	const struct fdr_sched_ring *rings;
+	size_t negative = 0, hidden_wakers = 0;
+	struct fdr_status st;
+	struct timespec t0, t;
+	uint32_t cpu;
+	char c;
+
+	if (create(q->fd, "ns-priv", 0) || fdrt_init(q->fd, 4096, 1, 0) ||
+	    fdrt_status(q->fd, &st))
+		return 2;
+	if (!(st.flags & FDR_CTL_SCHED))
+		return 4;
+	if (!fdrt_map(q->fd, PROT_READ | PROT_WRITE, &(size_t){ 0 }))
+		return 5;
+	a = mmap(NULL, st.sched_size, PROT_READ, MAP_SHARED, q->fd,
+		 st.sched_offset);
+	if (a == MAP_FAILED)
+		return 5;
+	pin_cpu0();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (read(q->pipe[0], &c, 1) != 1)
+			return 6;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (t.tv_sec - t0.tv_sec < 1);
+	if (fdrt_ioctl(q->fd, FDR_IOC_FINALIZE))
+		return 7;
+	rings = (const void *)((const char *)a + a->rings_offset);
+	for (cpu = 0; cpu < a->nr_cpus; cpu++) {
+		uint64_t h = rings[cpu].head, n;
+		uint64_t first = h > a->ring_records ? h - a->ring_records : 0;
+
+		for (n = first; n < h; n++) {
+			const struct fdr_sched_record *rec = (const void *)
+				((const char *)a + a->records_offset +
+				 ((uint64_t)cpu * a->ring_records +
+				  n % a->ring_records) * sizeof(*rec));
+
+			negative += rec->other_pid < 0 || rec->other_tid < 0;
+			hidden_wakers += rec->type == FDR_SCHED_WAKEUP &&
+					 rec->state == FDR_SCHED_BY_TASK &&
+					 (rec->flags & FDR_SCHED_OTHER_HIDDEN);
+		}
+	}
+	fprintf(stderr, "# in the namespace: %zu hidden wakers, %zu records name a host pid\n",
+		hidden_wakers, negative);
+	if (negative)
+		return 9;	/* issue 32.3: minus the host pid */
+	return hidden_wakers ? 0 : 10;
+}
+
+TEST_F(dev, sched_hides_tasks_outside_the_pid_namespace)
+{
+	struct sched_req q = { .victim_root = true };
+	int status, ret;
+	pid_t owner;
+
+	REQUIRE_DEV();
+	ASSERT_EQ(0, pipe(q.pipe));
+	q.fd = fdrt_open();
+	ASSERT_LE(0, q.fd);
+	q.victim = fdrt_spawn(victim_runs, &q);
+	ASSERT_LT(0, q.victim);
+	owner = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, 0, 0, 0, 0);
+	if (owner == 0)
+		_exit(ns_owner_records(&q));
+	ASSERT_LT(0, owner);
+	close(q.pipe[1]);
+	status = fdrt_wait(owner);
+	kill(q.victim, SIGKILL);
+	fdrt_wait(q.victim);
+	close(q.pipe[0]);
+	close(q.fd);
+	ASSERT_TRUE(WIFEXITED(status));
+	ret = WEXITSTATUS(status);
 	if (ret == 4)
 		SKIP(return, "no scheduling tracepoints");
 	ASSERT_EQ(0, ret);
