@@ -316,7 +316,10 @@ void fdr_file_revoke(struct fdr_file *ff)
 	}
 }
 
-/* At the release of @ff: no mapping is left to show its spare pages. */
+/**
+ * fdr_file_free_spare - free a revoked writer file's spare pages
+ * @ff: the file being released: no mapping of it is left (each holds it)
+ */
 void fdr_file_free_spare(struct fdr_file *ff)
 {
 	struct page *page;

@@ -327,18 +327,35 @@ void fdr_region_put(struct fdr_region *region)
 	fdr_region_unhold(region);
 }
 
-/* The struct alone (region->mms, the geometry): a revoked mapping. */
+/**
+ * fdr_region_hold - a reference to @region's struct alone
+ * @region: the region
+ *
+ * What a revoked writer's mapping holds: the geometry and region->mms
+ * stay valid, the memory may go.  Dropped with fdr_region_unhold().
+ */
 void fdr_region_hold(struct fdr_region *region)
 {
 	kref_get(&region->ref);
 }
 
+/**
+ * fdr_region_unhold - drop a fdr_region_hold() reference
+ * @region: the region; freed if that was the last reference
+ */
 void fdr_region_unhold(struct fdr_region *region)
 {
 	kref_put(&region->ref, fdr_region_release);
 }
 
-/* A reference to the memory whose struct reference stays (revoke). */
+/**
+ * fdr_region_put_pages - drop a memory reference, keep the struct one
+ * @region: the region
+ *
+ * A revoke turns a writer's mapping's fdr_region_get() into a
+ * fdr_region_hold() this way; the last memory reference frees the pages
+ * and gives the accounting back.
+ */
 void fdr_region_put_pages(struct fdr_region *region)
 {
 	kref_put(&region->pages_ref, fdr_region_pages_release);
