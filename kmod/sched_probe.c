@@ -95,9 +95,10 @@ static void fdr_sched_ids(const struct fdr_region *r, struct task_struct *t,
  * caller's: an id of 0 there hides the task whatever this says.
  *
  * The cred is read under RCU: @t may be changing its creds on another
- * CPU (commit_creds() frees the old ones after a grace period), and the
- * probe's preempt-off section is a read-side section only for RCU-sched
- * on PREEMPT_RT.  rcu_read_lock() never sleeps, there either.
+ * CPU (commit_creds() frees the old ones after a grace period).  The
+ * probe's preempt-off section would hold that grace period off already
+ * (one RCU since 4.20), but __task_cred() is rcu_dereference() and says
+ * so to lockdep; rcu_read_lock() never sleeps, on PREEMPT_RT either.
  */
 static bool fdr_sched_may_name(const struct fdr_region *r,
 			       struct task_struct *t)
