@@ -16,6 +16,7 @@
 #include <linux/pid.h>
 #include <linux/types.h>
 #include <linux/wait.h>
+#include <linux/xarray.h>
 #include <linux/fdr.h>
 
 struct fdr_region;
@@ -64,6 +65,14 @@ struct fdr_dev {
 	kgid_t writer_gid;		/* FDR_SESSION_GROUP */
 	u32 session_flags;		/* FDR_SESSION_* */
 	char name[FDR_SESSION_NAME_MAX];
+	/*
+	 * The files bound as writers (fdr_file.wnode), under revoke_lock;
+	 * writers_revoked: SESSION_REVOKE ran, no writer is left or
+	 * admitted (the probes read it without the lock).
+	 */
+	struct mutex revoke_lock;
+	struct list_head writers;
+	bool writers_revoked;
 };
 
 /*
@@ -83,6 +92,18 @@ struct fdr_file {
 	 */
 	wait_queue_head_t waitq;
 	struct wait_queue_entry wake;
+	struct file *file;		/* ours: its f_mapping, for a revoke */
+	/*
+	 * A writer's file (FDR_ROLE_WRITER), under wlock: its mappings of
+	 * each region (struct fdr_wmap, holding their memory references,
+	 * which a revoke drops), whether it was revoked, and the private
+	 * pages its mappings fault in after that (by page offset).
+	 */
+	struct list_head wnode;		/* in dev->writers */
+	struct mutex wlock;
+	bool revoked;			/* set once, under wlock */
+	struct list_head wmaps;
+	struct xarray spare;
 };
 
 /* The session @ff addresses: it changes once, from the default one. */
@@ -121,6 +142,8 @@ void fdr_session_module_init(void);
 int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req);
 int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req);
 int fdr_session_info(struct fdr_session_info *info);
+int fdr_session_revoke(struct fdr_dev *dev);
+void fdr_session_unbind_writer(struct fdr_file *ff);
 void fdr_session_get(struct fdr_dev *dev);
 void fdr_session_put(struct fdr_dev *dev);
 int fdr_account_reserve(struct fdr_dev *dev, u64 bytes,
@@ -151,6 +174,8 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
 
 /* mmap (mmap.c). */
 int fdr_mmap(struct file *file, struct vm_area_struct *vma);
+void fdr_file_revoke(struct fdr_file *ff);
+void fdr_file_free_spare(struct fdr_file *ff);
 
 /* Reclaim of buffers whose owner process is gone (reclaim.c). */
 s32 fdr_owner_id(const struct fdr_region *region, struct pid *tgid);

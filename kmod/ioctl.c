@@ -39,8 +39,12 @@ static int fdr_ioctl_init(struct fdr_dev *dev, void __user *uarg)
 	return fdr_state_init(dev, &cfg);
 }
 
-/* Any flag this kernel does not know, or a reserved bit, is refused. */
-static int fdr_ioctl_trigger(struct fdr_dev *dev, const void __user *uarg)
+/*
+ * Any flag this kernel does not know, or a reserved bit, is refused.  A
+ * trigger by hand is the owner's: it skips the holdoff, so a writer
+ * could otherwise end the owner's recording whenever it liked.
+ */
+static int fdr_ioctl_trigger(struct fdr_file *ff, const void __user *uarg)
 {
 	struct fdr_trigger trig;
 	u32 usize;
@@ -52,7 +56,9 @@ static int fdr_ioctl_trigger(struct fdr_dev *dev, const void __user *uarg)
 		return err;
 	if ((trig.flags & ~FDR_TRIGGER_FLAGS_ALL) || trig.reserved)
 		return -EINVAL;
-	return fdr_state_trigger(dev, &trig);
+	if ((trig.flags & FDR_TRIGGER_BY_HAND) && ff->role == FDR_ROLE_WRITER)
+		return -EPERM;
+	return fdr_state_trigger(fdr_file_dev(ff), &trig);
 }
 
 /* Only the size is input; the kernel writes min(size, its size) bytes. */
@@ -128,6 +134,7 @@ static bool fdr_owner_only(unsigned int cmd)
 	case FDR_IOC_FLUSH_ABORT:
 	case FDR_IOC_FLUSH_FORCE_ABORT:
 	case FDR_IOC_RESET:
+	case FDR_IOC_SESSION_REVOKE:
 		return true;
 	default:
 		return false;
@@ -177,7 +184,9 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	void __user *uarg = (void __user *)arg;
 
 	cmd = fdr_ioctl_cmd(cmd);
-	if (ff->role == FDR_ROLE_WRITER && fdr_owner_only(cmd))
+	/* A revoked writer is no part of the session any more. */
+	if (ff->role == FDR_ROLE_WRITER &&
+	    (fdr_owner_only(cmd) || READ_ONCE(ff->revoked)))
 		return -EPERM;
 	switch (cmd) {
 	case FDR_IOC_INIT:
@@ -185,8 +194,8 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	case FDR_IOC_FINALIZE:
 		return fdr_state_finalize(dev);
 	case FDR_IOC_TRIGGER:
-		/* Whoever may finalize may trigger: the same effect. */
-		return fdr_ioctl_trigger(dev, uarg);
+		/* A writer: its latency trigger only, held off. */
+		return fdr_ioctl_trigger(ff, uarg);
 	case FDR_IOC_FLUSH_BEGIN:
 		return fdr_state_flush_begin(dev, ff);
 	case FDR_IOC_FLUSH_DONE:
@@ -208,6 +217,8 @@ long fdr_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return fdr_ioctl_session(ff, uarg, false);
 	case FDR_IOC_SESSION_INFO:
 		return fdr_ioctl_session_info(uarg);
+	case FDR_IOC_SESSION_REVOKE:
+		return fdr_session_revoke(dev);
 	default:
 		return -ENOTTY;
 	}

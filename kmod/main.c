@@ -58,6 +58,11 @@ static int fdr_open(struct inode *inode, struct file *file)
 		return -ENOMEM;
 	ff->dev = &fdr_default_session;
 	ff->role = FDR_ROLE_OWNER;
+	ff->file = file;
+	INIT_LIST_HEAD(&ff->wnode);
+	mutex_init(&ff->wlock);
+	INIT_LIST_HEAD(&ff->wmaps);
+	xa_init(&ff->spare);
 	ff->opener = get_pid(task_tgid(current));
 	ff->events_seen = READ_ONCE(fdr_default_session.events);
 	init_waitqueue_head(&ff->waitq);
@@ -78,6 +83,10 @@ static int fdr_release(struct inode *inode, struct file *file)
 	fdr_state_release(dev, ff);
 	remove_wait_queue(&dev->waitq, &ff->wake);
 	fdr_reclaim_on_release(ff);
+	/* No mapping is left: they hold the file. */
+	fdr_session_unbind_writer(ff);
+	fdr_file_free_spare(ff);
+	mutex_destroy(&ff->wlock);
 	put_pid(ff->opener);
 	kfree(ff);
 	fdr_session_put(dev);

@@ -274,7 +274,10 @@ void fdr_reclaim_on_release(struct fdr_file *ff)
 		return;
 	mutex_lock(&dev->lock);
 	r = dev->region;
-	if (r && by_opener) {
+	if (r && by_opener && READ_ONCE(ff->revoked)) {
+		/* a revoked writer's death finalizes nothing of the owner's */
+		fdr_reclaim_owner(r, fdr_owner_id(r, task_tgid(current)));
+	} else if (r && by_opener) {
 		fdr_reclaim_current_locked(r, false);
 	} else if (r) {
 		/* an inherited fd: reclaim, no finalize */

@@ -7,6 +7,8 @@
  * pages from its CPU's NUMA node.  Userspace sees one contiguous range
  * because mmap inserts the page array in offset order.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/numa.h>
@@ -178,7 +180,35 @@ static void fdr_region_fill_control(struct fdr_region *r)
 	}
 }
 
-static void fdr_region_free(struct fdr_region *r)
+/*
+ * Who reads @r's scheduling area, so whom its records may name: a named
+ * session's owner, as seen at INIT; the default session's INIT caller,
+ * but with no privilege unless only CAP_SYS_ADMIN may open the device
+ * (every dev_gid member may map the default session's area).  The
+ * capability counts only when the owner itself does the INIT: root
+ * INITing a user's session does not lend the user its sight.
+ */
+static void fdr_region_viewer(struct fdr_region *r, const struct fdr_dev *dev)
+{
+	kuid_t euid = current_euid();
+
+	if (dev->is_session) {
+		r->viewer_uid = dev->owner;
+		r->viewer_sees_all = uid_eq(euid, dev->owner) &&
+				     perfmon_capable();
+	} else {
+		r->viewer_uid = euid;
+		r->viewer_sees_all = !gid_valid(fdr_param_dev_gid()) &&
+				     perfmon_capable();
+	}
+}
+
+/*
+ * The memory.  Pages still mapped by a revoked writer (or a process that
+ * forked from one as it was revoked) keep the references vm_insert_page()
+ * took, so dropping ours here frees nothing that is mapped.
+ */
+static void fdr_region_free_pages(struct fdr_region *r)
 {
 	unsigned long i;
 
@@ -187,9 +217,16 @@ static void fdr_region_free(struct fdr_region *r)
 			if (r->pages[i])
 				__free_page(r->pages[i]);
 		kvfree(r->pages);
+		r->pages = NULL;
 	}
 	vfree(r->ctl);
+	r->ctl = NULL;
 	fdr_sched_free(r);
+}
+
+static void fdr_region_free(struct fdr_region *r)
+{
+	fdr_region_free_pages(r);
 	mutex_destroy(&r->mms_lock);
 	if (r->pid_ns)
 		put_pid_ns(r->pid_ns);
@@ -226,6 +263,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	if (!r)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&r->ref);
+	kref_init(&r->pages_ref);
 	r->dev = dev;
 	r->buffer_size = cfg->buffer_size;
 	r->buffers_per_cpu = cfg->buffers_per_cpu;
@@ -244,6 +282,7 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 	r->trigger_fid = cfg->trigger_fid;
 	r->trigger_holdoff_ms = cfg->trigger_holdoff_ms;
 	r->pid_ns = get_pid_ns(task_active_pid_ns(current));
+	fdr_region_viewer(r, dev);
 	mutex_init(&r->mms_lock);
 	hash_init(r->mms);
 
@@ -272,20 +311,64 @@ fail:
 	return ERR_PTR(err);
 }
 
+/* The struct and its memory: the device and every mapping. */
 void fdr_region_get(struct fdr_region *region)
 {
 	kref_get(&region->ref);
+	kref_get(&region->pages_ref);
 }
 
 static void fdr_region_release(struct kref *ref)
 {
-	struct fdr_region *r = container_of(ref, struct fdr_region, ref);
+	fdr_region_free(container_of(ref, struct fdr_region, ref));
+}
+
+/* The last user of the memory is gone: it goes, and stops counting. */
+static void fdr_region_pages_release(struct kref *ref)
+{
+	struct fdr_region *r = container_of(ref, struct fdr_region,
+					    pages_ref);
 
 	fdr_account_release(r->dev, r->accounted);
-	fdr_region_free(r);
+	fdr_region_free_pages(r);
 }
 
 void fdr_region_put(struct fdr_region *region)
 {
+	fdr_region_put_pages(region);
+	fdr_region_unhold(region);
+}
+
+/**
+ * fdr_region_hold - a reference to @region's struct alone
+ * @region: the region
+ *
+ * What a revoked writer's mapping holds: the geometry and region->mms
+ * stay valid, the memory may go.  Dropped with fdr_region_unhold().
+ */
+void fdr_region_hold(struct fdr_region *region)
+{
+	kref_get(&region->ref);
+}
+
+/**
+ * fdr_region_unhold - drop a fdr_region_hold() reference
+ * @region: the region; freed if that was the last reference
+ */
+void fdr_region_unhold(struct fdr_region *region)
+{
 	kref_put(&region->ref, fdr_region_release);
+}
+
+/**
+ * fdr_region_put_pages - drop a memory reference, keep the struct one
+ * @region: the region
+ *
+ * A revoke turns a writer's mapping's fdr_region_get() into a
+ * fdr_region_hold() this way; the last memory reference frees the pages
+ * and gives the accounting back.
+ */
+void fdr_region_put_pages(struct fdr_region *region)
+{
+	kref_put(&region->pages_ref, fdr_region_pages_release);
 }

@@ -12,6 +12,7 @@
 #include <linux/mutex.h>
 #include <linux/pid_namespace.h>
 #include <linux/types.h>
+#include <linux/uidgid.h>
 #include <linux/fdr.h>
 #include "sched.h"
 
@@ -23,7 +24,14 @@ struct fdr_init_params;
  * written from them and never read back for a decision.
  */
 struct fdr_region {
-	struct kref ref;		/* device + one per mapping */
+	struct kref ref;		/* device + one per mapping: the struct */
+	/*
+	 * The memory (pages, control and scheduling areas, its accounting):
+	 * the device and every mapping but those of revoked writers, whose
+	 * references SESSION_REVOKE drops (fdr_file_revoke()).  Only a
+	 * holder of this may touch ctl, pages or sched.
+	 */
+	struct kref pages_ref;
 	struct fdr_dev *dev;
 	struct fdr_control *ctl;	/* zeroed vmalloc control area */
 	struct page **pages;		/* every page, in mmap offset order */
@@ -52,6 +60,13 @@ struct fdr_region {
 	struct fdr_sched *sched;	/* scheduling area, or NULL */
 	int sched_slot;			/* its slot while held, else -1 */
 	struct pid_namespace *pid_ns;	/* of the INIT caller: owner ids */
+	/*
+	 * Whom the scheduling records may name besides the traced threads
+	 * (fdr_sched_may_name()), fixed at INIT: tasks of this uid, or any
+	 * task the pid namespace sees when the owner may see them all.
+	 */
+	kuid_t viewer_uid;
+	bool viewer_sees_all;
 	struct mutex mms_lock;		/* guards mms; never with dev->lock */
 	/* struct fdr_mm_map by mm; RCU readers: the scheduling probes */
 	DECLARE_HASHTABLE(mms, 8);
@@ -71,6 +86,8 @@ struct fdr_mm_map {
 	struct pid *owner;		/* tgid that mmap()ed it; NULL: a fork */
 	unsigned long nr_vmas;
 	bool writable;			/* some VMA was mapped writable: traced */
+	/* ... through a session writer's file: traced until a revoke */
+	bool writer_writable;
 };
 
 /*
@@ -96,6 +113,9 @@ struct fdr_region *fdr_region_create(struct fdr_dev *dev,
 				     u32 ctl_flags, u32 generation);
 void fdr_region_get(struct fdr_region *region);
 void fdr_region_put(struct fdr_region *region);
+void fdr_region_hold(struct fdr_region *region);
+void fdr_region_unhold(struct fdr_region *region);
+void fdr_region_put_pages(struct fdr_region *region);
 
 /* CPU @cpu's ring cursor; @cpu < nr_cpus, the kernel's geometry. */
 static inline struct fdr_cpu_ring *

@@ -15,7 +15,10 @@
  * task with an mm a lookup in a 256-bucket hash, for each side of a
  * switch.  Probes never sleep, take no lock and read no user memory, so
  * they hold on PREEMPT_RT and whatever a process writes into the region.
+ * The other side of a switch and a waker are named only as the session's
+ * owner could see them (fdr_sched_may_name()): a uid compare per record.
  */
+#include <linux/cred.h>
 #include <linux/hardirq.h>
 #include <linux/hashtable.h>
 #include <linux/irqflags.h>
@@ -66,7 +69,9 @@ static bool fdr_sched_traced(struct fdr_region *r, struct task_struct *t)
 		return false;
 	hash_for_each_possible_rcu(r->mms, m, node, (unsigned long)mm)
 		if (m->mm == mm)
-			return READ_ONCE(m->writable);
+			return READ_ONCE(m->writable) ||
+			       (READ_ONCE(m->writer_writable) &&
+				!READ_ONCE(r->dev->writers_revoked));
 	return false;
 }
 
@@ -85,6 +90,64 @@ static void fdr_sched_ids(const struct fdr_region *r, struct task_struct *t,
 		*tid = -t->pid;
 		*pid = -t->tgid;
 	}
+}
+
+/*
+ * May a record of @r name @t, which is not the traced thread (the other
+ * side of a switch, a waker)?  Only as the session's owner could see it
+ * (fdr_region_viewer()): the idle task always (it names no one); a task
+ * of the owner's uid, real, effective and saved alike (ptrace's rule, so
+ * a setuid program running for the owner stays hidden); any task when
+ * the owner had CAP_PERFMON at INIT.  The pid namespace's part is the
+ * caller's: an id of 0 there hides the task whatever this says.
+ *
+ * The cred is read under RCU: @t may be changing its creds on another
+ * CPU (commit_creds() frees the old ones after a grace period).  The
+ * probe's preempt-off section would hold that grace period off already
+ * (one RCU since 4.20), but __task_cred() is rcu_dereference() and says
+ * so to lockdep; rcu_read_lock() never sleeps, on PREEMPT_RT either.
+ */
+static bool fdr_sched_may_name(const struct fdr_region *r,
+			       struct task_struct *t)
+{
+	const struct cred *cred;
+	bool same;
+
+	if (r->viewer_sees_all || is_idle_task(t))
+		return true;
+	rcu_read_lock();
+	cred = __task_cred(t);
+	same = uid_eq(cred->uid, r->viewer_uid) &&
+	       uid_eq(cred->euid, r->viewer_uid) &&
+	       uid_eq(cred->suid, r->viewer_uid);
+	rcu_read_unlock();
+	return same;
+}
+
+/*
+ * The other task's ids in @rec, or FDR_SCHED_OTHER_HIDDEN and 0/0: a
+ * task the owner may not name, or one the region's pid namespace cannot
+ * see (never minus its global id, as a traced thread's is).
+ */
+static void fdr_sched_other_ids(const struct fdr_region *r,
+				struct task_struct *t,
+				struct fdr_sched_record *rec)
+{
+	if (fdr_sched_may_name(r, t)) {
+		if (r->pid_ns == &init_pid_ns) {
+			rec->other_pid = t->tgid;
+			rec->other_tid = t->pid;
+			return;
+		}
+		rec->other_tid = task_pid_nr_ns(t, r->pid_ns);
+		rec->other_pid = task_tgid_nr_ns(t, r->pid_ns);
+		/* Exiting: tgid may be unhashed first; or not seen at all. */
+		if ((rec->other_tid && rec->other_pid) || is_idle_task(t))
+			return;
+	}
+	rec->other_pid = 0;
+	rec->other_tid = 0;
+	rec->flags |= FDR_SCHED_OTHER_HIDDEN;
 }
 
 /*
@@ -122,7 +185,7 @@ static void fdr_sched_put(struct fdr_region *r, u8 type, u8 state,
 
 	fdr_sched_ids(r, t, &rec.pid, &rec.tid);
 	if (other)
-		fdr_sched_ids(r, other, &rec.other_pid, &rec.other_tid);
+		fdr_sched_other_ids(r, other, &rec);
 	fdr_sched_emit(r->sched, &rec);
 }
 

@@ -62,13 +62,14 @@ void fdr_session_put(struct fdr_dev *dev)
 			       &fdr_sessions_lock);
 }
 
-static struct fdr_dev *fdr_session_find_locked(const char *name)
+/* Names are scoped by owner: @owner's session @name, or NULL. */
+static struct fdr_dev *fdr_session_find_locked(kuid_t owner, const char *name)
 {
 	struct fdr_dev *dev;
 
 	lockdep_assert_held(&fdr_sessions_lock);
 	list_for_each_entry(dev, &fdr_sessions, node)
-		if (!strcmp(dev->name, name))
+		if (uid_eq(dev->owner, owner) && !strcmp(dev->name, name))
 			return dev;
 	return NULL;
 }
@@ -110,14 +111,33 @@ static int fdr_file_bind(struct fdr_file *ff, struct fdr_dev *dev, u32 role)
 	return err;
 }
 
-static int fdr_session_check(const struct fdr_session *req, u32 flags_ok)
+/* CREATE: a name, flags, a gid only with FDR_SESSION_GROUP, no owner. */
+static int fdr_session_check(const struct fdr_session *req)
 {
-	if ((req->flags & ~flags_ok) || req->reserved ||
+	if ((req->flags & ~FDR_SESSION_FLAGS_ALL) || req->owner_uid ||
 	    !fdr_session_name_ok(req->name))
 		return -EINVAL;
 	if (!(req->flags & FDR_SESSION_GROUP) && req->gid)
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * ATTACH: a name, no gid, and the owner it expects: owner_uid with
+ * FDR_SESSION_OWNER (in the caller's user namespace), else itself.
+ */
+static int fdr_session_attach_check(const struct fdr_session *req,
+				    kuid_t *owner)
+{
+	if ((req->flags & ~FDR_SESSION_ATTACH_FLAGS_ALL) || req->gid ||
+	    !fdr_session_name_ok(req->name))
+		return -EINVAL;
+	if (!(req->flags & FDR_SESSION_OWNER)) {
+		*owner = current_euid();
+		return req->owner_uid ? -EINVAL : 0;
+	}
+	*owner = make_kuid(current_user_ns(), req->owner_uid);
+	return uid_valid(*owner) ? 0 : -EINVAL;
 }
 
 /* The writers' group of a new session: one the caller is in. */
@@ -165,7 +185,7 @@ int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req)
 	kgid_t gid;
 	int err;
 
-	err = fdr_session_check(req, FDR_SESSION_FLAGS_ALL);
+	err = fdr_session_check(req);
 	if (!err)
 		err = fdr_session_group(req, &gid);
 	if (err)
@@ -177,7 +197,7 @@ int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req)
 		return -ENOMEM;
 
 	mutex_lock(&fdr_sessions_lock);
-	if (fdr_session_find_locked(dev->name))
+	if (fdr_session_find_locked(dev->owner, dev->name))
 		err = -EEXIST;
 	else if (fdr_sessions_owned_locked(dev->owner) >=
 		 fdr_param_max_user_sessions())
@@ -196,7 +216,7 @@ int fdr_session_create(struct fdr_file *ff, const struct fdr_session *req)
 	return err;
 }
 
-/* @dev's role for the caller, or -EACCES. */
+/* @dev's role for the caller, or -EACCES (ATTACH says ENOENT). */
 static int fdr_session_role(const struct fdr_dev *dev)
 {
 	if (uid_eq(current_euid(), dev->owner) || capable(CAP_SYS_ADMIN))
@@ -207,26 +227,101 @@ static int fdr_session_role(const struct fdr_dev *dev)
 	return -EACCES;
 }
 
+/*
+ * List @ff, just bound to @dev as a writer, for SESSION_REVOKE; one that
+ * a revoke overtook (its role was decided before the group was dropped)
+ * is revoked at once.
+ */
+static void fdr_session_bind_writer(struct fdr_file *ff, struct fdr_dev *dev)
+{
+	mutex_lock(&dev->revoke_lock);
+	if (dev->writers_revoked)
+		fdr_file_revoke(ff);
+	else
+		list_add_tail(&ff->wnode, &dev->writers);
+	mutex_unlock(&dev->revoke_lock);
+}
+
+/**
+ * fdr_session_unbind_writer - @ff is being released
+ * @ff: a file of the device, bound or not
+ *
+ * Takes it off its session's writers, so no revoke reaches it any more.
+ */
+void fdr_session_unbind_writer(struct fdr_file *ff)
+{
+	struct fdr_dev *dev = fdr_file_dev(ff);
+
+	if (ff->role != FDR_ROLE_WRITER)
+		return;
+	mutex_lock(&dev->revoke_lock);
+	list_del_init(&ff->wnode);
+	mutex_unlock(&dev->revoke_lock);
+}
+
+/**
+ * fdr_session_revoke - FDR_IOC_SESSION_REVOKE, the owner's
+ * @dev: the session of the caller's file (the caller checked the role)
+ *
+ * The session admits no writer any more (its group is dropped, so a
+ * revoked writer cannot come back by attaching again), and every file
+ * bound to it as a writer is revoked: EPERM for all it asks, and its
+ * mappings are taken off the session's memory (fdr_file_revoke()).
+ * The writers' files stay bound, so they still keep the session object
+ * (its name) until they are closed, but neither its memory nor its
+ * recording.
+ *
+ * Return: 0, or -EINVAL on the default session.
+ */
+int fdr_session_revoke(struct fdr_dev *dev)
+{
+	struct fdr_file *ff;
+
+	if (!dev->is_session)
+		return -EINVAL;
+	/* fdr_session_role() reads these under the list lock. */
+	mutex_lock(&fdr_sessions_lock);
+	dev->session_flags &= ~FDR_SESSION_GROUP;
+	dev->writer_gid = INVALID_GID;
+	mutex_unlock(&fdr_sessions_lock);
+
+	mutex_lock(&dev->revoke_lock);
+	/* The probes stop recording the writers' threads. */
+	WRITE_ONCE(dev->writers_revoked, true);
+	list_for_each_entry(ff, &dev->writers, wnode)
+		fdr_file_revoke(ff);
+	mutex_unlock(&dev->revoke_lock);
+	return 0;
+}
+
 /**
  * fdr_session_attach - FDR_IOC_SESSION_ATTACH
  * @ff: the file, bound to the session on success
  * @req: the kernel's copy of the request
  *
- * Return: 0, or -EINVAL, -ENOENT, -EACCES, -EBUSY.
+ * The session is the expected owner's (the caller's own by default), so
+ * a name another user made cannot capture the caller's writers; one the
+ * caller may not attach to answers as a missing one, so ATTACH is no
+ * oracle of other users' names either.
+ *
+ * Return: 0, or -EINVAL, -ENOENT, -EBUSY.
  */
 int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req)
 {
 	struct fdr_dev *dev;
 	int role = -ENOENT;
+	kuid_t owner;
 	int err;
 
-	err = fdr_session_check(req, 0);
+	err = fdr_session_attach_check(req, &owner);
 	if (err)
 		return err;
 	mutex_lock(&fdr_sessions_lock);
-	dev = fdr_session_find_locked(req->name);
+	dev = fdr_session_find_locked(owner, req->name);
 	if (dev)
 		role = fdr_session_role(dev);
+	if (role == -EACCES)
+		role = -ENOENT;
 	/* Listed, so not released yet: the lock orders it against that. */
 	if (role >= 0)
 		kref_get(&dev->ref);
@@ -234,9 +329,13 @@ int fdr_session_attach(struct fdr_file *ff, const struct fdr_session *req)
 	if (role < 0)
 		return role;
 	err = fdr_file_bind(ff, dev, role);
-	if (err)
+	if (err) {
 		fdr_session_put(dev);
-	return err;
+		return err;
+	}
+	if (role == FDR_ROLE_WRITER)
+		fdr_session_bind_writer(ff, dev);
+	return 0;
 }
 
 static void fdr_session_describe(const struct fdr_dev *dev, int role,

@@ -23,6 +23,8 @@
 void fdr_dev_setup(struct fdr_dev *dev)
 {
 	mutex_init(&dev->lock);
+	mutex_init(&dev->revoke_lock);
+	INIT_LIST_HEAD(&dev->writers);
 	init_waitqueue_head(&dev->waitq);
 	atomic64_set(&dev->live_bytes, 0);
 }
@@ -46,6 +48,7 @@ void fdr_dev_teardown(struct fdr_dev *dev)
 	dev->finalize_pid = NULL;
 	put_pid(dev->finalize_tid);
 	dev->finalize_tid = NULL;
+	mutex_destroy(&dev->revoke_lock);
 	mutex_destroy(&dev->lock);
 }
 

@@ -266,7 +266,7 @@ TEST_F(dev, sleeping_thread_recorded)
 		if (x->tid != tid)
 			continue;
 		EXPECT_EQ(getpid(), x->pid);
-		EXPECT_EQ(0, x->reserved);
+		EXPECT_EQ(0, x->flags);
 		EXPECT_LT(x->cpu, r.area->nr_cpus);
 		if (x->type == FDR_SCHED_WAKEUP && x->state != FDR_SCHED_BY_TASK)
 			EXPECT_EQ(0, x->other_tid);
@@ -578,7 +578,7 @@ TEST_F(dev, scribbled_region_cannot_steer_the_kernel)
 		EXPECT_GE(FDR_SCHED_WAKEUP, r.r[i].type);
 		EXPECT_LE(r.r[i].state, FDR_SCHED_OTHER);
 		EXPECT_LT(r.r[i].cpu, r.area->nr_cpus);
-		EXPECT_EQ(0, r.r[i].reserved);
+		EXPECT_EQ(0, r.r[i].flags);
 	}
 	ASSERT_EQ(0, fdrt_status(self->fd, &after));
 	EXPECT_EQ(before.sched_offset, after.sched_offset);

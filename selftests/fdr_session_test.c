@@ -27,22 +27,6 @@
 #define GID_SHARED	4242
 #define MIB		(1ull << 20)
 
-/* Drop to @uid with @gid as its only group (none when 0). */
-static int become(uid_t uid, gid_t gid)
-{
-	if (setgroups(gid ? 1 : 0, &gid) || setresgid(uid, uid, uid) ||
-	    setresuid(uid, uid, uid))
-		return -1;
-	return 0;
-}
-
-/* Run @fn(@arg) in a child; its exit code (0: all it checked held). */
-static int child_result(int (*fn)(void *), void *arg)
-{
-	int status = fdrt_wait(fdrt_spawn(fn, arg));
-
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 200 + WTERMSIG(status);
-}
 
 static uint32_t state_of(int fd)
 {
@@ -163,7 +147,7 @@ static int owner_creates(void *arg)
 {
 	struct shared_fd *s = arg;
 
-	if (become(UID_OWNER, s->flags ? GID_SHARED : 0))
+	if (fdrt_become(UID_OWNER, s->flags ? GID_SHARED : 0))
 		return 1;
 	if (fdrt_session(s->fd, FDR_IOC_SESSION_CREATE, "priv", s->flags,
 			 s->flags ? GID_SHARED : 0))
@@ -182,9 +166,11 @@ static int stranger_is_refused(void *arg)
 	int fd = fdrt_open();
 
 	(void)arg;
-	if (fd < 0 || become(UID_STRANGER, 0))
+	if (fd < 0 || fdrt_become(UID_STRANGER, 0))
 		return 1;
-	if (attach(fd, "priv") != -EACCES)
+	/* Names are per owner: its own "priv" (none), not the owner's. */
+	if (attach(fd, "priv") != -ENOENT ||
+	    fdrt_attach_owner(fd, "priv", UID_OWNER) != -ENOENT)
 		return 2;
 	if (fdrt_session_info(fd, 0, &info) != -ENOENT)
 		return 3;
@@ -210,7 +196,7 @@ TEST_F(dev, other_user_cannot_attach_see_or_stop)
 
 	REQUIRE_DEV();
 	ASSERT_LE(0, s.fd);
-	ASSERT_EQ(0, child_result(owner_creates, &s));
+	ASSERT_EQ(0, fdrt_child_result(owner_creates, &s));
 	/* The parent shares the bound file: the session lives on. */
 	ASSERT_EQ(FDR_STATE_INITIALIZED, state_of(s.fd));
 	ASSERT_EQ(0, fdrt_session_info(self->fd, 0, &info));
@@ -218,7 +204,7 @@ TEST_F(dev, other_user_cannot_attach_see_or_stop)
 	ASSERT_EQ(UID_OWNER, info.owner_uid);
 	ASSERT_EQ(FDR_ROLE_OWNER, info.role);	/* root: CAP_SYS_ADMIN */
 
-	ASSERT_EQ(0, child_result(stranger_is_refused, NULL));
+	ASSERT_EQ(0, fdrt_child_result(stranger_is_refused, NULL));
 	ASSERT_EQ(FDR_STATE_INITIALIZED, state_of(s.fd));
 	close(s.fd);
 }
@@ -233,9 +219,11 @@ static int member_writes_only(void *arg)
 	int fd = fdrt_open();
 
 	(void)arg;
-	if (fd < 0 || become(UID_MEMBER, GID_SHARED))
+	if (fd < 0 || fdrt_become(UID_MEMBER, GID_SHARED))
 		return 1;
-	if (attach(fd, "priv"))
+	/* A writer names the owner it expects: its own "priv" is none. */
+	if (attach(fd, "priv") != -ENOENT ||
+	    fdrt_attach_owner(fd, "priv", UID_OWNER))
 		return 2;
 	if (fdrt_session_info(fd, 0, &info) || info.role != FDR_ROLE_WRITER ||
 	    info.owner_uid != UID_OWNER || info.gid != GID_SHARED)
@@ -265,10 +253,10 @@ TEST_F(dev, group_member_records_but_does_not_drive)
 
 	REQUIRE_DEV();
 	ASSERT_LE(0, s.fd);
-	ASSERT_EQ(0, child_result(owner_creates, &s));
-	ASSERT_EQ(0, child_result(member_writes_only, NULL));
+	ASSERT_EQ(0, fdrt_child_result(owner_creates, &s));
+	ASSERT_EQ(0, fdrt_child_result(member_writes_only, NULL));
 	/* A user outside the group is still refused. */
-	ASSERT_EQ(0, child_result(stranger_is_refused, NULL));
+	ASSERT_EQ(0, fdrt_child_result(stranger_is_refused, NULL));
 	ASSERT_EQ(FDR_STATE_INITIALIZED, state_of(s.fd));
 	close(s.fd);
 }

@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <grp.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,17 +78,45 @@ int fdrt_trigger(int fd, uint32_t flags, int32_t fid, uint64_t duration_ns)
 	return ioctl(fd, FDR_IOC_TRIGGER, &t) ? -errno : 0;
 }
 
-int fdrt_session(int fd, unsigned long cmd, const char *name, uint32_t flags,
-		 uint32_t gid)
+static int fdrt_session_req(int fd, unsigned long cmd, const char *name,
+			    uint32_t flags, uint32_t gid, uint32_t owner_uid)
 {
 	struct fdr_session req = {
 		.size = sizeof(req),
 		.flags = flags,
 		.gid = gid,
+		.owner_uid = owner_uid,
 	};
 
 	snprintf(req.name, sizeof(req.name), "%s", name);
 	return ioctl(fd, cmd, &req) ? -errno : 0;
+}
+
+int fdrt_session(int fd, unsigned long cmd, const char *name, uint32_t flags,
+		 uint32_t gid)
+{
+	return fdrt_session_req(fd, cmd, name, flags, gid, 0);
+}
+
+int fdrt_attach_owner(int fd, const char *name, uint32_t owner_uid)
+{
+	return fdrt_session_req(fd, FDR_IOC_SESSION_ATTACH, name,
+				FDR_SESSION_OWNER, 0, owner_uid);
+}
+
+int fdrt_become(uid_t uid, gid_t gid)
+{
+	if (setgroups(gid ? 1 : 0, &gid) || setresgid(uid, uid, uid) ||
+	    setresuid(uid, uid, uid))
+		return -1;
+	return 0;
+}
+
+int fdrt_child_result(int (*fn)(void *), void *arg)
+{
+	int status = fdrt_wait(fdrt_spawn(fn, arg));
+
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 200 + WTERMSIG(status);
 }
 
 int fdrt_session_new(const char *name)

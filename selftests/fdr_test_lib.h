@@ -41,6 +41,12 @@ int fdrt_to_uninitialized(int fd);
  */
 int fdrt_session(int fd, unsigned long cmd, const char *name, uint32_t flags,
 		 uint32_t gid);
+/* ATTACH to @owner_uid's session @name (FDR_SESSION_OWNER); 0 or -errno. */
+int fdrt_attach_owner(int fd, const char *name, uint32_t owner_uid);
+/* Drop to @uid with @gid as its only group (none when 0): 0 or -1. */
+int fdrt_become(uid_t uid, gid_t gid);
+/* Run @fn(@arg) in a child: its exit code, or 200 + its signal. */
+int fdrt_child_result(int (*fn)(void *), void *arg);
 int fdrt_session_new(const char *name);
 /* FDR_IOC_SESSION_INFO for the @index-th visible session: 0 or -errno. */
 int fdrt_session_info(int fd, uint32_t index, struct fdr_session_info *info);

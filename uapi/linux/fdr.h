@@ -335,16 +335,28 @@ struct fdr_trigger {
  * other ioctl and mmap of that file then addresses only that session.
  */
 #define FDR_SESSION_NAME_MAX	64	/* with the NUL: [A-Za-z0-9._-]{1,63} */
-/* Members of gid may attach as writers (default: only the owner's uid). */
+/*
+ * Names are scoped by owner: a session is (owner uid, name), so two users
+ * may both have a session "build" and neither can take, probe or be
+ * given the other's.  ATTACH finds the caller's own session of that name,
+ * or with FDR_SESSION_OWNER the one owner_uid owns (a writer of a shared
+ * session names the owner it expects, and gets no one else's).
+ */
+/* CREATE: members of gid may attach as writers (default: only the owner). */
 #define FDR_SESSION_GROUP	(1u << 0)
+/* ATTACH: the session owner_uid owns (default: the caller's euid's). */
+#define FDR_SESSION_OWNER	(1u << 1)
 #define FDR_SESSION_FLAGS_ALL	FDR_SESSION_GROUP
+#define FDR_SESSION_ATTACH_FLAGS_ALL	FDR_SESSION_OWNER
 
 /* FDR_IOC_SESSION_CREATE and _ATTACH argument. */
 struct fdr_session {
 	__u32 size;		/* sizeof(struct fdr_session) */
-	__u32 flags;		/* FDR_SESSION_*; ATTACH: zero */
-	__u32 gid;		/* FDR_SESSION_GROUP: the writers' group */
-	__u32 reserved;		/* zero */
+	__u32 flags;		/* FDR_SESSION_* */
+	__u32 gid;		/* CREATE, FDR_SESSION_GROUP: the writers' group */
+	/* ATTACH, FDR_SESSION_OWNER: the owner expected, in the caller's
+	 * user namespace; otherwise zero (it was `reserved`) */
+	__u32 owner_uid;
 	char name[FDR_SESSION_NAME_MAX];	/* NUL-terminated */
 };
 #define FDR_SESSION_SIZE_VER0	80
@@ -423,22 +435,37 @@ struct fdr_session_info {
 #define FDR_IOC_TRIGGER		_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 9, \
 				     FDR_TRIGGER_SIZE_VER0)
 /*
- * SESSION_CREATE  make a session named name and bind this file to it as
- *              its owner (state UNINITIALIZED: INIT gives it its region).
- *              EEXIST: the name is taken; EDQUOT: the caller owns
- *              max_user_sessions already; EPERM: FDR_SESSION_GROUP names
- *              a group the caller is not in (without CAP_SYS_ADMIN)
- * SESSION_ATTACH  bind this file to the session named name: as owner if
- *              the caller's uid made it (or CAP_SYS_ADMIN), as writer if
- *              it is a member of the session's group.  ENOENT: no such
- *              session; EACCES: neither
- * Both: EINVAL for a malformed name, a flag or a reserved field; EBUSY
- * when this file is bound already, or holds the default session's flush.
+ * SESSION_CREATE  make the caller's session named name and bind this
+ *              file to it as its owner (state UNINITIALIZED: INIT gives it
+ *              its region).  EEXIST: the caller (its euid) has a session
+ *              of that name already (another user's names are not seen);
+ *              EDQUOT: the caller owns max_user_sessions already; EPERM:
+ *              FDR_SESSION_GROUP names a group the caller is not in
+ *              (without CAP_SYS_ADMIN)
+ * SESSION_ATTACH  bind this file to the session name of the caller's euid
+ *              (or of owner_uid with FDR_SESSION_OWNER): as owner if the
+ *              caller's euid owns it (or CAP_SYS_ADMIN), as writer if it
+ *              is a member of the session's group.  ENOENT: no such
+ *              session the caller may attach to (one it may not attach to
+ *              is not told apart)
+ * Both: EINVAL for a malformed name, an unknown flag, CREATE's flag on
+ * ATTACH or ATTACH's on CREATE, owner_uid without FDR_SESSION_OWNER or a
+ * uid unmapped in the caller's namespace; EBUSY when this file is bound
+ * already, or holds the default session's flush.
  * SESSION_INFO    describe one session (struct fdr_session_info)
- * A file bound as writer gets EPERM from INIT, FINALIZE, FLUSH_* and
- * RESET, and EACCES from a read-only mmap or one of the scheduling area.
- * The session goes when the last file bound to it and the last mapping
- * of its regions go; its name is free again then.
+ * SESSION_REVOKE  the owner's: every file bound to the session as writer
+ *              is revoked and the session admits no writer any more (its
+ *              group is dropped).  A revoked file gets EPERM from every
+ *              ioctl and mmap; its mappings stop being the session's
+ *              memory: their pages are replaced by private zero pages
+ *              (read as UNINITIALIZED, written harmlessly, no SIGBUS) and
+ *              they no longer keep the session's regions' memory.  EINVAL
+ *              on the default session; EPERM for a writer.
+ * A file bound as writer gets EPERM from INIT, FINALIZE, FLUSH_*, RESET,
+ * SESSION_REVOKE and a TRIGGER with FDR_TRIGGER_BY_HAND (its own latency
+ * trigger, held off, is allowed), and EACCES from a read-only mmap or one
+ * of the scheduling area.  The session goes when the last file bound to
+ * it and the last mapping of its regions go; its name is free again then.
  */
 #define FDR_IOC_SESSION_CREATE	_IOC(_IOC_WRITE, FDR_IOC_MAGIC, 10, \
 				     FDR_SESSION_SIZE_VER0)
@@ -446,6 +473,7 @@ struct fdr_session_info {
 				     FDR_SESSION_SIZE_VER0)
 #define FDR_IOC_SESSION_INFO	_IOC(_IOC_READ | _IOC_WRITE, FDR_IOC_MAGIC, \
 				     12, FDR_SESSION_INFO_SIZE_VER0)
+#define FDR_IOC_SESSION_REVOKE	_IO(FDR_IOC_MAGIC, 13)
 
 /*
  * Owner note: the last bytes of every buffer a libfdr writer takes say who

@@ -32,8 +32,10 @@
  * ring_records + 1), h1).  Recording stops at FINALIZE; RESET frees it.
  *
  * Ids (pid = thread group id, tid = thread id) are in the pid namespace
- * of the region's creator, as fdr_buffer_desc.owner_pid is; a task that
- * namespace cannot see is given as minus its id in the initial namespace.
+ * of the region's creator, as fdr_buffer_desc.owner_pid is; a traced
+ * task that namespace cannot see is given as minus its id in the initial
+ * namespace (as its owner_pid); another task it cannot see is not named
+ * (FDR_SCHED_OTHER_HIDDEN).
  * tsc is the CPU's time stamp counter, the clock of the function records.
  */
 #ifndef _UAPI_LINUX_FDR_SCHED_H
@@ -68,10 +70,23 @@ enum fdr_sched_waker {
 };
 
 /*
+ * fdr_sched_record.flags: the other thread is not named (other_pid and
+ * other_tid are 0).  A record names the other side of a switch or the
+ * waker only when the session's owner could see that task: the same uid
+ * (real, effective and saved) as the owner and visible in the region's
+ * pid namespace, or the owner had CAP_PERFMON (or CAP_SYS_ADMIN) at
+ * INIT and the task is visible there.  Otherwise the record keeps only
+ * the state: preempted or blocked, woken by an interrupt or by "another
+ * process" (FDR_SCHED_BY_TASK with this flag).
+ */
+#define FDR_SCHED_OTHER_HIDDEN	(1u << 0)
+
+/*
  * One event, 32 bytes.  tid/pid is the traced thread (the one switched,
  * or the wakee).  other_tid/other_pid: for SWITCH_OUT the thread that
  * got the CPU, for SWITCH_IN the one that left it, for WAKEUP the waker
- * (0/0 when state is not FDR_SCHED_BY_TASK); 0 is the idle task.
+ * (0/0 when state is not FDR_SCHED_BY_TASK, or with
+ * FDR_SCHED_OTHER_HIDDEN); 0 without that flag is the idle task.
  */
 struct fdr_sched_record {
 	__u64 tsc;
@@ -82,7 +97,7 @@ struct fdr_sched_record {
 	__s32 tid;
 	__s32 other_pid;
 	__s32 other_tid;
-	__u32 reserved;		/* zero */
+	__u32 flags;		/* FDR_SCHED_OTHER_HIDDEN; was reserved (0) */
 };
 
 /* The mapped area's header: written by the kernel at INIT, constant. */

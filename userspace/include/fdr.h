@@ -156,6 +156,12 @@ int fdr_ctl_session_create(struct fdr_ctl *ctl, const char *name,
 /* The index-th session the caller may attach to; -ENOENT past the last. */
 int fdr_ctl_session_info(struct fdr_ctl *ctl, uint32_t index,
 			 struct fdr_session_info *info);
+/*
+ * As the owner of ctl's session (DEVICE:NAME): revoke every writer (their
+ * mappings stop being the session's memory) and admit none any more.
+ * -EPERM for a writer, -EINVAL on the default session.
+ */
+int fdr_ctl_session_revoke(struct fdr_ctl *ctl);
 
 /* Remove an embedded region's shared-memory object. */
 int fdr_ctl_destroy_embedded(const char *target);

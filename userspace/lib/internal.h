@@ -35,6 +35,9 @@ struct fdr_target {
 	char path[FDR_NAME_MAX + 16];	/* device node or /dev/shm/fdr-NAME */
 	char shm_name[FDR_NAME_MAX + 8];/* "/fdr-NAME" for shm_open */
 	char session[FDR_SESSION_NAME_MAX];	/* "DEVICE:NAME"; "" if none */
+	/* "DEVICE:NAME@OWNER": the owner a writer expects (else itself) */
+	bool has_owner;
+	uint32_t owner_uid;
 };
 
 int fdr__target_parse(struct fdr_target *t, const char *spec);

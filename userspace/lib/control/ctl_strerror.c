@@ -120,7 +120,7 @@ __FDR_NO_INSTRUMENT static void open_error(const struct fdr_ctl *ctl, int err,
 		}
 		if (strchr(t->spec, ':')) {
 			snprintf(msg, sizeof(msg),
-				 "%s: invalid session name (DEVICE:NAME, NAME 1 to 63 letters, digits, '.', '-' or '_', starting with a letter or digit)",
+				 "%s: invalid session name (DEVICE:NAME or DEVICE:NAME@OWNER, OWNER a uid or user name, NAME 1 to 63 letters, digits, '.', '-' or '_', starting with a letter or digit)",
 				 t->spec);
 			return;
 		}

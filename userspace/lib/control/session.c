@@ -9,27 +9,36 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include "internal.h"
 
 __FDR_NO_INSTRUMENT static int session_ioctl(struct fdr_ctl *ctl,
 					     unsigned long req,
 					     const char *name, uint32_t flags,
-					     uint32_t gid)
+					     uint32_t gid, uint32_t owner_uid)
 {
 	struct fdr_session s = {
 		.size = sizeof(s),
 		.flags = flags,
 		.gid = gid,
+		.owner_uid = owner_uid,
 	};
 
 	snprintf(s.name, sizeof(s.name), "%s", name);
 	return ioctl(ctl->fd, req, &s) ? -errno : 0;
 }
 
+/*
+ * The session of the owner the target names ("NAME@OWNER"), else the
+ * caller's own: the kernel scopes names by owner, so a writer can never
+ * be given a session someone else made under the name it expects.
+ */
 __FDR_NO_INSTRUMENT int fdr__session_attach(struct fdr_ctl *ctl)
 {
-	int ret = session_ioctl(ctl, FDR_IOC_SESSION_ATTACH,
-				ctl->target.session, 0, 0);
+	const struct fdr_target *t = &ctl->target;
+	int ret = session_ioctl(ctl, FDR_IOC_SESSION_ATTACH, t->session,
+				t->has_owner ? FDR_SESSION_OWNER : 0, 0,
+				t->has_owner ? t->owner_uid : 0);
 
 	ctl->session_refused = ret != 0;
 	return ret;
@@ -48,11 +57,23 @@ FDR_API int fdr_ctl_session_create(struct fdr_ctl *ctl, const char *name,
 		return fdr__ctl_note(ctl, -EBUSY);
 	if (!name || !fdr_session_name_ok(name))
 		return fdr__ctl_note(ctl, -EINVAL);
-	ret = session_ioctl(ctl, FDR_IOC_SESSION_CREATE, name, flags, gid);
+	ret = session_ioctl(ctl, FDR_IOC_SESSION_CREATE, name, flags, gid, 0);
 	if (!ret)
 		snprintf(ctl->target.session, sizeof(ctl->target.session),
 			 "%s", name);
 	return fdr__ctl_note(ctl, ret);
+}
+
+FDR_API int fdr_ctl_session_revoke(struct fdr_ctl *ctl)
+{
+	if (!ctl || !ctl->ops)
+		return -EBADF;
+	if (ctl->target.kind != FDR_TARGET_DEVICE)
+		return fdr__ctl_note(ctl, -EOPNOTSUPP);
+	if (!ctl->target.session[0])
+		return fdr__ctl_note(ctl, -EINVAL);
+	return fdr__ctl_note(ctl, ioctl(ctl->fd, FDR_IOC_SESSION_REVOKE) ?
+				  -errno : 0);
 }
 
 /* SESSION_INFO without noting the errno (fdr_ctl_strerror uses it too). */
@@ -82,13 +103,17 @@ __FDR_NO_INSTRUMENT static const char *attach_error(const struct fdr_ctl *ctl,
 {
 	const char *spec = ctl->target.spec, *name = ctl->target.session;
 
-	if (err == ENOENT)
+	if (err == ENOENT && ctl->target.has_owner)
 		snprintf(msg, len,
-			 "%s: no session named %s (list them with 'fdrctl list'; a session lives while its creator holds it open: 'fdrd --session %s' or 'fdr record' makes one)",
-			 spec, name, name);
-	else if (err == EACCES)
+			 "%s: uid %u has no session named %s that you may attach to (only its owner, root, or a member of the group it names may; list yours with 'fdrctl list')",
+			 spec, ctl->target.owner_uid, name);
+	else if (err == ENOENT)
 		snprintf(msg, len,
-			 "%s: session %s is another user's (only its owner, root, or a member of the group it names may attach)",
+			 "%s: you have no session named %s (names are per user: another user's session is %s:%s@OWNER; list them with 'fdrctl list'; a session lives while its creator holds it open: 'fdrd --session %s' or 'fdr record' makes one)",
+			 spec, name, ctl->target.path, name, name);
+	else if (err == EINVAL && ctl->target.has_owner)
+		snprintf(msg, len,
+			 "%s: cannot attach to session %s: fdr.ko refused the owner (a uid of your user namespace; an fdr.ko older than owner-scoped names does not know it)",
 			 spec, name);
 	else if (err == ENOTTY)
 		snprintf(msg, len,
@@ -108,7 +133,7 @@ __FDR_NO_INSTRUMENT static const char *create_error(const struct fdr_ctl *ctl,
 
 	switch (err) {
 	case EEXIST:
-		snprintf(msg, len, "%s: cannot create the session: the name is taken (pick another, or see 'fdrctl list')", spec);
+		snprintf(msg, len, "%s: cannot create the session: you have a session of that name already (pick another, or see 'fdrctl list')", spec);
 		break;
 	case EDQUOT:
 		snprintf(msg, len, "%s: cannot create the session: you own as many sessions as fdr.ko allows (max_user_sessions); end one first", spec);
@@ -140,8 +165,13 @@ __FDR_NO_INSTRUMENT static bool is_writer(const struct fdr_ctl *ctl)
 {
 	struct fdr_session_info info;
 
+	uint32_t owner = ctl->target.has_owner ? ctl->target.owner_uid :
+						 (uint32_t)geteuid();
+
+	/* Names are per owner: the session of this name that is ctl's. */
 	for (uint32_t i = 0; info_ioctl(ctl->fd, i, &info) == 0; i++)
-		if (!strcmp(info.name, ctl->target.session))
+		if (!strcmp(info.name, ctl->target.session) &&
+		    info.owner_uid == owner)
 			return info.role == FDR_ROLE_WRITER;
 	return false;
 }

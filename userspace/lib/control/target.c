@@ -12,6 +12,8 @@
  * opens nothing its real user could not (fdr__target_allowed()).
  */
 #include <errno.h>
+#include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +45,52 @@ __FDR_NO_INSTRUMENT static bool embedded_name_ok(const char *name)
 }
 
 /*
- * "/dev/fdr:NAME": the device and its session NAME.  A colon inside the
- * path (one before the last '/') is part of the path.
+ * OWNER of "NAME@OWNER": a uid, or a user name (looked up only when one
+ * is given, so a plain target never touches NSS).
+ */
+__FDR_NO_INSTRUMENT static int owner_parse(struct fdr_target *t,
+					   const char *owner)
+{
+	char buf[1024], *end;
+	struct passwd pw, *found = NULL;
+	unsigned long uid;
+
+	if (!*owner)
+		return -EINVAL;
+	if (*owner >= '0' && *owner <= '9') {
+		errno = 0;
+		uid = strtoul(owner, &end, 10);
+		if (*end || errno || uid >= UINT32_MAX)
+			return -EINVAL;
+		t->owner_uid = (uint32_t)uid;
+	} else {
+		if (getpwnam_r(owner, &pw, buf, sizeof(buf), &found) || !found)
+			return -EINVAL;
+		t->owner_uid = (uint32_t)found->pw_uid;
+	}
+	t->has_owner = true;
+	return 0;
+}
+
+/*
+ * "/dev/fdr:NAME" or "/dev/fdr:NAME@OWNER": the device and session NAME
+ * of the caller, or of OWNER (a writer of a shared session names whose it
+ * expects; the kernel gives no one else's).  A colon inside the path (one
+ * before the last '/') is part of the path.
  */
 __FDR_NO_INSTRUMENT static int session_split(struct fdr_target *t)
 {
-	char *colon = strrchr(t->path, ':');
+	char *colon = strrchr(t->path, ':'), *at;
 
 	if (!colon || strchr(colon, '/'))
 		return 0;
 	*colon = '\0';
+	at = strchr(colon + 1, '@');
+	if (at) {
+		*at = '\0';
+		if (owner_parse(t, at + 1))
+			return -EINVAL;
+	}
 	if (!fdr_session_name_ok(colon + 1) || !t->path[0])
 		return -EINVAL;
 	snprintf(t->session, sizeof(t->session), "%s", colon + 1);

@@ -392,6 +392,19 @@ static bool test_session_targets(void)
 	CHECK(fdr__target_parse(&t, "/dev/fdr:run-1.a") == 0 &&
 	      !strcmp(t.path, "/dev/fdr") && !strcmp(t.session, "run-1.a"),
 	      "device and session: %s, %s", t.path, t.session);
+	CHECK(!t.has_owner, "no owner named: the caller's own session");
+	CHECK(fdr__target_parse(&t, "/dev/fdr:run-1.a@1001") == 0 &&
+	      !strcmp(t.path, "/dev/fdr") && !strcmp(t.session, "run-1.a") &&
+	      t.has_owner && t.owner_uid == 1001,
+	      "session of an owner: %s, %s, %u", t.path, t.session,
+	      t.owner_uid);
+	CHECK(fdr__target_parse(&t, "/dev/fdr:a@root") == 0 && t.has_owner &&
+	      t.owner_uid == 0, "owner by name");
+	CHECK(fdr__target_parse(&t, "/dev/fdr:a@") == -EINVAL &&
+	      fdr__target_parse(&t, "/dev/fdr:a@12x") == -EINVAL &&
+	      fdr__target_parse(&t, "/dev/fdr:a@no-such-user-fdr") == -EINVAL &&
+	      fdr__target_parse(&t, "/dev/fdr:@5") == -EINVAL,
+	      "bad owners");
 	CHECK(fdr__target_parse(&t, "/dev/fdr") == 0 && !t.session[0],
 	      "no session");
 	CHECK(fdr__target_parse(&t, "/tmp/a:b/fdr") == 0 &&

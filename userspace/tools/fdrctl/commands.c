@@ -358,6 +358,22 @@ int cmd_trigger(struct fdrctl_opts *o, int argc, char **argv)
 	return ret;
 }
 
+int cmd_revoke(struct fdrctl_opts *o, int argc, char **argv)
+{
+	static const char usage[] =
+		"usage: fdrctl --session NAME revoke\n\n"
+		"As the session's owner (or root): end every writer of your named\n"
+		"session NAME and admit no more.  Their mappings stop being the\n"
+		"session's memory (they read zeroes, so their recording stops) and\n"
+		"keep none of it alive; their files get EPERM for everything.\n";
+	int ret = simple_transition(o, argc, argv, usage, "revoke",
+				    fdr_ctl_session_revoke);
+
+	if (ret == EXIT_OK && !fdrctl_wants_help(argc, argv))
+		puts("revoked: the session has no writers and admits none");
+	return ret;
+}
+
 int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv)
 {
 	static const char usage[] =

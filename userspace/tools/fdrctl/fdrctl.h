@@ -33,6 +33,7 @@ int cmd_wait(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_flush_abort(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_trigger(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_destroy(struct fdrctl_opts *o, int argc, char **argv);
+int cmd_revoke(struct fdrctl_opts *o, int argc, char **argv);
 int cmd_list(struct fdrctl_opts *o, int argc, char **argv);
 
 /* "--help" or "-h" as the only argument of a command. */

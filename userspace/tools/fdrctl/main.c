@@ -29,11 +29,13 @@ static const char usage[] =
 	"  flush-abort      force the abort of a hung flush (FLUSHING)\n"
 	"  destroy          remove an embedded region's shared-memory object\n"
 	"  list [--json]    the device's named sessions you may attach to\n"
+	"  revoke           end every writer of your --session (owner only)\n"
 	"\n"
 	"targets: /dev/fdr (default, or $FDR_TARGET), a device path, or\n"
 	"embedded:NAME (/dev/shm/fdr-NAME); --embedded NAME is short for\n"
 	"--target embedded:NAME.  --session NAME addresses the device's named\n"
-	"session NAME (the target DEVICE:NAME) instead of its default session.\n"
+	"session NAME (the target DEVICE:NAME) instead of its default session;\n"
+	"NAME@OWNER (a uid or user name) is OWNER's session NAME, else yours.\n"
 	"'fdrctl COMMAND --help' describes a command.\n"
 	"\n"
 	"exit status: 0 ok, 1 refused (wrong state, bad size, no memory),\n"
@@ -50,7 +52,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status }, { "reset", cmd_reset },
 	{ "wait", cmd_wait },	  { "destroy", cmd_destroy },
 	{ "flush-abort", cmd_flush_abort }, { "trigger", cmd_trigger },
-	{ "list", cmd_list },
+	{ "list", cmd_list },	  { "revoke", cmd_revoke },
 };
 
 int fdrctl_set_embedded(struct fdrctl_opts *o, const char *name)

@@ -90,6 +90,9 @@ static void put_waker(struct replay *r, const struct fdr_sched_record *w)
 		out_str(r->o, ", woken by a hard interrupt");
 	else if (w->state == FDR_SCHED_BY_SOFTIRQ)
 		out_str(r->o, ", woken by a softirq");
+	else if (w->flags & FDR_SCHED_OTHER_HIDDEN)
+		/* a task the session's owner may not see (fdr_sched.h) */
+		out_str(r->o, ", woken by another process");
 	else if (w->other_pid != w->pid)
 		out_printf(r->o, ", woken by tid %d of process %d", w->other_tid, w->other_pid);
 	else

@@ -226,14 +226,28 @@ static bool test_sessions(void)
 	CHECK(ret == 0, "open");
 	ret = fdr_ctl_session_create(other, "lib-s1", 0, 0);
 	m = fdr_ctl_strerror(other, "session create", ret);
-	CHECK(ret == -EEXIST && strstr(m, "the name is taken"), "%s", m);
+	CHECK(ret == -EEXIST && strstr(m, "you have a session of that name"),
+	      "%s", m);
 	fdr_ctl_close(other);
-	/* (Another user's EACCES: selftests/fdr_session_test.c.) */
+	/* (Other users: selftests/fdr_session_test.c, fdr_hostile_test.c.) */
 	ret = fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-none");
 	m = fdr_ctl_strerror(other, "open", ret);
 	CHECK(ret == -ENOENT && strstr(m, "no session named lib-none") &&
 	      strstr(m, "fdrctl list"), "no such session: %s", m);
 	fdr_ctl_close(other);
+	/* Names are per owner: root's by its uid, nobody else's. */
+	CHECK(fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-s1@0") == 0,
+	      "attach naming the owner");
+	fdr_ctl_close(other);
+	ret = fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-s1@1000");
+	m = fdr_ctl_strerror(other, "open", ret);
+	CHECK(ret == -ENOENT && strstr(m, "uid 1000 has no session named lib-s1"),
+	      "another owner's name: %s", m);
+	fdr_ctl_close(other);
+	/* Revoking writers: the owner's, on a session only. */
+	CHECK(fdr_ctl_session_revoke(owner) == 0, "revoke (no writers)");
+	CHECK(fdr_ctl_session_revoke(tr.ctl) == -EINVAL,
+	      "no revoke on the default session");
 	fdr_ctl_close(owner);
 	ret = fdr_ctl_open(&other, FDR_DEFAULT_DEVICE ":lib-s1");
 	CHECK(ret == -ENOENT, "gone with its last handle");
