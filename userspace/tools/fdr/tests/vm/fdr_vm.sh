@@ -154,9 +154,10 @@ fdr record -t 0 -o s2 -- $P/sched_traced pingpong 200 2>s2.err
 # often each side slept depends on the scheduling (a reader whose byte is
 # already there does not sleep: on a busy host one side once never did),
 # so that is a figure (a "#" line), not a check; so is how many sleeps
-# have no waker next to them (1 of 397 once, with no record lost: the
-# waker's sched_waking can be stamped before the sleeper's switch-out
-# when both run at once on two CPUs).  One named waker at least there
+# have no waker next to them (1 of 397 once, with no record lost;
+# probably a sched_waking stamped on the waker's CPU before the sleeper's
+# switch-out, which try_to_wake_up() traces before it waits for the
+# sleeper to leave its CPU: for fdr.ko's owners).  One named waker at least there
 # must be: to avoid every sleep both threads would have to be held up
 # between their write and their read in each of the 200 rounds.
 pipe_wakers() {
