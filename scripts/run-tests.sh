@@ -179,14 +179,14 @@ vm_tests() {
 			cp build/vm/last/console.log "$results/vm-boot-panic$tag.txt"
 			continue
 		fi
-		# A vCPU that stopped taking interrupts (TCG: a halted vCPU missed
-		# its wakeup; the other one then waits on it forever in a soft
-		# lockup, seen in the module reload test on 6.1) panics the guest:
-		# boot it once more, keep that console, and say so.  A lockup of
-		# fdr's own would come back and fail the second boot.
-		# A guest wedged so hard that not even that fires (seen on 6.1-rt
-		# in the same test: no console output at all) is stopped by the
-		# host when its console stays silent (vm_rc 125): the same.
+		# A soft lockup panics the guest: boot it once more, keep that
+		# console, and say so.  A lockup of fdr's own would come back and
+		# fail the second boot.  A guest wedged so hard that not even that
+		# fires is stopped by the host when its console stays silent
+		# (vm_rc 125): the same.  Both were seen in the module reload test
+		# under multi-threaded TCG (vCPUs looping on a stale int3 at a
+		# patched tracepoint, Documentation/vm.md); vm/run now runs
+		# single-threaded TCG, and this stays as the safety net.
 		if [ "$vm_rc" != 0 ] && [ "$attempt" = 1 ] &&
 		   { [ "$vm_rc" = 125 ] || grep -q 'soft lockup - CPU#' build/vm/last/console.log 2>/dev/null; }; then
 			echo "   VM $kver: the guest locked up (soft lockup or a silent console; console kept as vm-lockup$tag.txt); booting it again"

@@ -3,7 +3,7 @@
  * recorder.c - test program: attach to a target through libfdr and record
  * known calls from several threads with fdr_enter/fdr_exit.
  *
- *   recorder TARGET THREADS CALLS [crash | rate=EVENTS_PER_S]
+ *   recorder TARGET THREADS CALLS [crash | rate=EVENTS_PER_S | bursts=K]
  *
  * Thread t (0-based), named "rec-<t+1>", makes CALLS calls of function t+1, each a matching
  * Enter/Exit pair.  Run it with FDR_OPTIONS=func_duration_threshold_us=0
@@ -11,6 +11,8 @@
  * With "crash", the threads keep their buffers and the process then dies
  * from SIGSEGV (the module's crash finalize).  With rate=N each thread
  * paces itself to N events (Enter or Exit) per second, in steps of 1 ms.
+ * With bursts=K each thread makes its calls in K bursts, 200 ms apart
+ * (nanosleep): a flusher has the CPUs to itself in between.
  */
 #include <pthread.h>
 #include <signal.h>
@@ -27,6 +29,7 @@
 static long calls;
 static int crash;
 static double rate;	/* events per second per thread; 0: as fast as it can */
+static long bursts;	/* 0 or 1: one burst */
 
 static double now_s(void)
 {
@@ -59,6 +62,11 @@ static void *run(void *arg)
 
 	for (long i = 0; i < calls; i++) {
 		pace(i, t0);
+		if (bursts > 1 && i && i % ((calls + bursts - 1) / bursts) == 0) {
+			const struct timespec pause = { 0, 200 * 1000000L };
+
+			nanosleep(&pause, NULL);
+		}
 		fdr_enter(fid);
 		fdr_exit(fid);
 	}
@@ -75,10 +83,12 @@ int main(int argc, char **argv)
 
 	if (argc == 5 && !strncmp(argv[4], "rate=", 5))
 		rate = atof(argv[4] + 5);
+	else if (argc == 5 && !strncmp(argv[4], "bursts=", 7))
+		bursts = atol(argv[4] + 7);
 	else if (argc == 5 && !strcmp(argv[4], "crash"))
 		crash = 1;
 	else if (argc != 4) {
-		fprintf(stderr, "usage: recorder TARGET THREADS CALLS [crash | rate=N]\n");
+		fprintf(stderr, "usage: recorder TARGET THREADS CALLS [crash | rate=N | bursts=K]\n");
 		return 2;
 	}
 	n = atol(argv[2]);

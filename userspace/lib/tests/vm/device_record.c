@@ -294,20 +294,34 @@ static bool test_two_processes(void)
 }
 
 static volatile int racing;
+static uint64_t hammered[2];	/* calls made by each hammer so far */
 
 static void *hammer(void *arg)
 {
-	uint64_t i = 0;
+	uint64_t i = 0, *done = arg;
 
-	(void)arg;
 	while (__atomic_load_n(&racing, __ATOMIC_RELAXED)) {
 		fdr_enter((int32_t)(i % 100) + 1);
 		if (i % 9 == 0)
 			fdr_custom_event("racing!", 7);
 		fdr_exit((int32_t)(i % 100) + 1);
 		i++;
+		__atomic_store_n(done, i, __ATOMIC_RELAXED);
 	}
 	return NULL;
+}
+
+/* Both hammers have made @calls calls (or 10 s went by). */
+static void hammered_at_least(uint64_t calls)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+
+	for (int i = 0; i < 10000; i++) {
+		if (__atomic_load_n(&hammered[0], __ATOMIC_RELAXED) >= calls &&
+		    __atomic_load_n(&hammered[1], __ATOMIC_RELAXED) >= calls)
+			return;
+		nanosleep(&ms, NULL);
+	}
 }
 
 static bool test_race_finalize(void)
@@ -320,8 +334,15 @@ static bool test_race_finalize(void)
 	if (!start(8192, 4))
 		return false;
 	racing = 1;
-	for (int i = 0; i < 2; i++)
-		pthread_create(&th[i], NULL, hammer, NULL);
+	for (int i = 0; i < 2; i++) {
+		hammered[i] = 0;
+		pthread_create(&th[i], NULL, hammer, &hammered[i]);
+	}
+	/*
+	 * Both writing when the finalize comes: a count of their calls, not
+	 * 30 ms, which on a busy host they may not even have started in.
+	 */
+	hammered_at_least(100);
 	nanosleep(&ms, NULL);
 	CHECK(fdr_ctl_finalize(tr.ctl) == 0, "finalize while writing");
 	nanosleep(&ms, NULL);

@@ -20,6 +20,12 @@
 
 #define NTESTS	4
 #define MS	1000000ull
+/*
+ * The holdoff of the tests that fire inside it after a RESET and INIT:
+ * far longer than those take even on a busy host under TCG (300 ms was
+ * a bet on the host's idleness), and what each test waits out.
+ */
+#define HOLDOFF_MS	2000
 
 static struct test_region tr;
 static struct rec recs[4096];
@@ -109,10 +115,10 @@ static bool test_writer_fires(void)
 
 static bool test_holdoff(void)
 {
-	struct fdr_init cfg = cfg_of(5 * MS, 0, 300);
+	struct fdr_init cfg = cfg_of(5 * MS, 0, HOLDOFF_MS);
 	struct fdr_status st;
 
-	tr_sleep_ms(350);
+	tr_sleep_ms(HOLDOFF_MS + 50);	/* the last test's fire, under our holdoff */
 	if (!start(&cfg))
 		return false;
 	call(3, 6 * MS);
@@ -126,7 +132,7 @@ static bool test_holdoff(void)
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_INITIALIZED,
 	      "after RESET and INIT, inside the holdoff: no finalize (%s)",
 	      fdr_state_name(st.state));
-	tr_sleep_ms(350);
+	tr_sleep_ms(HOLDOFF_MS + 50);
 	call(5, 6 * MS);
 	CHECK(fdr_ctl_status(tr.ctl, &st) == 0 && st.state == FDR_STATE_FINALIZED &&
 	      st.finalize_fid == 5, "after the holdoff it fires (%s fid %d)",
@@ -137,7 +143,7 @@ static bool test_holdoff(void)
 
 static bool test_by_hand(void)
 {
-	struct fdr_init cfg = cfg_of(0, 0, 300);
+	struct fdr_init cfg = cfg_of(0, 0, HOLDOFF_MS);
 	struct fdr_trigger wt = { .size = sizeof(wt), .duration_ns = 1, .fid = 9 };
 	struct fdr_status st;
 	int ret;

@@ -16,6 +16,10 @@
  *   sleep MS       the calls, then sleep MS (for the concurrency test)
  *   many N         the calls, then leaf N more times (a big log)
  *   fib N          the calls, then fib(N), recursive: 2 F(N+1) - 1 calls
+ *   bursts K N     the calls, then K times: leaf N times and a pause of
+ *                  200 ms (nanosleep, not a traced call): a streaming
+ *                  flusher has the CPUs to itself between bursts
+ *   stall          the calls, then stall once (to learn stall's id)
  *   outlier        the calls, then tick (10 us) 10,000 times with one
  *                  stall (20 ms, or $TRACED_STALL_MS) before the 5,001st:
  *                  the trigger tests
@@ -176,6 +180,17 @@ int main(int argc, char **argv)
 			leaf((int)i);
 	if (!strcmp(mode, "fib") && argc > 2)
 		fib(atoi(argv[2]));
+	if (!strcmp(mode, "bursts") && argc > 3) {
+		const struct timespec pause = { 0, 200 * 1000000L };
+
+		for (long k = atol(argv[2]); k > 0; k--) {
+			for (long i = atol(argv[3]); i > 0; i--)
+				leaf((int)i);
+			nanosleep(&pause, NULL);
+		}
+	}
+	if (!strcmp(mode, "stall"))
+		stall();
 	if (!strcmp(mode, "outlier"))
 		outlier();
 	if (!strcmp(mode, "sleep") && argc > 2)

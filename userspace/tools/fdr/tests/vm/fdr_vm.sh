@@ -149,31 +149,86 @@ check "sched: report --sort blocked / on-cpu" sorted_by_sched
 check "sched: waits about 200 ms" wall_near_200ms s1 waits
 check "sched: spins about 200 ms" wall_near_200ms s1 spins
 fdr record -t 0 -o s2 -- $P/sched_traced pingpong 200 2>s2.err
-woken_by_other() { # the ping thread is woken by the pong thread's tid, and back
-	fdr replay s2 2>/dev/null > s2.replay
-	tids=$(sed -n 's/.*woken by tid \([0-9]*\).*/\1/p' s2.replay | sort -u | wc -l)
-	[ "$tids" -ge 2 ] || { echo "# waker tids: $tids" >&2; return 1; }
+# A thread that sleeps in ping() or pong() waits for a byte only the other
+# thread writes: whatever the scheduling, that thread is its waker.  How
+# often each side slept depends on the scheduling (a reader whose byte is
+# already there does not sleep: on a busy host one side once never did),
+# so that is a figure (a "#" line), not a check; so is how many sleeps
+# have no waker next to them (1 of 397 once, with no record lost;
+# probably a sched_waking stamped on the waker's CPU before the sleeper's
+# switch-out, which try_to_wake_up() traces before it waits for the
+# sleeper to leave its CPU: for fdr.ko's owners).  One named waker at least there
+# must be: to avoid every sleep both threads would have to be held up
+# between their write and their read in each of the 200 rounds.
+pipe_wakers() {
+	fdr replay s2 >s2.replay 2>/dev/null
+	awk '
+		function fail(msg) { ok = 0; print "# " msg | "cat >&2" }
+		{
+			if (!match($0, /\[ *[0-9]+\] \| /)) next
+			tid = substr($0, RSTART, RLENGTH); gsub(/[^0-9]/, "", tid)
+			rest = substr($0, RSTART + RLENGTH); sub(/^ +/, "", rest)
+		}
+		rest ~ /^(ping|pong)\(/ {
+			f = substr(rest, 1, 4)
+			if (who[f] == "") who[f] = tid
+			else if (who[f] != tid) many[f] = 1
+		}
+		rest ~ /^[A-Za-z_][A-Za-z0-9_.]*\(.*\) \{/ { f = rest; sub(/\(.*/, "", f); stk[tid, ++d[tid]] = f; next }
+		rest ~ /^\} / { if (d[tid]) d[tid]--; next }
+		rest ~ /^-- off CPU / && rest !~ /\(preempted/ {
+			f = d[tid] ? stk[tid, d[tid]] : ""
+			if (f != "ping" && f != "pong") next
+			n[f]++
+			if (rest !~ /woken by/) { unnamed[f]++; next }
+			named++
+			waker[f, n[f]] = match(rest, /woken by tid [0-9]+\)/) ? substr(rest, RSTART + 13, RLENGTH - 14) : "-"
+			text[f, n[f]] = $0
+		}
+		END {
+			ok = 1
+			printf "# sched: ping() (tid %s) slept %d times (%d with no waker recorded), pong() (tid %s) %d times (%d): these depend on the scheduling\n", who["ping"], n["ping"], unnamed["ping"], who["pong"], n["pong"], unnamed["pong"]
+			if (who["ping"] == "" || who["pong"] == "" || who["ping"] == who["pong"] || many["ping"] || many["pong"])
+				fail("want one thread calling ping(), another calling pong()")
+			if (!named)
+				fail("no sleep in ping() or pong() has a waker recorded")
+			other["ping"] = who["pong"]; other["pong"] = who["ping"]
+			for (f in other)
+				for (i = 1; i <= n[f]; i++)
+					if ((f SUBSEP i) in waker && waker[f, i] != other[f])
+						fail("in " f "(), not woken by the other thread (tid " other[f] "): " text[f, i])
+			close("cat >&2")
+			exit !ok
+		}' s2.replay
 }
-check "sched: pipe wakeups name both threads" woken_by_other
+check "sched: every pipe wakeup in ping()/pong() names the other thread" pipe_wakers
 fdr record -t 0 --no-sched -o s3 -- $P/sched_traced waits-spins 2>s3.err
 check "sched: --no-sched writes no .sched" [ ! -e s3/log.xray.sched ]
 check "sched: --no-sched report says none" sh -c "fdr report --json s3 2>/dev/null | grep -q '\"sched\":\"none\"'"
 
-# 8. the latency trigger through the device: the stall ends the recording
-fdr record -t 0 -b 4K -n 2 --trigger 10ms -o t1 -- $P/traced_gcc outlier 2>t1.err
+# 8. the latency trigger through the device: the stall ends the recording.
+# The trigger is on stall alone: a 10 us tick that a busy host preempts
+# for 10 ms (seen: 16 ms) lasts as long and must not be able to fire it.
+# A --gcc build's id is stall's address: learned from a first run.
+fdr record -t 0 -o t0 -- $P/traced_gcc stall 2>t0.err
+fid=$(fdr report --json t0 2>/dev/null | grep '^{"name":"stall",' | sed 's/.*"id":\([0-9]*\).*/\1/')
+fdr record -t 0 -b 4K -n 2 --trigger "10ms:#${fid:-0}" -o t1 -- $P/traced_gcc outlier 2>t1.err
 fired_on_stall() {
-	fid=$(fdr report --json t1 2>/dev/null | grep '^{"name":"stall",' | sed 's/.*"id":\([0-9]*\).*/\1/')
 	ticks=$(calls t1 tick)
-	grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" t1.err &&
+	[ -n "$fid" ] &&
+		grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" t1.err &&
 		grep -q "^finalized	trigger	$fid	" t1/info && [ "$(calls t1 stall)" = 1 ] &&
 		[ "${ticks:-0}" -gt 0 ] && [ "${ticks:-0}" -lt 5001 ] ||
-		{ echo "# fid=$fid ticks=$ticks" >&2; sed 's/^/# /' t1.err >&2; return 1; }
+		{ echo "# fid=$fid ticks=$ticks" >&2; sed 's/^/# /' t0.err t1.err >&2; return 1; }
 }
 check "trigger: the 20 ms call finalizes the device's region; the log ends with it" fired_on_stall
 check "trigger: left UNINITIALIZED" uninitialized
 
-# 9. --stream through the device: every event, in the log or counted
-fdr record --stream -t 0 -b 4K -n 4 -o st -- $P/traced_gcc many 40000 2>st.err
+# 9. --stream through the device: every event, in the log or counted.
+# Four bursts of 10,000 leaf calls, 200 ms apart: each burst is many times
+# the ring (2 CPUs x 4 buffers x 4 KiB), and in each pause the flusher
+# (every 2 ms at most) has the guest's CPUs to itself.
+fdr record --stream -t 0 -b 4K -n 4 -o st -- $P/traced_gcc bursts 4 10000 2>st.err
 streamed_all() {
 	fn=$(fdrlog dump st/log.xray | grep -c '  Function ')
 	drop=$(sed -n 's/.* \([0-9]*\) dropped.*/\1/p' st.err)
@@ -182,15 +237,16 @@ streamed_all() {
 		{ echo "# fn=$fn dropped=$drop" >&2; sed 's/^/# /' st.err st/info >&2; return 1; }
 }
 check "stream: through /dev/fdr the log plus the drops are every event" streamed_all
-# The ring is 2 CPUs x 4 buffers x 4 KiB; how much more than it the log
-# holds depends on how often the flusher ran (once, on 6.1-rt under TCG,
-# it was less than twice the ring), so the bound is the ring itself.
+# A log no larger than the ring is what a flush at the end alone leaves.
+# How much larger it is depends on how often the flusher ran during the
+# bursts (a figure, the "#" line; once, with no pauses, a starved flusher
+# let 76,084 of 80,036 records drop); that it ran in the pauses does not.
 larger_than_ring() {
 	sz=$(wc -c <st/log.xray)
-	echo "# stream: the log is $sz bytes; $(grep '^fdr record: .* dropped' st.err)"
+	echo "# stream: the log is $sz bytes; $(grep '^fdr record: .* dropped' st.err) (depends on the scheduling)"
 	[ "$sz" -gt 32768 ] || { sed 's/^/# /' st.err >&2; return 1; }
 }
-check "stream: the log is larger than the ring (2 CPUs x 16 KiB)" larger_than_ring
+check "stream: the log is larger than the ring (2 CPUs x 16 KiB): flushed between bursts" larger_than_ring
 check "stream: left UNINITIALIZED" uninitialized
 
 cd / && rm -rf "$W"
