@@ -99,6 +99,13 @@ static __poll_t fdr_poll(struct file *file, poll_table *wait)
 
 	/* Queued first: a bind after this wakes the queue. */
 	poll_wait(file, &ff->waitq, wait);
+	/*
+	 * A revoked writer may ask nothing more (every ioctl is EPERM, STATUS
+	 * too): a change it could never read would keep a level-triggered
+	 * poller spinning.  It is told once and for all instead.
+	 */
+	if (READ_ONCE(ff->revoked))
+		return EPOLLERR | EPOLLHUP;
 	return fdr_state_poll_mask(fdr_file_dev(ff), ff);
 }
 

@@ -16,6 +16,7 @@
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/poll.h>
 #include <linux/slab.h>
 #include "compat.h"
 #include "fdr_dev.h"
@@ -318,6 +319,7 @@ void fdr_file_revoke(struct fdr_file *ff)
 	WRITE_ONCE(ff->revoked, true);
 	list_splice_init(&ff->wmaps, &gone);
 	mutex_unlock(&ff->wlock);
+	wake_up_interruptible_poll(&ff->waitq, EPOLLERR | EPOLLHUP);
 
 	unmap_mapping_range(ff->file->f_mapping, 0, 0, 0);
 	list_for_each_entry_safe(w, tmp, &gone, node) {

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -337,6 +338,14 @@ static int wait_byte(int fd)
 	return read(fd, &c, 1) == 1 ? c : -1;
 }
 
+/* What poll() reports at once for fd, asked for every event. */
+static short poll_revents(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLPRI };
+
+	return poll(&p, 1, 0) == 1 ? p.revents : 0;
+}
+
 static int writer_is_revoked(void *arg)
 {
 	struct revoke_req *q = arg;
@@ -369,6 +378,12 @@ static int writer_is_revoked(void *arg)
 	if (fdrt_status(fd, &st) != -EPERM || trig(fd, 0) != -EPERM ||
 	    fdrt_map(fd, PROT_READ | PROT_WRITE, &len) || errno != EPERM)
 		return 7;
+	/*
+	 * And poll() says so for good, rather than report changes it can
+	 * no longer read (a level-triggered poller would spin on those).
+	 */
+	if (poll_revents(fd) != (POLLERR | POLLHUP))
+		return 11;
 	/* A child forked now sees what its parent sees. */
 	kid = fork();
 	if (kid == 0)
