@@ -144,6 +144,18 @@ void walk_free(struct walk *w)
 	w->n = 0;
 }
 
+size_t walk_count_calls(const struct fdr_control *c)
+{
+	struct walk w = { 0 };
+	size_t n = 0;
+
+	if (walk_region(&w, c) == 0)
+		for (size_t i = 0; i < w.n; i++)
+			n += w.recs[i].kind >= REC_FN_BASE;
+	walk_free(&w);
+	return n;
+}
+
 long walk_find(const struct walk *w, size_t from, int kind)
 {
 	for (size_t i = from; i < w->n; i++)

@@ -37,6 +37,10 @@ struct walk {
 int walk_region(struct walk *w, const struct fdr_control *c);
 void walk_free(struct walk *w);
 
+/* How many function records (Enter, Exit, TailExit, EnterArg) the
+ * region's current generation holds; 0 when its bytes do not decode. */
+size_t walk_count_calls(const struct fdr_control *c);
+
 /* Index of the first record at or after from with this kind, or -1. */
 long walk_find(const struct walk *w, size_t from, int kind);
 

@@ -30,14 +30,8 @@
 static size_t records_in(struct region *r)
 {
 	const struct fdr_control *c;
-	struct walk w = { 0 };
-	size_t n = 0;
 
-	if (region_stop_and_map(r, &c) == 0 && walk_region(&w, c) == 0)
-		for (size_t i = 0; i < w.n; i++)
-			n += w.recs[i].kind >= REC_FN_BASE;
-	walk_free(&w);
-	return n;
+	return region_stop_and_map(r, &c) == 0 ? walk_count_calls(c) : 0;
 }
 
 static void run(const char *prog, const char *what, bool traced, uint64_t trigger_ns)
