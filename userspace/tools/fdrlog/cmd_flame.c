@@ -12,10 +12,11 @@
 static const char help[] =
 	"usage: fdrlog flame [-F FUNC]... [-N FUNC]... [--depth N] [-o OUT.svg]\n"
 	"                    [--instr-map BINARY | --sym-map FILE] [--threads FILE | --no-threads] FILE\n"
-	"Draw a flame graph as one self-contained SVG (no script or style sheet):\n"
-	"every thread's calls merged by call path, each frame as wide as the time\n"
-	"spent in it, callees on top of their callers; hover a frame for its name,\n"
-	"time, calls and share.\n"
+	"Draw a flame graph as one self-contained SVG: every thread's calls merged\n"
+	"by call path, each frame as wide as the time spent in it, callees on top\n"
+	"of their callers.  In a browser: click a frame to zoom (Reset Zoom or\n"
+	"Escape to go back), Search or Ctrl-F to highlight functions by regular\n"
+	"expression; hover a frame for its name, time, calls and share.\n"
 	"-F, -N, --depth, --instr-map, --sym-map: as for replay\n"
 	"-o OUT.svg     write to OUT.svg (atomically: all or nothing), else stdout\n";
 

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * flame.c - a flame graph of the log as one self-contained SVG (no
- * script, no style sheet, no external reference): the calls of every
- * thread merged by call path, as flamegraph.pl merges stacks, each frame
- * as wide as the time spent in it (its calls' durations summed), children
- * on top of their caller in order of first call, the root "all" as wide
- * as every thread's top-level calls together.  Each frame carries a
- * <title> with its name, time and share, which viewers show on hover.
- * Filters as replay: -F roots, -N cuts, --depth.
+ * flame.c - a flame graph of the log as one self-contained SVG (no style
+ * sheet, no external reference): the calls of every thread merged by call
+ * path, as flamegraph.pl merges stacks, each frame as wide as the time
+ * spent in it (its calls' durations summed), children on top of their
+ * caller in order of first call, the root "all" as wide as every thread's
+ * top-level calls together.  Each frame is a <g class="f"> holding a
+ * <title> with its name, time and share (viewers show it on hover), its
+ * <rect> and its (maybe empty) label.  The inline script of flame_ui.js
+ * makes it interactive: zoom, search, the details line.  Filters as
+ * replay: -F roots, -N cuts, --depth.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +20,13 @@
 #define SVG_WIDTH	1200.0
 #define MARGIN		10.0
 #define FRAME_H		16
-#define TOP		40	/* title line */
+#define TOP		40	/* title line, Reset Zoom, Search */
+#define BOTTOM		20	/* the details line, the search's share */
+
+/* flame_ui.js as a C string, made by the Makefile. */
+static const char flame_ui_js[] =
+#include "flame_ui.inc"
+	;
 
 struct agg {
 	int32_t fid;
@@ -144,15 +152,32 @@ static void put_colour(struct out_buffer *o, const char *name)
 
 struct frame_pos { double x, w; unsigned depth; };
 
+/* The name, cut with ".." to fit the frame at 7 px a character, or
+ * nothing when not even a character and ".." fit (flame_ui.js cuts the same way). */
+static void put_label(struct out_buffer *o, const char *name, double x, double y, double w)
+{
+	size_t room = w >= 6 ? (size_t)((w - 6) / 7) : 0;
+	char label[256];
+
+	snprintf(label, sizeof(label), "%s", name);
+	if (strlen(label) > room && room >= 3)
+		snprintf(label + room - 2, sizeof(label) - room + 2, "..");
+	else if (strlen(label) > room)
+		label[0] = '\0';
+	out_printf(o, "<text x=\"%.2f\" y=\"%.0f\">", x + 3, y + FRAME_H - 4);
+	put_xml_text(o, label);
+	out_str(o, "</text>");
+}
+
 static void put_frame(struct flame *fl, struct out_buffer *o, uint32_t i,
 		      const struct frame_pos *p, uint64_t total, uint64_t freq, int height)
 {
 	char tmp[256];
 	const char *name = i == 0 ? "all" : view_name(fl->syms, fl->a[i].fid, tmp, sizeof(tmp));
 	uint64_t ns = view_ns(fl->a[i].ticks, freq);
-	double y = height - MARGIN - (p->depth + 1) * FRAME_H;
+	double y = height - MARGIN - BOTTOM - (p->depth + 1) * FRAME_H;
 
-	out_str(o, "<g><title>");
+	out_str(o, "<g class=\"f\"><title>");
 	put_xml_text(o, name);
 	out_printf(o, " (%llu ns, %u calls, %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"",
 		   (unsigned long long)ns, fl->a[i].calls,
@@ -160,19 +185,7 @@ static void put_frame(struct flame *fl, struct out_buffer *o, uint32_t i,
 		   p->x, y, p->w, FRAME_H - 1);
 	put_colour(o, name);
 	out_str(o, "\"/>");
-	if (p->w >= 24) {	/* room for a few characters at 7 px each */
-		size_t room = (size_t)((p->w - 6) / 7);
-		char label[256];
-
-		snprintf(label, sizeof(label), "%s", name);
-		if (strlen(label) > room && room >= 2)
-			snprintf(label + room - 2, sizeof(label) - room + 2, "..");
-		else if (strlen(label) > room)
-			label[0] = '\0';
-		out_printf(o, "<text x=\"%.2f\" y=\"%.0f\">", p->x + 3, y + FRAME_H - 4);
-		put_xml_text(o, label);
-		out_str(o, "</text>");
-	}
+	put_label(o, name, p->x, y, p->w);
 	out_str(o, "</g>\n");
 }
 
@@ -191,9 +204,21 @@ static void put_frames(struct flame *fl, struct out_buffer *o, uint32_t i,
 	}
 }
 
+/* What the script drives: Reset Zoom (hidden until a zoom), Search, the
+ * details line and the search's share. */
+static void put_controls(struct out_buffer *o, int height)
+{
+	out_printf(o, "<text id=\"unzoom\" x=\"%.0f\" y=\"24\" opacity=\"0\" cursor=\"pointer\">Reset Zoom</text>\n"
+		   "<text id=\"search\" x=\"%.0f\" y=\"24\" text-anchor=\"end\" cursor=\"pointer\">Search</text>\n"
+		   "<text id=\"details\" x=\"%.0f\" y=\"%d\"> </text>\n"
+		   "<text id=\"matched\" x=\"%.0f\" y=\"%d\" text-anchor=\"end\"></text>\n",
+		   MARGIN, SVG_WIDTH - MARGIN, MARGIN, height - (int)MARGIN - 4,
+		   SVG_WIDTH - MARGIN, height - (int)MARGIN - 4);
+}
+
 static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const char *title)
 {
-	int height = TOP + (int)(fl->max_depth_seen + 1) * FRAME_H + (int)MARGIN;
+	int height = TOP + (int)(fl->max_depth_seen + 1) * FRAME_H + BOTTOM + (int)MARGIN;
 	struct frame_pos root = { MARGIN, SVG_WIDTH - 2 * MARGIN, 0 };
 
 	out_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
@@ -204,8 +229,11 @@ static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const
 		   SVG_WIDTH, height, SVG_WIDTH, height, SVG_WIDTH, height, SVG_WIDTH / 2);
 	put_xml_text(o, title);
 	out_str(o, "</text>\n");
+	put_controls(o, height);
 	put_frames(fl, o, 0, root, fl->a[0].ticks, freq, height);
-	out_str(o, "</svg>\n");
+	out_str(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
+	out_str(o, flame_ui_js);
+	out_str(o, "]]></script>\n</svg>\n");
 }
 
 int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,

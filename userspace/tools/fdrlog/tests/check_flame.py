@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Check an SVG of `fdrlog flame`: well-formed XML (python's parser), no
-script, style sheet or external reference, and every frame as wide as its
+style sheet or external reference, one inline script (the viewer's:
+no src, no link out), and every frame as wide as its
 time: width = (1200 - 2 * 10) * ns / total ns of "all", within 0.01 px,
 children inside their caller and on top of it.  With EXPECT (lines
 "name ns calls"), the frames must be exactly those, in drawing order.
@@ -15,6 +16,8 @@ NS = "{http://www.w3.org/2000/svg}"
 def frames(root):
     out = []
     for g in root.iter(NS + "g"):
+        if g.get("class") != "f":
+            sys.exit("a <g> that is not a frame")
         title = g.find(NS + "title").text
         rect = g.find(NS + "rect")
         m = re.match(r"(.*) \((\d+) ns, (\d+) calls, [0-9.]+%\)$", title)
@@ -30,9 +33,13 @@ def main():
     root = ET.fromstring(text)
     if root.tag != NS + "svg":
         sys.exit("root element %s" % root.tag)
-    for bad in ("<script", "<style", "href", "url(", "@import"):
-        if bad in text:
+    own = text.replace('xmlns="http://www.w3.org/2000/svg"', "", 1)
+    for bad in ("<style", "href", "url(", "@import", "src=", "http:", "https:"):
+        if bad in own:
             sys.exit("not self-contained: %s" % bad)
+    scripts = list(root.iter(NS + "script"))
+    if len(scripts) != 1 or not (scripts[0].text or "").strip():
+        sys.exit("expected one inline script, found %d" % len(scripts))
     fr = frames(root)
     if not fr or fr[0][0] != "all" or abs(fr[0][5] - 1180) > 0.01:
         sys.exit("first frame must be 'all', 1180 px wide: %r" % (fr[:1],))
