@@ -73,7 +73,7 @@ static void summary(const struct data_dir *d, const struct backend *b,
  */
 static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 		   const struct record_opts *o, struct stream_run *stream,
-		   struct flush_summary *sum, struct fdr_status *st)
+		   struct flush_summary *sum, struct fdr_status *st, const struct run_facts *run)
 {
 	int r = fdr__backend_finalize(b, st), s = 0;
 
@@ -83,19 +83,45 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 		r = fdr__flush_log(b, st, d->staging, sum);
 	r = r ? r : s;
 	if (!r)
-		r = fdr__info_write(d->staging, p, o->argv, b, o, st, sum);
+		r = fdr__info_write(d->staging, p, o, b, st, sum, run);
 	return r;
 }
 
-static int record(const struct record_opts *o, const struct prog *p, const char *functions)
+static uint64_t ns_since(const struct timespec *t0)
 {
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - t0->tv_sec) * 1000000000u + (uint64_t)t.tv_nsec -
+	       (uint64_t)t0->tv_nsec;
+}
+
+/* PROG's run, for DIR/info: its start, its length, what it cost. */
+static int run_measured(const struct prog *p, const struct record_opts *o,
+			const struct run_env *env, struct run_facts *run)
+{
+	struct timespec t0;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &run->started);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	r = fdr__run(p, o->argv, env, &run->wstatus);
+	run->elapsed_ns = ns_since(&t0);
+	getrusage(RUSAGE_CHILDREN, &run->usage);
+	return r;
+}
+
+static int record(const struct record_opts *o, const struct prog *p, const char *functions,
+		  char **cmdline)
+{
+	struct run_facts run = { .cmdline = cmdline };
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
 	struct backend b;
 	struct data_dir d;
-	int wstatus = 0, r = fdr__data_dir_begin(&d, o->out_dir);
+	int r = fdr__data_dir_begin(&d, o->out_dir);
 
 	if (r)
 		return r;
@@ -108,17 +134,17 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 		fdr__backend_close(&b);
 		goto fail;
 	}
-	r = fdr__run(p, o->argv, &env, &wstatus);
+	r = run_measured(p, o, &env, &run);
 	if (!r || stream)
-		r = collect(&b, &d, p, o, stream, &sum, &st) ?: r;
+		r = collect(&b, &d, p, o, stream, &sum, &st, &run) ?: r;
 	fdr__backend_close(&b);
 	if (!r)
 		r = fdr__data_dir_commit(&d);
 	if (r)
 		goto fail;
-	summary(&d, &b, o, &sum, wstatus);
+	summary(&d, &b, o, &sum, run.wstatus);
 	trigger_summary(o, &st);
-	return prog_status(wstatus);
+	return prog_status(run.wstatus);
 fail:
 	fdr__data_dir_abort(&d);
 	if (r == FDR_EXIT_FAILED)
@@ -139,5 +165,5 @@ int fdr__cmd_record(int argc, char **argv)
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
-	return record(&o, &p, functions);
+	return record(&o, &p, functions, argv);
 }

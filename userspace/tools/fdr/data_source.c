@@ -16,27 +16,6 @@
 #include "record.h"
 #include "symbols.h"
 
-static void unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s; s++) {
-		if (*s == '\\' && s[1]) {
-			s++;
-			*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = 0;
-}
-
-static void copy_value(char *dst, size_t n, const char *v)
-{
-	snprintf(dst, n, "%s", v);
-	unescape(dst);
-}
-
 /* "trigger<TAB>fid<TAB>duration_ns<TAB>pid<TAB>tid"; anything else: not fired. */
 static void read_trigger(struct data_trigger *t, const char *v)
 {
@@ -62,36 +41,28 @@ static long read_threshold(const char *v)
 	return *v >= '0' && *v <= '9' && !*end && n >= 0 ? n : -1;
 }
 
+static int info_line(const char *key, const char *v, void *arg)
+{
+	struct data_source *ds = arg;
+
+	if (!strcmp(key, "fdr-data"))
+		ds->have_info = true;
+	else if (!strcmp(key, "exe"))
+		snprintf(ds->exe, sizeof(ds->exe), "%s", v);
+	else if (!strcmp(key, "build-id"))
+		snprintf(ds->build_id, sizeof(ds->build_id), "%s", v);
+	else if (!strcmp(key, "instrumentation"))
+		snprintf(ds->instr, sizeof(ds->instr), "%s", v);
+	else if (!strcmp(key, "finalized"))
+		read_trigger(&ds->trigger, v);
+	else if (!strcmp(key, "threshold_us"))
+		ds->threshold_us = read_threshold(v);
+	return 0;
+}
+
 static void read_info(struct data_source *ds)
 {
-	char path[PATH_MAX + 16], line[PATH_MAX * 2];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/" FDR_INFO_NAME, ds->dir);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		char *tab = strchr(line, '\t');
-
-		line[strcspn(line, "\n")] = 0;
-		if (!tab)
-			continue;
-		*tab++ = 0;
-		if (!strcmp(line, "fdr-data"))
-			ds->have_info = true;
-		else if (!strcmp(line, "exe"))
-			copy_value(ds->exe, sizeof(ds->exe), tab);
-		else if (!strcmp(line, "build-id"))
-			copy_value(ds->build_id, sizeof(ds->build_id), tab);
-		else if (!strcmp(line, "instrumentation"))
-			copy_value(ds->instr, sizeof(ds->instr), tab);
-		else if (!strcmp(line, "finalized"))
-			read_trigger(&ds->trigger, tab);
-		else if (!strcmp(line, "threshold_us"))
-			ds->threshold_us = read_threshold(tab);
-	}
-	fclose(f);
+	fdr__info_read(ds->dir, info_line, ds);
 }
 
 static void find_sym_maps(struct data_source *ds)

@@ -8,5 +8,6 @@ int fdr__cmd_report(int argc, char **argv);
 int fdr__cmd_convert(int argc, char **argv);
 int fdr__cmd_replay(int argc, char **argv);
 int fdr__cmd_flame(int argc, char **argv);
+int fdr__cmd_info(int argc, char **argv);
 
 #endif

@@ -19,11 +19,26 @@
  *   log	log.xray
  *   sched	log.xray.sched		(when the kernel's view was recorded)
  *   argv	<arg>	<arg>...
+ *
+ * and what `fdr info` shows (uftrace info's), which nothing else reads:
+ *
+ *   fdr_version	<VERSION>
+ *   cmdline	record	<option>...	(fdr's own arguments)
+ *   recorded_at	<seconds since the epoch>.<ns>
+ *   hostname, kernel, cpu, distro	<text>|-	ncpus	<n>
+ *   exit	<status>|signal	<name>	(PROG's)
+ *   elapsed_ns	<n>		cpu_user_us	<n>	cpu_system_us	<n>
+ *   max_rss_kb	<n>			(PROG and its descendants)
+ *   region	<cpus>	<buffers per cpu>	<buffer size>	<tsc_hz>
+ *   records	<n>	threads	<n>	buffers_recycled	<n>	records_dropped	<n>
+ *   finalize	exit|crash	<signal>|trigger|ioctl|none
+ *   sched_records	<n>	sched_lost	<n>
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "record.h"
 
@@ -70,9 +85,83 @@ static void put_threshold(FILE *f, const struct record_opts *o)
 		fputs("threshold_us\tdefault\n", f);
 }
 
-int fdr__info_write(const char *dir, const struct prog *p, char **argv,
-		    const struct backend *b, const struct record_opts *o,
-		    const struct fdr_status *st, const struct flush_summary *sum)
+static void put_list(FILE *f, const char *key, char **v)
+{
+	fputs(key, f);
+	for (; *v; v++) {
+		fputc('\t', f);
+		put_escaped(f, *v);
+	}
+	fputc('\n', f);
+}
+
+static void put_text(FILE *f, const char *key, const char *v)
+{
+	fprintf(f, "%s\t", key);
+	put_escaped(f, v);
+	fputc('\n', f);
+}
+
+static void put_host(FILE *f)
+{
+	struct host_facts h;
+
+	fdr__host_facts(&h);
+	put_text(f, "hostname", h.hostname);
+	put_text(f, "kernel", h.kernel);
+	put_text(f, "cpu", h.cpu);
+	fprintf(f, "ncpus\t%ld\n", h.ncpus);
+	put_text(f, "distro", h.distro);
+}
+
+static const char *finalize_name(uint32_t reason)
+{
+	switch (reason) {
+	case FDR_FINALIZE_IOCTL: return "ioctl";
+	case FDR_FINALIZE_CRASH: return "crash";
+	case FDR_FINALIZE_TRIGGER: return "trigger";
+	default: return "none";
+	}
+}
+
+static void put_run(FILE *f, const struct run_facts *run)
+{
+	const struct rusage *u = &run->usage;
+
+	fprintf(f, "fdr_version\t%s\n", FDR_VERSION_STRING);
+	put_list(f, "cmdline", run->cmdline);
+	fprintf(f, "recorded_at\t%lld.%09ld\n", (long long)run->started.tv_sec,
+		run->started.tv_nsec);
+	put_host(f);
+	if (WIFSIGNALED(run->wstatus))
+		fprintf(f, "exit\tsignal\t%s\n", sigabbrev_np(WTERMSIG(run->wstatus)) ?: "?");
+	else
+		fprintf(f, "exit\t%d\n", WEXITSTATUS(run->wstatus));
+	fprintf(f, "elapsed_ns\t%llu\ncpu_user_us\t%lld\ncpu_system_us\t%lld\nmax_rss_kb\t%ld\n",
+		(unsigned long long)run->elapsed_ns,
+		(long long)u->ru_utime.tv_sec * 1000000 + u->ru_utime.tv_usec,
+		(long long)u->ru_stime.tv_sec * 1000000 + u->ru_stime.tv_usec, u->ru_maxrss);
+}
+
+static void put_region(FILE *f, const struct fdr_status *st, const struct flush_summary *sum)
+{
+	fprintf(f, "region\t%u\t%u\t%llu\t%llu\n", st->nr_cpus, st->buffers_per_cpu,
+		(unsigned long long)st->buffer_size, (unsigned long long)st->tsc_hz);
+	fprintf(f, "records\t%llu\nthreads\t%llu\nbuffers_recycled\t%llu\nrecords_dropped\t%llu\n",
+		(unsigned long long)sum->records, (unsigned long long)sum->threads,
+		(unsigned long long)sum->recycled, (unsigned long long)sum->dropped);
+	fprintf(f, "finalize\t%s", finalize_name(st->finalize_reason));
+	if (st->finalize_reason == FDR_FINALIZE_CRASH)
+		fprintf(f, "\t%s", sigabbrev_np((int)st->finalize_signal) ?: "?");
+	fputc('\n', f);
+	if (sum->sched)
+		fprintf(f, "sched_records\t%llu\nsched_lost\t%llu\n",
+			(unsigned long long)sum->sched_records, (unsigned long long)sum->sched_lost);
+}
+
+int fdr__info_write(const char *dir, const struct prog *p, const struct record_opts *o,
+		    const struct backend *b, const struct fdr_status *st,
+		    const struct flush_summary *sum, const struct run_facts *run)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -96,17 +185,13 @@ int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 			(unsigned long long)st->finalize_duration_ns, st->finalize_pid,
 			st->finalize_tid);
 	if (o->stream)
-		fprintf(f, "mode\tstream\nrecords_dropped\t%llu\n",
-			(unsigned long long)sum->dropped);
+		fputs("mode\tstream\n", f);
 	fputs("log\t" FDR_LOG_NAME "\n", f);
 	if (sum->sched)
 		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);
-	fputs("argv", f);
-	for (char **a = argv; *a; a++) {
-		fputc('\t', f);
-		put_escaped(f, *a);
-	}
-	fputc('\n', f);
+	put_list(f, "argv", o->argv);
+	put_run(f, run);
+	put_region(f, st, sum);
 	bad = ferror(f);
 	if (fclose(f) || bad)
 		goto fail;

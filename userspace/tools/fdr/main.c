@@ -18,7 +18,8 @@ static void usage(FILE *f)
 	      "  report   functions by total and self time, call counts\n"
 	      "  replay   the call tree of every thread, with durations and arguments\n"
 	      "  flame    a flame graph as one self-contained SVG\n"
-	      "  convert  --format chrome|yaml: Chrome trace JSON or llvm-xray YAML\n\n"
+	      "  convert  --format chrome|yaml: Chrome trace JSON or llvm-xray YAML\n"
+	      "  info     what was recorded: machine, program, run, recording\n\n"
 	      "`fdr <command> --help` describes each command; man fdr has the rest.\n"
 	      "Quick start:  fdr-cc -O2 -o prog prog.c && fdr record -- ./prog && fdr report\n",
 	      f);
@@ -33,6 +34,7 @@ static const struct command {
 	{ "replay", fdr__cmd_replay },
 	{ "flame", fdr__cmd_flame },
 	{ "convert", fdr__cmd_convert },
+	{ "info", fdr__cmd_info },
 };
 
 int main(int argc, char **argv)
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "fdr: unknown command '%s'; expected record, report, replay, flame or convert\n",
+	fprintf(stderr, "fdr: unknown command '%s'; expected record, report, replay, flame, convert or info\n",
 		argv[1]);
 	return 2;
 }

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
+#include <time.h>
 
 #include <fdr.h>
 
@@ -115,10 +117,41 @@ int fdr__stream_start(struct backend *b, const char *dir, struct stream_run **ou
 int fdr__stream_finish(struct stream_run *s, const struct fdr_status *st,
 		       struct flush_summary *sum);
 
-/* info_file.c: DIR/info, what `fdr report` needs to name functions. */
-int fdr__info_write(const char *dir, const struct prog *p, char **argv,
-		    const struct backend *b, const struct record_opts *o,
-		    const struct fdr_status *st, const struct flush_summary *sum);
+/* host_facts.c: the machine, for DIR/info ("-" where a fact is unknown). */
+struct host_facts {
+	char hostname[256];
+	char kernel[512];		/* uname: sysname release version machine */
+	char cpu[256];			/* /proc/cpuinfo's model name */
+	long ncpus;			/* online */
+	char distro[256];		/* /etc/os-release's PRETTY_NAME */
+};
+void fdr__host_facts(struct host_facts *h);
+
+/* What cmd_record.c measured of PROG's run, for DIR/info. */
+struct run_facts {
+	char **cmdline;			/* fdr's own: "record" and its options */
+	struct timespec started;	/* CLOCK_REALTIME at PROG's start */
+	uint64_t elapsed_ns;		/* start to the last descendant's exit */
+	int wstatus;			/* PROG's */
+	struct rusage usage;		/* PROG and every descendant reaped */
+};
+
+/*
+ * info_file.c: DIR/info, what `fdr report` needs to name functions and
+ * what `fdr info` shows of the run.
+ */
+int fdr__info_write(const char *dir, const struct prog *p, const struct record_opts *o,
+		    const struct backend *b, const struct fdr_status *st,
+		    const struct flush_summary *sum, const struct run_facts *run);
+
+/*
+ * info_read.c: each "key<TAB>value" line of DIR/info, the value
+ * unescaped, to fn (which may keep neither pointer); stops at fn's first
+ * non-zero return and returns it.  -1 with errno when DIR/info cannot be
+ * read.
+ */
+int fdr__info_read(const char *dir, int (*fn)(const char *key, const char *value, void *arg),
+		   void *arg);
 
 /* msg.c */
 void fdr__msg_set_prefix(const char *prefix);

@@ -209,6 +209,40 @@ echo "$last" | grep -q 'function: crash_here,.*kind: function-enter' && ok "cras
 	|| nok "crash: the thread's last record is the Enter of crash_here" "$last"
 expect_profile "crash: the completed calls are counted" crash "leaf=12 middle=4 work=1"
 
+# ---- fdr info: what was recorded (as uftrace info) ----
+# info_row DIR NAME: the value of "# NAME : value" in fdr info's output
+info_row() { "$FDR" info "$1" 2>/dev/null | sed -n "s/^# $2 *: //p"; }
+"$FDR" record -o inf -t 0 -- ./traced sleep 300 2>/dev/null
+el=$(info_row inf "elapsed time")
+check "info: the command line as given, the program, its build-id and tasks" sh -c \
+	"'$FDR' info inf >info.txt && grep -qx '# cmdline *: fdr record -o inf -t 0 -- ./traced sleep 300' info.txt &&
+	 grep -qx '# exe image *: $T/traced' info.txt &&
+	 grep -qx \"# build id *: \$(readelf -n traced | sed -n 's/.*Build ID: //p')\" info.txt &&
+	 grep -qx '# number of tasks *: 1' info.txt && grep -q '^# task list *: [0-9]*(traced)\$' info.txt"
+[ "$(info_row inf 'exit status')" = "exited with code: 0" ] && awk -v e="${el% sec}" 'BEGIN { exit !(e >= 0.3 && e < 60) }' &&
+	ok "info: exit code 0, elapsed time covers the program's 300 ms sleep ($el)" ||
+	nok "info: exit code 0, elapsed time covers the program's 300 ms sleep" "$(cat info.txt)"
+check "info: the machine (kernel as uname, host, CPUs, distribution)" sh -c \
+	"grep -qx \"# kernel version *: \$(uname -srvm)\" info.txt && grep -qx \"# hostname *: \$(hostname)\" info.txt &&
+	 grep -q \"^# cpu info *: .* (\$(getconf _NPROCESSORS_ONLN) online)\$\" info.txt &&
+	 grep -q \"^# distro *: \$(. /etc/os-release; echo \"\$PRETTY_NAME\")\$\" info.txt"
+check "info: the recording (backend, mode, threshold 0, records as the summary counted, how it ended)" sh -c \
+	"grep -qx '# backend *: a private embedded region' info.txt && grep -q '^# mode *: flight recorder' info.txt &&
+	 grep -qx '# threshold *: 0 (every call kept)' info.txt &&
+	 grep -qx \"# records *: \$(sed -n 's/^buffers.*records\t//p' inf/log.xray.threads) in 1 thread(s)\" info.txt &&
+	 grep -qx '# finalized by *: fdr record, after the program.s last process ended' info.txt &&
+	 grep -q '^# TSC rate *: [0-9.]* GHz\$' info.txt"
+[ "$(info_row st 'exit status')" = "terminated by SIGKILL" ] && [ "$(info_row crash 'exit status')" = "terminated by SIGSEGV" ] &&
+	ok "info: a killed and a crashed program's status" || nok "info: a killed and a crashed program's status" "$(info_row st 'exit status') / $(info_row crash 'exit status')"
+"$FDR" info nosuchdir >/dev/null 2>info.err; rc=$?
+[ $rc = 1 ] && grep -q nosuchdir info.err && ok "info: a missing directory is named, exit 1" || nok "info: a missing directory is named, exit 1" "rc=$rc $(cat info.err)"
+mkdir -p bare && cp inf/log.xray bare/ && "$FDR" info bare >/dev/null 2>info.err; rc=$?
+[ $rc = 1 ] && grep -q 'has no info file' info.err && ok "info: a directory without info says so, exit 1" || nok "info: a directory without info says so, exit 1" "rc=$rc $(cat info.err)"
+mkdir -p old && cp inf/log.xray* old/ &&
+	grep -v '^\(hostname\|cpu\|kernel\|distro\|exit\|elapsed_ns\|region\|records\|finalize\)	' inf/info >old/info
+check "info: an older directory's missing facts show as -" sh -c \
+	"'$FDR' info old >old.txt && grep -qx '# hostname *: -' old.txt && grep -qx '# exit status *: -' old.txt && grep -qx '# buffers *: -' old.txt"
+
 # ---- fork, exec, threads ----
 "$FDR" record -o fork -t 0 -- ./traced fork-outlive 2>/dev/null
 expect_profile "fork: a child outliving PROG by 100 ms is in the log" fork "child_late=5 leaf=12 main=1 middle=4 work=1"
@@ -574,7 +608,7 @@ check "stream: a short run, every call in fdr report (leaf 12)" sh -c \
 	ok "stream: no temporary file in DIR" || nok "stream: no temporary file in DIR" "$(ls -A strm)"
 
 # ---- help ----
-for c in record report replay flame convert; do
+for c in record report replay flame convert info; do
 	"$FDR" "$c" --help | grep -q "^usage: fdr $c" && ok "fdr $c --help" || nok "fdr $c --help"
 done
 "$FDR" --help | grep -q 'fdr record' && ok "fdr --help" || nok "fdr --help"
