@@ -323,17 +323,17 @@ int main(int argc, char **argv)
 	struct variant v[] = {
 		{ .name = "write(2), 1 MiB calls from a contiguous copy", .kind = 0 },
 		{ .name = "fdrd's default: buffers walked during the grace period (untimed), "
-			  "the log's size reserved (fallocate), then pwritev of up to 4 MiB "
-			  "from fdrd's thread", .kind = 4, .defaults = true },
-		{ .name = "fdrd's default, every buffer walked during the flush: fallocate, "
-			  "io_uring writev, depth 4, 256 KiB requests, validation overlapped",
+			  "a free-space check, then pwritev of up to 4 MiB from fdrd's thread",
+		  .kind = 4, .defaults = true },
+		{ .name = "fdrd's default, every buffer walked during the flush: free-space "
+			  "check, io_uring writev, depth 4, 256 KiB requests, validation overlapped",
 		  .kind = 2, .defaults = true },
-		{ .name = "the default before, no fallocate (fdrd --no-preallocate), buffers "
-			  "walked during the grace period", .kind = 4,
-		  .o = { .sync_if_prechecked = true } },
-		{ .name = "the default before, no fallocate (fdrd --no-preallocate), every "
-			  "buffer walked during the flush", .kind = 2,
-		  .o = { .sync_if_prechecked = true } },
+		{ .name = "the default before issue 38: the log's size reserved (fdrd "
+			  "--preallocate: fallocate), buffers walked during the grace period",
+		  .kind = 4, .o = { .sync_if_prechecked = true, .preallocate = true } },
+		{ .name = "the default before issue 38 (fdrd --preallocate), every buffer "
+			  "walked during the flush", .kind = 2,
+		  .o = { .sync_if_prechecked = true, .preallocate = true } },
 		{ .name = "fdrd --io=pwritev (fallocate), every buffer walked during the flush",
 		  .kind = 2, .o = { .mode = URING_WRITE_SYNC, .preallocate = true } },
 		{ .name = "fdrd --io=writev --no-preallocate (io_uring for every write), buffers "

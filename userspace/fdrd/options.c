@@ -69,9 +69,10 @@ static const char usage[] =
 "                          every buffer, else writev)\n"
 "      --queue-depth=N     writes in flight (default 4)\n"
 "      --chunk-kib=N       bytes per write request, in KiB (default 256)\n"
-"      --no-preallocate    do not reserve the log's size (fallocate) before\n"
-"                          writing it (reserving is the default: faster on\n"
-"                          ext4, and a full disk fails before any write)\n"
+"      --preallocate       reserve the log's size (fallocate) before writing\n"
+"                          it (not the default: its cost depends on the\n"
+"                          kernel; a full disk fails before any write\n"
+"                          either way, by a free-space check)\n"
 "      --register-file     register the log's fd with io_uring (fixed file)\n"
 "  -h, --help              show this help\n"
 "\n"
@@ -112,8 +113,8 @@ static const struct option longopts[] = {
 	{ "io", required_argument, NULL, OPT_IO },
 	{ "queue-depth", required_argument, NULL, OPT_DEPTH },
 	{ "chunk-kib", required_argument, NULL, OPT_CHUNK },
-	{ "preallocate", no_argument, NULL, OPT_PREALLOC },	/* the default */
-	{ "no-preallocate", no_argument, NULL, OPT_NO_PREALLOC },
+	{ "preallocate", no_argument, NULL, OPT_PREALLOC },
+	{ "no-preallocate", no_argument, NULL, OPT_NO_PREALLOC },	/* the default */
 	{ "register-file", no_argument, NULL, OPT_REGFILE },
 	{ "config", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },

@@ -179,8 +179,8 @@ test_enospc() {
 	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$MNT" 2>"$WORK/fdrd.err"
 	check "--once on a full filesystem exits 1" [ $? = 1 ]
 	check "the message names the path and the cause" grep -q "$MNT/.*No space left on device" "$WORK/fdrd.err"
-	check "the size is reserved first: the preallocation is what fails" \
-		grep -q "cannot preallocate $MNT/.*No space left on device" "$WORK/fdrd.err"
+	check "the free-space check fails it before any byte is written" \
+		grep -q "cannot find room for $MNT/.*No space left on device (the filesystem has fewer free blocks than the log's size; nothing was written)" "$WORK/fdrd.err"
 	grep error "$WORK/fdrd.err" | diag
 	check "nothing left in the directory" [ -z "$(ls -A "$MNT")" ]
 	check "flush aborted: FINALIZED, NOT_FLUSHING" [ "$(status_field state)" = FINALIZED -a "$(status_field flush_state)" = NOT_FLUSHING ]
@@ -188,11 +188,11 @@ test_enospc() {
 	local rc=$?
 	check "--io=pwritev on a full filesystem: exit 1, the cause named, nothing left" \
 		eval '[ $rc = 1 ] && grep -q "$MNT/.*No space left on device" "$WORK/fdrd.err" && [ -z "$(ls -A "$MNT")" ]'
-	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$MNT" --no-preallocate 2>"$WORK/fdrd.err"
+	"$FDRD" --foreground --once --grace-ms 0 -t "$TARGET" -o "$MNT" --preallocate 2>"$WORK/fdrd.err"
 	rc=$?
-	check "--no-preallocate on a full filesystem: the write fails, exit 1, nothing left" \
-		eval '[ $rc = 1 ] && grep -q "cannot write $MNT/.*No space left on device" "$WORK/fdrd.err" && [ -z "$(ls -A "$MNT")" ]'
-	check "--no-preallocate: flush aborted, FINALIZED, NOT_FLUSHING" [ "$(status_field state)" = FINALIZED -a "$(status_field flush_state)" = NOT_FLUSHING ]
+	check "--preallocate on a full filesystem: the check fails first, exit 1, nothing left" \
+		eval '[ $rc = 1 ] && grep -q "cannot find room for $MNT/.*No space left on device" "$WORK/fdrd.err" && [ -z "$(ls -A "$MNT")" ]'
+	check "--preallocate: flush aborted, FINALIZED, NOT_FLUSHING" [ "$(status_field state)" = FINALIZED -a "$(status_field flush_state)" = NOT_FLUSHING ]
 	start_fdrd "$MNT" --grace-ms 0 --retry-ms 200
 	sleep 0.5
 	check "the running daemon keeps failing cleanly" [ -z "$(ls -A "$MNT")" ]

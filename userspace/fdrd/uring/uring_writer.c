@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -81,6 +82,23 @@ static uint64_t total_bytes(const struct iovec *iov, size_t n)
 	return sum;
 }
 
+/*
+ * Is there room for the whole file?  Checked before its first byte, so
+ * that a full disk fails here, not after copying most of a log.  Free
+ * blocks, not the unprivileged share (f_bavail): a writer allowed into
+ * the reserve must not be refused a log it could write; one that is not
+ * fails at its first write instead, and leaves nothing either.  An
+ * unknown answer (no statvfs) lets the writes find out.
+ */
+static int check_space(int fd, uint64_t total)
+{
+	struct statvfs s;
+
+	if (fstatvfs(fd, &s) || !s.f_frsize)
+		return 0;
+	return (uint64_t)s.f_bfree < (total + s.f_frsize - 1) / s.f_frsize ? -ENOSPC : 0;
+}
+
 /* Everything between create and publish; returns the failing step's errno. */
 static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 		     size_t n, const struct uring_write_opts *o,
@@ -90,6 +108,10 @@ static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 	uint64_t total = total_bytes(iov, n);
 	int ret;
 
+	*step = "find room for";
+	ret = check_space(fd, total);
+	if (ret)
+		return ret;
 	if (o->preallocate && total) {
 		*step = "preallocate";
 		io_uring_prep_fallocate(io_uring_get_sqe(ring), fd, 0, 0, (off_t)total);
@@ -123,6 +145,9 @@ static const char *hint_of(const char *step, int ret)
 		       "fdrd never replaces a file)";
 	if (ret == -EEXIST)
 		return " (every hidden temporary name tried is taken)";
+	if (ret == -ENOSPC && !strcmp(step, "find room for"))
+		return " (the filesystem has fewer free blocks than the log's size; "
+		       "nothing was written)";
 	if (ret == -EOPNOTSUPP && !strcmp(step, "link"))
 		return " (this filesystem has neither O_TMPFILE, RENAME_NOREPLACE "
 		       "nor hard links, so fdrd cannot put a file in place "

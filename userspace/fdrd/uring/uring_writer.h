@@ -27,7 +27,8 @@ enum uring_write_mode {
 struct uring_write_opts {
 	enum uring_write_mode mode;
 	bool fsync;		/* fsync the file and its directory */
-	bool preallocate;	/* fallocate the full size first */
+	bool preallocate;	/* fallocate the full size first (after the
+				 * free-space check every file gets) */
 	unsigned int queue_depth;	/* SQEs in flight, default 32 */
 	size_t chunk_bytes;	/* bytes per SQE, default 1 MiB */
 	bool async;		/* IOSQE_ASYNC: always hand writes to io-wq */
