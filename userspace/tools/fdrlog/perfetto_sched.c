@@ -8,10 +8,11 @@
  *   SWITCH_OUT  sched_switch, prev = the thread, prev_state its state
  *               (R preempted, S, D, T for the rest), next = the thread
  *               that got the CPU (0: idle, or one the owner may not see);
- *   SWITCH_IN   sched_switch, next = the thread, prev = the one that left,
- *               unless that one's own SWITCH_OUT (same TSC and CPU) is
- *               in the file: the same switch, written once; else its
- *               state is unknown, written as R;
+ *   SWITCH_IN   sched_switch, next = the thread, prev = the one that left
+ *               (its state unknown, written as R), unless that one is
+ *               traced too: then its own records say its state, and the
+ *               switch is its SWITCH_OUT at the same TSC and CPU (written
+ *               once), or, when that is not in the file, a switch from 0;
  *   WAKEUP      sched_waking of the thread, by the waker (the event's pid;
  *               0 when an interrupt woke it, flagged as hardirq/softirq
  *               in common_flags as the kernel does).
@@ -117,11 +118,11 @@ static void sched_waking(struct bundle *b, const struct fdr_sched_record *r)
 	pb_end(b->m);
 }
 
-/* Does thread tid have a SWITCH_OUT at tsc on cpu (the other half of a switch)? */
+/* Does traced thread tid have a SWITCH_OUT at tsc on cpu (the other half of a switch)? */
 static bool switched_out(const struct fdr_sched *s, int32_t tid, uint64_t tsc, uint16_t cpu)
 {
-	const struct fdr_sched_thread *th = tid ? fdr_sched_thread_find(s, tid) : NULL;
-	size_t lo = 0, hi = th ? th->count : 0;
+	const struct fdr_sched_thread *th = fdr_sched_thread_find(s, tid);
+	size_t lo = 0, hi = th->count;
 
 	while (lo < hi) {	/* the first record at or after tsc */
 		size_t mid = lo + (hi - lo) / 2;
@@ -131,7 +132,7 @@ static bool switched_out(const struct fdr_sched *s, int32_t tid, uint64_t tsc, u
 		else
 			hi = mid;
 	}
-	for (; th && lo < th->count && th->records[lo].tsc == tsc; lo++)
+	for (; lo < th->count && th->records[lo].tsc == tsc; lo++)
 		if (th->records[lo].type == FDR_SCHED_SWITCH_OUT && th->records[lo].cpu == cpu)
 			return true;
 	return false;
@@ -144,8 +145,10 @@ static void record(struct bundle *b, const struct fdr_sched_record *r)
 		sched_switch(b, r, r->tid, r->other_tid, prev_state(r->state));
 		break;
 	case FDR_SCHED_SWITCH_IN:
-		if (!switched_out(b->sched, r->other_tid, r->tsc, r->cpu))
+		if (!r->other_tid || !fdr_sched_thread_find(b->sched, r->other_tid))
 			sched_switch(b, r, r->other_tid, r->tid, 0);
+		else if (!switched_out(b->sched, r->other_tid, r->tsc, r->cpu))
+			sched_switch(b, r, 0, r->tid, 0);
 		break;
 	case FDR_SCHED_WAKEUP:
 		sched_waking(b, r);

@@ -18,18 +18,19 @@
  *
  * Slices on a track must nest, and Perfetto's SLICE_END closes the
  * innermost open slice whatever its name.  The log's exits match as
- * llvm-xray matches them (call_walk.h): an exit closes the nearest open
- * call of its function and every call above it (a longjmp, an exception,
- * or what the threshold rewound), so each of those gets its own END; an
- * exit whose entry the ring overwrote has nothing to close and writes
- * nothing.  Calls still open at the end stay open (Perfetto shows them
- * as not ended).
+ * llvm-xray matches them, by call_walk (the reports' matching, linear
+ * whatever the log): an exit closes the nearest open call of its
+ * function and every call above it (a longjmp, an exception, or what the
+ * threshold rewound), so each of those gets its own END; an exit whose
+ * entry the ring overwrote has nothing to close and writes nothing.
+ * Calls still open at the end stay open (Perfetto shows them as not
+ * ended).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "array_grow.h"
+#include "call_walk.h"
 #include "convert.h"
 #include "key_index.h"
 #include "perfetto.h"
@@ -41,11 +42,6 @@ enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_ARG = 8 };
 #define PROCESS_UUID_BASE (1ull << 32)	/* thread tracks count from 1 */
 #define SEQUENCE_ID 1
 
-struct call_stack {
-	int32_t *fid;
-	size_t n, cap;
-};
-
 struct perfetto {
 	struct out_buffer *o;
 	const struct fdr_trace *t;
@@ -54,8 +50,8 @@ struct perfetto {
 	uint64_t freq;
 	struct pb_msg m;
 	struct key_index names, tracks, procs;
-	struct call_stack *stacks;	/* per track */
-	size_t nstacks;
+	const struct fdr_event *ev;	/* the event being written */
+	uint64_t track;			/* its thread's */
 	uint32_t arg_names;		/* arg1 .. arg<arg_names> interned */
 	int error;
 };
@@ -149,14 +145,12 @@ static uint64_t thread_track(struct perfetto *pf, uint32_t pid, uint32_t tid)
 	bool added = false;
 	int64_t i = key_index_get(&pf->tracks, (uint64_t)pid << 32 | tid, &added);
 
-	if (i < 0 || (added && array_grow((void **)&pf->stacks, &pf->nstacks, (size_t)i + 1,
-					  sizeof(*pf->stacks)))) {
+	if (i < 0) {
 		pf->error = ENOMEM;
 		return 0;
 	}
 	if (!added)
 		return (uint64_t)i + 1;
-	memset(&pf->stacks[i], 0, sizeof(pf->stacks[i]));
 	process_track(pf, pid);
 	pb_begin(m, TP_TRACK_DESCRIPTOR);
 	pb_varint(m, TD_UUID, (uint64_t)i + 1);
@@ -300,52 +294,34 @@ static void instant(struct perfetto *pf, const struct fdr_event *ev, uint64_t tr
 	perfetto_emit(pf->o, m);
 }
 
-/* An exit: END for its call and every call above it (see the top). */
-static void exit_call(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+/* call_walk's callbacks: an event first, then for an exit an END per
+ * frame it closes (the unwound ones above, then its own call). */
+static int on_event(void *ctx, const struct fdr_event *ev)
 {
-	struct call_stack *s = &pf->stacks[track - 1];
-	size_t i = s->n;
+	struct perfetto *pf = ctx;
 
-	while (i > 0 && s->fid[i - 1] != ev->func_id)
-		i--;
-	if (i == 0)
-		return;		/* its entry is not in the log */
-	while (s->n >= i) {
-		slice_end(pf, ev->tsc, track);
-		s->n--;
-	}
+	pf->ev = ev;
+	pf->track = thread_track(pf, event_pid(pf, ev), ev->tid);
+	if (pf->track && (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG))
+		slice_begin(pf, ev, pf->track);
+	else if (pf->track && ev->kind >= FDR_EVENT_CUSTOM)
+		instant(pf, ev, pf->track);
+	return pf->error || pf->o->error;
 }
 
-static void enter_call(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+static int on_frame_closed(void *ctx, int32_t fid)
 {
-	struct call_stack *s = &pf->stacks[track - 1];
+	struct perfetto *pf = ctx;
 
-	if (array_grow((void **)&s->fid, &s->cap, s->n + 1, sizeof(*s->fid))) {
-		pf->error = ENOMEM;
-		return;
-	}
-	s->fid[s->n++] = ev->func_id;
-	slice_begin(pf, ev, track);
+	(void)fid;
+	slice_end(pf, pf->ev->tsc, pf->track);
+	return pf->o->error != 0;
 }
 
-static void write_event(struct perfetto *pf, const struct fdr_event *ev)
+static int on_call(void *ctx, const struct call_done *c)
 {
-	uint64_t track = thread_track(pf, event_pid(pf, ev), ev->tid);
-
-	if (!track)
-		return;
-	switch (ev->kind) {
-	case FDR_EVENT_ENTER:
-	case FDR_EVENT_ENTER_ARG:
-		enter_call(pf, ev, track);
-		break;
-	case FDR_EVENT_EXIT:
-	case FDR_EVENT_TAIL_EXIT:
-		exit_call(pf, ev, track);
-		break;
-	default:
-		instant(pf, ev, track);
-	}
+	(void)c;
+	return on_frame_closed(ctx, 0);
 }
 
 /* Tracks for the threads that have no event but a name or a state. */
@@ -366,9 +342,6 @@ static void named_threads(struct perfetto *pf, const struct fdr_sched *sched)
 
 static void release(struct perfetto *pf)
 {
-	for (size_t i = 0; i < pf->tracks.n && i < pf->nstacks; i++)
-		free(pf->stacks[i].fid);
-	free(pf->stacks);
 	key_index_free(&pf->names);
 	key_index_free(&pf->tracks);
 	key_index_free(&pf->procs);
@@ -380,6 +353,9 @@ void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struc
 {
 	struct perfetto pf = { .o = o, .t = t, .syms = syms, .threads = threads,
 			       .freq = fdr_log_get_header(t->log)->cycle_frequency };
+	static const struct call_walk_ops ops = {
+		.call = on_call, .unwound = on_frame_closed, .event = on_event
+	};
 
 	pb_init(&pf.m);
 	key_index_init(&pf.names);
@@ -387,8 +363,8 @@ void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struc
 	key_index_init(&pf.procs);
 	start_sequence(&pf);
 	named_threads(&pf, sched);
-	for (size_t i = 0; i < t->count && !pf.error && !o->error; i++)
-		write_event(&pf, fdr_trace_at(t, i));
+	if (call_walk(t, &ops, &pf) < 0)
+		pf.error = ENOMEM;
 	if (sched && !pf.error)
 		perfetto_sched(o, &pf.m, sched, threads, pf.freq);
 	if (pf.error && !o->error)
