@@ -70,6 +70,7 @@ def expected_events(records, freq):
     out, stacks = {}, {}
     for r in records:
         tid = int(r.get("thread", 0))
+        tid = tid - (1 << 32) if tid >= 1 << 31 else tid   # a hidden task's -id (fdr_sched.h)
         ev, st = out.setdefault(tid, []), stacks.setdefault(tid, [])
         kind, t = r["kind"], ns(int(r["tsc"]))
         if kind in ("function-enter", "function-enter-arg"):
