@@ -52,6 +52,7 @@ struct perfetto {
 	struct key_index names, tracks, procs;
 	const struct fdr_event *ev;	/* the event being written */
 	uint64_t track;			/* its thread's */
+	uint64_t last_key, last_track;	/* runs of one thread skip the lookup */
 	uint32_t arg_names;		/* arg1 .. arg<arg_names> interned */
 	int error;
 };
@@ -140,17 +141,24 @@ static void process_track(struct perfetto *pf, uint32_t pid)
  * process's) written the first time; 0 when out of memory. */
 static uint64_t thread_track(struct perfetto *pf, uint32_t pid, uint32_t tid)
 {
-	const struct fdr_thread_info *ti = fdr_thread_table_find(pf->threads, (int32_t)tid);
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	const struct fdr_thread_info *ti;
 	struct pb_msg *m = &pf->m;
 	bool added = false;
-	int64_t i = key_index_get(&pf->tracks, (uint64_t)pid << 32 | tid, &added);
+	int64_t i;
 
+	if (pf->last_track && key == pf->last_key)
+		return pf->last_track;
+	i = key_index_get(&pf->tracks, key, &added);
 	if (i < 0) {
 		pf->error = ENOMEM;
 		return 0;
 	}
+	pf->last_key = key;
+	pf->last_track = (uint64_t)i + 1;
 	if (!added)
 		return (uint64_t)i + 1;
+	ti = fdr_thread_table_find(pf->threads, (int32_t)tid);
 	process_track(pf, pid);
 	pb_begin(m, TP_TRACK_DESCRIPTOR);
 	pb_varint(m, TD_UUID, (uint64_t)i + 1);
