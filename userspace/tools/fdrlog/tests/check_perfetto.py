@@ -22,7 +22,11 @@ prints of it (so the bytes are valid protobuf of Perfetto's field numbers):
   states format.md's rules give for each record of FILE, and every
   wakeup names its waker (the waking thread, or an interrupt in
   common_flags).
-usage: check_perfetto.py [--sched FILE] DECODED.txt LOG.yaml [THREADS]
+- with --replay FILE (`fdrlog replay` of the same log and names): the
+  completed calls, each thread's (depth, name, duration as replay prints
+  it), are the ones replay lists (a log with no entry lost: replay draws
+  those, Perfetto cannot).
+usage: check_perfetto.py [--sched FILE] [--replay FILE] DECODED.txt LOG.yaml [THREADS]
 Prints nothing and exits 0 when everything matches."""
 import re
 import sys
@@ -187,16 +191,60 @@ def check_sched(path, packets):
         sys.exit("wakeups %r, expected %r" % (wakes, want_wakes))
 
 
+def replay_time(ns):
+    """replay.c's put_time: 3 decimals of us, ms or s."""
+    unit, div = ("s", 10**9) if ns >= 10**9 else ("ms", 10**6) if ns >= 10**6 else ("us", 1000)
+    return "%d.%03d %s" % (ns // div, ns % div * 1000 // div, unit)
+
+
+def replay_calls(path):
+    """The completed calls replay lists: sorted (tid, depth, name, duration)."""
+    calls, open_ = [], []
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r"(.{10}) \[ *(-?[0-9]+)\] \| ((?:  )*)(.*)$", line.rstrip("\n"))
+        if not m or m.group(4).startswith(("--", "/*")):
+            continue
+        dur, tid, depth, body = m.group(1).strip(), int(m.group(2)), len(m.group(3)) // 2, m.group(4)
+        if body.endswith("{"):
+            open_.append(re.match(r"(.*?)\(", body).group(1))
+        elif body.startswith("}"):
+            calls.append((tid, depth, open_.pop(), dur))
+        else:
+            calls.append((tid, depth, re.match(r"(.*?)\(", body).group(1), dur))
+    return sorted(calls)
+
+
+def perfetto_calls(events):
+    """The same from the decoded slices of each thread."""
+    calls = []
+    for tid, evs in events.items():
+        stack = []
+        for typ, ts, name, _ in evs:
+            if typ == "TYPE_SLICE_BEGIN":
+                stack.append((name, ts))
+            elif typ == "TYPE_SLICE_END":
+                name, t0 = stack.pop()
+                calls.append((tid, len(stack), name, replay_time(ts - t0)))
+    return sorted(calls)
+
+
 def main():
-    sched = None
-    if sys.argv[1] == "--sched":
-        sched = sys.argv[2]
+    sched = replay = None
+    while sys.argv[1] in ("--sched", "--replay"):
+        if sys.argv[1] == "--sched":
+            sched = sys.argv[2]
+        else:
+            replay = sys.argv[2]
         del sys.argv[1:3]
     packets = [v for k, v in parse_text(sys.argv[1]) if k == "packet"]
     header, records = yaml_records(sys.argv[2])
     rows = thread_table(sys.argv[3]) if len(sys.argv) > 3 else {}
     want = expected_events(records, int(header["cycle-frequency"]))
     got = track_events(packets, rows)
+    if replay and perfetto_calls(got) != replay_calls(replay):
+        sys.exit("calls %r, replay lists %r" % (perfetto_calls(got), replay_calls(replay)))
+    if replay:
+        return
     for tid in sorted(set(want) | set(got)):
         if got.get(tid, []) != want.get(tid, []):
             sys.exit("thread %d: events %r, expected %r" % (tid, got.get(tid), want.get(tid)))

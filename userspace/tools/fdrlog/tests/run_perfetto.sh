@@ -3,7 +3,8 @@
 # output decoded by protoc against perfetto_min.proto (Perfetto's field
 # numbers) and checked by check_perfetto.py against the YAML of the same
 # log (threads, names, slices and their nesting, arguments, instants) and
-# against the scheduling file (thread states, wakeups), on the logs of
+# against the scheduling file (thread states, wakeups) and `fdrlog
+# replay` (the same calls), on the logs of
 # gen_sched.py, gen_views.py, cases/ and gen_crafted; the decoded sched
 # trace byte for byte; size against the Chrome JSON; errors.
 # usage: run_perfetto.sh FDRLOG HEX2BIN GEN_CRAFTED WORKDIR
@@ -40,6 +41,12 @@ convert_check sched "$LOG" "$LOG.threads" --sched "$LOG.sched"
 check $? "sched: slices, names, pids/tids and thread states as the log and LOG.sched give"
 "$FDRLOG" convert --format perfetto --sym-map sched.symmap "$LOG" >named.pb && decode named.pb named.txt
 same named.txt "$V/sched-perfetto.txt" "sched: the decoded trace with --sym-map (bytes)"
+"$FDRLOG" replay --sym-map sched.symmap "$LOG" >replay.txt &&
+	python3 "$HERE/check_perfetto.py" --replay replay.txt named.txt sched.yaml
+check $? "sched: the same calls (thread, depth, name, duration) as fdrlog replay lists"
+sed 's/^  2.100 ms/  2.101 ms/' replay.txt >replay-changed.txt
+python3 "$HERE/check_perfetto.py" --replay replay-changed.txt named.txt sched.yaml 2>/dev/null
+check $(( ! $? )) "check_perfetto.py --replay fails on a call replay does not list"
 grep -q 'name: "leaf"' named.txt && grep -q 'thread_name: "waker"' named.txt &&
 	grep -q 'process_name: "sched"' named.txt
 check $? "sched: function, thread and process names"
