@@ -12,7 +12,8 @@
  * interned (InternedData.event_names, sent with the first event that
  * uses them); a call's arguments are debug annotations arg1, arg2, ...
  * (uftrace's names).  Custom events, typed events and drop markers are
- * instants.  The scheduling file goes in as ftrace events
+ * instants, and so is the end of the call whose latency trigger ended the
+ * recording (named in the side table's finalize line).  The scheduling file goes in as ftrace events
  * (perfetto_sched.c), from which Perfetto derives its own thread-state
  * tracks and wakeup arrows.
  *
@@ -37,8 +38,8 @@
 
 /* Interned ids of the fixed names; a function's is NAME_IID_FUNC + its
  * dense index (first seen, first numbered: small varints). */
-enum { NAME_IID_CUSTOM = 1, NAME_IID_TYPED, NAME_IID_DROP, NAME_IID_FUNC = 8 };
-enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_ARG = 8 };
+enum { NAME_IID_CUSTOM = 1, NAME_IID_TYPED, NAME_IID_DROP, NAME_IID_TRIGGER, NAME_IID_FUNC = 8 };
+enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_DURATION, ARG_IID_ARG = 8 };
 #define PROCESS_UUID_BASE (1ull << 32)	/* thread tracks count from 1 */
 #define SEQUENCE_ID 1
 
@@ -53,6 +54,9 @@ struct perfetto {
 	const struct fdr_event *ev;	/* the event being written */
 	uint64_t track;			/* its thread's */
 	uint64_t last_key, last_track;	/* runs of one thread skip the lookup */
+	const struct fdr_trigger_info *trigger;	/* from the side table, may be NULL */
+	const struct fdr_event *trigger_exit;	/* its call's exit: the last seen */
+	uint64_t trigger_track;
 	uint32_t arg_names;		/* arg1 .. arg<arg_names> interned */
 	int error;
 };
@@ -105,9 +109,11 @@ static void start_sequence(struct perfetto *pf)
 	interned(m, ID_EVENT_NAMES, NAME_IID_CUSTOM, "custom-event");
 	interned(m, ID_EVENT_NAMES, NAME_IID_TYPED, "typed-event");
 	interned(m, ID_EVENT_NAMES, NAME_IID_DROP, "records dropped");
+	interned(m, ID_EVENT_NAMES, NAME_IID_TRIGGER, "trigger");
 	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_DATA, "data");
 	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_TYPE, "type");
 	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_RECORDS, "records");
+	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_DURATION, "duration_ns");
 	pb_end(m);
 	perfetto_emit(pf->o, m);
 }
@@ -326,10 +332,36 @@ static int on_frame_closed(void *ctx, int32_t fid)
 	return pf->o->error != 0;
 }
 
+/* Also remembers the last call of the trigger's function on its thread:
+ * the one that ended the recording (the log ends with it). */
 static int on_call(void *ctx, const struct call_done *c)
 {
-	(void)c;
+	struct perfetto *pf = ctx;
+
+	if (pf->trigger && (int32_t)c->tid == pf->trigger->tid &&
+	    c->frames[c->depth].fid == pf->trigger->fid) {
+		pf->trigger_exit = pf->ev;
+		pf->trigger_track = pf->track;
+	}
 	return on_frame_closed(ctx, 0);
+}
+
+/* An instant "trigger" at the exit of that call, with the duration its
+ * writer measured (the trigger's own, not the log's TSC difference). */
+static void trigger_mark(struct perfetto *pf)
+{
+	struct pb_msg *m = &pf->m;
+
+	if (!pf->trigger_exit)
+		return;
+	packet_head(pf, pf->trigger_exit->tsc);
+	pb_begin(m, TP_TRACK_EVENT);
+	pb_varint(m, TE_TYPE, TE_INSTANT);
+	pb_varint(m, TE_TRACK_UUID, pf->trigger_track);
+	pb_varint(m, TE_NAME_IID, NAME_IID_TRIGGER);
+	uint_annotation(m, ARG_IID_DURATION, pf->trigger->duration_ns);
+	pb_end(m);
+	perfetto_emit(pf->o, m);
 }
 
 /* Tracks for the threads that have no event but a name or a state. */
@@ -360,7 +392,8 @@ void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struc
 		    const struct fdr_thread_table *threads, const struct fdr_sched *sched)
 {
 	struct perfetto pf = { .o = o, .t = t, .syms = syms, .threads = threads,
-			       .freq = fdr_log_get_header(t->log)->cycle_frequency };
+			       .freq = fdr_log_get_header(t->log)->cycle_frequency,
+			       .trigger = fdr_thread_table_trigger(threads) };
 	static const struct call_walk_ops ops = {
 		.call = on_call, .unwound = on_frame_closed, .event = on_event
 	};
@@ -373,6 +406,8 @@ void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struc
 	named_threads(&pf, sched);
 	if (call_walk(t, &ops, &pf) < 0)
 		pf.error = ENOMEM;
+	if (!pf.error)
+		trigger_mark(&pf);
 	if (sched && !pf.error)
 		perfetto_sched(o, &pf.m, sched, threads, pf.freq);
 	if (pf.error && !o->error)

@@ -15,7 +15,9 @@ prints of it (so the bytes are valid protobuf of Perfetto's field numbers):
   sequence 1, in a packet that needs the incremental state the first
   packet cleared) and the call's arguments arg1..argN, END at the exit's
   time, an instant per custom or typed event; times in ns from the
-  CycleFrequency;
+  CycleFrequency; when THREADS's finalize line names a latency trigger,
+  an instant "trigger" (with its duration_ns) last on its thread, at the
+  exit of the last call of its function there;
 - with --sched FILE: the thread states Perfetto derives from the ftrace
   sched_switch/sched_waking events (next -> Running, prev -> its
   prev_state R/S/D/T, a woken thread not running -> Runnable) follow the
@@ -68,10 +70,19 @@ def every(msg, key):
     return [v for k, v in msg if k == key]
 
 
-def expected_events(records, freq):
+def trigger_of(path):
+    """(tid, fid, duration_ns) of a `finalize trigger` line (fid != 0), else None."""
+    for line in open(path, encoding="utf-8") if path else []:
+        f = line.rstrip("\n").split("\t")
+        if f[:2] == ["finalize", "trigger"] and len(f) >= 15 and f[12] != "0":
+            return int(f[10]), f[12], int(f[14])
+    return None
+
+
+def expected_events(records, freq, trigger=None):
     """(pid?, tid) -> [(type, ns, name, args)] by llvm-xray's matching."""
     ns = lambda t: t * 1000000000 // freq if freq else t * 1000
-    out, stacks = {}, {}
+    out, stacks, mark = {}, {}, None
     for r in records:
         tid = int(r.get("thread", 0))
         tid = tid - (1 << 32) if tid >= 1 << 31 else tid   # a hidden task's -id (fdr_sched.h)
@@ -85,8 +96,12 @@ def expected_events(records, freq):
                 i = len(st) - 1 - st[::-1].index(r["func-id"])
                 ev += [("TYPE_SLICE_END", t, None, [])] * (len(st) - i)
                 del st[i:]
+                if trigger and trigger[:2] == (tid, r["func-id"]):
+                    mark = (tid, ("TYPE_INSTANT", t, "trigger", [trigger[2]]))
         else:
             ev.append(("TYPE_INSTANT", t, kind, []))
+    if mark:
+        out[mark[0]].append(mark[1])
     return out
 
 
@@ -136,6 +151,8 @@ def track_events(packets, rows):
             if [a[0] for a in args] != ["arg%d" % (i + 1) for i in range(len(args))]:
                 sys.exit("event %r: argument names %r" % (te, args))
             args = [a[1] for a in args]
+        elif name == "trigger":
+            args = [a[1] for a in args if a[0] == "duration_ns"]
         else:
             name, args = {"custom-event": "custom-event", "typed-event": "typed-event",
                           "records dropped": "custom-event"}.get(name, name), []
@@ -239,7 +256,8 @@ def main():
     packets = [v for k, v in parse_text(sys.argv[1]) if k == "packet"]
     header, records = yaml_records(sys.argv[2])
     rows = thread_table(sys.argv[3]) if len(sys.argv) > 3 else {}
-    want = expected_events(records, int(header["cycle-frequency"]))
+    want = expected_events(records, int(header["cycle-frequency"]),
+                           trigger_of(sys.argv[3] if len(sys.argv) > 3 else None))
     got = track_events(packets, rows)
     if replay and perfetto_calls(got) != replay_calls(replay):
         sys.exit("calls %r, replay lists %r" % (perfetto_calls(got), replay_calls(replay)))

@@ -73,6 +73,14 @@ convert_check views views.xray views.xray.threads
 check $? "views: pids from the side table, names, slices, arguments, the custom event"
 grep -q 'string_value: "hello"' views.txt && grep -q 'process_name: "server"' views.txt
 check $? "views: the custom event's payload, the process's name"
+sed 's/^finalize\t.*/finalize\ttrigger\tsignal\t0\t-\tpid\t100\tcomm\tserver\ttid\t101\tfid\t3\tduration_ns\t20300000/' \
+	views.xray.threads >trigger.threads
+"$FDRLOG" convert --format perfetto --threads trigger.threads views.xray >trigger.pb && decode trigger.pb trigger.txt &&
+	python3 "$HERE/check_perfetto.py" trigger.txt views.yaml trigger.threads &&
+	[ "$(grep -c 'name: "trigger"' trigger.txt)" = 1 ] && grep -q 'uint_value: 20300000' trigger.txt
+check $? "a latency trigger in the side table: an instant at the exit of the call that fired, with its duration"
+python3 "$HERE/check_perfetto.py" views.txt views.yaml trigger.threads 2>/dev/null
+check $(( ! $? )) "check_perfetto.py fails on a trace without the trigger's instant"
 convert_check unwound unwound.xray
 check $? "unwound: an END for every frame an exit closes, nothing for an exit without entry"
 python3 "$HERE/check_perfetto.py" views.txt unwound.yaml 2>/dev/null
