@@ -74,6 +74,7 @@ OTHER_BENCHES = [
     ("xray", "fdr XRay mode vs compiler-rt XRay FDR (make -C bench/xray)"),
     ("flush", "Flush: fdrd vs plain write(2) (bench/flush/run.sh)"),
     ("reader", "Reader: fdrlog vs llvm-xray-19 (bench/reader/run.sh)"),
+    ("convert", "Convert: Perfetto protobuf vs Chrome JSON (bench/convert/run.sh)"),
     ("app", "Application: Lua 5.4 under every tracer (bench/app/run.sh)"),
     ("stream", "Streaming throughput: fdr vs uftrace and LTTng discard mode "
                "(bench/stream/run.sh)"),

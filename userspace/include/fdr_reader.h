@@ -177,6 +177,15 @@ const struct fdr_thread_info *fdr_thread_table_at(const struct fdr_thread_table 
 const struct fdr_thread_info *fdr_thread_table_find(const struct fdr_thread_table *table,
 						    int32_t tid);
 
+/* The call whose latency trigger ended the recording: the table's
+ * `finalize trigger` line (Documentation/fdrd.md), NULL if none, if the
+ * trigger was fired by hand (fid 0), or if the line does not parse. */
+struct fdr_trigger_info {
+	int32_t pid, tid, fid;
+	uint64_t duration_ns;	/* as its writer measured it */
+};
+const struct fdr_trigger_info *fdr_thread_table_trigger(const struct fdr_thread_table *table);
+
 /* ---- the scheduling file fdrd writes next to a log (<log>.sched) --------- */
 
 /*

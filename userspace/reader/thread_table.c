@@ -21,6 +21,7 @@ struct fdr_thread_table {
 	struct fdr_thread_info *rows;
 	size_t count;
 	uint32_t *by_tid;	/* row indices sorted by tid, file order on ties */
+	struct fdr_trigger_info trigger;	/* fid 0: none */
 };
 
 static int hexval(char c)
@@ -90,6 +91,30 @@ static size_t split(char *line, char **f, size_t max)
 	return line ? max + 1 : n;
 }
 
+/*
+ * "finalize trigger signal S NAME pid PID comm COMM tid TID fid FID
+ * duration_ns NS [newer fields]": the call whose latency ended the
+ * recording.  Another finalize reason, a trigger by hand (fid 0) or a
+ * malformed line leaves no trigger: the line only adds to the names, so
+ * it never makes the table unreadable.
+ */
+static void parse_trigger(char **f, size_t n, struct fdr_trigger_info *out)
+{
+	struct fdr_trigger_info tr;
+	char *end;
+
+	if (n < 15 || strcmp(f[0], "finalize") || strcmp(f[1], "trigger") ||
+	    strcmp(f[5], "pid") || strcmp(f[9], "tid") || strcmp(f[11], "fid") ||
+	    strcmp(f[13], "duration_ns") || parse_id(f[6], &tr.pid) ||
+	    parse_id(f[10], &tr.tid) || parse_id(f[12], &tr.fid) || !tr.fid)
+		return;
+	errno = 0;
+	tr.duration_ns = strtoull(f[14], &end, 10);
+	if (errno || end == f[14] || *end || f[14][0] == '-')
+		return;
+	*out = tr;
+}
+
 /* "thread TID pid PID buffers N comm COMM exe EXE" */
 static int parse_thread(char **f, size_t n, struct fdr_thread_info *row)
 {
@@ -113,13 +138,15 @@ static int parse_thread(char **f, size_t n, struct fdr_thread_info *row)
 static int add_line(struct fdr_thread_table *t, char *line, size_t lineno,
 		    const char *path, struct fdr_reader_error *err)
 {
-	char *f[11];
-	size_t n = split(line, f, 10);
+	char *f[17];
+	size_t n = split(line, f, 16);
 	struct fdr_thread_info *rows;
 
 	if (lineno == 1)
 		return n == 2 && !strcmp(f[0], "fdrd-threads") && !strcmp(f[1], "1") ? 0 :
 		       reader_fail(err, 0, "", "%s: line 1: expected \"fdrd-threads<TAB>1\"", path);
+	if (!strcmp(f[0], "finalize"))
+		parse_trigger(f, n, &t->trigger);
 	if (strcmp(f[0], "thread"))
 		return 0;	/* log, generation, finalize, buffers, or newer */
 	if (t->count == MAX_THREADS)
@@ -246,4 +273,9 @@ const struct fdr_thread_info *fdr_thread_table_find(const struct fdr_thread_tabl
 	}
 	return t && lo < t->count && t->rows[t->by_tid[lo]].tid == tid ?
 	       &t->rows[t->by_tid[lo]] : NULL;
+}
+
+const struct fdr_trigger_info *fdr_thread_table_trigger(const struct fdr_thread_table *t)
+{
+	return t && t->trigger.fid ? &t->trigger : NULL;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd_convert.c - `fdr convert --format chrome|yaml [-o OUT] [DIR|LOG]`:
+ * cmd_convert.c - `fdr convert --format chrome|perfetto|yaml [-o OUT] [DIR|LOG]`:
  * fdrlog's convert (linked in, not exec'ed) with the names of the
  * recorded program, so no --instr-map/--sym-map is needed.
  */
@@ -14,11 +14,13 @@
 #include "fdr_commands.h"
 
 static const char help[] =
-	"usage: fdr convert --format chrome|yaml [-o OUT] [--no-sort] [DIR|LOG]\n"
+	"usage: fdr convert --format chrome|perfetto|yaml [-o OUT] [--no-sort] [DIR|LOG]\n"
 	"Convert the log `fdr record` left in DIR (default ./fdr.data), with\n"
 	"function names:\n"
 	"  chrome  Chrome trace-event JSON (ui.perfetto.dev, chrome://tracing); with\n"
 	"          LOG.sched also a \"TID state\" track per thread and wakeup arrows\n"
+	"  perfetto  Perfetto's protobuf trace (smaller; LOG.sched as ftrace events,\n"
+	"          so Perfetto draws thread states and wakeups itself)\n"
 	"  yaml    the text of `llvm-xray convert -f yaml -y`\n"
 	"  -o OUT  write to OUT, atomically (default: standard output)\n"
 	"This is `fdrlog convert` with the program's symbols; see fdrlog(1).\n";
@@ -47,8 +49,9 @@ static int parse(int argc, char **argv, struct convert_args *a)
 		default: fputs(help, stderr); return 2;
 		}
 	}
-	if (!a->format || (strcmp(a->format, "yaml") && strcmp(a->format, "chrome"))) {
-		fprintf(stderr, "fdr convert: --format %s: expected chrome or yaml\n",
+	if (!a->format || (strcmp(a->format, "yaml") && strcmp(a->format, "chrome") &&
+			   strcmp(a->format, "perfetto"))) {
+		fprintf(stderr, "fdr convert: --format %s: expected chrome, perfetto or yaml\n",
 			a->format ? a->format : "missing");
 		return 2;
 	}

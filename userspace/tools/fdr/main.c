@@ -18,7 +18,7 @@ static void usage(FILE *f)
 	      "  report   functions by total and self time, call counts\n"
 	      "  replay   the call tree of every thread, with durations and arguments\n"
 	      "  flame    a flame graph as one self-contained SVG\n"
-	      "  convert  --format chrome|yaml: Chrome trace JSON or llvm-xray YAML\n"
+	      "  convert  --format chrome|perfetto|yaml: Chrome JSON, Perfetto protobuf, llvm-xray YAML\n"
 	      "  info     what was recorded: machine, program, run, recording\n\n"
 	      "`fdr <command> --help` describes each command; man fdr has the rest.\n"
 	      "Quick start:  fdr-cc -O2 -o prog prog.c && fdr record -- ./prog && fdr report\n",

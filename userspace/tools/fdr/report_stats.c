@@ -228,7 +228,7 @@ static int count_drops(struct report *r, const struct fdr_trace *t, long tid)
 int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct symbols *syms,
 		      const struct report_opts *o, const struct fdr_sched *sched)
 {
-	static const struct call_walk_ops ops = { on_call, on_orphan, on_unwound, on_open };
+	static const struct call_walk_ops ops = { on_call, on_orphan, on_unwound, on_open, NULL };
 	struct ctx c = { r, o, syms };
 	enum report_sort s = o->sort;
 

@@ -249,7 +249,7 @@ int write_account(struct out_buffer *o, const struct fdr_trace *t,
 	int ret = -1;
 
 	static const struct call_walk_ops ops = {
-		on_call, on_orphan_exit, on_unwound, on_open_call
+		on_call, on_orphan_exit, on_unwound, on_open_call, NULL
 	};
 
 	key_index_init(&a.func_ix);

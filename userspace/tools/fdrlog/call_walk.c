@@ -134,7 +134,10 @@ static int on_exit_event(struct walk *w, struct thread_stack *s, const struct fd
 static int walk_event(struct walk *w, const struct fdr_event *ev)
 {
 	struct thread_stack *s;
+	int r;
 
+	if (w->ops->event && (r = w->ops->event(w->ctx, ev)))
+		return r;
 	if (ev->kind >= FDR_EVENT_CUSTOM)
 		return 0;
 	s = stack_of(w, ev->pid, ev->tid);

@@ -38,6 +38,11 @@ struct call_walk_ops {
 	int (*orphan_exit)(void *ctx, const struct fdr_event *ev);	/* entry not in the log */
 	int (*unwound)(void *ctx, int32_t fid);		/* closed by a deeper exit */
 	int (*open_call)(void *ctx, uint32_t pid, uint32_t tid, int32_t fid);	/* at the end */
+	/* Every event (custom ones too), before what it does to the stack:
+	 * a writer that follows the log in order (perfetto_writer.c) knows
+	 * from it which exit the unwound and call callbacks that follow are
+	 * for. */
+	int (*event)(void *ctx, const struct fdr_event *ev);
 };
 
 /* Walk t; 0, -1 on out of memory, or what a callback returned. */

@@ -198,7 +198,7 @@ static void write_events(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
 	}
 }
 
-static bool known(const char *s)
+bool thread_name_known(const char *s)
 {
 	return s && *s && strcmp(s, "unknown");
 }
@@ -219,8 +219,8 @@ void chrome_metadata(struct out_buffer *o, const char *what, int64_t pid, int64_
 
 /* A process's name: its executable's base name, else its main thread's
  * command, else its pid. */
-static const char *process_name(const struct fdr_thread_table *tt, int32_t pid,
-				char *tmp, size_t len)
+const char *thread_table_process_name(const struct fdr_thread_table *tt, int32_t pid,
+				      char *tmp, size_t len)
 {
 	const struct fdr_thread_info *main = NULL;
 
@@ -229,7 +229,7 @@ static const char *process_name(const struct fdr_thread_table *tt, int32_t pid,
 
 		if (ti->pid != pid)
 			continue;
-		if (known(ti->exe)) {
+		if (thread_name_known(ti->exe)) {
 			const char *slash = strrchr(ti->exe, '/');
 
 			return slash && slash[1] ? slash + 1 : ti->exe;
@@ -237,7 +237,7 @@ static const char *process_name(const struct fdr_thread_table *tt, int32_t pid,
 		if (ti->tid == pid)
 			main = ti;
 	}
-	if (main && known(main->comm))
+	if (main && thread_name_known(main->comm))
 		return main->comm;
 	snprintf(tmp, len, "pid %d", pid);
 	return tmp;
@@ -257,8 +257,8 @@ static void write_names(struct out_buffer *o, const struct fdr_thread_table *tt)
 			seen = fdr_thread_table_at(tt, j)->pid == ti->pid;
 		if (!seen)
 			chrome_metadata(o, "process_name", ti->pid, ti->pid,
-				       process_name(tt, ti->pid, tmp, sizeof(tmp)), i == 0);
-		if (known(ti->comm))
+				       thread_table_process_name(tt, ti->pid, tmp, sizeof(tmp)), i == 0);
+		if (thread_name_known(ti->comm))
 			chrome_metadata(o, "thread_name", ti->pid, ti->tid, ti->comm, false);
 	}
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_convert.c - `fdrlog convert --format yaml|chrome FILE`. */
+/* cmd_convert.c - `fdrlog convert --format yaml|chrome|perfetto FILE`. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -14,7 +14,8 @@
 #include "sched_time.h"
 
 static const char help[] =
-	"usage: fdrlog convert --format yaml|chrome [--instr-map BINARY | --sym-map FILE]\n"
+	"usage: fdrlog convert --format yaml|chrome|perfetto\n"
+	"                      [--instr-map BINARY | --sym-map FILE]\n"
 	"                      [--no-sort] [--threads FILE | --no-threads]\n"
 	"                      [--sched FILE | --no-sched] [-o OUT] FILE\n"
 	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE] [-o OUT] FILE\n"
@@ -24,6 +25,8 @@ static const char help[] =
 	"          by TSC (--no-sort: expansion order, like --sort=false)\n"
 	"  chrome  Chrome trace-event JSON (Perfetto, chrome://tracing): B/E events\n"
 	"          per thread, timestamps in microseconds from CycleFrequency\n"
+	"  perfetto  Perfetto's protobuf trace (ui.perfetto.dev): slices per thread,\n"
+	"          interned names, LOG.sched as ftrace sched_switch/sched_waking\n"
 	"--instr-map BINARY  name functions from the xray_instr_map of an\n"
 	"                    -fxray-instrument binary (like llvm-xray -m BINARY -y)\n"
 	"--sym-map FILE      name functions from the -finstrument-functions\n"
@@ -87,8 +90,9 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 	}
 	if (co->for_llvm)
 		co->format = "yaml";
-	if (!co->format || (strcmp(co->format, "yaml") && strcmp(co->format, "chrome"))) {
-		fprintf(stderr, "fdrlog convert: --format %s: expected yaml or chrome\n",
+	if (!co->format || (strcmp(co->format, "yaml") && strcmp(co->format, "chrome") &&
+			    strcmp(co->format, "perfetto"))) {
+		fprintf(stderr, "fdrlog convert: --format %s: expected yaml, chrome or perfetto\n",
 			co->format ? co->format : "missing");
 		return 2;
 	}
@@ -135,6 +139,8 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 			export_for_llvm(&o, t, syms);
 		else if (!strcmp(co->format, "yaml"))
 			write_yaml(&o, t, syms);
+		else if (!strcmp(co->format, "perfetto"))
+			write_perfetto(&o, t, syms, threads, sched);
 		else
 			write_chrome(&o, t, syms, threads, sched);
 		out_flush(&o);
@@ -168,7 +174,7 @@ int cmd_convert(int argc, char **argv)
 		return 1;
 	}
 	if (load_thread_table("convert", co.in, &co.threads, &threads) ||
-	    (!strcmp(co.format, "chrome") && sched_load("fdrlog convert", co.in, &co.sched, &sched))) {
+	    (strcmp(co.format, "yaml") && sched_load("fdrlog convert", co.in, &co.sched, &sched))) {
 		fdr_thread_table_free(threads);
 		symbols_free(syms);
 		fdr_log_close(log);

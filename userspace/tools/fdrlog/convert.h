@@ -3,6 +3,7 @@
 #ifndef FDRLOG_CONVERT_H
 #define FDRLOG_CONVERT_H
 
+#include <stdbool.h>
 #include <fdr_reader.h>
 #include "out_buffer.h"
 #include "symbols.h"
@@ -36,6 +37,19 @@ int write_llvm_export(struct out_buffer *o, const struct fdr_trace *t, const str
  * states and wakeups (chrome_sched.h). */
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		  const struct fdr_thread_table *threads, const struct fdr_sched *sched);
+
+/* Names from the side table (chrome_writer.c), shared with perfetto_writer.c:
+ * a comm or exe fdrd knew (not empty, not "unknown"); a process's name,
+ * its executable's base name, else its main thread's command, else
+ * "pid N" in tmp. */
+bool thread_name_known(const char *s);
+const char *thread_table_process_name(const struct fdr_thread_table *tt, int32_t pid,
+				      char *tmp, size_t len);
+
+/* Perfetto's protobuf trace (perfetto_writer.c, Documentation/perfetto.md):
+ * the same threads, calls and scheduling data as write_chrome. */
+void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		    const struct fdr_thread_table *threads, const struct fdr_sched *sched);
 
 struct view_filter;
 /* uftrace-replay-like call trees per thread (replay.c), with the times

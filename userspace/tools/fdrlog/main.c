@@ -22,7 +22,7 @@ static void usage(FILE *f)
 	      "commands:\n"
 	      "  dump     print every record with its byte offset\n"
 	      "  verify   check the log; print the first error and exit 1 if invalid\n"
-	      "  convert  --format yaml|chrome: llvm-xray YAML or Chrome trace JSON\n"
+	      "  convert  --format yaml|chrome|perfetto: llvm-xray YAML, Chrome JSON, Perfetto protobuf\n"
 	      "  account  per-function call count and latency statistics\n"
 	      "  replay   each thread's call tree with durations (like uftrace replay)\n"
 	      "  flame    a flame graph as a self-contained SVG\n\n"

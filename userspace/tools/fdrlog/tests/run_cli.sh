@@ -42,7 +42,7 @@ expect 2 "unknown command 'frob'" "unknown command is named" -- "$FDRLOG" frob x
 expect 1 "$WORK/missing.log: offset 0: cannot open $WORK/missing.log: No such file" \
 	"missing file: path and cause" -- "$FDRLOG" verify "$WORK/missing.log"
 expect 1 "is not a regular file" "a directory is refused" -- "$FDRLOG" verify "$WORK"
-expect 2 "format xml: expected yaml or chrome" "bad --format is named" -- \
+expect 2 "format xml: expected yaml, chrome or perfetto" "bad --format is named" -- \
 	"$FDRLOG" convert --format xml "$WORK/example.log"
 
 rm -f "$WORK/out.yaml" "$WORK"/out.yaml.tmp*

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perfetto_writer.c - Perfetto's protobuf trace (convert.h,
+ * Documentation/perfetto.md): a stream of TracePackets, written as the
+ * trace is walked, so memory is the trace's plus a stack per thread.
+ *
+ * Every thread gets a track (a TrackDescriptor with its pid, tid and
+ * command; one per process with the process's name, from fdrd's side
+ * table as the Chrome writer names them), written before its first
+ * event.  Calls are TrackEvent slices, SLICE_BEGIN at the entry and
+ * SLICE_END at the exit, on one packet sequence whose function names are
+ * interned (InternedData.event_names, sent with the first event that
+ * uses them); a call's arguments are debug annotations arg1, arg2, ...
+ * (uftrace's names).  Custom events, typed events and drop markers are
+ * instants, and so is the end of the call whose latency trigger ended the
+ * recording (named in the side table's finalize line).  The scheduling file goes in as ftrace events
+ * (perfetto_sched.c), from which Perfetto derives its own thread-state
+ * tracks and wakeup arrows.
+ *
+ * Slices on a track must nest, and Perfetto's SLICE_END closes the
+ * innermost open slice whatever its name.  The log's exits match as
+ * llvm-xray matches them, by call_walk (the reports' matching, linear
+ * whatever the log): an exit closes the nearest open call of its
+ * function and every call above it (a longjmp, an exception, or what the
+ * threshold rewound), so each of those gets its own END; an exit whose
+ * entry the ring overwrote has nothing to close and writes nothing.
+ * Calls still open at the end stay open (Perfetto shows them as not
+ * ended).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include "call_walk.h"
+#include "convert.h"
+#include "key_index.h"
+#include "perfetto.h"
+
+/* Interned ids of the fixed names; a function's is NAME_IID_FUNC + its
+ * dense index (first seen, first numbered: small varints). */
+enum { NAME_IID_CUSTOM = 1, NAME_IID_TYPED, NAME_IID_DROP, NAME_IID_TRIGGER, NAME_IID_FUNC = 8 };
+enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_DURATION, ARG_IID_ARG = 8 };
+#define PROCESS_UUID_BASE (1ull << 32)	/* thread tracks count from 1 */
+#define SEQUENCE_ID 1
+
+struct perfetto {
+	struct out_buffer *o;
+	const struct fdr_trace *t;
+	const struct symbols *syms;
+	const struct fdr_thread_table *threads;
+	uint64_t freq;
+	struct pb_msg m;
+	struct key_index names, tracks, procs;
+	const struct fdr_event *ev;	/* the event being written */
+	uint64_t track;			/* its thread's */
+	uint64_t last_key, last_track;	/* runs of one thread skip the lookup */
+	const struct fdr_trigger_info *trigger;	/* from the side table, may be NULL */
+	const struct fdr_event *trigger_exit;	/* its call's exit: the last seen */
+	uint64_t trigger_track;
+	uint32_t arg_names;		/* arg1 .. arg<arg_names> interned */
+	int error;
+};
+
+uint64_t perfetto_ns(uint64_t tsc, uint64_t freq)
+{
+	return (uint64_t)(freq ? (unsigned __int128)tsc * 1000000000u / freq
+			  : (unsigned __int128)tsc * 1000u);
+}
+
+void perfetto_emit(struct out_buffer *o, struct pb_msg *m)
+{
+	char *p = out_reserve(o, 12);
+	uint64_t n = m->len;
+
+	if (m->error) {
+		if (!o->error)
+			o->error = m->error;
+		pb_reset(m);
+		return;
+	}
+	*p++ = (char)(TRACE_PACKET << 3 | 2);
+	o->len++;
+	do {
+		*p++ = (char)(n >= 0x80 ? (n & 0x7F) | 0x80 : n);
+		o->len++;
+		n >>= 7;
+	} while (n);
+	out_bytes(o, m->buf, m->len);
+	pb_reset(m);
+}
+
+static void interned(struct pb_msg *m, uint32_t field, uint64_t iid, const char *name)
+{
+	pb_begin(m, field);
+	pb_varint(m, INTERNED_IID, iid);
+	pb_string(m, INTERNED_NAME, name);
+	pb_end(m);
+}
+
+/* The sequence's first packet: it clears the interning state and holds
+ * the fixed names. */
+static void start_sequence(struct perfetto *pf)
+{
+	struct pb_msg *m = &pf->m;
+
+	pb_varint(m, TP_SEQUENCE_ID, SEQUENCE_ID);
+	pb_varint(m, TP_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
+	pb_begin(m, TP_INTERNED_DATA);
+	interned(m, ID_EVENT_NAMES, NAME_IID_CUSTOM, "custom-event");
+	interned(m, ID_EVENT_NAMES, NAME_IID_TYPED, "typed-event");
+	interned(m, ID_EVENT_NAMES, NAME_IID_DROP, "records dropped");
+	interned(m, ID_EVENT_NAMES, NAME_IID_TRIGGER, "trigger");
+	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_DATA, "data");
+	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_TYPE, "type");
+	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_RECORDS, "records");
+	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_DURATION, "duration_ns");
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+}
+
+static void process_track(struct perfetto *pf, uint32_t pid)
+{
+	struct pb_msg *m = &pf->m;
+	bool added = false;
+	int64_t i = key_index_get(&pf->procs, pid, &added);
+	char tmp[32];
+
+	if (i < 0) {
+		pf->error = ENOMEM;
+		return;
+	}
+	if (!added)
+		return;
+	pb_begin(m, TP_TRACK_DESCRIPTOR);
+	pb_varint(m, TD_UUID, PROCESS_UUID_BASE + (uint64_t)i);
+	pb_begin(m, TD_PROCESS);
+	pb_int(m, PD_PID, (int32_t)pid);
+	if (pf->threads)
+		pb_string(m, PD_PROCESS_NAME, thread_table_process_name(pf->threads, (int32_t)pid,
+									tmp, sizeof(tmp)));
+	pb_end(m);
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+}
+
+/* The track of thread (pid, tid): its uuid, its descriptor (and its
+ * process's) written the first time; 0 when out of memory. */
+static uint64_t thread_track(struct perfetto *pf, uint32_t pid, uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid;
+	const struct fdr_thread_info *ti;
+	struct pb_msg *m = &pf->m;
+	bool added = false;
+	int64_t i;
+
+	if (pf->last_track && key == pf->last_key)
+		return pf->last_track;
+	i = key_index_get(&pf->tracks, key, &added);
+	if (i < 0) {
+		pf->error = ENOMEM;
+		return 0;
+	}
+	pf->last_key = key;
+	pf->last_track = (uint64_t)i + 1;
+	if (!added)
+		return (uint64_t)i + 1;
+	ti = fdr_thread_table_find(pf->threads, (int32_t)tid);
+	process_track(pf, pid);
+	pb_begin(m, TP_TRACK_DESCRIPTOR);
+	pb_varint(m, TD_UUID, (uint64_t)i + 1);
+	pb_begin(m, TD_THREAD);
+	pb_int(m, THD_PID, (int32_t)pid);
+	pb_int(m, THD_TID, (int32_t)tid);
+	if (ti && ti->pid == (int32_t)pid && thread_name_known(ti->comm))
+		pb_string(m, THD_THREAD_NAME, ti->comm);
+	pb_end(m);
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+	return (uint64_t)i + 1;
+}
+
+static uint32_t event_pid(const struct perfetto *pf, const struct fdr_event *ev)
+{
+	const struct fdr_thread_info *ti = fdr_thread_table_find(pf->threads, (int32_t)ev->tid);
+
+	return ti ? (uint32_t)ti->pid : ev->pid;
+}
+
+/* The interned id of fid's name, added to the packet's interned_data
+ * (begun lazily: *open) the first time. */
+static uint64_t name_iid(struct perfetto *pf, int32_t fid, bool *open)
+{
+	bool added = false;
+	int64_t i = key_index_get(&pf->names, (uint32_t)fid, &added);
+	char tmp[64];
+	const char *name = tmp;
+
+	if (i < 0) {
+		pf->error = ENOMEM;
+		return 0;
+	}
+	if (added) {
+		if (pf->syms)
+			name = symbols_name(pf->syms, fid, tmp, sizeof(tmp));
+		else
+			snprintf(tmp, sizeof(tmp), "#%d", fid);
+		if (!*open)
+			pb_begin(&pf->m, TP_INTERNED_DATA);
+		*open = true;
+		interned(&pf->m, ID_EVENT_NAMES, NAME_IID_FUNC + (uint64_t)i, name);
+	}
+	return NAME_IID_FUNC + (uint64_t)i;
+}
+
+/* Intern arg1 .. arg<n> that are not yet. */
+static void arg_names(struct perfetto *pf, uint32_t n, bool *open)
+{
+	char name[16];
+
+	for (; pf->arg_names < n; pf->arg_names++) {
+		if (!*open)
+			pb_begin(&pf->m, TP_INTERNED_DATA);
+		*open = true;
+		snprintf(name, sizeof(name), "arg%u", pf->arg_names + 1);
+		interned(&pf->m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_ARG + pf->arg_names, name);
+	}
+}
+
+static void uint_annotation(struct pb_msg *m, uint64_t name_iid, uint64_t v)
+{
+	pb_begin(m, TE_DEBUG_ANNOTATIONS);
+	pb_varint(m, DA_NAME_IID, name_iid);
+	pb_varint(m, DA_UINT_VALUE, v);
+	pb_end(m);
+}
+
+/* A packet's header: its time and sequence. */
+static void packet_head(struct perfetto *pf, uint64_t tsc)
+{
+	pb_varint(&pf->m, TP_TIMESTAMP, perfetto_ns(tsc, pf->freq));
+	pb_varint(&pf->m, TP_SEQUENCE_ID, SEQUENCE_ID);
+	pb_varint(&pf->m, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+}
+
+static void slice_end(struct perfetto *pf, uint64_t tsc, uint64_t track)
+{
+	struct pb_msg *m = &pf->m;
+
+	packet_head(pf, tsc);
+	pb_begin(m, TP_TRACK_EVENT);
+	pb_varint(m, TE_TYPE, TE_SLICE_END);
+	pb_varint(m, TE_TRACK_UUID, track);
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+}
+
+static void slice_begin(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+{
+	struct pb_msg *m = &pf->m;
+	bool open = false;
+	uint32_t nargs = 0;
+	const uint64_t *args = fdr_event_args(pf->t, ev, &nargs);
+	uint64_t iid;
+
+	packet_head(pf, ev->tsc);
+	iid = name_iid(pf, ev->func_id, &open);
+	arg_names(pf, nargs, &open);
+	if (open)
+		pb_end(m);
+	pb_begin(m, TP_TRACK_EVENT);
+	pb_varint(m, TE_TYPE, TE_SLICE_BEGIN);
+	pb_varint(m, TE_TRACK_UUID, track);
+	pb_varint(m, TE_NAME_IID, iid);
+	for (uint32_t i = 0; i < nargs; i++)
+		uint_annotation(m, ARG_IID_ARG + i, args[i]);
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+}
+
+/* A custom or typed event, or a drop marker: an instant with its data. */
+static void instant(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+{
+	struct pb_msg *m = &pf->m;
+	uint64_t dropped = 0;
+	uint32_t n = 0;
+	const uint8_t *data = fdr_event_payload(pf->t, ev, &n);
+	bool drop = fdr_event_drop_marker(pf->t, ev, &dropped);
+
+	packet_head(pf, ev->tsc);
+	pb_begin(m, TP_TRACK_EVENT);
+	pb_varint(m, TE_TYPE, TE_INSTANT);
+	pb_varint(m, TE_TRACK_UUID, track);
+	pb_varint(m, TE_NAME_IID, drop ? NAME_IID_DROP :
+		  ev->kind == FDR_EVENT_TYPED ? NAME_IID_TYPED : NAME_IID_CUSTOM);
+	if (drop) {
+		uint_annotation(m, ARG_IID_RECORDS, dropped);
+	} else {
+		if (ev->kind == FDR_EVENT_TYPED)
+			uint_annotation(m, ARG_IID_TYPE, ev->record_type);
+		if (data) {
+			pb_begin(m, TE_DEBUG_ANNOTATIONS);
+			pb_varint(m, DA_NAME_IID, ARG_IID_DATA);
+			pb_bytes(m, DA_STRING_VALUE, data, n);
+			pb_end(m);
+		}
+	}
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+}
+
+/* call_walk's callbacks: an event first, then for an exit an END per
+ * frame it closes (the unwound ones above, then its own call). */
+static int on_event(void *ctx, const struct fdr_event *ev)
+{
+	struct perfetto *pf = ctx;
+
+	pf->ev = ev;
+	pf->track = thread_track(pf, event_pid(pf, ev), ev->tid);
+	if (pf->track && (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG))
+		slice_begin(pf, ev, pf->track);
+	else if (pf->track && ev->kind >= FDR_EVENT_CUSTOM)
+		instant(pf, ev, pf->track);
+	return pf->error || pf->o->error;
+}
+
+static int on_frame_closed(void *ctx, int32_t fid)
+{
+	struct perfetto *pf = ctx;
+
+	(void)fid;
+	slice_end(pf, pf->ev->tsc, pf->track);
+	return pf->o->error != 0;
+}
+
+/* Also remembers the last call of the trigger's function on its thread:
+ * the one that ended the recording (the log ends with it). */
+static int on_call(void *ctx, const struct call_done *c)
+{
+	struct perfetto *pf = ctx;
+
+	if (pf->trigger && (int32_t)c->tid == pf->trigger->tid &&
+	    c->frames[c->depth].fid == pf->trigger->fid) {
+		pf->trigger_exit = pf->ev;
+		pf->trigger_track = pf->track;
+	}
+	return on_frame_closed(ctx, 0);
+}
+
+/* An instant "trigger" at the exit of that call, with the duration its
+ * writer measured (the trigger's own, not the log's TSC difference). */
+static void trigger_mark(struct perfetto *pf)
+{
+	struct pb_msg *m = &pf->m;
+
+	if (!pf->trigger_exit)
+		return;
+	packet_head(pf, pf->trigger_exit->tsc);
+	pb_begin(m, TP_TRACK_EVENT);
+	pb_varint(m, TE_TYPE, TE_INSTANT);
+	pb_varint(m, TE_TRACK_UUID, pf->trigger_track);
+	pb_varint(m, TE_NAME_IID, NAME_IID_TRIGGER);
+	uint_annotation(m, ARG_IID_DURATION, pf->trigger->duration_ns);
+	pb_end(m);
+	perfetto_emit(pf->o, m);
+}
+
+/* Tracks for the threads that have no event but a name or a state. */
+static void named_threads(struct perfetto *pf, const struct fdr_sched *sched)
+{
+	for (size_t i = 0; i < fdr_thread_table_count(pf->threads); i++) {
+		const struct fdr_thread_info *ti = fdr_thread_table_at(pf->threads, i);
+
+		thread_track(pf, (uint32_t)ti->pid, (uint32_t)ti->tid);
+	}
+	for (size_t i = 0; i < fdr_sched_thread_count(sched); i++) {
+		const struct fdr_sched_thread *th = fdr_sched_thread_at(sched, i);
+		const struct fdr_thread_info *ti = fdr_thread_table_find(pf->threads, th->tid);
+
+		thread_track(pf, (uint32_t)(ti ? ti->pid : th->pid), (uint32_t)th->tid);
+	}
+}
+
+static void release(struct perfetto *pf)
+{
+	key_index_free(&pf->names);
+	key_index_free(&pf->tracks);
+	key_index_free(&pf->procs);
+	pb_free(&pf->m);
+}
+
+void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		    const struct fdr_thread_table *threads, const struct fdr_sched *sched)
+{
+	struct perfetto pf = { .o = o, .t = t, .syms = syms, .threads = threads,
+			       .freq = fdr_log_get_header(t->log)->cycle_frequency,
+			       .trigger = fdr_thread_table_trigger(threads) };
+	static const struct call_walk_ops ops = {
+		.call = on_call, .unwound = on_frame_closed, .event = on_event
+	};
+
+	pb_init(&pf.m);
+	key_index_init(&pf.names);
+	key_index_init(&pf.tracks);
+	key_index_init(&pf.procs);
+	start_sequence(&pf);
+	named_threads(&pf, sched);
+	if (call_walk(t, &ops, &pf) < 0)
+		pf.error = ENOMEM;
+	if (!pf.error)
+		trigger_mark(&pf);
+	if (sched && !pf.error)
+		perfetto_sched(o, &pf.m, sched, threads, pf.freq);
+	if (pf.error && !o->error)
+		o->error = pf.error;
+	release(&pf);
+}
