@@ -268,6 +268,14 @@ bool filter_opts_active(const struct filter_opts *f)
 	return f->nrules || f->max_depth || f->min_ns || f->ntids || f->range;
 }
 
+bool filter_opts_wants_tid(const struct filter_opts *f, uint32_t tid)
+{
+	for (size_t i = 0; i < f->ntids; i++)
+		if (f->tids[i] == tid)
+			return true;
+	return f->ntids == 0;
+}
+
 void filter_opts_free(struct filter_opts *f)
 {
 	for (size_t i = 0; i < f->nrules; i++) {

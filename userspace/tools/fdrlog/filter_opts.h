@@ -94,6 +94,9 @@ int filter_opts_finish(struct filter_opts *f, const char *who);
 /* Does anything narrow the view (anything but nothing given)? */
 bool filter_opts_active(const struct filter_opts *f);
 
+/* Does --tid (or its absence) take thread tid? */
+bool filter_opts_wants_tid(const struct filter_opts *f, uint32_t tid);
+
 void filter_opts_free(struct filter_opts *f);
 
 /* "5us", "1.5ms", "200" (ns), units ns us ms s m as uftrace; 0 or -1. */

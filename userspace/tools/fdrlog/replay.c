@@ -281,14 +281,6 @@ static bool narrows(const struct filter_opts *v)
 	return false;
 }
 
-static bool thread_wanted(const struct filter_opts *v, uint32_t tid)
-{
-	for (size_t i = 0; i < v->ntids; i++)
-		if (v->tids[i] == tid)
-			return true;
-	return v->ntids == 0;
-}
-
 /* The filters' marks, and below[] of every top-level call. */
 static int mark(struct replay *r, const struct filter_opts *v)
 {
@@ -344,7 +336,7 @@ int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct s
 		struct out_buffer m;
 		size_t before = r.lines;
 
-		if (!thread_wanted(v, f.threads[i].tid))
+		if (!filter_opts_wants_tid(v, f.threads[i].tid))
 			continue;	/* not even its time off CPU */
 		if (out_init(&m, -1)) {
 			err = -1;

@@ -149,16 +149,6 @@ static void walk_node(struct walk *w, uint32_t i, const struct state *up)
 	walk_children(w, n, &st);
 }
 
-static bool tid_wanted(const struct filter_opts *f, uint32_t tid)
-{
-	if (!f->ntids)
-		return true;
-	for (size_t i = 0; i < f->ntids; i++)
-		if (f->tids[i] == tid)
-			return true;
-	return false;
-}
-
 static int walk_forest(struct walk *w)
 {
 	struct state top = { .in = !w->has_only, .shown = !w->has_only && !w->has_caller,
@@ -175,7 +165,7 @@ static int walk_forest(struct walk *w)
 	}
 	find_finish(w);
 	for (size_t k = 0; k < w->cf->nthreads; k++) {
-		if (!tid_wanted(w->f, w->cf->threads[k].tid))
+		if (!filter_opts_wants_tid(w->f, w->cf->threads[k].tid))
 			continue;
 		w->tracing = true;	/* trace_on/trace_off act per thread */
 		for (uint32_t i = w->cf->threads[k].first_root; i != CALL_NONE;

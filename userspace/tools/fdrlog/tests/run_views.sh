@@ -9,18 +9,6 @@ FDRLOG=$1 WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 V=$HERE/views
 . "$HERE/tap_lib.sh"
-# expect STATUS PATTERN DESCRIPTION -- command...: exit status and stderr text
-expect() {
-	want_status=$1 pattern=$2 what=$3
-	shift 4
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	status=$?
-	if [ $status = "$want_status" ] && grep -q -- "$pattern" "$WORK/err"; then
-		ok "$what"
-	else
-		not_ok "$what (status $status, stderr: $(head -c 200 "$WORK/err"))"
-	fi
-}
 
 generate gen_views.py "$WORK"
 LOG=$WORK/views.xray
