@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "filter_match.h"
+#include "name_suggest.h"
 #include "view_filter.h"
 
 #define NAME_MAX_LEN 256
-#define MAX_SUGGEST 3
 
 static bool is_call(const struct fdr_event *ev)
 {
@@ -23,23 +23,35 @@ static int by_fid(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Every function id of the log, once each, sorted. */
+static int cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every function id of the log, once each, sorted (4 bytes a record
+ * while counting: the rules are per function, not per record). */
 static int collect_fids(struct filter_match *m, const struct fdr_trace *t)
 {
-	size_t n = 0;
+	int32_t *ids = malloc((t->count + 1) * sizeof(*ids));
+	size_t n = 0, u = 0;
 
-	m->v = calloc(t->count + 1, sizeof(*m->v));
-	if (!m->v)
+	if (!ids)
 		return -1;
 	for (size_t i = 0; i < t->count; i++)
 		if (is_call(&t->events[i]))
-			m->v[n++].fid = t->events[i].func_id;
-	qsort(m->v, n, sizeof(*m->v), by_fid);
-	m->n = 0;
+			ids[n++] = t->events[i].func_id;
+	qsort(ids, n, sizeof(*ids), cmp_i32);
 	for (size_t i = 0; i < n; i++)
-		if (m->n == 0 || m->v[m->n - 1].fid != m->v[i].fid)
-			m->v[m->n++] = m->v[i];
-	return 0;
+		if (u == 0 || ids[u - 1] != ids[i])
+			ids[u++] = ids[i];
+	m->v = calloc(u + 1, sizeof(*m->v));
+	for (size_t i = 0; m->v && i < u; i++)
+		m->v[i].fid = ids[i];
+	m->n = m->v ? u : 0;
+	free(ids);
+	return m->v ? 0 : -1;
 }
 
 /* "#12" or "12" naming fid 12. */
@@ -81,62 +93,28 @@ static void apply_rule(struct fid_rules *fr, const struct filter_rule *r)
 	}
 }
 
-/* Levenshtein distance, capped: what "close" means for a typo. */
-static size_t distance(const char *a, const char *b)
+struct named {
+	const struct filter_match *m;
+	const struct symbols *syms;
+};
+
+static const char *name_of(void *ctx, size_t i, char *tmp, size_t len)
 {
-	size_t la = strlen(a), lb = strlen(b), row[NAME_MAX_LEN + 1];
+	const struct named *nm = ctx;
 
-	if (la > NAME_MAX_LEN || lb > NAME_MAX_LEN)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
-		}
-	}
-	return row[lb];
+	return view_name(nm->syms, nm->m->v[i].fid, tmp, len);
 }
 
-/* "fdr replay: -F mian: no function of the log matches; close: main, ..." */
+/* "fdr replay: -F mian: no function of the log matches; close matches: main" */
 static void report_unknown(const struct filter_match *m, const struct filter_rule *r,
 			   const struct symbols *syms, const char *who)
 {
-	size_t best[MAX_SUGGEST], dist[MAX_SUGGEST], nbest = 0;
-	size_t limit = strlen(r->pattern) / 3 + 2;
-	char tmp[NAME_MAX_LEN];
+	struct named nm = { m, syms };
+	char close[1024];
 
-	for (size_t i = 0; i < m->n; i++) {
-		size_t d = distance(r->pattern, view_name(syms, m->v[i].fid, tmp, sizeof(tmp))), k;
-
-		if (d > limit)
-			continue;
-		for (k = nbest; k > 0 && dist[k - 1] > d; k--)
-			if (k < MAX_SUGGEST) {
-				best[k] = best[k - 1];
-				dist[k] = dist[k - 1];
-			}
-		if (k < MAX_SUGGEST) {
-			best[k] = i;
-			dist[k] = d;
-			nbest += nbest < MAX_SUGGEST;
-		}
-	}
-	fprintf(stderr, "%s: -%c %s: no function of the log matches", who, r->kind, r->pattern);
-	for (size_t k = 0; k < nbest; k++)
-		fprintf(stderr, "%s%s", k ? ", " : "; close matches: ",
-			view_name(syms, m->v[best[k]].fid, tmp, sizeof(tmp)));
-	fprintf(stderr, "%s\n", syms ? " (names as replay prints them, a regular expression, "
+	name_suggest(r->pattern, name_of, &nm, m->n, close, sizeof(close));
+	fprintf(stderr, "%s: -%c %s: no function of the log matches%s%s\n", who, r->kind,
+		r->pattern, close, syms ? " (names as replay prints them, a regular expression, "
 		"or #id)" : " (no names without the program's symbols: give #id)");
 }
 
