@@ -40,7 +40,7 @@ int view_filter_apply(const struct filter_opts *f, struct fdr_trace *t,
 		      const struct symbols *syms, const char *who);
 
 /* view_filter_apply's first step alone, before any output: does each
- * pattern name a function of t?  0, 1 or 2 as there. */
+ * pattern name a function of t, each --tid a thread?  0, 1 or 2 as there. */
 int view_filter_check(const struct filter_opts *f, const struct fdr_trace *t,
 		      const struct symbols *syms, const char *who);
 

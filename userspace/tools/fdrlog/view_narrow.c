@@ -223,12 +223,32 @@ static bool has_rule(const struct filter_opts *f, char kind)
 	return false;
 }
 
+/* A --tid of no thread of the log would show nothing, silently. */
+static int check_tids(const struct filter_opts *f, const struct fdr_trace *t, const char *who)
+{
+	for (size_t k = 0; k < f->ntids; k++) {
+		size_t i = 0;
+
+		while (i < t->count && t->events[i].tid != f->tids[k])
+			i++;
+		if (i == t->count) {
+			fprintf(stderr, "%s: --tid %u: no thread of the log has that id "
+				"(the \"# thread\" lines of replay name them)\n", who, f->tids[k]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
 int view_filter_check(const struct filter_opts *f, const struct fdr_trace *t,
 		      const struct symbols *syms, const char *who)
 {
 	struct filter_match m;
-	int r = filter_match_build(&m, f, t, syms, who);
+	int r = check_tids(f, t, who);
 
+	if (r)
+		return r;
+	r = filter_match_build(&m, f, t, syms, who);
 	filter_match_free(&m);
 	return r;
 }

@@ -65,6 +65,8 @@ replay --tid 302
 same "$WORK/r.txt" "$V/tid-302.txt" "--tid 302: one thread (bytes)"
 replay --tid 302,301 && [ "$(grep -c '^# thread' "$WORK/r.txt")" = 2 ]
 check $? "--tid 302,301: both"
+expect 2 "--tid 999: no thread of the log has that id" "--tid of no thread of the log: exit 2, not an empty view" -- \
+	"$FDRLOG" replay --tid 302,999 "$LOG"
 
 # ---- -T ----
 for t in "depth mid@depth=1" "time mid@time=1us" "finish leaf@finish"; do
