@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_report.c - `fdr report [DIR|LOG]`. */
+/* cmd_report.c - `fdr report [FILTER]... [DIR|LOG]`. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,10 +10,11 @@
 #include "report.h"
 #include "sched_time.h"
 #include "symbols.h"
+#include "view_filter.h"
 
 static const char help[] =
-	"usage: fdr report [--sort KEY] [--tid TID] [--json] [-F FUNC]... [-N FUNC]...\n"
-	"                  [--depth N] [--sched FILE | --no-sched] [DIR|LOG]\n"
+	"usage: fdr report [--sort KEY] [--json] [FILTER]... [--sched FILE | --no-sched]\n"
+	"                  [DIR|LOG]\n"
 	"Per function: total time, self time (total minus completed callees) and\n"
 	"calls, of the log `fdr record` left in DIR (default ./fdr.data), names\n"
 	"resolved from the recorded program.  A recursive function's total runs\n"
@@ -22,10 +23,6 @@ static const char help[] =
 	"a first line says when fdr record's threshold kept no shorter call.\n"
 	"  -s, --sort KEY   total (default), self, calls, name, id; with scheduling\n"
 	"                   data also on-cpu, runnable, blocked\n"
-	"  -t, --tid TID    only the calls of thread TID\n"
-	"  -F, --filter FUNC  only FUNC and what it calls (repeatable; a name or #id)\n"
-	"  -N, --notrace FUNC leave out FUNC and what it calls (repeatable)\n"
-	"  -D, --depth N    only calls less than N frames deep (from the -F function)\n"
 	"      --json       one JSON object: {\"functions\": [{name, id, calls,\n"
 	"                   total_ns, self_ns[, on_cpu_ns, runnable_ns, blocked_ns,\n"
 	"                   unknown_ns]}...], ..., \"sched\": \"recorded\"|\"none\",\n"
@@ -36,7 +33,9 @@ static const char help[] =
 	"                   exists): adds On-CPU, Runnable and Blocked time per function,\n"
 	"                   inclusive like Total; without it the table has no such\n"
 	"                   columns and JSON says \"sched\": \"none\"\n"
-	"      --no-sched   ignore it\n";
+	"      --no-sched   ignore it\n"
+	FILTER_HELP
+	"  (the calls replay would show with the same filters are the ones counted)\n";
 
 static int parse_sort(const char *s, enum report_sort *out)
 {
@@ -53,48 +52,21 @@ static int parse_sort(const char *s, enum report_sort *out)
 	return -1;
 }
 
-static int number(const char *opt, const char *s, long *out)
-{
-	char *end;
-
-	*out = strtol(s, &end, 10);
-	if (*s < '0' || *s > '9' || *end) {
-		fprintf(stderr, "fdr report: %s %s: expected a number\n", opt, s);
-		return -1;
-	}
-	return 0;
-}
-
-static int add_filter(const char **v, size_t *n, const char *name)
-{
-	if (*n == REPORT_MAX_FILTERS) {
-		fprintf(stderr, "fdr report: at most %d -F and %d -N filters\n",
-			REPORT_MAX_FILTERS, REPORT_MAX_FILTERS);
-		return -1;
-	}
-	v[(*n)++] = name;
-	return 0;
-}
-
 static int parse_one(int c, struct report_opts *o)
 {
-	long v;
+	int r;
 
 	switch (c) {
 	case 'h': fputs(help, stdout); return 0;
 	case 's': return parse_sort(optarg, &o->sort) ? 2 : -1;
-	case 't': if (number("--tid", optarg, &o->tid)) return 2; return -1;
-	case 'D':
-		if (number("--depth", optarg, &v) || !v)
-			return 2;
-		o->depth = (size_t)v;
-		return -1;
-	case 'F': return add_filter(o->only, &o->nonly, optarg) ? 2 : -1;
-	case 'N': return add_filter(o->hide, &o->nhide, optarg) ? 2 : -1;
 	case 'j': o->json = true; return -1;
 	case 'S': o->sched.path = optarg; return -1;
 	case 'n': o->sched.disabled = 1; return -1;
-	default: fputs(help, stderr); return 2;
+	default:
+		r = filter_opts_option(&o->filter, c, optarg, "fdr report");
+		if (r == 1)
+			fputs(help, stderr);
+		return r ? 2 : -1;
 	}
 }
 
@@ -102,15 +74,13 @@ static int parse(int argc, char **argv, struct report_opts *o, const char **in)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, 0, 'h' }, { "sort", required_argument, 0, 's' },
-		{ "tid", required_argument, 0, 't' }, { "depth", required_argument, 0, 'D' },
-		{ "filter", required_argument, 0, 'F' }, { "notrace", required_argument, 0, 'N' },
 		{ "json", no_argument, 0, 'j' }, { "sched", required_argument, 0, 'S' },
-		{ "no-sched", no_argument, 0, 'n' }, { 0 }
+		{ "no-sched", no_argument, 0, 'n' }, FILTER_LONG_OPTIONS, { 0 }
 	};
 	int c, r;
 
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "hs:t:D:F:N:", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "hs:" FILTER_SHORTOPTS, opts, NULL)) != -1)
 		if ((r = parse_one(c, o)) >= 0)
 			return r;
 	if (optind < argc - 1) {
@@ -118,7 +88,7 @@ static int parse(int argc, char **argv, struct report_opts *o, const char **in)
 		return 2;
 	}
 	*in = optind < argc ? argv[optind] : NULL;
-	return -1;
+	return filter_opts_finish(&o->filter, "fdr report") ? 2 : -1;
 }
 
 /* The call that fired the trigger, named as the table names functions. */
@@ -136,7 +106,8 @@ static void name_trigger(struct report *r, const struct data_trigger *trig,
 }
 
 static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
-			const struct symbols *syms, const struct report_opts *o)
+			const struct symbols *syms, const struct report_opts *o,
+			const struct report *drops)
 {
 	struct fdr_sched *sched;
 	struct report rep;
@@ -154,6 +125,8 @@ static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 		fdr_sched_close(sched);
 		return 1;
 	}
+	rep.dropped = drops->dropped;
+	rep.drop_places = drops->drop_places;
 	rep.threshold_us = ds->threshold_us;
 	if (ds->trigger.fired)
 		name_trigger(&rep, &ds->trigger, syms);
@@ -174,6 +147,7 @@ static int report_log(const struct data_source *ds, const struct report_opts *o)
 {
 	struct fdr_reader_error err;
 	struct symbols *syms = NULL;
+	struct report drops = { 0 };
 	struct fdr_trace t;
 	struct fdr_log *log;
 	int r = 1;
@@ -188,7 +162,15 @@ static int report_log(const struct data_source *ds, const struct report_opts *o)
 		fprintf(stderr, "fdr report: %s: %s\n", ds->log, err.message);
 		goto out;
 	}
-	r = report_trace(ds, &t, syms, o);
+	/* drop markers are no call: counted before the filters */
+	if (fdr__report_count_drops(&drops, &t, &o->filter)) {
+		fprintf(stderr, "fdr report: out of memory\n");
+		r = 1;
+	} else {
+		r = view_filter_apply(&o->filter, &t, syms, "fdr report");
+	}
+	if (r == 0)
+		r = report_trace(ds, &t, syms, o, &drops);
 	fdr_trace_free(&t);
 out:
 	symbols_free(syms);
@@ -198,16 +180,18 @@ out:
 
 int fdr__cmd_report(int argc, char **argv)
 {
-	struct report_opts o = { .sort = SORT_TOTAL, .tid = -1 };
+	struct report_opts o = { .sort = SORT_TOTAL };
 	struct data_source ds;
 	const char *in;
 	int r = parse(argc, argv, &o, &in);
 
-	if (r >= 0)
-		return r;
-	if (fdr__data_open("report", in, &ds))
-		return 1;
-	r = report_log(&ds, &o);
-	fdr__data_close(&ds);
+	if (r < 0) {
+		r = 1;
+		if (fdr__data_open("report", in, &ds) == 0) {
+			r = report_log(&ds, &o);
+			fdr__data_close(&ds);
+		}
+	}
+	filter_opts_free(&o.filter);
 	return r;
 }

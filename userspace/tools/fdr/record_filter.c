@@ -17,6 +17,7 @@
 
 #include "record.h"
 #include "report.h"
+#include "name_suggest.h"
 #include "symbols_internal.h"
 
 /* Is fid's name (as fdr report prints it) in v[0..n), or is "#fid"/"fid"? */
@@ -32,18 +33,34 @@ static bool named(const struct symbol *sym, const char *const *v, size_t n)
 	return hit;
 }
 
+/* fdr report's name of map entry i, for the close matches. */
+static const char *map_name(void *ctx, size_t i, char *tmp, size_t len)
+{
+	const struct symbol *sym = &((const struct symbols *)ctx)->v[i];
+	char *name = sym->name ? fdr__demangle(sym->name) : NULL;
+
+	if (name)
+		snprintf(tmp, len, "%s", name);
+	else
+		snprintf(tmp, len, "#%d", sym->fid);
+	free(name);
+	return tmp;
+}
+
 /* Each name must match some function: a typo should not record nothing. */
 static int all_found(const struct symbols *s, const char *const *v, size_t n, char opt)
 {
 	for (size_t i = 0; i < n; i++) {
 		bool found = false;
+		char close[1024];
 
 		for (size_t k = 0; k < s->n && !found; k++)
 			found = named(&s->v[k], &v[i], 1);
 		if (!found) {
+			name_suggest(v[i], map_name, (void *)s, s->n, close, sizeof(close));
 			fprintf(stderr, "fdr record: -%c %s: no such function in the program's "
-				"XRay instrumentation map (names as fdr report prints them, or "
-				"#id)\n", opt, v[i]);
+				"XRay instrumentation map%s (names as fdr report prints them, or "
+				"#id)\n", opt, v[i], close);
 			return FDR_EXIT_FAILED;
 		}
 	}

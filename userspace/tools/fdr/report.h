@@ -18,10 +18,9 @@
 #include <fdr_reader.h>
 #include "commands.h"
 #include "data_source.h"
+#include "filter_opts.h"
 
 struct symbols;
-
-#define REPORT_MAX_FILTERS 64
 
 enum report_sort {
 	SORT_TOTAL, SORT_SELF, SORT_CALLS, SORT_NAME, SORT_ID,
@@ -31,19 +30,13 @@ enum report_sort {
 struct report_opts {
 	enum report_sort sort;
 	bool json;
-	long tid;			/* -1: every thread */
-	size_t depth;			/* 0: any */
-	const char *only[REPORT_MAX_FILTERS];	/* -F */
-	size_t nonly;
-	const char *hide[REPORT_MAX_FILTERS];	/* -N */
-	size_t nhide;
+	struct filter_opts filter;	/* -F, -N, -C, -T, -D, -t, -r, --tid, --match */
 	struct sched_source sched;	/* --sched FILE, --no-sched */
 };
 
 struct report_func {
 	int32_t fid;
 	char *name;			/* demangled */
-	bool only, hide;		/* matches a -F / -N */
 	uint64_t calls, total_ticks, self_ticks;	/* total: outermost calls only */
 	struct fdr_sched_split sched;	/* of total_ticks: where the calls' time went */
 };
@@ -64,9 +57,14 @@ struct report {
 	char trigger_name[256];		/* its function, as the table names it */
 };
 
-/* sched (may be NULL): the log's .sched file.  0, or -1 on out of memory. */
+/* t: the trace as the filters left it; sched (may be NULL): the log's
+ * .sched file.  0, or -1 on out of memory. */
 int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct symbols *syms,
 		      const struct report_opts *o, const struct fdr_sched *sched);
+/* Streaming mode's drop markers of the whole trace t (before the filters:
+ * they are no call), of --tid's threads; 0, or -1 on out of memory. */
+int fdr__report_count_drops(struct report *r, const struct fdr_trace *t,
+			    const struct filter_opts *f);
 void fdr__report_free(struct report *r);
 uint64_t fdr__report_ns(const struct report *r, uint64_t ticks);
 /* fid's name as the table prints it (demangled, or "#fid" without syms);

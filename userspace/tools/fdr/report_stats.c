@@ -16,17 +16,6 @@ struct ctx {
 	const struct symbols *syms;
 };
 
-static bool listed(const char *name, int32_t fid, const char *const *v, size_t n)
-{
-	char id[16];
-
-	snprintf(id, sizeof(id), "#%d", fid);
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], name) || !strcmp(v[i], id) || !strcmp(v[i], id + 1))
-			return true;
-	return false;
-}
-
 static int rehash(struct report *r)
 {
 	size_t n = r->nslots ? r->nslots * 2 : 1024;
@@ -72,8 +61,6 @@ static int add_func(struct ctx *c, int32_t fid, size_t h)
 	f->name = fdr__report_name(c->syms, fid);
 	if (!f->name)
 		return -1;
-	f->only = listed(f->name, fid, c->o->only, c->o->nonly);
-	f->hide = listed(f->name, fid, c->o->hide, c->o->nhide);
 	r->slot[h] = ++r->nfuncs;
 	return 0;
 }
@@ -92,53 +79,18 @@ static struct report_func *func_of(struct ctx *c, int32_t fid)
 	return add_func(c, fid, h) ? NULL : &r->funcs[r->nfuncs - 1];
 }
 
-/*
- * Does the filter keep this call?  frames[0..depth] is its stack; *root:
- * the first frame kept (the -F function's, else 0).
- */
-static int kept(struct ctx *c, const struct call_done *d, bool *keep, size_t *root)
-{
-	bool found = !c->o->nonly;
-
-	*keep = false;
-	*root = 0;
-	if (c->o->tid >= 0 && d->tid != (uint32_t)c->o->tid)
-		return 0;
-	for (size_t i = 0; i <= d->depth; i++) {
-		struct report_func *f = func_of(c, d->frames[i].fid);
-
-		if (!f)
-			return -1;
-		if (f->hide)
-			return 0;
-		if (f->only && !found) {
-			found = true;
-			*root = i;
-		}
-	}
-	*keep = found && (!c->o->depth || d->depth - *root < c->o->depth);
-	return 0;
-}
-
 static int on_call(void *ctx, const struct call_done *d)
 {
 	struct ctx *c = ctx;
 	const struct call_frame *fr = &d->frames[d->depth];
-	struct report_func *f;
-	size_t root;
-	bool keep;
+	struct report_func *f = func_of(c, fr->fid);
 
-	if (kept(c, d, &keep, &root))
-		return -1;
-	if (!keep)
-		return 0;
-	f = func_of(c, fr->fid);
 	if (!f)
 		return -1;
 	f->calls++;
 	f->self_ticks += d->ticks > fr->child_ticks ? d->ticks - fr->child_ticks : 0;
 	/* an enclosing call of f that the report keeps has this time already */
-	if (call_is_nested(d, root))
+	if (call_is_nested(d, 0))
 		return 0;
 	f->total_ticks += d->ticks;
 	if (c->r->sched)
@@ -162,12 +114,10 @@ static int on_unwound(void *ctx, int32_t fid)
 
 static int on_open(void *ctx, uint32_t pid, uint32_t tid, int32_t fid)
 {
-	struct ctx *c = ctx;
-
 	(void)pid;
+	(void)tid;
 	(void)fid;
-	if (c->o->tid < 0 || tid == (uint32_t)c->o->tid)
-		c->r->open_calls++;
+	((struct ctx *)ctx)->r->open_calls++;
 	return 0;
 }
 
@@ -213,15 +163,20 @@ static void drop_uncalled(struct report *r)
 }
 
 /* Streaming mode: what the writers dropped is in no count and no time. */
-static int count_drops(struct report *r, const struct fdr_trace *t, long tid)
+int fdr__report_count_drops(struct report *r, const struct fdr_trace *t,
+			    const struct filter_opts *f)
 {
 	struct drop_tally d;
 
-	if (drop_tally_build(&d, t, tid))
-		return -1;
-	r->dropped = d.records;
-	r->drop_places = d.places;
-	drop_tally_free(&d);
+	r->dropped = 0;
+	r->drop_places = 0;
+	for (size_t i = 0; i < (f->ntids ? f->ntids : 1); i++) {
+		if (drop_tally_build(&d, t, f->ntids ? (long)f->tids[i] : -1))
+			return -1;
+		r->dropped += d.records;
+		r->drop_places += d.places;
+		drop_tally_free(&d);
+	}
 	return 0;
 }
 
@@ -235,7 +190,7 @@ int fdr__report_build(struct report *r, const struct fdr_trace *t, const struct 
 	memset(r, 0, sizeof(*r));
 	r->hz = fdr_log_get_header(t->log)->cycle_frequency;
 	r->sched = sched;
-	if (call_walk(t, &ops, &c) || count_drops(r, t, o->tid))
+	if (call_walk(t, &ops, &c))
 		return -1;
 	drop_uncalled(r);
 	for (size_t i = 0; i < r->nfuncs; i++)

@@ -63,13 +63,14 @@ static int push(struct call_forest *f, struct call_thread *th, const struct fdr_
 static int wrap_lost_entry(struct call_forest *f, struct call_thread *th,
 			   const struct fdr_event *ev)
 {
-	uint32_t i = new_node(f, ev->func_id, CALL_ENTRY_LOST, th->first_tsc);
+	uint32_t i = new_node(f, ev->func_id, CALL_ENTRY_LOST | CALL_WRAPS, th->first_tsc);
 	struct call_node *n;
 
 	if (i == CALL_NONE)
 		return -1;
 	n = &f->nodes[i];
 	n->end = ev->tsc;
+	n->exit = ev;
 	n->first_child = th->first_root;
 	n->last_child = th->last_root;
 	th->first_root = th->last_root = i;
@@ -89,6 +90,7 @@ static int pop_to(struct call_forest *f, struct call_thread *th, const struct fd
 		i = new_node(f, ev->func_id, CALL_ENTRY_LOST, ev->tsc);
 		if (i == CALL_NONE)
 			return -1;
+		f->nodes[i].exit = ev;
 		attach(f, th, i);
 		return 0;
 	}
@@ -98,7 +100,9 @@ static int pop_to(struct call_forest *f, struct call_thread *th, const struct fd
 		n->end = ev->tsc;
 		if (th->depth >= d)
 			n->flags |= CALL_EXIT_LOST;
-		else if (ev->kind == FDR_EVENT_TAIL_EXIT)
+		else
+			n->exit = ev;
+		if (th->depth < d && ev->kind == FDR_EVENT_TAIL_EXIT)
 			n->flags |= CALL_TAIL_EXIT;
 	}
 	return 0;

@@ -38,10 +38,12 @@ enum call_flags {
 	CALL_OPEN	= 1 << 2,
 	CALL_EVENT	= 1 << 3,
 	CALL_TAIL_EXIT	= 1 << 4,	/* left by a tail call (a TailExit) */
+	CALL_WRAPS	= 1 << 5,	/* an Exit on an empty stack: holds what came before */
 };
 
 struct call_node {
 	const struct fdr_event *enter;	/* NULL if the entry was lost */
+	const struct fdr_event *exit;	/* NULL if none closed this call itself */
 	const struct fdr_event *event;	/* CALL_EVENT: the custom/typed event */
 	int32_t fid;
 	uint32_t flags;

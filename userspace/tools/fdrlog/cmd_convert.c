@@ -12,13 +12,15 @@
 #include "convert.h"
 #include "out_file.h"
 #include "sched_time.h"
+#include "view_filter.h"
 
 static const char help[] =
 	"usage: fdrlog convert --format yaml|chrome|perfetto\n"
 	"                      [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [--no-sort] [--threads FILE | --no-threads]\n"
+	"                      [--no-sort | FILTER...] [--threads FILE | --no-threads]\n"
 	"                      [--sched FILE | --no-sched] [-o OUT] FILE\n"
-	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE] [-o OUT] FILE\n"
+	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE]\n"
+	"                      [FILTER]... [-o OUT] FILE\n"
 	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
 	"TSCs) and print it:\n"
 	"  yaml    the text of `llvm-xray convert -f yaml`, records stable-sorted\n"
@@ -44,12 +46,13 @@ static const char help[] =
 	"                    each Exit whose Enter the ring overwrote (at the thread's\n"
 	"                    first record: a lower bound), an Exit with data\n"
 	"                    fdr-exit-lost for each frame an exit further down closed\n"
-	"-o OUT              write to OUT (atomically: all or nothing)\n";
+	"-o OUT              write to OUT (atomically: all or nothing)\n"
+	FILTER_HELP
+	"  (the records of the calls shown: the log sorted by TSC, so not --no-sort)\n";
 
 struct convert_opts {
 	const char *format, *out, *in;
-	struct symbol_sources syms;
-	struct thread_source threads;
+	struct view_opts view;
 	struct sched_source sched;
 	int no_sort, for_llvm;
 };
@@ -58,30 +61,35 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 {
 	static const struct option opts[] = {
 		{ "help", no_argument, 0, 'h' }, { "format", required_argument, 0, 'f' },
-		{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' },
-		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, 'n' },
-		{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
-		{ "for-llvm-xray", no_argument, 0, 'L' }, { "sched", required_argument, 0, 'S' },
-		{ "no-sched", no_argument, 0, 'N' },
+		{ "output", required_argument, 0, 'o' }, { "no-sort", no_argument, 0, OPT_NO_SORT },
+		{ "for-llvm-xray", no_argument, 0, OPT_FOR_LLVM },
+		{ "sched", required_argument, 0, OPT_SCHED },
+		{ "no-sched", no_argument, 0, OPT_NO_SCHED }, VIEW_LONG_OPTIONS,
 		{ 0 }
 	};
-	int c;
+	int c, r;
 
-	while ((c = getopt_long(argc, argv, "hf:m:s:o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hf:m:s:o:" FILTER_SHORTOPTS, opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(help, stdout); return 0;
 		case 'f': co->format = optarg; break;
-		case 'm': co->syms.instr_map = optarg; break;
-		case 's': if (add_sym_map("convert", &co->syms, optarg)) return 2; break;
 		case 'o': co->out = optarg; break;
-		case 'n': co->no_sort = 1; break;
-		case 't': co->threads.path = optarg; break;
-		case 'T': co->threads.disabled = 1; break;
-		case 'L': co->for_llvm = 1; break;
-		case 'S': co->sched.path = optarg; break;
-		case 'N': co->sched.disabled = 1; break;
-		default: fputs(help, stderr); return 2;
+		case OPT_NO_SORT: co->no_sort = 1; break;
+		case OPT_FOR_LLVM: co->for_llvm = 1; break;
+		case OPT_SCHED: co->sched.path = optarg; break;
+		case OPT_NO_SCHED: co->sched.disabled = 1; break;
+		default:
+			r = cmd_view_option(c, optarg, "convert", &co->view);
+			if (r == 1)
+				fputs(help, stderr);
+			if (r)
+				return 2;
 		}
+	}
+	if (co->no_sort && filter_opts_active(&co->view.filter)) {
+		fprintf(stderr, "fdrlog convert: the filters keep whole calls of the log "
+			"sorted by TSC: not with --no-sort\n");
+		return 2;
 	}
 	if (co->for_llvm && ((co->format && strcmp(co->format, "yaml")) || co->no_sort)) {
 		fprintf(stderr, "fdrlog convert: --for-llvm-xray writes sorted YAML: "
@@ -101,7 +109,7 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		return 2;
 	}
 	co->in = argv[optind];
-	return -1;
+	return filter_opts_finish(&co->view.filter, "fdrlog convert") ? 2 : -1;
 }
 
 /* What was added, on stderr: the user should know the export is not the
@@ -153,44 +161,53 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 	return r;
 }
 
-int cmd_convert(int argc, char **argv)
+/* Load what convert reads beside the log, convert, release; the status. */
+static int convert_log(const struct convert_opts *co, struct fdr_log *log)
 {
-	struct convert_opts co = { 0 };
 	struct fdr_reader_error err;
 	struct fdr_thread_table *threads;
 	struct fdr_sched *sched = NULL;
 	struct fdr_trace trace;
 	struct symbols *syms;
-	struct fdr_log *log;
-	int r = parse(argc, argv, &co);
+	int r;
 
-	if (r >= 0)
-		return r;
-	log = open_log_or_report("convert", co.in);
-	if (!log)
+	if (load_symbols("convert", &co->view.syms, &syms))
 		return 1;
-	if (load_symbols("convert", &co.syms, &syms)) {
-		fdr_log_close(log);
-		return 1;
-	}
-	if (load_thread_table("convert", co.in, &co.threads, &threads) ||
-	    (strcmp(co.format, "yaml") && sched_load("fdrlog convert", co.in, &co.sched, &sched))) {
+	if (load_thread_table("convert", co->in, &co->view.threads, &threads) ||
+	    (strcmp(co->format, "yaml") && sched_load("fdrlog convert", co->in, &co->sched, &sched))) {
 		fdr_thread_table_free(threads);
 		symbols_free(syms);
-		fdr_log_close(log);
 		return 1;
 	}
-	r = fdr_trace_build(&trace, log, co.no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
+	r = fdr_trace_build(&trace, log, co->no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
 	if (r) {
-		report_log_error("convert", co.in, &err);
+		report_log_error("convert", co->in, &err);
 		r = 1;
 	} else {
-		r = convert(&co, &trace, syms, threads, sched);
+		/* before the output is opened: a bad filter leaves no file */
+		r = view_filter_apply(&co->view.filter, &trace, syms, "fdrlog convert");
+		if (r == 0)
+			r = convert(co, &trace, syms, threads, sched);
 		fdr_trace_free(&trace);
 	}
 	fdr_sched_close(sched);
 	fdr_thread_table_free(threads);
 	symbols_free(syms);
-	fdr_log_close(log);
+	return r;
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	struct convert_opts co = { 0 };
+	struct fdr_log *log;
+	int r = parse(argc, argv, &co);
+
+	if (r < 0) {
+		log = open_log_or_report("convert", co.in);
+		r = log ? convert_log(&co, log) : 1;
+		if (log)
+			fdr_log_close(log);
+	}
+	filter_opts_free(&co.view.filter);
 	return r;
 }

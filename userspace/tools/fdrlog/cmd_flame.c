@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_flame.c - `fdrlog flame [-F FUNC] [-N FUNC] [--depth N] [-o OUT.svg] FILE`. */
+/* cmd_flame.c - `fdrlog flame [FILTER]... [-o OUT.svg] FILE`. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,17 +10,23 @@
 #include "view_inputs.h"
 
 static const char help[] =
-	"usage: fdrlog flame [-F FUNC]... [-N FUNC]... [--depth N] [-o OUT.svg]\n"
+	"usage: fdrlog flame [FILTER]... [-o OUT.svg]\n"
 	"                    [--instr-map BINARY | --sym-map FILE] [--threads FILE | --no-threads] FILE\n"
 	"Draw a flame graph as one self-contained SVG: every thread's calls merged\n"
 	"by call path, each frame as wide as the time spent in it, callees on top\n"
 	"of their callers.  In a browser: click a frame to zoom (Reset Zoom or\n"
 	"Escape to go back), Search or Ctrl-F to highlight functions by regular\n"
 	"expression; hover a frame for its name, time, calls and share.\n"
-	"-F, -N, --depth, --instr-map, --sym-map: as for replay\n"
+	FILTER_HELP
+	"--instr-map, --sym-map, --threads, --no-threads: as for convert\n"
 	"-o OUT.svg     write to OUT.svg (atomically: all or nothing), else stdout\n";
 
-static int draw(const char *out, const struct view_inputs *in, const struct view_filter *v,
+static const struct option long_options[] = {
+	{ "help", no_argument, 0, 'h' }, { "output", required_argument, 0, 'o' },
+	VIEW_LONG_OPTIONS, { 0 }
+};
+
+static int draw(const char *out, const struct view_inputs *in, const struct filter_opts *v,
 		const char *title)
 {
 	struct out_buffer o;
@@ -44,24 +50,24 @@ static int draw(const char *out, const struct view_inputs *in, const struct view
 	return out_file_finish("flame", out, tmp, fd, r ? 1 : 0);
 }
 
-int cmd_flame(int argc, char **argv)
+/* -1: go on; else the exit status (help, usage error). */
+static int parse(int argc, char **argv, struct view_opts *v, const char **out)
 {
-	struct view_filter v = { 0 };
-	struct symbol_sources syms = { 0 };
-	struct thread_source threads = { 0 };
-	struct view_inputs in;
-	const char *out = NULL;
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "hF:N:o:", cmd_view_long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:" FILTER_SHORTOPTS, long_options, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(help, stdout);
 			return 0;
 		}
-		if (c == 'o')
-			out = optarg;
-		else if (cmd_view_option(c, optarg, "flame", &v, &syms, &threads)) {
-			fputs(help, stderr);
+		if (c == 'o') {
+			*out = optarg;
+			continue;
+		}
+		r = cmd_view_option(c, optarg, "flame", v);
+		if (r) {
+			if (r == 1)
+				fputs(help, stderr);
 			return 2;
 		}
 	}
@@ -69,9 +75,20 @@ int cmd_flame(int argc, char **argv)
 		fprintf(stderr, "fdrlog flame: expected one FILE\n%s", help);
 		return 2;
 	}
-	if (view_inputs_load(&in, "flame", argv[optind], &syms, &threads))
-		return 1;
-	r = draw(out, &in, &v, argv[optind]);
-	view_inputs_free(&in);
-	return r;
+	return filter_opts_finish(&v->filter, "fdrlog flame") ? 2 : -1;
+}
+
+int cmd_flame(int argc, char **argv)
+{
+	struct view_opts v = { 0 };
+	struct view_inputs in;
+	const char *out = NULL;
+	int r = parse(argc, argv, &v, &out);
+
+	if (r < 0 && (r = view_inputs_load(&in, "flame", argv[optind], &v)) == 0) {
+		r = draw(out, &in, &v.filter, argv[optind]);
+		view_inputs_free(&in);
+	}
+	filter_opts_free(&v.filter);
+	return r < 0 ? 1 : r;
 }

@@ -4,6 +4,7 @@
 #define FDRLOG_COMMANDS_H
 
 #include <fdr_reader.h>
+#include "filter_opts.h"
 #include "symbols.h"
 
 int cmd_dump(int argc, char **argv);
@@ -59,12 +60,28 @@ struct sched_source {
 int sched_load(const char *who, const char *log_path, const struct sched_source *src,
 	       struct fdr_sched **out);
 
-/* The options replay and flame share (cmd_replay.c): -F, -N, --depth,
- * --instr-map, --sym-map, --threads, --no-threads; 0 or 2 (usage). */
-struct view_filter;
-struct option;
-extern const struct option *const cmd_view_long_options;
-int cmd_view_option(int c, const char *arg, const char *cmd, struct view_filter *v,
-		    struct symbol_sources *syms, struct thread_source *threads);
+/* Long-only options' getopt codes, above any character and
+ * filter_opts.h's. */
+enum {
+	OPT_THREADS = 0x300, OPT_NO_THREADS, OPT_SCHED, OPT_NO_SCHED, OPT_NO_SORT,
+	OPT_FOR_LLVM,
+};
+
+/* The options replay, flame and convert share (cmd_view_opts.c): the
+ * filters (filter_opts.h), --instr-map, --sym-map, --threads, --no-threads. */
+struct view_opts {
+	struct filter_opts filter;
+	struct symbol_sources syms;
+	struct thread_source threads;
+};
+
+#define VIEW_LONG_OPTIONS \
+	FILTER_LONG_OPTIONS, \
+	{ "instr-map", required_argument, 0, 'm' }, { "sym-map", required_argument, 0, 's' }, \
+	{ "threads", required_argument, 0, OPT_THREADS }, \
+	{ "no-threads", no_argument, 0, OPT_NO_THREADS }
+
+/* Take option c: 0 taken, 1 not one of these, 2 usage error (message). */
+int cmd_view_option(int c, const char *arg, const char *cmd, struct view_opts *v);
 
 #endif

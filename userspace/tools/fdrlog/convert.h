@@ -51,16 +51,18 @@ const char *thread_table_process_name(const struct fdr_thread_table *tt, int32_t
 void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		    const struct fdr_thread_table *threads, const struct fdr_sched *sched);
 
-struct view_filter;
+struct filter_opts;
 /* uftrace-replay-like call trees per thread (replay.c), with the times
- * off CPU of sched (may be NULL); -1 on out of memory. */
+ * off CPU of sched (may be NULL), of what the filters show (filter_opts.h;
+ * their names checked before: view_filter_check); -1 on out of memory. */
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
-		 const struct view_filter *filter);
+		 const struct filter_opts *filter);
 
-/* A self-contained SVG flame graph (flame.c); -1 on out of memory. */
+/* A self-contained SVG flame graph (flame.c) of what the filters show;
+ * -1 on out of memory. */
 int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		const struct view_filter *filter, const char *title);
+		const struct filter_opts *filter, const char *title);
 
 enum account_sort { SORT_FUNC, SORT_COUNT, SORT_MIN, SORT_MED, SORT_P90, SORT_P99,
 		    SORT_MAX, SORT_SUM };

@@ -8,8 +8,9 @@
  * top-level calls together.  Each frame is a <g class="f"> holding a
  * <title> with its name, time and share (viewers show it on hover), its
  * <rect> and its (maybe empty) label.  The inline script of flame_ui.js
- * makes it interactive: zoom, search, the details line.  Filters as
- * replay: -F roots, -N cuts, --depth.
+ * makes it interactive: zoom, search, the details line.  What the filters
+ * hide is left out, and what it holds that they show takes its place
+ * (view_filter_marks), as in replay.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +41,7 @@ struct flame {
 	size_t n, cap;
 	const struct call_forest *f;
 	const struct symbols *syms;
-	const struct view_filter *v;
+	const uint8_t *shown;		/* per node: the filters show it */
 	unsigned max_depth_seen;
 };
 
@@ -83,9 +84,14 @@ static int add_call(struct flame *fl, uint32_t parent, uint32_t node, unsigned d
 	const struct call_node *n = &fl->f->nodes[node];
 	uint32_t me;
 
-	if (n->flags & CALL_EVENT || view_hidden(fl->v, fl->syms, n->fid) ||
-	    (fl->v->max_depth && depth >= fl->v->max_depth))
+	if (n->flags & CALL_EVENT)
 		return 0;
+	if (!fl->shown[node]) {	/* hidden: what it holds that is shown, in its place */
+		for (uint32_t c = n->first_child; c != CALL_NONE; c = fl->f->nodes[c].next_sibling)
+			if (add_call(fl, parent, c, depth))
+				return -1;
+		return 0;
+	}
 	me = agg_child(fl, parent, n->fid);
 	if (me == CALL_NONE)
 		return -1;
@@ -100,21 +106,11 @@ static int add_call(struct flame *fl, uint32_t parent, uint32_t node, unsigned d
 	return 0;
 }
 
-/* With -F, the named calls are the roots; without, every top-level call. */
 static int add_roots(struct flame *fl, uint32_t node)
 {
-	for (; node != CALL_NONE; node = fl->f->nodes[node].next_sibling) {
-		const struct call_node *n = &fl->f->nodes[node];
-
-		if (n->flags & CALL_EVENT || view_hidden(fl->v, fl->syms, n->fid))
-			continue;
-		if (view_is_root(fl->v, fl->syms, n->fid)) {
-			if (add_call(fl, 0, node, 0))
-				return -1;
-		} else if (add_roots(fl, n->first_child)) {
+	for (; node != CALL_NONE; node = fl->f->nodes[node].next_sibling)
+		if (add_call(fl, 0, node, 0))
 			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -237,15 +233,17 @@ static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const
 }
 
 int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		const struct view_filter *v, const char *title)
+		const struct filter_opts *v, const char *title)
 {
 	struct call_forest f;
-	struct flame fl = { .f = &f, .syms = syms, .v = v };
+	struct flame fl = { .f = &f, .syms = syms };
+	uint8_t *shown = NULL;
 	int r = -1;
 
 	if (call_forest_build(&f, t))
 		return -1;
-	if (agg_new(&fl, 0) != CALL_NONE) {
+	if (view_filter_marks(v, t, &f, syms, &shown) == 0 && agg_new(&fl, 0) != CALL_NONE) {
+		fl.shown = shown;
 		r = 0;
 		for (size_t i = 0; i < f.nthreads && r == 0; i++)
 			r = add_roots(&fl, f.threads[i].first_root);
@@ -253,6 +251,7 @@ int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct sy
 	if (r == 0)
 		put_svg(&fl, o, fdr_log_get_header(t->log)->cycle_frequency, title);
 	free(fl.a);
+	free(shown);
 	call_forest_free(&f);
 	return r;
 }

@@ -21,6 +21,7 @@
  * call that had one is drawn with braces even when it has no children.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include "convert.h"
 #include "off_cpu.h"
 #include "view_filter.h"
@@ -30,7 +31,9 @@ struct replay {
 	const struct fdr_trace *t;
 	const struct call_forest *f;
 	const struct symbols *syms;
-	const struct view_filter *v;
+	const uint8_t *shown;			/* per node: the filters show it */
+	uint8_t *below;				/* per node: shows a callee (or deeper) */
+	bool narrowed;				/* -F or -C: nothing between shown calls */
 	uint64_t freq;
 	uint32_t tid;
 	size_t lines;
@@ -181,22 +184,39 @@ static void put_flags(struct replay *r, uint32_t flags)
 		out_str(r->o, " /* tail call: the next call runs in its place */");
 }
 
-static bool shown(struct replay *r, const struct call_node *n, unsigned depth)
+/* below[i]: does i hold a shown call or event, at any depth? */
+static bool mark_below(struct replay *r, uint32_t i)
 {
-	if (r->v->max_depth && depth >= r->v->max_depth)
-		return false;
-	return (n->flags & CALL_EVENT) || !view_hidden(r->v, r->syms, n->fid);
-}
+	bool any = false;
 
-static bool has_shown_child(struct replay *r, const struct call_node *n, unsigned depth)
-{
-	for (uint32_t c = n->first_child; c != CALL_NONE; c = r->f->nodes[c].next_sibling)
-		if (shown(r, &r->f->nodes[c], depth + 1))
-			return true;
-	return false;
+	for (uint32_t c = r->f->nodes[i].first_child; c != CALL_NONE; c = r->f->nodes[c].next_sibling)
+		any |= mark_below(r, c) || r->shown[c];
+	r->below[i] = any;
+	return any;
 }
 
 static void put_node(struct replay *r, uint32_t i, unsigned depth);
+
+/*
+ * The shown calls under n, at depth: a child the filters hide (-N,
+ * --depth, ...) shows the calls it holds that they show, as uftrace
+ * does; the time off CPU inside what is hidden is left out.
+ */
+static void put_children(struct replay *r, const struct call_node *n, unsigned depth)
+{
+	for (uint32_t c = n->first_child; c != CALL_NONE; c = r->f->nodes[c].next_sibling) {
+		const struct call_node *child = &r->f->nodes[c];
+
+		if (r->shown[c]) {
+			put_off_cpus(r, child->start, depth, true);
+			put_node(r, c, depth);
+		} else if (r->below[c]) {
+			put_children(r, child, depth);
+		}
+		if (!r->shown[c])
+			put_off_cpus(r, child->end, depth, false);
+	}
+}
 
 static void put_call(struct replay *r, const struct call_node *n, unsigned depth)
 {
@@ -204,7 +224,7 @@ static void put_call(struct replay *r, const struct call_node *n, unsigned depth
 	const uint64_t *dur = n->flags & CALL_OPEN ? NULL : &ticks;
 	char tmp[256];
 
-	if (!has_shown_child(r, n, depth) && !off_cpu_before(r, n->end)) {
+	if (!r->below[n - r->f->nodes] && !off_cpu_before(r, n->end)) {
 		put_prefix(r, dur, depth);
 		put_name(r, n);
 		out_char(r->o, ';');
@@ -217,14 +237,7 @@ static void put_call(struct replay *r, const struct call_node *n, unsigned depth
 	out_str(r->o, " {");
 	put_flags(r, n->flags & CALL_ENTRY_LOST);
 	out_char(r->o, '\n');
-	for (uint32_t c = n->first_child; c != CALL_NONE; c = r->f->nodes[c].next_sibling) {
-		const struct call_node *child = &r->f->nodes[c];
-
-		put_off_cpus(r, child->start, depth + 1, true);
-		put_node(r, c, depth + 1);
-		if (!shown(r, child, depth + 1))	/* -N, --depth: not what it did either */
-			put_off_cpus(r, child->end, depth + 1, false);
-	}
+	put_children(r, n, depth + 1);
 	put_off_cpus(r, n->end, depth + 1, true);
 	put_prefix(r, dur, depth);
 	out_printf(r->o, "} /* %s */", view_name(r->syms, n->fid, tmp, sizeof(tmp)));
@@ -236,8 +249,6 @@ static void put_node(struct replay *r, uint32_t i, unsigned depth)
 {
 	const struct call_node *n = &r->f->nodes[i];
 
-	if (!shown(r, n, depth))
-		return;
 	if (n->flags & CALL_EVENT) {
 		put_prefix(r, NULL, depth);
 		put_payload(r, n);
@@ -246,21 +257,46 @@ static void put_node(struct replay *r, uint32_t i, unsigned depth)
 	}
 }
 
-/* With -F: the subtrees rooted at a named call, each from depth 0. */
+/* The shown calls at the top level, and those inside hidden ones. */
 static void put_roots(struct replay *r, uint32_t i)
 {
 	for (; i != CALL_NONE; i = r->f->nodes[i].next_sibling) {
 		const struct call_node *n = &r->f->nodes[i];
 
-		if (n->flags & CALL_EVENT || view_hidden(r->v, r->syms, n->fid))
-			continue;
-		if (view_is_root(r->v, r->syms, n->fid)) {
-			/* between shown calls only without -F: else not inside one */
-			put_off_cpus(r, n->start, 0, !r->v->nonly);
+		if (r->shown[i]) {
+			/* between shown calls only without -F/-C: else not inside one */
+			put_off_cpus(r, n->start, 0, !r->narrowed);
 			put_node(r, i, 0);
-		} else
+		} else if (r->below[i]) {
 			put_roots(r, n->first_child);
+		}
 	}
+}
+
+static bool narrows(const struct filter_opts *v)
+{
+	for (size_t i = 0; i < v->nrules; i++)
+		if (v->rules[i].kind == 'F' || v->rules[i].kind == 'C')
+			return true;
+	return false;
+}
+
+/* The filters' marks, and below[] of every top-level call. */
+static int mark(struct replay *r, const struct filter_opts *v)
+{
+	uint8_t *shown;
+
+	if (view_filter_marks(v, r->t, r->f, r->syms, &shown))
+		return -1;
+	r->shown = shown;
+	r->below = calloc(r->f->count + 1, 1);
+	if (!r->below)
+		return -1;
+	for (size_t k = 0; k < r->f->nthreads; k++)
+		for (uint32_t i = r->f->threads[k].first_root; i != CALL_NONE;
+		     i = r->f->nodes[i].next_sibling)
+			mark_below(r, i);
+	return 0;
 }
 
 static void put_thread_line(struct replay *r, const struct call_thread *th,
@@ -281,24 +317,30 @@ static void put_thread_line(struct replay *r, const struct call_thread *th,
 
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
-		 const struct view_filter *v)
+		 const struct filter_opts *v)
 {
 	struct call_forest f;
-	struct replay r = { o, t, &f, syms, v, fdr_log_get_header(t->log)->cycle_frequency, 0, 0,
-			    sched, NULL, 0, { 0 }, false };
+	struct replay r = { o, t, &f, syms, NULL, NULL, narrows(v),
+			    fdr_log_get_header(t->log)->cycle_frequency, 0, 0, sched, NULL, 0, { 0 },
+			    false };
+	int err;
 
 	if (call_forest_build(&f, t))
 		return -1;
-	out_str(o, "# DURATION     TID     FUNCTION\n");
-	for (size_t i = 0; i < f.nthreads; i++) {
+	err = mark(&r, v);
+	if (!err)
+		out_str(o, "# DURATION     TID     FUNCTION\n");
+	for (size_t i = 0; i < f.nthreads && !err; i++) {
 		/* a thread in memory first: if nothing of it is shown, not
 		 * even its "# thread" line is */
 		struct out_buffer m;
 		size_t before = r.lines;
 
+		if (!filter_opts_wants_tid(v, f.threads[i].tid))
+			continue;	/* not even its time off CPU */
 		if (out_init(&m, -1)) {
-			call_forest_free(&f);
-			return -1;
+			err = -1;
+			break;
 		}
 		r.o = &m;
 		r.tid = f.threads[i].tid;
@@ -307,13 +349,15 @@ int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct s
 		r.have_off = false;
 		put_thread_line(&r, &f.threads[i], threads);
 		put_roots(&r, f.threads[i].first_root);
-		put_off_cpus(&r, UINT64_MAX, 0, !v->nonly);
+		put_off_cpus(&r, UINT64_MAX, 0, !r.narrowed);
 		if (r.lines > before && !m.error)
 			out_bytes(o, m.buf, m.len);
 		if (m.error && !o->error)
 			o->error = m.error;
 		out_release(&m);
 	}
+	free((void *)r.shown);
+	free(r.below);
 	call_forest_free(&f);
-	return 0;
+	return err;
 }

@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* view_filter.c - filters and short names for replay and flame. */
+/* view_filter.c - the short names every view prints. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "view_filter.h"
-
-int view_filter_add(const char **list, size_t *n, const char *name)
-{
-	if (*n == VIEW_MAX_NAMES)
-		return -1;
-	list[(*n)++] = name;
-	return 0;
-}
 
 /* Cut a trailing "(...)" parameter list (and a const/volatile after it). */
 static size_t without_params(const char *s, size_t n)
@@ -65,39 +57,6 @@ const char *view_name(const struct symbols *syms, int32_t fid, char *tmp, size_t
 	start = after_return_type(full, n);
 	snprintf(tmp, len, "%.*s", (int)(n - start), full + start);
 	return tmp;
-}
-
-bool view_name_matches(const struct symbols *syms, int32_t fid, const char *func)
-{
-	char tmp[256], idtext[16];
-
-	snprintf(idtext, sizeof(idtext), "%d", fid);
-	if (!strcmp(func, idtext) || (func[0] == '#' && !strcmp(func + 1, idtext)))
-		return true;
-	if (!syms)
-		return false;
-	if (!strcmp(view_name(syms, fid, tmp, sizeof(tmp)), func))
-		return true;
-	return !strcmp(symbols_name(syms, fid, tmp, sizeof(tmp)), func);
-}
-
-static bool in_list(const char *const *list, size_t n, const struct symbols *syms,
-		    int32_t fid)
-{
-	for (size_t i = 0; i < n; i++)
-		if (view_name_matches(syms, fid, list[i]))
-			return true;
-	return false;
-}
-
-bool view_hidden(const struct view_filter *v, const struct symbols *syms, int32_t fid)
-{
-	return in_list(v->hide, v->nhide, syms, fid);
-}
-
-bool view_is_root(const struct view_filter *v, const struct symbols *syms, int32_t fid)
-{
-	return v->nonly == 0 || in_list(v->only, v->nonly, syms, fid);
 }
 
 uint64_t view_ns(uint64_t ticks, uint64_t freq)

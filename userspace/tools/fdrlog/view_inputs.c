@@ -1,19 +1,23 @@
 // SPDX-License-Identifier: MIT
 /* view_inputs.c - load a log with its names and side table for a view. */
+#include <stdio.h>
 #include <string.h>
+#include "view_filter.h"
 #include "view_inputs.h"
 
 int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
-		     const struct symbol_sources *syms, const struct thread_source *threads)
+		     const struct view_opts *opts)
 {
 	struct fdr_reader_error err;
+	char who[64];
+	int r;
 
 	memset(in, 0, sizeof(*in));
 	in->log = open_log_or_report(cmd, path);
 	if (!in->log)
 		return 1;
-	if (load_symbols(cmd, syms, &in->syms) ||
-	    load_thread_table(cmd, path, threads, &in->threads)) {
+	if (load_symbols(cmd, &opts->syms, &in->syms) ||
+	    load_thread_table(cmd, path, &opts->threads, &in->threads)) {
 		view_inputs_free(in);
 		return 1;
 	}
@@ -23,7 +27,11 @@ int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
 		return 1;
 	}
 	in->have_trace = 1;
-	return 0;
+	snprintf(who, sizeof(who), "fdrlog %s", cmd);
+	r = view_filter_check(&opts->filter, &in->trace, in->syms, who);
+	if (r)
+		view_inputs_free(in);
+	return r;
 }
 
 void view_inputs_free(struct view_inputs *in)

@@ -17,9 +17,11 @@ struct view_inputs {
 	int have_trace;
 };
 
-/* Open path and everything beside it; 0, or 1 after a message. */
+/* Open path and everything beside it, and check that the filters' names
+ * name functions of the log (view_filter_check); 0, or after a message 1
+ * (failed) or 2 (a filter names no function of the log). */
 int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
-		     const struct symbol_sources *syms, const struct thread_source *threads);
+		     const struct view_opts *opts);
 void view_inputs_free(struct view_inputs *in);
 
 #endif

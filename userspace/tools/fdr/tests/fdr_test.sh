@@ -132,6 +132,26 @@ expect_profile "report -F middle: middle and what it calls" fdr.data "leaf=12 mi
 expect_profile "report -N middle: all but middle and its callees" fdr.data "main=1 work=1" -N middle
 expect_profile "report --depth 2" fdr.data "main=1 work=1" --depth 2
 expect_profile "report -F work --depth 2" fdr.data "middle=4 work=1" -F work --depth 2
+# uftrace's filter language, one parser for report, replay, flame, convert
+expect_profile "report -F '^mid': a regular expression, as uftrace" fdr.data "leaf=12 middle=4" -F '^mid'
+expect_profile "report --match glob -F 'mid*'" fdr.data "leaf=12 middle=4" --match glob -F 'mid*'
+expect_profile "report -N middle -F middle: the later option wins" fdr.data "leaf=12 middle=4" -N middle -F middle
+expect_profile "report -C leaf: leaf's callers, leaf a leaf" fdr.data "leaf=12 main=1 middle=4 work=1" -C leaf
+expect_profile "report -t 1h: -t is uftrace's time filter (no call that long)" fdr.data "" -t 1h
+for c in replay report flame convert; do
+	case $c in
+	replay|report) "$FDR" $c -F midle fdr.data >filt.out 2>filt.err; rc=$?; rm -f filt.out ;;
+	flame) "$FDR" flame -F midle -o filt.out fdr.data 2>filt.err; rc=$? ;;
+	convert) "$FDR" convert --format chrome -F midle -o filt.out fdr.data 2>filt.err; rc=$? ;;
+	esac
+	[ $rc = 2 ] && grep -q -- "-F midle: no function of the log matches; close matches: middle" filt.err &&
+		[ ! -e filt.out ] && ok "$c -F midle: exit 2, names the close match, writes nothing" ||
+		nok "$c -F midle: exit 2, names the close match, writes nothing" "rc=$rc" "$(cat filt.err)"
+done
+"$FDR" record -T 'main@trace_off' -o trig.data -- ./traced calls 2>trig.err; rc=$?
+[ $rc = 2 ] && [ ! -e trig.data ] && grep -q "not at record time yet" trig.err &&
+	ok "record -T: not there at record time: a clear usage error" ||
+	nok "record -T: not there at record time: a clear usage error" "rc=$rc" "$(cat trig.err)"
 "$FDR" record -o fdr.data -t 0 -- ./traced calls 2>/dev/null
 [ "$(ls -A fdr.data | sort | tr '\n' ' ')" = "info log.xray log.xray.threads " ] \
 	&& ok "record: a second run replaces the data directory" || nok "record: a second run replaces the data directory" "$(ls -A fdr.data)"
@@ -174,6 +194,10 @@ expect_profile "record -N leaf -N main: all but those" flt "middle=4 work=1"
 "$FDR" record -o e5 -F nosuch -- ./traced 2>e.err; rc=$?
 [ $rc = 125 ] && grep -q -- '-F nosuch: no such function' e.err && [ ! -e e5 ] \
 	&& ok "record -F with an unknown name: error, no data directory" || nok "record -F with an unknown name: error, no data directory" "rc=$rc" "$(cat e.err)"
+"$FDR" record -o e6 -F midle -- ./traced 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q -- "-F midle: no such function in the program's XRay instrumentation map; close matches: middle" e.err &&
+	[ ! -e e6 ] && ok "record -F midle: the close matches named, as the reading commands name them" ||
+	nok "record -F midle: the close matches named, as the reading commands name them" "rc=$rc" "$(cat e.err)"
 "$FDR" record -o e6 -F leaf -- ./traced_gcc 2>e.err; rc=$?
 [ $rc = 125 ] && grep -q 'need a program built with fdr-cc' e.err && ok "record -F on a --gcc build: says it needs XRay" \
 	|| nok "record -F on a --gcc build: says it needs XRay" "rc=$rc" "$(cat e.err)"
@@ -273,6 +297,8 @@ expect_profile "threads: 4 threads' calls" thr "leaf=40 main=1 thread_body=4 thr
 [ "$(grep -c '^thread' thr/log.xray.threads)" = 5 ] && ok "threads: 5 threads in the side table" || nok "threads: 5 threads in the side table"
 tid=$(awk -F'\t' '$1=="thread" {t=$2} END {print t}' thr/log.xray.threads)
 expect_profile "report --tid: one thread's calls" thr "leaf=10 thread_body=1" --tid "$tid"
+check "replay --tid: one thread's calls (the option every reading command takes)" sh -c \
+	"'$FDR' replay --tid $tid thr >tid.txt && [ \$(grep -c '| *leaf();\$' tid.txt) = 10 ] && [ \$(grep -c '^# thread' tid.txt) = 1 ]"
 
 # ---- GCC hooks, shared library, C++ ----
 "$FDR" record -o gcc -t 0 -- ./traced_gcc calls 2>/dev/null

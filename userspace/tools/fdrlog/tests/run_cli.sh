@@ -7,23 +7,7 @@ set -u
 FDRLOG=$1 HEX2BIN=$2 WORK=$3
 HERE=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$WORK"
-n=0 failed=0
-
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; }
-check() { if [ "$1" = 0 ]; then ok "$2"; else not_ok "$2"; fi; }
-# expect STATUS PATTERN DESCRIPTION -- command...: exit status and stderr text
-expect() {
-	want_status=$1 pattern=$2 what=$3
-	shift 4
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	status=$?
-	if [ $status = "$want_status" ] && grep -q -- "$pattern" "$WORK/err"; then
-		ok "$what"
-	else
-		not_ok "$what (status $status, stderr: $(head -c 200 "$WORK/err"))"
-	fi
-}
+. "$HERE/tap_lib.sh"
 
 for c in example:v2_example leftovers:v2_account_leftovers kinds:v2_all_kinds \
 	 cut:truncated_function eob:v2_end_of_buffer drops:v2_drop_markers \

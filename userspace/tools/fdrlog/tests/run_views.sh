@@ -9,18 +9,6 @@ FDRLOG=$1 WORK=$2
 HERE=$(cd "$(dirname "$0")" && pwd)
 V=$HERE/views
 . "$HERE/tap_lib.sh"
-# expect STATUS PATTERN DESCRIPTION -- command...: exit status and stderr text
-expect() {
-	want_status=$1 pattern=$2 what=$3
-	shift 4
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	status=$?
-	if [ $status = "$want_status" ] && grep -q -- "$pattern" "$WORK/err"; then
-		ok "$what"
-	else
-		not_ok "$what (status $status, stderr: $(head -c 200 "$WORK/err"))"
-	fi
-}
 
 generate gen_views.py "$WORK"
 LOG=$WORK/views.xray
@@ -75,9 +63,11 @@ same "$WORK/replay-N.txt" "$V/replay-N-work.txt" "replay -N work -N '#6': those 
 same "$WORK/replay-ids.txt" "$V/replay-ids-depth1.txt" "replay without names: #id; --depth 1 shows top-level calls as leaves (bytes)"
 "$FDRLOG" replay $SYM -F 'void ns::bar<int>(int)' "$LOG" | grep -q 'ns::bar<int>();'
 check $? "replay -F takes the full demangled symbol too"
-"$FDRLOG" replay $SYM -F nosuch "$LOG" >"$WORK/out" && [ "$(sed 1d "$WORK/out")" = "# DURATION     TID     FUNCTION" ] &&
-	head -1 "$WORK/out" | grep -q '^# no scheduling data was recorded'
-check $? "replay -F of a function not in the log: the header only (no scheduling data, columns), exit 0"
+expect 2 "fdrlog replay: -F wrok: no function of the log matches; close matches: work" \
+	"replay -F of a name no function of the log has: exit 2, the close matches named" -- \
+	"$FDRLOG" replay $SYM -F wrok "$LOG"
+[ ! -s "$WORK/out" ]
+check $? "... and nothing on standard output"
 expect 2 "depth 0: expected a number" "replay --depth 0 is a usage error" -- "$FDRLOG" replay --depth 0 "$LOG"
 expect 1 "views.xray.missing" "replay of a missing log names it" -- "$FDRLOG" replay "$LOG.missing"
 
