@@ -108,7 +108,10 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 		fdr__backend_close(&b);
 		goto fail;
 	}
-	r = fdr__run(p, o->argv, &env, &wstatus);
+	if (o->pid)
+		r = fdr__attach_run(o, p, &env, &b);
+	else
+		r = fdr__run(p, o->argv, &env, &wstatus);
 	if (!r || stream)
 		r = collect(&b, &d, p, o, stream, &sum, &st) ?: r;
 	fdr__backend_close(&b);
@@ -133,7 +136,9 @@ int fdr__cmd_record(int argc, char **argv)
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
 
-	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
+	if (r < 0 && o.pid)
+		r = fdr__attach_prog(&o, &p);
+	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p))) ||
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;
