@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -47,6 +48,8 @@
 #include "xray_mode.h"
 #include "xray_sleds.h"
 
+#define WATCHER_STACK	(256 * 1024)
+
 /* The recorder calls it by name: exported, never inlined away. */
 __attribute__((visibility("default"), used, noinline)) long fdr_attach_entry(const char *cmd);
 
@@ -55,6 +58,7 @@ static struct {
 	bool recording;
 	bool watching;			/* watcher started and not joined */
 	pthread_t watcher;
+	void *stack;			/* the watcher's, ours to unmap */
 	int pidfd, stopfd;		/* the recorder; "stop" wakes the watcher */
 } a = { .lock = PTHREAD_MUTEX_INITIALIZER, .pidfd = -1, .stopfd = -1 };
 
@@ -65,6 +69,14 @@ __FDR_NO_INSTRUMENT static void close_fds(void)
 	if (a.stopfd >= 0)
 		close(a.stopfd);
 	a.pidfd = a.stopfd = -1;
+}
+
+/* After the join only: the watcher no longer runs on it. */
+__FDR_NO_INSTRUMENT static void free_stack(void)
+{
+	if (a.stack)
+		munmap(a.stack, WATCHER_STACK);
+	a.stack = NULL;
 }
 
 /* Called with a.lock held.  retire: other threads may be mid-record. */
@@ -88,6 +100,7 @@ __FDR_NO_INSTRUMENT static void *watch(void *unused)
 			       { .fd = a.stopfd, .events = POLLIN } };
 
 	(void)unused;
+	pthread_setname_np(pthread_self(), "fdr-watch");	/* what ps shows */
 	while (poll(p, 2, -1) < 0 && errno == EINTR)
 		;
 	pthread_mutex_lock(&a.lock);
@@ -96,15 +109,21 @@ __FDR_NO_INSTRUMENT static void *watch(void *unused)
 		stop_locked(true);
 		close_fds();
 		a.watching = false;
+		a.stack = NULL;	/* ours to run on until the end: 256 KiB stay */
 		pthread_detach(pthread_self());
 	}
 	pthread_mutex_unlock(&a.lock);
 	return NULL;
 }
 
-/* The watcher takes no signal meant for the program's threads. */
+/*
+ * The watcher takes no signal meant for the program's threads, and runs
+ * on a stack of ours: glibc would keep a stack it allocated in its cache
+ * after the join, a mapping left behind.
+ */
 __FDR_NO_INSTRUMENT static int start_watcher(pid_t recorder)
 {
+	pthread_attr_t attr;
 	sigset_t all, old;
 	int r;
 
@@ -115,14 +134,26 @@ __FDR_NO_INSTRUMENT static int start_watcher(pid_t recorder)
 		close_fds();
 		return r;
 	}
+	a.stack = mmap(NULL, WATCHER_STACK, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (a.stack == MAP_FAILED) {
+		a.stack = NULL;
+		close_fds();
+		return -ENOMEM;
+	}
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, a.stack, WATCHER_STACK);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = -pthread_create(&a.watcher, NULL, watch, NULL);
+	r = -pthread_create(&a.watcher, &attr, watch, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (r)
+	pthread_attr_destroy(&attr);
+	if (r) {
 		close_fds();
-	else
+		free_stack();
+	} else {
 		a.watching = true;
+	}
 	return r;
 }
 
@@ -141,6 +172,7 @@ __FDR_NO_INSTRUMENT static void end_watcher(void)
 	pthread_join(w, NULL);
 	pthread_mutex_lock(&a.lock);
 	close_fds();
+	free_stack();
 }
 
 __FDR_NO_INSTRUMENT static int patch(const char *functions)

@@ -62,6 +62,14 @@ static long read_threshold(const char *v)
 	return *v >= '0' && *v <= '9' && !*end && n >= 0 ? n : -1;
 }
 
+/* "PID<TAB>RECYCLED": 1 when no buffer was recycled, else 2 */
+static int read_attached(const char *v)
+{
+	const char *tab = strchr(v, '\t');
+
+	return tab && !strcmp(tab + 1, "0") ? 1 : 2;
+}
+
 static void read_info(struct data_source *ds)
 {
 	char path[PATH_MAX + 16], line[PATH_MAX * 2];
@@ -88,6 +96,8 @@ static void read_info(struct data_source *ds)
 			copy_value(ds->instr, sizeof(ds->instr), tab);
 		else if (!strcmp(line, "finalized"))
 			read_trigger(&ds->trigger, tab);
+		else if (!strcmp(line, "attached"))
+			ds->attached = read_attached(tab);
 		else if (!strcmp(line, "threshold_us"))
 			ds->threshold_us = read_threshold(tab);
 	}

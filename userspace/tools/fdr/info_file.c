@@ -18,6 +18,10 @@
  *   				(when the trigger ended the recording)
  *   log	log.xray
  *   sched	log.xray.sched		(when the kernel's view was recorded)
+ *   attached	<pid>	<buffers recycled>
+ *				(fdr record -p: the log starts at an attach;
+ *				with 0 recycled, every exit without its entry
+ *				is a call that was running then)
  *   argv	<arg>	<arg>...
  */
 #include <errno.h>
@@ -98,6 +102,9 @@ int fdr__info_write(const char *dir, const struct prog *p, char **argv,
 	if (o->stream)
 		fprintf(f, "mode\tstream\nrecords_dropped\t%llu\n",
 			(unsigned long long)sum->dropped);
+	if (o->pid)
+		fprintf(f, "attached\t%d\t%llu\n", (int)o->pid,
+			(unsigned long long)st->buffers_recycled);
 	fputs("log\t" FDR_LOG_NAME "\n", f);
 	if (sum->sched)
 		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);

@@ -19,6 +19,8 @@ static const char help[] =
 	"events, as `uftrace replay` does. Calls whose entry the ring overwrote\n"
 	"say \"entry lost\" (their duration is a lower bound), calls still running\n"
 	"at the end \"still open at the end\".\n"
+	"--attached     the log starts at an attach (fdr record -p) and no buffer\n"
+	"               was recycled: a missing entry says \"entered before the attach\"\n"
 	"-F FUNC        only the calls of FUNC and what they call (repeatable)\n"
 	"-N FUNC        not FUNC, nor what it calls (repeatable)\n"
 	"--depth N      at most N levels (from FUNC with -F)\n"
@@ -56,6 +58,7 @@ int cmd_view_option(int c, const char *arg, const char *cmd, struct view_filter 
 	case 's': return add_sym_map(cmd, syms, arg) ? 2 : 0;
 	case 't': threads->path = arg; return 0;
 	case 'T': threads->disabled = 1; return 0;
+	case 'A': v->attached = true; return 0;
 	default: return 2;
 	}
 }
@@ -66,6 +69,7 @@ static const struct option view_long_options[] = {
 	{ "threads", required_argument, 0, 't' }, { "no-threads", no_argument, 0, 'T' },
 	{ "output", required_argument, 0, 'o' },
 	{ "sched", required_argument, 0, 'S' }, { "no-sched", no_argument, 0, 'n' },
+	{ "attached", no_argument, 0, 'A' },
 	{ 0 }
 };
 const struct option *const cmd_view_long_options = view_long_options;

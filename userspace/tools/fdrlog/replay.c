@@ -172,7 +172,8 @@ static void put_payload(struct replay *r, const struct call_node *n)
 static void put_flags(struct replay *r, uint32_t flags)
 {
 	if (flags & CALL_ENTRY_LOST)
-		out_str(r->o, " /* entry lost */");
+		out_str(r->o, r->v->attached ? " /* entered before the attach */"
+					     : " /* entry lost */");
 	if (flags & CALL_EXIT_LOST)
 		out_str(r->o, " /* exit lost */");
 	if (flags & CALL_OPEN)

@@ -20,6 +20,8 @@ struct view_filter {
 	const char *hide[VIEW_MAX_NAMES];	/* -N: not these, nor below */
 	size_t nhide;
 	unsigned max_depth;			/* --depth: 0 = no limit */
+	bool attached;				/* --attached: the log starts at an
+						 * fdr record -p attach (replay) */
 };
 
 /* Add a -F or -N name; -1 if there are too many. */
