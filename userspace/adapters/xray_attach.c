@@ -12,7 +12,8 @@
  *	attach to TARGET (threshold -1: $FDR_OPTIONS or libfdr's default),
  *	patch the sleds (FUNCTIONS "-" for all, else $FDR_XRAY_FUNCTIONS'
  *	syntax), and start a watcher thread that stops recording by itself
- *	when process PID (the recorder) dies.
+ *	when process PID (the recorder) dies.  Returns how many functions
+ *	are patched.
  *   stop
  *	unpatch, finalize, detach, end the watcher.  Other threads run.
  *   unmap FSBASE...
@@ -20,7 +21,7 @@
  *	given): -EBUSY if one is inside a record, else reset their writers
  *	and unmap every region.
  *
- * Each returns 0 or -errno; the caller's errno is kept.  The recorder
+ * Each returns 0 (or a count) or -errno; the caller's errno is kept.  The recorder
  * runs "start" and "stop" with the other threads running, so that a lock
  * another thread holds (malloc's, stdio's) is released and never
  * deadlocks us; "unmap" takes no lock another thread could hold.
@@ -50,6 +51,10 @@
 
 #define WATCHER_STACK	(256 * 1024)
 
+/* compiler-rt's (xray_interface.h); not in xray_abi.h, whose users
+ * (tests/xray_explicit.c) declare it their own way */
+enum fdr_xray_patching_status __xray_patch(void);
+
 /* The recorder calls it by name: exported, never inlined away. */
 __attribute__((visibility("default"), used, noinline)) long fdr_attach_entry(const char *cmd);
 
@@ -60,6 +65,7 @@ static struct {
 	pthread_t watcher;
 	void *stack;			/* the watcher's, ours to unmap */
 	int pidfd, stopfd;		/* the recorder; "stop" wakes the watcher */
+	char target[FDR_XRAY_TARGET_MAX];	/* the recorder's region */
 } a = { .lock = PTHREAD_MUTEX_INITIALIZER, .pidfd = -1, .stopfd = -1 };
 
 __FDR_NO_INSTRUMENT static void close_fds(void)
@@ -93,6 +99,19 @@ __FDR_NO_INSTRUMENT static void stop_locked(bool retire)
 	a.recording = false;
 }
 
+/*
+ * The recorder died: nobody will flush or remove its private embedded
+ * region (fdr record's "embedded:record.PID.RANDOM"), which would hold
+ * its memory until reboot.  Remove its name; our zero pages hold none.
+ */
+__FDR_NO_INSTRUMENT static void forget_private_region(void)
+{
+	static const char prefix[] = FDR_EMBEDDED_PREFIX "record.";
+
+	if (!strncmp(a.target, prefix, sizeof(prefix) - 1))
+		fdr_ctl_destroy_embedded(a.target);
+}
+
 /* Waits for the recorder's death or for "stop". */
 __FDR_NO_INSTRUMENT static void *watch(void *unused)
 {
@@ -107,6 +126,7 @@ __FDR_NO_INSTRUMENT static void *watch(void *unused)
 	if (a.watching && !(p[1].revents & POLLIN)) {
 		/* the recorder died: nobody will stop us or join us */
 		stop_locked(true);
+		forget_private_region();
 		close_fds();
 		a.watching = false;
 		a.stack = NULL;	/* ours to run on until the end: 256 KiB stay */
@@ -175,6 +195,19 @@ __FDR_NO_INSTRUMENT static void end_watcher(void)
 	free_stack();
 }
 
+/* How many functions FUNCTIONS leaves patched. */
+__FDR_NO_INSTRUMENT static int patched_count(const char *functions)
+{
+	int max = (int)__xray_max_function_id(), ids = 1;
+
+	if (!strcmp(functions, "-"))
+		return max;
+	for (const char *p = functions; *p; p++)
+		ids += *p == ',';
+	return strncmp(functions, "only:", 5) ? max - ids : ids;
+}
+
+/* Patch; how many functions are, or -errno. */
 __FDR_NO_INSTRUMENT static int patch(const char *functions)
 {
 	if (__xray_patch() != FDR_XRAY_PATCH_SUCCESS)
@@ -183,7 +216,7 @@ __FDR_NO_INSTRUMENT static int patch(const char *functions)
 		return -EINVAL;
 	/* < 0: compiler-rt's slower trampolines still record */
 	fdr__xray_sleds_retarget();
-	return 0;
+	return patched_count(functions);
 }
 
 __FDR_NO_INSTRUMENT static int start(pid_t recorder, long threshold_us,
@@ -195,6 +228,7 @@ __FDR_NO_INSTRUMENT static int start(pid_t recorder, long threshold_us,
 	if (a.recording || a.watching)
 		return -EALREADY;
 	snprintf(cfg, sizeof(cfg), "target='%s'", target);
+	snprintf(a.target, sizeof(a.target), "%s", target);
 	fdr__threshold_us_override = threshold_us;
 	if (__xray_log_select_mode(FDR_XRAY_MODE_NAME) != FDR_XRAY_REGISTRATION_OK ||
 	    __xray_log_init_mode(FDR_XRAY_MODE_NAME, cfg) != FDR_XRAY_LOG_INITIALIZED)
@@ -203,7 +237,7 @@ __FDR_NO_INSTRUMENT static int start(pid_t recorder, long threshold_us,
 	r = start_watcher(recorder);
 	if (!r)
 		r = patch(functions);
-	if (r) {
+	if (r < 0) {
 		stop_locked(false);
 		end_watcher();
 	}

@@ -138,12 +138,13 @@ int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
 		say_ptrace_refused(pid, r);
 		return FDR_EXIT_FAILED;
 	}
-	if (r || ret) {
+	if (r || ret < 0) {
 		fprintf(stderr, "fdr record: process %d: cannot start recording: %s%s\n",
 			(int)pid, strerror(r ? -r : (int)-ret), ret == -EALREADY ?
 			" (another fdr record -p is attached to it)" : "");
 		return FDR_EXIT_FAILED;
 	}
+	a->functions = ret;
 	return 0;
 }
 

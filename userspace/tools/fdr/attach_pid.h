@@ -13,6 +13,7 @@ struct attached {
 	pid_t pid;
 	uint64_t entry;		/* fdr_attach_entry in the process */
 	unsigned threads;	/* at the attach */
+	long functions;		/* patched */
 };
 
 /* Find fdr_attach_entry in pid (elf_entry, attach_entry: the ELF values

@@ -89,9 +89,10 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		close(pidfd);
 		return r;
 	}
-	fprintf(stderr, "fdr record: attached to process %d (%s), %u thread%s; "
-		"recording until %s\n", (int)o->pid, p->path, a.threads,
-		a.threads == 1 ? "" : "s", o->duration_us ? "--duration ends, Ctrl-C "
+	fprintf(stderr, "fdr record: attached to process %d (%s), %u thread%s, %ld "
+		"function%s patched; recording until %s\n", (int)o->pid, p->path, a.threads,
+		a.threads == 1 ? "" : "s", a.functions, a.functions == 1 ? "" : "s",
+		o->duration_us ? "--duration ends, Ctrl-C "
 		"or its exit" : "Ctrl-C (SIGINT, SIGTERM) or its exit");
 	exited = wait_for_stop(o, b, pidfd);
 	close(pidfd);
