@@ -153,6 +153,18 @@ check "--trigger 20ms:slow stops recording at the planted slow call" \
 "$B/fdr" report "$d" >"$d.report" 2>&1
 check "... and its log has slow() in it" grep -qw slow "$d.report"
 
+d=$T/stream
+timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --stream --duration 200ms >"$d.out" 2>&1
+check "--stream: the streamed log verifies and DIR/info says so" \
+	bash -c "'$B/fdrlog' verify '$d/log.xray' && grep -q '^mode	stream' '$d/info'"
+
+d=$T/filter
+timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 -F mid --duration 100ms >"$d.out" 2>&1
+"$B/fdr" report "$d" >"$d.report" 2>&1
+check "-F mid: only mid's sleds are patched, 1 function, and only mid is in the report" \
+	bash -c "grep -q ', 1 function patched' '$d.out' && grep -qw mid '$d.report' &&
+		 [ -z \"\$(awk 'NR > 2 && !/^#/ && \$NF != \"mid\"' '$d.report')\" ]"
+
 # SIGKILL of the recorder: the program stops recording by itself
 d=$T/killed
 "$B/fdr" record -p "$PID" -o "$d" -t 0 >"$d.out" 2>&1 &
