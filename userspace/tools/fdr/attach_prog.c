@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "record.h"
@@ -39,6 +40,14 @@ static void read_cmdline(pid_t pid, const char *exe, char **argv)
 	argv[i] = NULL;
 }
 
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int fdr__attach_prog(struct record_opts *o, struct prog *p)
 {
 	static char *argv[MAX_ARGS + 1];
@@ -60,8 +69,9 @@ int fdr__attach_prog(struct record_opts *o, struct prog *p)
 	exe[n] = 0;
 	read_cmdline(o->pid, exe, argv);
 	o->argv = argv;
-	/* through /proc: the file it runs, even if replaced or deleted since */
-	r = fdr__prog_check(link, p);
+	/* by its name when that is still the file it runs (messages name it),
+	 * else through /proc (deleted or replaced since) */
+	r = fdr__prog_check(same_file(link, exe) ? exe : link, p);
 	if (r)
 		return r;
 	snprintf(p->path, sizeof(p->path), "%s", exe);
