@@ -281,10 +281,10 @@ __FDR_NO_INSTRUMENT static int unmap(const char *list)
 
 __FDR_NO_INSTRUMENT static int run(const char *cmd)
 {
-	/* static: a thread's stack may be small; a.lock guards them */
-	static char target[FDR_XRAY_TARGET_MAX], functions[65536];
+	char target[FDR_XRAY_TARGET_MAX];
+	const char *functions;
+	int pid, at = 0, r = -EINVAL;
 	long threshold;
-	int pid, r = -EINVAL;
 
 	if (!strncmp(cmd, "unmap ", 6))
 		return a.recording ? -EBUSY : unmap(cmd + 6);
@@ -293,9 +293,11 @@ __FDR_NO_INSTRUMENT static int run(const char *cmd)
 		stop_locked(false);
 		end_watcher();
 		r = 0;
-	} else if (sscanf(cmd, "start %d %ld %255s %65535s", &pid, &threshold,
-			  target, functions) == 4) {
-		r = start(pid, threshold, target, functions);
+	} else if (sscanf(cmd, "start %d %ld %255s %n", &pid, &threshold, target, &at) == 3 &&
+		   at > 0) {
+		/* the last field, in place: it may be long (-F/-N ids) */
+		functions = cmd + at;
+		r = *functions ? start(pid, threshold, target, functions) : -EINVAL;
 	}
 	pthread_mutex_unlock(&a.lock);
 	return r;
