@@ -33,6 +33,12 @@
  */
 const char fdr_xray_mode_link[] = FDR_XRAY_MODE_NAME;
 
+/* ... and so must fdr_attach_entry (xray_attach.c), which nothing calls
+ * but `fdr record -p`, from outside. */
+long fdr_attach_entry(const char *cmd);
+__attribute__((used)) static long (*const keep_attach_entry)(const char *) =
+	fdr_attach_entry;
+
 /* Nobody else can have selected "fdr" yet (it was not registered):
  * only XRAY_OPTIONS can ask for it. */
 __FDR_NO_INSTRUMENT static int mode_requested(void)

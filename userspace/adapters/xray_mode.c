@@ -142,6 +142,14 @@ __FDR_NO_INSTRUMENT static enum fdr_xray_log_init_status mode_finalize(void)
 	return FDR_XRAY_LOG_FINALIZED;
 }
 
+/* After log_finalize and fdr_detach(): the next log_init attaches anew,
+ * to the target and threshold it names (xray_attach.c). */
+__FDR_NO_INSTRUMENT void fdr__xray_mode_forget(void)
+{
+	memset(&attached_cfg, 0, sizeof(attached_cfg));
+	attached = false;
+}
+
 /* fdrd writes the log out of process; nothing to do here. */
 __FDR_NO_INSTRUMENT static enum fdr_xray_log_flush_status mode_flush(void)
 {

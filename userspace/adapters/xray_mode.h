@@ -23,6 +23,10 @@ void fdr__xray_fast_arg1(int32_t fid, enum fdr_xray_entry_type type,
 /* The custom-event handler. */
 void fdr__xray_custom_event(void *data, size_t len);
 
+/* Forget the first log_init's target and threshold, after fdr_detach():
+ * for `fdr record -p`, which attaches and detaches a running program. */
+void fdr__xray_mode_forget(void);
+
 /* What the mode installs in compiler-rt: the three handlers above behind
  * shims that also keep the vector state (xray_tramp_x86_64.S), which
  * compiler-rt's trampolines save only in part. */

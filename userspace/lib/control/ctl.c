@@ -52,7 +52,11 @@ FDR_API void fdr_ctl_close(struct fdr_ctl *ctl)
 	if (!ctl)
 		return;
 	fdr_ctl_unmap(ctl);
-	if (ctl->fd >= 0)
+	/* an embedded handle also maps the object's control area: without
+	 * this, each open and close left that mapping behind */
+	if (ctl->target.kind == FDR_TARGET_EMBEDDED)
+		fdr__embedded_forget(ctl);
+	else if (ctl->fd >= 0)
 		close(ctl->fd);
 	free(ctl);
 }

@@ -22,12 +22,14 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 #include "recorder.h"
 #include "fdr_env.h"
+#include "fdr_detach.h"
 
 #define MAX_REGIONS		64	/* slots of the ring of region structs */
 #define RECHECK_INTERVAL_NS	(10ull * 1000 * 1000)
@@ -42,6 +44,10 @@ pid_t fdr__pid;
  * would outlive fdr_detach() and change that.
  */
 int fdr__trigger_fd = -1;
+/* >= 0: the threshold of the next fdr_attach(), instead of $FDR_OPTIONS
+ * (set by the attach entry, xray_attach.c, which must not setenv() in a
+ * running program). */
+long fdr__threshold_us_override = -1;
 
 #ifdef FDR_TEST_HOOKS
 /* Runs between the map (and its checks) and the region's first use. */
@@ -229,6 +235,8 @@ FDR_API int fdr_attach(const char *target)
 	fdr__owner_process_setup();
 	/* Not the caller's to set in a set-user-ID program (fdr__env). */
 	fdr__options_parse(&g.opts, fdr__env("FDR_OPTIONS"));
+	if (fdr__threshold_us_override >= 0)	/* fdr record -p's, not our env's */
+		g.opts.threshold_us = (uint64_t)fdr__threshold_us_override;
 	ret = fdr_ctl_open(&ctl, target);
 	if (ret < 0) {
 		fprintf(stderr, "libfdr: recording disabled: %s\n",
@@ -295,5 +303,39 @@ FDR_API void fdr_detach(void)
 	__atomic_store_n(&fdr__trigger_fd, -1, __ATOMIC_RELEASE);
 	fdr_ctl_close(g.ctl);
 	g.ctl = NULL;
+	pthread_mutex_unlock(&g.lock);
+}
+
+/*
+ * Give back every mapping fdr_attach() ever made (retired ones too), after
+ * fdr_detach().  Only for a caller that knows no thread is inside a record
+ * or holds a buffer any more: `fdr record -p` stops every thread, checks
+ * their busy flags and resets their writers first (xray_attach.c).
+ */
+__FDR_NO_INSTRUMENT void fdr__unmap_all(void)
+{
+	pthread_mutex_lock(&g.lock);
+	for (unsigned i = 0; i < MAX_REGIONS; i++) {
+		struct fdr_region *r = &g.regions[i];
+
+		if (r->base)
+			munmap(r->base, r->len);
+		memset(r, 0, sizeof(*r));
+	}
+	g.next_slot = 0;
+	pthread_mutex_unlock(&g.lock);
+}
+
+/*
+ * After fdr_detach() while other threads may still be inside a record
+ * (the recorder died): turn every mapping into private zero pages (see
+ * retire()), which gives the region's memory back and takes late writes.
+ */
+__FDR_NO_INSTRUMENT void fdr__retire_all(void)
+{
+	pthread_mutex_lock(&g.lock);
+	for (unsigned i = 0; i < MAX_REGIONS; i++)
+		if (g.regions[i].base)
+			retire(&g.regions[i]);
 	pthread_mutex_unlock(&g.lock);
 }

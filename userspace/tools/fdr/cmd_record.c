@@ -96,16 +96,22 @@ static uint64_t ns_since(const struct timespec *t0)
 	       (uint64_t)t0->tv_nsec;
 }
 
-/* PROG's run, for DIR/info: its start, its length, what it cost. */
+/*
+ * PROG's run (or the attached window of -p PID), for DIR/info: its start,
+ * its length, and for a run of ours what it cost.
+ */
 static int run_measured(const struct prog *p, const struct record_opts *o,
-			const struct run_env *env, struct run_facts *run)
+			const struct run_env *env, struct backend *b, struct run_facts *run)
 {
 	struct timespec t0;
 	int r;
 
 	clock_gettime(CLOCK_REALTIME, &run->started);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	r = fdr__run(p, o->argv, env, &run->wstatus);
+	if (o->pid)
+		r = fdr__attach_run(o, p, env, b);
+	else
+		r = fdr__run(p, o->argv, env, &run->wstatus);
 	run->elapsed_ns = ns_since(&t0);
 	getrusage(RUSAGE_CHILDREN, &run->usage);
 	return r;
@@ -134,7 +140,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 		fdr__backend_close(&b);
 		goto fail;
 	}
-	r = run_measured(p, o, &env, &run);
+	r = run_measured(p, o, &env, &b, &run);
 	if (!r || stream)
 		r = collect(&b, &d, p, o, stream, &sum, &st, &run) ?: r;
 	fdr__backend_close(&b);
@@ -159,7 +165,9 @@ int fdr__cmd_record(int argc, char **argv)
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
 
-	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
+	if (r < 0 && o.pid)
+		r = fdr__attach_prog(&o, &p);
+	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p))) ||
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;

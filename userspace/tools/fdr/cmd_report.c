@@ -128,6 +128,7 @@ static int report_trace(const struct data_source *ds, const struct fdr_trace *t,
 	rep.dropped = drops->dropped;
 	rep.drop_places = drops->drop_places;
 	rep.threshold_us = ds->threshold_us;
+	rep.attached = ds->attached;
 	if (ds->trigger.fired)
 		name_trigger(&rep, &ds->trigger, syms);
 	if (o->json)

@@ -50,7 +50,7 @@ static const struct option opts[] = {
 static char **fdrlog_args(const struct view_cmd *cmd, char **given, int ngiven,
 			  const struct data_source *ds, int *argc)
 {
-	char **v = calloc((size_t)ngiven + 5 + 2 * ds->nsym_maps, sizeof(char *));
+	char **v = calloc((size_t)ngiven + 6 + 2 * ds->nsym_maps, sizeof(char *));
 	int n = 0;
 
 	if (!v)
@@ -58,6 +58,8 @@ static char **fdrlog_args(const struct view_cmd *cmd, char **given, int ngiven,
 	v[n++] = (char *)cmd->name;
 	for (int i = 0; i < ngiven; i++)
 		v[n++] = given[i];
+	if (ds->attached == 1)	/* no ring wrap: a missing entry was before the attach */
+		v[n++] = "--attached";
 	fdr__data_symbol_args(ds, v, &n);
 	v[n++] = (char *)ds->log;
 	*argc = n;

@@ -41,6 +41,14 @@ static long read_threshold(const char *v)
 	return *v >= '0' && *v <= '9' && !*end && n >= 0 ? n : -1;
 }
 
+/* "PID<TAB>RECYCLED": 1 when no buffer was recycled, else 2 */
+static int read_attached(const char *v)
+{
+	const char *tab = strchr(v, '\t');
+
+	return tab && !strcmp(tab + 1, "0") ? 1 : 2;
+}
+
 static int info_line(const char *key, const char *v, void *arg)
 {
 	struct data_source *ds = arg;
@@ -55,6 +63,8 @@ static int info_line(const char *key, const char *v, void *arg)
 		snprintf(ds->instr, sizeof(ds->instr), "%s", v);
 	else if (!strcmp(key, "finalized"))
 		read_trigger(&ds->trigger, v);
+	else if (!strcmp(key, "attached"))
+		ds->attached = read_attached(v);
 	else if (!strcmp(key, "threshold_us"))
 		ds->threshold_us = read_threshold(v);
 	return 0;

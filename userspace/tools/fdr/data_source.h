@@ -31,6 +31,9 @@ struct data_source {
 	char instr[16];			/* xray, cyg, unknown */
 	struct data_trigger trigger;
 	long threshold_us;		/* calls shorter were not recorded; -1: not known */
+	int attached;			/* fdr record -p: 0 no; 1 every exit without
+					 * entry ran at the attach; 2 or the ring
+					 * overwrote it */
 	char **sym_maps;		/* DIR/fdr-syms.*.map */
 	size_t nsym_maps;
 };

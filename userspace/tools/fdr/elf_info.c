@@ -66,8 +66,9 @@ static const Elf64_Shdr *section(const struct elf *e, const char *name)
 	return NULL;
 }
 
-/* Is name a defined symbol of the symbol table symtab? */
-static bool defines(const struct elf *e, const Elf64_Shdr *symtab, const char *name)
+/* Is name a defined symbol of the symbol table symtab?  Its value in *value. */
+static bool symbol(const struct elf *e, const Elf64_Shdr *symtab, const char *name,
+		   uint64_t *value)
 {
 	const Elf64_Shdr *strs;
 	const Elf64_Sym *sym;
@@ -85,16 +86,25 @@ static bool defines(const struct elf *e, const Elf64_Shdr *symtab, const char *n
 
 		if (sym[i].st_shndx != SHN_UNDEF && sym[i].st_name < strs->sh_size &&
 		    strnlen(s, strs->sh_size - sym[i].st_name) == strlen(name) &&
-		    !strcmp(s, name))
+		    !strcmp(s, name)) {
+			*value = sym[i].st_value;
 			return true;
+		}
 	}
 	return false;
 }
 
+static bool symbol_any(const struct elf *e, const char *name, uint64_t *value)
+{
+	return symbol(e, section(e, ".symtab"), name, value) ||
+	       symbol(e, section(e, ".dynsym"), name, value);
+}
+
 static bool defines_any(const struct elf *e, const char *name)
 {
-	return defines(e, section(e, ".symtab"), name) ||
-	       defines(e, section(e, ".dynsym"), name);
+	uint64_t unused;
+
+	return symbol_any(e, name, &unused);
 }
 
 static enum fdr_instr instrumentation(const struct elf *e)
@@ -157,6 +167,9 @@ int fdr__elf_info(const char *path, struct fdr_elf_info *info)
 	if (!r) {
 		info->instr = instrumentation(&e);
 		build_id(&e, info->build_id, sizeof(info->build_id));
+		info->entry = ((const Elf64_Ehdr *)e.p)->e_entry;
+		if (!symbol_any(&e, "fdr_attach_entry", &info->attach_entry))
+			info->attach_entry = 0;
 	}
 	munmap(map, e.size);
 	return r;

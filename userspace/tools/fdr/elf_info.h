@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum fdr_instr {
 	FDR_INSTR_NONE,		/* no sign of instrumentation */
@@ -20,6 +21,8 @@ enum fdr_instr {
 struct fdr_elf_info {
 	enum fdr_instr instr;
 	char build_id[2 * 64 + 1];	/* hex, "" if none */
+	uint64_t entry;			/* e_entry: with AT_ENTRY, the load bias */
+	uint64_t attach_entry;		/* fdr_attach_entry's value, 0 if none */
 };
 
 /*

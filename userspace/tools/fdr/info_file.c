@@ -18,6 +18,10 @@
  *   				(when the trigger ended the recording)
  *   log	log.xray
  *   sched	log.xray.sched		(when the kernel's view was recorded)
+ *   attached	<pid>	<buffers recycled>
+ *				(fdr record -p: the log starts at an attach;
+ *				with 0 recycled, every exit without its entry
+ *				is a call that was running then)
  *   argv	<arg>	<arg>...
  *
  * and what `fdr info` shows (uftrace info's), which nothing else reads:
@@ -124,7 +128,7 @@ static const char *finalize_name(uint32_t reason)
 	}
 }
 
-static void put_run(FILE *f, const struct run_facts *run)
+static void put_run(FILE *f, const struct record_opts *o, const struct run_facts *run)
 {
 	const struct rusage *u = &run->usage;
 
@@ -133,12 +137,14 @@ static void put_run(FILE *f, const struct run_facts *run)
 	fprintf(f, "recorded_at\t%lld.%09ld\n", (long long)run->started.tv_sec,
 		run->started.tv_nsec);
 	put_host(f);
+	fprintf(f, "elapsed_ns\t%llu\n", (unsigned long long)run->elapsed_ns);
+	if (o->pid)
+		return;	/* attached: not our child, its status and costs are not ours */
 	if (WIFSIGNALED(run->wstatus))
 		fprintf(f, "exit\tsignal\t%s\n", sigabbrev_np(WTERMSIG(run->wstatus)) ?: "?");
 	else
 		fprintf(f, "exit\t%d\n", WEXITSTATUS(run->wstatus));
-	fprintf(f, "elapsed_ns\t%llu\ncpu_user_us\t%lld\ncpu_system_us\t%lld\nmax_rss_kb\t%ld\n",
-		(unsigned long long)run->elapsed_ns,
+	fprintf(f, "cpu_user_us\t%lld\ncpu_system_us\t%lld\nmax_rss_kb\t%ld\n",
 		(long long)u->ru_utime.tv_sec * 1000000 + u->ru_utime.tv_usec,
 		(long long)u->ru_stime.tv_sec * 1000000 + u->ru_stime.tv_usec, u->ru_maxrss);
 }
@@ -186,11 +192,14 @@ int fdr__info_write(const char *dir, const struct prog *p, const struct record_o
 			st->finalize_tid);
 	if (o->stream)
 		fputs("mode\tstream\n", f);
+	if (o->pid)
+		fprintf(f, "attached\t%d\t%llu\n", (int)o->pid,
+			(unsigned long long)st->buffers_recycled);
 	fputs("log\t" FDR_LOG_NAME "\n", f);
 	if (sum->sched)
 		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);
 	put_list(f, "argv", o->argv);
-	put_run(f, run);
+	put_run(f, o, run);
 	put_region(f, st, sum);
 	bad = ferror(f);
 	if (fclose(f) || bad)

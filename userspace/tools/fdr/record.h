@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <sys/types.h>
 
 #include <fdr.h>
 
@@ -40,7 +41,10 @@ struct record_opts {
 	size_t nonly;
 	const char *hide[64];		/* -N: record all but these */
 	size_t nhide;
-	char **argv;			/* PROG ARGS..., NULL-terminated */
+	char **argv;			/* PROG ARGS..., NULL-terminated; with -p
+					 * the process's command line */
+	pid_t pid;			/* -p PID: attach to it; 0: run PROG */
+	uint64_t duration_us;		/* --duration DUR with -p; 0: until stopped */
 };
 
 /* record_opts.c: -1 to run, else the exit status (help, usage error). */
@@ -93,6 +97,16 @@ struct run_env {
 };
 /* 0 with PROG's wait status once every descendant is gone, or the exit status. */
 int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);
+
+/* attach_prog.c: with -p, PROG is the process's executable, o->argv its
+ * command line; only an fdr-cc XRay build can be attached.  -1 to go on,
+ * else the exit status after a message. */
+int fdr__attach_prog(struct record_opts *o, struct prog *p);
+
+/* attach_run.c: with -p, record the running process instead of running
+ * PROG: attach, wait for a stop, detach.  0 or the exit status. */
+int fdr__attach_run(const struct record_opts *o, const struct prog *p,
+		    const struct run_env *env, struct backend *b);
 
 /* flush_log.c: write the finalized region as DIR/log.xray + .threads (+ .sched). */
 struct flush_summary {

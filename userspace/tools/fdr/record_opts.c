@@ -13,6 +13,7 @@ static const char help[] =
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
 	"                  [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
+	"       fdr record -p PID [--duration DUR] [options as above]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls,\n"
 	"and those of its threads, forked children and exec'ed instrumented\n"
 	"programs, into DIR (default ./" FDR_DEFAULT_DATA_DIR "/; replaced as a whole,\n"
@@ -20,6 +21,11 @@ static const char help[] =
 	"and free, else through a private shared-memory region.  Waits for PROG\n"
 	"and every descendant, then writes the log; exits with PROG's status\n"
 	"(128+N for a signal N; 125-127 for fdr's own errors).\n"
+	"With -p, record the running process PID (built with fdr-cc, XRay mode)\n"
+	"from now until Ctrl-C, --duration, the trigger or its exit, then detach\n"
+	"and leave it as it was; exits with 0.\n"
+	"  -p, --pid PID           record the running process PID (who may ptrace it)\n"
+	"      --duration DUR      with -p: stop after DUR (Nms, Ns; default: Ctrl-C)\n"
 	"  -o, --output DIR        the data directory (default " FDR_DEFAULT_DATA_DIR ")\n"
 	"  -t, --threshold DUR     drop calls shorter than DUR (N, Nus, Nms, Ns;\n"
 	"                          default 5us; 0 keeps every call)\n"
@@ -73,6 +79,7 @@ static int parse_trigger(const char *arg, struct record_opts *o)
 static int parse_one(int c, struct record_opts *o)
 {
 	uint64_t v;
+	char *end;
 
 	switch (c) {
 	case 'h': fputs(help, stdout); return 0;
@@ -87,6 +94,18 @@ static int parse_one(int c, struct record_opts *o)
 		return usage_error("-T (uftrace's trigger) acts at replay/report time only, not "
 				   "at record time yet: give it to fdr replay or fdr report "
 				   "(--trigger DUR[:FUNC] stops a recording); got", optarg);
+	case 'p':
+		v = strtoull(optarg, &end, 10);
+		if (end == optarg || *end || !v || v > INT32_MAX)
+			return usage_error("--pid: expected a process id, got", optarg);
+		o->pid = (pid_t)v;
+		return -1;
+	case 'D':
+		if (fdr__parse_duration_us(optarg, &v) || !v)
+			return usage_error("--duration: expected a duration (Nms, Ns), got",
+					   optarg);
+		o->duration_us = v;
+		return -1;
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nhide) == 64)
@@ -128,7 +147,9 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "notrace", required_argument, 0, 'N' },
 		{ "no-sched", no_argument, 0, 'S' },
 		{ "stream", no_argument, 0, 'M' },
-		{ "trigger", required_argument, 0, 'g' }, { 0 }
+		{ "trigger", required_argument, 0, 'g' },
+		{ "pid", required_argument, 0, 'p' },
+		{ "duration", required_argument, 0, 'D' }, { 0 }
 	};
 	int c, r;
 
@@ -136,9 +157,21 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 				   .buffer_size = 64 * 1024, .buffers_per_cpu = 64 };
 	optind = 0;
 	/* '+': PROG's own options are PROG's, even without "--" */
-	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:T:", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:T:p:", opts, NULL)) != -1)
 		if ((r = parse_one(c, o)) >= 0)
 			return r;
+	if (o->pid && optind < argc) {
+		fprintf(stderr, "fdr record: -p PID records a running process: no PROG "
+			"('%s')\n", argv[optind]);
+		return 2;
+	}
+	if (o->duration_us && !o->pid) {
+		fprintf(stderr, "fdr record: --duration is for -p PID; PROG is recorded "
+			"until it exits\n");
+		return 2;
+	}
+	if (o->pid)
+		return -1;
 	if (optind >= argc) {
 		fprintf(stderr, "fdr record: expected PROG\n%s", help);
 		return 2;

@@ -54,6 +54,7 @@ struct report {
 	size_t drop_places;		/* drop markers */
 	const struct data_trigger *trigger; /* NULL: no trigger ended the recording */
 	long threshold_us;		/* calls shorter were not recorded; -1: not known */
+	int attached;			/* data_source.h's: what an exit without entry is */
 	char trigger_name[256];		/* its function, as the table names it */
 };
 

@@ -53,12 +53,17 @@ void fdr__report_print_text(FILE *f, const struct report *r)
 		}
 		fprintf(f, "  %10llu  %s\n", (unsigned long long)fn->calls, fn->name);
 	}
+	static const char *const orphan_words[] = {
+		"exits whose entry the ring overwrote",
+		"calls entered before the attach (only their exit is recorded)",
+		"exits whose entry came before the attach or the ring overwrote",
+	};
+
 	if (r->open_calls || r->orphan_exits || r->unwound)
 		fprintf(f, "# not counted: %llu calls open at the end (a crash, or still "
-			"running at finalize), %llu exits whose entry the ring overwrote, "
-			"%llu frames closed by a deeper exit\n",
+			"running at finalize), %llu %s, %llu frames closed by a deeper exit\n",
 			(unsigned long long)r->open_calls, (unsigned long long)r->orphan_exits,
-			(unsigned long long)r->unwound);
+			orphan_words[r->attached], (unsigned long long)r->unwound);
 	if (r->sched_unknown)
 		fputs("# scheduling records were lost: time before a thread's first record is "
 		      "in none of On-CPU, Runnable, Blocked\n", f);

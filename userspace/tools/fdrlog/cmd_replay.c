@@ -18,6 +18,8 @@ static const char help[] =
 	"events, as `uftrace replay` does. Calls whose entry the ring overwrote\n"
 	"say \"entry lost\" (their duration is a lower bound), calls still running\n"
 	"at the end \"still open at the end\".\n"
+	"--attached     the log starts at an attach (fdr record -p) and no buffer\n"
+	"               was recycled: a missing entry says \"entered before the attach\"\n"
 	FILTER_HELP
 	"--instr-map, --sym-map, --threads, --no-threads: as for convert\n"
 	"--sched FILE   fdrd's scheduling file (default: FILE.sched when it exists):\n"
@@ -27,11 +29,13 @@ static const char help[] =
 
 static const struct option long_options[] = {
 	{ "help", no_argument, 0, 'h' }, { "sched", required_argument, 0, OPT_SCHED },
-	{ "no-sched", no_argument, 0, OPT_NO_SCHED }, VIEW_LONG_OPTIONS, { 0 }
+	{ "no-sched", no_argument, 0, OPT_NO_SCHED }, VIEW_LONG_OPTIONS,
+	{ "attached", no_argument, 0, OPT_ATTACHED }, { 0 }
 };
 
 /* -1: go on; else the exit status (help, usage error). */
-static int parse(int argc, char **argv, struct view_opts *v, struct sched_source *sched)
+static int parse(int argc, char **argv, struct view_opts *v, struct sched_source *sched,
+		 bool *attached)
 {
 	int c, r;
 
@@ -44,6 +48,10 @@ static int parse(int argc, char **argv, struct view_opts *v, struct sched_source
 			if (c == OPT_SCHED)
 				sched->path = optarg;
 			sched->disabled = c == OPT_NO_SCHED;
+			continue;
+		}
+		if (c == OPT_ATTACHED) {
+			*attached = true;
 			continue;
 		}
 		r = cmd_view_option(c, optarg, "replay", v);
@@ -69,7 +77,9 @@ int cmd_replay(int argc, char **argv)
 	struct out_buffer o;
 	int r;
 
-	r = parse(argc, argv, &v, &sched_src);
+	bool attached = false;
+
+	r = parse(argc, argv, &v, &sched_src, &attached);
 	if (r < 0 && (r = view_inputs_load(&in, "replay", argv[optind], &v)) == 0)
 		r = -1;		/* loaded: go on */
 	if (r >= 0) {
@@ -87,7 +97,7 @@ int cmd_replay(int argc, char **argv)
 		if (!sched && !sched_src.disabled)
 			out_printf(&o, "# %s: time off CPU is in the durations, unmarked\n",
 				   sched_none_reason(&sched_src));
-		r = write_replay(&o, &in.trace, in.syms, in.threads, sched, &v.filter);
+		r = write_replay(&o, &in.trace, in.syms, in.threads, sched, &v.filter, attached);
 		out_flush(&o);
 		if (r)
 			fprintf(stderr, "fdrlog replay: out of memory\n");

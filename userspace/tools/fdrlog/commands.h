@@ -64,7 +64,7 @@ int sched_load(const char *who, const char *log_path, const struct sched_source 
  * filter_opts.h's. */
 enum {
 	OPT_THREADS = 0x300, OPT_NO_THREADS, OPT_SCHED, OPT_NO_SCHED, OPT_NO_SORT,
-	OPT_FOR_LLVM,
+	OPT_FOR_LLVM, OPT_ATTACHED,
 };
 
 /* The options replay, flame and convert share (cmd_view_opts.c): the

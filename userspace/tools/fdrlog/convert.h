@@ -54,10 +54,12 @@ void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struc
 struct filter_opts;
 /* uftrace-replay-like call trees per thread (replay.c), with the times
  * off CPU of sched (may be NULL), of what the filters show (filter_opts.h;
- * their names checked before: view_filter_check); -1 on out of memory. */
+ * their names checked before: view_filter_check); attached: the log
+ * starts at an fdr record -p attach with no buffer recycled, so a missing
+ * entry is a call entered before it.  -1 on out of memory. */
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
-		 const struct filter_opts *filter);
+		 const struct filter_opts *filter, bool attached);
 
 /* A self-contained SVG flame graph (flame.c) of what the filters show;
  * -1 on out of memory. */

@@ -42,6 +42,8 @@ struct replay {
 	size_t next_rec;			/* where the next time off CPU is looked for */
 	struct off_cpu off;			/* the next one, when have_off */
 	bool have_off;
+	bool attached;				/* --attached: a missing entry was
+						 * before an fdr record -p attach */
 };
 
 /* "%*u.%03u us" (width digits before the point), ms and s from 1000 of
@@ -175,7 +177,8 @@ static void put_payload(struct replay *r, const struct call_node *n)
 static void put_flags(struct replay *r, uint32_t flags)
 {
 	if (flags & CALL_ENTRY_LOST)
-		out_str(r->o, " /* entry lost */");
+		out_str(r->o, r->attached ? " /* entered before the attach */"
+					     : " /* entry lost */");
 	if (flags & CALL_EXIT_LOST)
 		out_str(r->o, " /* exit lost */");
 	if (flags & CALL_OPEN)
@@ -317,12 +320,12 @@ static void put_thread_line(struct replay *r, const struct call_thread *th,
 
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
-		 const struct filter_opts *v)
+		 const struct filter_opts *v, bool attached)
 {
 	struct call_forest f;
 	struct replay r = { o, t, &f, syms, NULL, NULL, narrows(v),
 			    fdr_log_get_header(t->log)->cycle_frequency, 0, 0, sched, NULL, 0, { 0 },
-			    false };
+			    false, attached };
 	int err;
 
 	if (call_forest_build(&f, t))

@@ -49,7 +49,7 @@ static void write_everything(const struct fdr_trace *t)
 
 	write_yaml(&out, t, NULL);
 	write_chrome(&out, t, NULL, NULL, NULL);
-	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &filter) ||
+	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &filter, false) ||
 	    write_flame(&out, t, NULL, &filter, "fuzz") ||
 	    write_llvm_export(&out, t, NULL, &enters, &exits))
 		abort();

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fdr_detach.h - what libfdr offers the attach entry (adapters/xray_attach.c)
+ * beyond fdr_attach()/fdr_detach(), so that `fdr record -p` leaves a
+ * program as it found it.  Internal: libfdr and the adapters only.
+ */
+#ifndef FDR_DETACH_H
+#define FDR_DETACH_H
+
+/* >= 0: the duration threshold of the next fdr_attach(), in µs, instead
+ * of $FDR_OPTIONS (a running program's environment is not ours to set). */
+extern long fdr__threshold_us_override;
+
+/* After fdr_detach(), with every other thread stopped outside a record
+ * and its writer reset: unmap every region ever mapped. */
+void fdr__unmap_all(void);
+
+/* After fdr_detach(), while other threads may still be mid-record: make
+ * every mapping private zero pages (the region's memory goes back). */
+void fdr__retire_all(void);
+
+#endif /* FDR_DETACH_H */
