@@ -87,17 +87,38 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 	return r;
 }
 
+/* What the log will hold, said before PROG's own output. */
+static int libcall_setup(const struct record_opts *o, const struct prog *p, char *so,
+			 size_t sosz, const char **preload)
+{
+	*preload = NULL;
+	if (!p->libcall_only)
+		return 0;	/* instrumented: library calls not yet (issue 33) */
+	if (fdr__libcall_find(so, sosz)) {
+		fprintf(stderr, "fdr record: cannot find libfdr-plt.so, which records %s's "
+			"library calls (not next to fdr, nor in $FDR_LIBDIR); run make in the "
+			"fdr tree or set FDR_LIBDIR\n", o->argv[0]);
+		return FDR_EXIT_FAILED;
+	}
+	*preload = so;
+	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
+		"shared libraries only (rebuild it with fdr-cc for its own functions)\n",
+		o->argv[0]);
+	return 0;
+}
+
 static int record(const struct record_opts *o, const struct prog *p, const char *functions)
 {
+	char so[PATH_MAX];
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
 	struct backend b;
 	struct data_dir d;
-	int wstatus = 0, r = fdr__data_dir_begin(&d, o->out_dir);
+	int wstatus = 0, r = libcall_setup(o, p, so, sizeof(so), &env.preload);
 
-	if (r)
+	if (r || (r = fdr__data_dir_begin(&d, o->out_dir)))
 		return r;
 	r = fdr__backend_open(&b, o);
 	if (r)
@@ -133,7 +154,7 @@ int fdr__cmd_record(int argc, char **argv)
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
 
-	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
+	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p, !o.no_libcall)) ||
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;

@@ -156,6 +156,7 @@ int fdr__elf_info(const char *path, struct fdr_elf_info *info)
 	r = elf_parse(&e);
 	if (!r) {
 		info->instr = instrumentation(&e);
+		info->dynamic = section(&e, ".interp") != NULL;
 		build_id(&e, info->build_id, sizeof(info->build_id));
 	}
 	munmap(map, e.size);

@@ -20,6 +20,7 @@ enum fdr_instr {
 struct fdr_elf_info {
 	enum fdr_instr instr;
 	char build_id[2 * 64 + 1];	/* hex, "" if none */
+	bool dynamic;			/* has .interp: the loader preloads */
 };
 
 /*
