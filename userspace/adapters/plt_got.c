@@ -174,7 +174,8 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 		if (fdr__plt_nsyms >= h->cap)
 			return;
 		idx = fdr__plt_nsyms++;
-		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name };
+		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name,
+			!strcmp(name, "__cxa_begin_catch") };
 		h->by_sym[s] = idx + 1;
 	}
 	idx = h->by_sym[s] - 1;

@@ -17,6 +17,7 @@ struct fdr_plt_sym {
 	uintptr_t target;	/* where the loader bound it */
 	int32_t fid;		/* its id in the log, 0: not recorded */
 	const char *name;	/* in the executable's .dynstr */
+	bool catches;		/* __cxa_begin_catch: an exception ended */
 };
 
 extern struct fdr_plt_sym *fdr__plt_syms;
@@ -31,7 +32,8 @@ void fdr__plt_return(void);
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *ret_slot);
 uintptr_t fdr__plt_exit(uintptr_t rsp);
 /* Before an exception unwinds: give every frame its real return address
- * back; after it is caught: close the frames it left, re-hook the rest. */
+ * back; after it is caught: close the frames it left (return slots below
+ * rsp), re-hook the rest. */
 void fdr__plt_unhook_returns(void);
 void fdr__plt_rehook_returns(uintptr_t rsp);
 

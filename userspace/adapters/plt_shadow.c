@@ -82,6 +82,8 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 	if (!s->fid)
 		return s->target;
 	err = errno;
+	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
+		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
 	if (sh->depth && sh->e[sh->depth - 1].slot <= slot)
 		drop_dead(sh, slot);
 	if (sh->depth < SHADOW_MAX) {

@@ -9,7 +9,11 @@
  * first in the lookup): every pending call gets its real return address
  * back before the search starts.  __cxa_begin_catch, which the catching
  * frame calls first, closes the calls the exception left (their frames
- * are below the catcher's stack pointer) and hooks the others again.
+ * are below the catcher's stack pointer) and hooks the others again:
+ * when the executable calls it, its hook does that before recording the
+ * call (plt_shadow.c); when a library catches, the interposer below does,
+ * sparing the return slot of the call to itself (which holds the
+ * catcher's return address, or fdr__plt_return when hooked).
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -32,11 +36,11 @@ __attribute__((visibility("default"))) int _Unwind_RaiseException(void *exc)
 __attribute__((visibility("default"))) void *__cxa_begin_catch(void *exc)
 {
 	static begin_catch_fn real;
-	/* the catcher's stack pointer: the calls it made are over */
-	uintptr_t cfa = (uintptr_t)__builtin_frame_address(0) + 2 * sizeof(void *);
+	/* our own return slot: the catcher's calls below it are over */
+	uintptr_t slot = (uintptr_t)__builtin_frame_address(0) + sizeof(void *);
 
 	if (!real)
 		real = (begin_catch_fn)dlsym(RTLD_NEXT, "__cxa_begin_catch");
-	fdr__plt_rehook_returns(cfa);
+	fdr__plt_rehook_returns(slot);
 	return real(exc);
 }

@@ -6,6 +6,7 @@
 # module (libcall_audit.c), counts on a run with the same input, and the
 # program's output and exit status do not change (TAP on stdout).
 set -u
+export LC_ALL=C
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
 B=$BUILD/bin
@@ -18,11 +19,20 @@ nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l 
 check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
 cd "$T" || exit 1
 
-# "name=count ..." of the Enter records of every process in DIR's log
+# "name=count ..." of the Enter records of every process in DIR's log,
+# named by the raw (not demangled) names of DIR's sym-maps
 fdr_counts() {
-	"$FDR" convert --format yaml --no-sort "$1" |
-		sed -n 's/.*function: \([^,]*\),.*kind: function-enter.*/\1/p' | sort | uniq -c |
-		awk '{print $2 "=" $1}' | sort | tr '\n' ' '
+	"$FDR" convert --format yaml --no-sort "$1" | python3 -c '
+import collections, glob, re, sys
+names = {}
+for f in glob.glob(sys.argv[1] + "/fdr-syms.*.map"):
+    for line in open(f):
+        if not line.startswith("#"):
+            p = line.split("\t")
+            names[p[0]] = p[1]
+c = collections.Counter(names.get(m.group(1), "#" + m.group(1)) for m in
+        (re.search(r"func-id: (\d+),.*kind: function-enter", l) for l in sys.stdin) if m)
+print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$1"
 }
 # the audit counter's files OUT.<pid>, added up
 audit_counts() {
@@ -99,6 +109,11 @@ got=$(fdr_counts "$T/f.data")
 case " $got" in *" vfork="*|*" _setjmp="*) nok "returns-twice functions are not hooked" "$got" ;;
 	*) ok "returns-twice functions are not hooked" ;; esac
 check "longjmp out of qsort's comparator: every exit closes the newest entry" nested "$T/f.data"
+
+# ---- C++ exceptions through library calls (plt_unwind.c) ----
+check "build: clang++-19 -O2 exceptions" clang++-19 -O2 -o throw "$HERE/libcall_throw.cc"
+compare "C++ exceptions thrown through and from library calls" "$T/throw"
+check "C++ exceptions: every exit closes the newest entry" nested "$T/f.data"
 
 # ---- a Debian binary: gzip ----
 { seq 1 30000; echo hello; } > input
