@@ -11,7 +11,7 @@
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
-	"                  [--no-sched] [--trigger DUR[:FUNC]]\n"
+	"                  [--no-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls\n"
 	"and its calls into shared libraries (any dynamically linked PROG),\n"
