@@ -40,6 +40,9 @@ void fdr__plt_rehook_returns(uintptr_t rsp);
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);
 
+/* plt_detect.c: built with fdr-cc (its own libfdr records)? */
+bool fdr__plt_exe_records_itself(void);
+
 /* plt_got.c: hook the executable's GOT; the number of hooked slots,
  * and in *unbound those left alone because the loader had not bound them. */
 uint32_t fdr__plt_hook_main(uint32_t *unbound);

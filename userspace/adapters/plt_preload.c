@@ -63,6 +63,8 @@ __attribute__((constructor)) static void plt_start(void)
 {
 	uint32_t unbound;
 
+	if (fdr__plt_exe_records_itself())
+		return;		/* an exec'ed fdr-cc build: its libfdr records */
 	if (fdr_attach(NULL) < 0)
 		return;		/* fdr_attach said why; the program runs as is */
 	if (!fdr__plt_hook_main(&unbound))
