@@ -7,11 +7,13 @@
  * records through it, and a second, preloaded libfdr in the same process
  * would give each thread two buffers.  So libfdr-plt.so stays out of such
  * a program: an XRay build has an xray_instr_map section (read from the
- * file's section headers), a dynamic --gcc build exports the hooks.
+ * file's section headers), a dynamic --gcc build exports the hooks
+ * (from the executable itself: glibc has stubs of the same names).
  */
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
@@ -51,12 +53,22 @@ static bool has_xray_section(int fd)
 	return false;
 }
 
+/* The executable is the first object of the loader's list. */
+static bool defined_by_exe(const char *name)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+	struct link_map *lm = NULL;
+	Dl_info info;
+
+	return p && dladdr1(p, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm && !lm->l_prev;
+}
+
 bool fdr__plt_exe_records_itself(void)
 {
 	int fd;
 	bool xray;
 
-	if (dlsym(RTLD_DEFAULT, "__cyg_profile_func_enter"))
+	if (defined_by_exe("__cyg_profile_func_enter"))
 		return true;
 	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

@@ -119,6 +119,24 @@ check "C++ exceptions: every exit closes the newest entry" nested "$T/f.data"
 { seq 1 30000; echo hello; } > input
 compare "/usr/bin/gzip -9" /usr/bin/gzip -9 input
 
+# ---- an uninstrumented PROG exec'ing an fdr-cc build: its own libfdr records ----
+# (libfdr-plt.so, inherited through LD_PRELOAD, stays out of it: plt_detect.c)
+cat > execer.c <<'X'
+#include <unistd.h>
+int main(int argc, char **argv) { (void)argc; execv(argv[1], argv + 1); return 1; }
+X
+cc -O2 -o execer execer.c
+for mode in xray gcc; do
+	flag=; [ $mode = gcc ] && flag=--gcc
+	"$B/fdr-cc" $flag -O1 -g -o traced_$mode "$HERE/traced.c" -lpthread || { nok "build traced ($mode)"; continue; }
+	"$FDR" record -o x_$mode.data -t 0 -- ./execer ./traced_$mode >/dev/null 2>x.err
+	c=$("$FDR" convert --format yaml --no-sort x_$mode.data 2>/dev/null | grep -c 'kind: function-enter')
+	# traced.c: main 1, work 1, middle 4, leaf 12: 18 Enters, each once,
+	# after execer's one library call, execv (whose Exit never comes)
+	[ "$c" = 19 ] && ok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" \
+		|| nok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" "enters: $c" "$(head -c 1000 x.err)"
+done
+
 # ---- --no-libcall: an uninstrumented program is refused as before ----
 "$FDR" record -o e1 --no-libcall -- "$T/prog" >/dev/null 2>e.err; rc=$?
 [ $rc = 125 ] && grep -q 'not instrumented' e.err && [ ! -e e1 ] \
