@@ -102,8 +102,8 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 	}
 	*preload = so;
 	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
-		"shared libraries only (rebuild it with fdr-cc for its own functions)\n",
-		o->argv[0]);
+		"shared libraries only (not its own functions: rebuild it with fdr-cc for "
+		"those; not calls between libraries or into dlopen'ed ones)\n", o->argv[0]);
 	return 0;
 }
 
