@@ -26,8 +26,8 @@ static bool readable(const char *p)
 }
 
 /* $FDR_LIBDIR, else beside the build tree's bin/ (../adapters), else the
- * installed layouts' (../lib: make install; ../lib/<multiarch>: the
- * Debian package). */
+ * installed layouts' (../lib/fdr: make install; ../lib/<multiarch>/fdr:
+ * the Debian package). */
 int fdr__libcall_find(char *out, size_t outsz)
 {
 	const char *dir = getenv("FDR_LIBDIR");
@@ -46,9 +46,9 @@ int fdr__libcall_find(char *out, size_t outsz)
 	*slash = 0;
 	if (snprintf(out, outsz, "%s/../adapters/" PLT_SO, self) < (int)outsz && readable(out))
 		return 0;
-	if (snprintf(out, outsz, "%s/../lib/" PLT_SO, self) < (int)outsz && readable(out))
+	if (snprintf(out, outsz, "%s/../lib/fdr/" PLT_SO, self) < (int)outsz && readable(out))
 		return 0;
-	if (snprintf(out, outsz, "%s/../lib/x86_64-linux-gnu/" PLT_SO, self) < (int)outsz &&
+	if (snprintf(out, outsz, "%s/../lib/x86_64-linux-gnu/fdr/" PLT_SO, self) < (int)outsz &&
 	    readable(out))
 		return 0;
 	return -1;
