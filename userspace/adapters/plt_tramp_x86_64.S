@@ -22,15 +22,25 @@
  */
 	.text
 
+/* An rbp frame with size bytes of 16-aligned room at rsp, and its end. */
+.macro FRAME_OPEN size
+	push	%rbp
+	mov	%rsp, %rbp
+	sub	$\size, %rsp
+	and	$-16, %rsp
+.endm
+
+.macro FRAME_CLOSE
+	mov	%rbp, %rsp
+	pop	%rbp
+.endm
+
 	.globl	fdr__plt_entry
 	.hidden	fdr__plt_entry
 	.type	fdr__plt_entry, @function
 	.p2align 4
 fdr__plt_entry:
-	push	%rbp
-	mov	%rsp, %rbp
-	sub	$192, %rsp
-	and	$-16, %rsp
+	FRAME_OPEN 192
 	mov	%rdi, 0(%rsp)
 	mov	%rsi, 8(%rsp)
 	mov	%rdx, 16(%rsp)
@@ -67,8 +77,7 @@ fdr__plt_entry:
 	movaps	144(%rsp), %xmm5
 	movaps	160(%rsp), %xmm6
 	movaps	176(%rsp), %xmm7
-	mov	%rbp, %rsp
-	pop	%rbp
+	FRAME_CLOSE
 	lea	8(%rsp), %rsp		/* drop the index */
 	jmp	*%r11
 	.size	fdr__plt_entry, .-fdr__plt_entry
@@ -78,10 +87,7 @@ fdr__plt_entry:
 	.type	fdr__plt_return, @function
 	.p2align 4
 fdr__plt_return:
-	push	%rbp			/* into the slot the return freed */
-	mov	%rsp, %rbp
-	sub	$64, %rsp
-	and	$-16, %rsp
+	FRAME_OPEN 64			/* rbp goes into the slot the return freed */
 	mov	%rax, 0(%rsp)
 	mov	%rdx, 8(%rsp)
 	movaps	%xmm0, 16(%rsp)
@@ -93,8 +99,7 @@ fdr__plt_return:
 	mov	8(%rsp), %rdx
 	movaps	16(%rsp), %xmm0
 	movaps	32(%rsp), %xmm1
-	mov	%rbp, %rsp
-	pop	%rbp
+	FRAME_CLOSE
 	jmp	*%r11
 	.size	fdr__plt_return, .-fdr__plt_return
 
