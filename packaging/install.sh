@@ -123,6 +123,10 @@ install_libs() {
 	put 0755 "$BUILD/lib/$so" "$LIBDIR/$so"
 	link "$so" "$LIBDIR/libfdr.so.$SOVERSION"
 	link "$so" "$LIBDIR/libfdr.so"
+	# fdr record preloads it (library calls); it finds it in ../lib/fdr
+	# of its own directory, or in $FDR_LIBDIR.  A private directory: it is
+	# no library to link against (no soname).
+	put 0755 "$BUILD/adapters/libfdr-plt.so" "$LIBDIR/fdr/libfdr-plt.so"
 	# The XRay mode's ld script names its archive by the installed path,
 	# never the build tree's (adapters/Makefile explains the script).
 	printf '/* GNU ld script: the fdr XRay mode (userspace/adapters) */\nEXTERN(fdr_xray_mode_link)\nINPUT(%s)\n' \

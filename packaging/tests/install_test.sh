@@ -38,7 +38,7 @@ p=$d/usr/local
 expected_files() {
 	local f missing=
 	for f in bin/fdr bin/fdrctl bin/fdrd bin/fdrlog bin/fdr-cc share/man/man1/fdr.1 lib/libfdr.a "lib/libfdr.so.$version" \
-		lib/libfdr-xray.a lib/libfdr-xray-objs.a lib/libfdr-xray-cxx.a lib/libfdr-cyg.a lib/libfdrread.a \
+		lib/libfdr-xray.a lib/libfdr-xray-objs.a lib/libfdr-xray-cxx.a lib/libfdr-cyg.a lib/libfdrread.a lib/fdr/libfdr-plt.so \
 		include/fdr.h include/fdr_inline.h include/fdr_reader.h include/linux/fdr.h \
 		include/linux/fdr_flush.h include/linux/fdr_log.h include/linux/fdr_sched.h lib/pkgconfig/fdr.pc share/man/man8/fdrd.8 \
 		share/man/man8/fdrctl.8 share/man/man1/fdrlog.1 lib/udev/rules.d/60-fdr.rules \
@@ -177,6 +177,14 @@ recorded_installed() {
 	grep -q '"name": *"leaf"' "$tmp/rep.json" || { cat "$tmp/rep.json"; return 1; }
 }
 check "the installed fdr records the program and reports leaf by name" recorded_installed
+
+# an uninstrumented program: the installed fdr finds the installed libfdr-plt.so
+libcalls_installed() {
+	(cd "$tmp" && "$pre/bin/fdr" record --threshold 0 -o "$tmp/lc.data" -- /bin/true --version >/dev/null) || return 1
+	"$pre/bin/fdr" report --json "$tmp/lc.data" >"$tmp/lc.json" || return 1
+	grep -q '"name": *"setlocale"' "$tmp/lc.json" || { cat "$tmp/lc.json"; return 1; }
+}
+check "the installed fdr records an uninstrumented program's library calls" libcalls_installed
 
 emptied() {
 	PREFIX=$pre bash "$inst" uninstall || return 1

@@ -71,7 +71,7 @@ int fdr__attach_prog(struct record_opts *o, struct prog *p)
 	o->argv = argv;
 	/* by its name when that is still the file it runs (messages name it),
 	 * else through /proc (deleted or replaced since) */
-	r = fdr__prog_check(same_file(link, exe) ? exe : link, p);
+	r = fdr__prog_check(same_file(link, exe) ? exe : link, p, false);
 	if (r)
 		return r;
 	snprintf(p->path, sizeof(p->path), "%s", exe);

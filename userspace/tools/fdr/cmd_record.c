@@ -117,19 +117,40 @@ static int run_measured(const struct prog *p, const struct record_opts *o,
 	return r;
 }
 
+/* What the log will hold, said before PROG's own output. */
+static int libcall_setup(const struct record_opts *o, const struct prog *p, char *so,
+			 size_t sosz, const char **preload)
+{
+	*preload = NULL;
+	if (!p->libcall_only)
+		return 0;	/* instrumented: library calls not yet (issue 33) */
+	if (fdr__libcall_find(so, sosz)) {
+		fprintf(stderr, "fdr record: cannot find libfdr-plt.so, which records %s's "
+			"library calls (not next to fdr, nor in $FDR_LIBDIR); run make in the "
+			"fdr tree or set FDR_LIBDIR\n", o->argv[0]);
+		return FDR_EXIT_FAILED;
+	}
+	*preload = so;
+	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
+		"shared libraries only (not its own functions: rebuild it with fdr-cc for "
+		"those; not calls between libraries or into dlopen'ed ones)\n", o->argv[0]);
+	return 0;
+}
+
 static int record(const struct record_opts *o, const struct prog *p, const char *functions,
 		  char **cmdline)
 {
 	struct run_facts run = { .cmdline = cmdline };
+	char so[PATH_MAX];
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
 	struct backend b;
 	struct data_dir d;
-	int r = fdr__data_dir_begin(&d, o->out_dir);
+	int r = libcall_setup(o, p, so, sizeof(so), &env.preload);
 
-	if (r)
+	if (r || (r = fdr__data_dir_begin(&d, o->out_dir)))
 		return r;
 	r = fdr__backend_open(&b, o);
 	if (r)
@@ -167,7 +188,7 @@ int fdr__cmd_record(int argc, char **argv)
 
 	if (r < 0 && o.pid)
 		r = fdr__attach_prog(&o, &p);
-	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p))) ||
+	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p, !o.no_libcall))) ||
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;

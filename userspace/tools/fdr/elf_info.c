@@ -166,6 +166,7 @@ int fdr__elf_info(const char *path, struct fdr_elf_info *info)
 	r = elf_parse(&e);
 	if (!r) {
 		info->instr = instrumentation(&e);
+		info->dynamic = section(&e, ".interp") != NULL;
 		build_id(&e, info->build_id, sizeof(info->build_id));
 		info->entry = ((const Elf64_Ehdr *)e.p)->e_entry;
 		if (!symbol_any(&e, "fdr_attach_entry", &info->attach_entry))

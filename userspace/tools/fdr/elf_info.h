@@ -23,6 +23,7 @@ struct fdr_elf_info {
 	char build_id[2 * 64 + 1];	/* hex, "" if none */
 	uint64_t entry;			/* e_entry: with AT_ENTRY, the load bias */
 	uint64_t attach_entry;		/* fdr_attach_entry's value, 0 if none */
+	bool dynamic;			/* has .interp: the loader preloads */
 };
 
 /*

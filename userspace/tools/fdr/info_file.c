@@ -8,7 +8,8 @@
  *   fdr-data	1
  *   exe	/abs/path/prog
  *   build-id	<hex>|-
- *   instrumentation	xray|cyg|unknown
+ *   instrumentation	xray|cyg|libcall|unknown  (libcall: not instrumented,
+ *			its library calls only)
  *   backend	/dev/fdr|embedded
  *   threshold_us	<n>|default|FDR_OPTIONS
  *				(FDR_OPTIONS: no --threshold, but the user's
@@ -64,6 +65,8 @@ static const char *instr_name(const struct prog *p)
 {
 	if (p->script)
 		return "unknown";
+	if (p->libcall_only)
+		return "libcall";
 	switch (p->elf.instr) {
 	case FDR_INSTR_XRAY: return "xray";
 	case FDR_INSTR_CYG: return "cyg";

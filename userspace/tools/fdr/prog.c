@@ -62,13 +62,15 @@ static int not_instrumented(const char *name, const struct prog *p)
 			"the fdr XRay mode, so nothing would be recorded; rebuild it with "
 			"fdr-cc (e.g. make CC=fdr-cc CXX=fdr-c++)\n", name);
 	else
-		fprintf(stderr, "fdr record: %s is not instrumented, so nothing would be "
+		fprintf(stderr, "fdr record: %s is not instrumented%s, so nothing would be "
 			"recorded; rebuild it with fdr-cc or fdr-c++ (e.g. make CC=fdr-cc "
-			"CXX=fdr-c++, or fdr-cc -O2 -o prog prog.c)\n", name);
+			"CXX=fdr-c++, or fdr-cc -O2 -o prog prog.c)\n", name,
+			p->elf.dynamic ? " and --no-libcall leaves out its library calls"
+				       : " and statically linked (no library calls to trace)");
 	return FDR_EXIT_FAILED;
 }
 
-int fdr__prog_check(const char *name, struct prog *p)
+int fdr__prog_check(const char *name, struct prog *p, bool libcall)
 {
 	char found[PATH_MAX];
 	int r = find(name, found, sizeof(found));
@@ -96,6 +98,11 @@ int fdr__prog_check(const char *name, struct prog *p)
 	if (r) {
 		fprintf(stderr, "fdr record: %s: %s\n", p->path, strerror(-r));
 		return FDR_EXIT_CANNOT_EXEC;
+	}
+	/* its library calls are still worth a trace (libcall.c) */
+	if (libcall && p->elf.dynamic && p->elf.instr == FDR_INSTR_NONE) {
+		p->libcall_only = true;
+		return 0;
 	}
 	if (p->elf.instr == FDR_INSTR_NONE || p->elf.instr == FDR_INSTR_XRAY_NO_MODE)
 		return not_instrumented(name, p);

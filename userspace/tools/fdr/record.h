@@ -34,6 +34,7 @@ struct record_opts {
 	bool verbose;
 	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
 	bool stream;			/* --stream: FDR_INIT_STREAM */
+	bool no_libcall;		/* --no-libcall: no library calls */
 	uint64_t trigger_ns;		/* --trigger DUR[:FUNC]; 0: no trigger */
 	const char *trigger_func;	/* FUNC, NULL: any function */
 	int32_t trigger_fid;		/* FUNC's id (record_filter.c), 0: any */
@@ -55,9 +56,14 @@ struct prog {
 	char path[PATH_MAX];		/* absolute */
 	struct fdr_elf_info elf;
 	bool script;			/* starts with #!: not checked */
+	bool libcall_only;		/* not instrumented: library calls only */
 };
 /* 0, or the exit status after a message naming the cause and the fix. */
-int fdr__prog_check(const char *name, struct prog *p);
+int fdr__prog_check(const char *name, struct prog *p, bool libcall);
+
+/* libcall.c: where libfdr-plt.so is (0), and PROG's environment for it. */
+int fdr__libcall_find(char *out, size_t outsz);
+int fdr__libcall_env(const char *so);
 
 /* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
@@ -94,6 +100,7 @@ struct run_env {
 	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
 	long threshold_us;
 	const char *symdir;
+	const char *preload;		/* libfdr-plt.so, NULL: no library calls */
 };
 /* 0 with PROG's wait status once every descendant is gone, or the exit status. */
 int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);

@@ -11,10 +11,11 @@
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
-	"                  [--no-sched] [--trigger DUR[:FUNC]]\n"
+	"                  [--no-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       fdr record -p PID [--duration DUR] [options as above]\n"
-	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls,\n"
+	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls\n"
+	"and its calls into shared libraries (any dynamically linked PROG),\n"
 	"and those of its threads, forked children and exec'ed instrumented\n"
 	"programs, into DIR (default ./" FDR_DEFAULT_DATA_DIR "/; replaced as a whole,\n"
 	"never left half-written).  Records through /dev/fdr when it is there\n"
@@ -39,6 +40,9 @@ static const char help[] =
 "                          ring's worth; full buffers go to DIR/log.xray\n"
 "                          while PROG runs, and a writer that finds none\n"
 "                          free drops and counts rather than wait\n"
+"      --no-libcall        do not record calls into shared libraries (on by\n"
+"                          default; the only calls of a program not built\n"
+"                          with fdr-cc, which is then refused)\n"
 "      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
@@ -87,6 +91,7 @@ static int parse_one(int c, struct record_opts *o)
 	case 'v': o->verbose = true; return -1;
 	case 'S': o->no_sched = true; return -1;
 	case 'M': o->stream = true; return -1;
+	case 'L': o->no_libcall = true; return -1;
 	case 'g': return parse_trigger(optarg, o);
 	case 'T':
 		/* uftrace's -T at record time needs the XRay mode to act on
@@ -146,6 +151,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
 		{ "notrace", required_argument, 0, 'N' },
 		{ "no-sched", no_argument, 0, 'S' },
+		{ "no-libcall", no_argument, 0, 'L' },
 		{ "stream", no_argument, 0, 'M' },
 		{ "trigger", required_argument, 0, 'g' },
 		{ "pid", required_argument, 0, 'p' },

@@ -367,13 +367,17 @@ stale_regions() { for r in /dev/shm/fdr-record.*; do
 "$FDR" record -o e1 -- ./no-such-prog 2>e.err; rc=$?
 [ $rc = 127 ] && grep -q 'no-such-prog: command not found' e.err && ok "PROG not found: 127 and a message" || nok "PROG not found: 127 and a message" "rc=$rc" "$(cat e.err)"
 no_leftovers "PROG not found: no data directory" . e1
-"$FDR" record -o e2 -- true 2>e.err; rc=$?
-[ $rc = 125 ] && grep -q 'not instrumented.*fdr-cc' e.err && ok "PROG not instrumented (stripped /bin/true): says to rebuild with fdr-cc" \
-	|| nok "PROG not instrumented (stripped /bin/true): says to rebuild with fdr-cc" "rc=$rc" "$(cat e.err)"
+# (without --no-libcall its library calls are recorded: libcall_test.sh)
+"$FDR" record -o e2 --no-libcall -- true 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'not instrumented.*fdr-cc' e.err && ok "PROG not instrumented (stripped /bin/true, --no-libcall): says to rebuild with fdr-cc" \
+	|| nok "PROG not instrumented (stripped /bin/true, --no-libcall): says to rebuild with fdr-cc" "rc=$rc" "$(cat e.err)"
 no_leftovers "PROG not instrumented: no data directory" . e2
 cc -o plain traced.c -lpthread
-"$FDR" record -o e3 -- ./plain 2>e.err; rc=$?
-[ $rc = 125 ] && grep -q 'not instrumented' e.err && ok "PROG not instrumented (plain cc build)" || nok "PROG not instrumented (plain cc build)" "rc=$rc" "$(cat e.err)"
+"$FDR" record -o e3 --no-libcall -- ./plain 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'not instrumented' e.err && ok "PROG not instrumented (plain cc build, --no-libcall)" || nok "PROG not instrumented (plain cc build, --no-libcall)" "rc=$rc" "$(cat e.err)"
+cc -static -o plain_static traced.c -lpthread
+"$FDR" record -o e3 -- ./plain_static 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'statically linked' e.err && ok "PROG not instrumented and static: refused (no library calls)" || nok "PROG not instrumented and static: refused (no library calls)" "rc=$rc" "$(cat e.err)"
 clang-19 -fxray-instrument -o xplain traced.c -lpthread 2>/dev/null
 "$FDR" record -o e4 -- ./xplain 2>e.err; rc=$?
 [ $rc = 125 ] && grep -q 'without the fdr XRay mode' e.err && ok "PROG built with -fxray-instrument but not fdr-cc" || nok "PROG built with -fxray-instrument but not fdr-cc" "rc=$rc" "$(cat e.err)"

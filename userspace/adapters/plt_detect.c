@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plt_detect.c - does the executable carry fdr's recorder itself?
+ *
+ * An uninstrumented program run by fdr record passes LD_PRELOAD on to
+ * what it execs; a program built with fdr-cc links libfdr statically and
+ * records through it, and a second, preloaded libfdr in the same process
+ * would give each thread two buffers.  So libfdr-plt.so stays out of such
+ * a program: an XRay build has an xray_instr_map section (read from the
+ * file's section headers), a dynamic --gcc build exports the hooks
+ * (from the executable itself: glibc has stubs of the same names).
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "plt_hook.h"
+
+#define XRAY_SECTION	"xray_instr_map"
+
+static bool read_at(int fd, void *buf, size_t len, off_t off)
+{
+	return pread(fd, buf, len, off) == (ssize_t)len;
+}
+
+/* Is there a section named XRAY_SECTION?  Every value read is checked
+ * against the sizes read, never trusted. */
+static bool has_xray_section(int fd)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr names, sh;
+	char name[sizeof(XRAY_SECTION)];
+
+	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    eh.e_shstrndx >= eh.e_shnum ||
+	    !read_at(fd, &names, sizeof(names),
+		     (off_t)(eh.e_shoff + (uint64_t)eh.e_shstrndx * sizeof(sh))))
+		return false;
+	for (unsigned i = 0; i < eh.e_shnum; i++) {
+		if (!read_at(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + (uint64_t)i * sizeof(sh))))
+			return false;
+		if (sh.sh_name >= names.sh_size ||
+		    !read_at(fd, name, sizeof(name), (off_t)(names.sh_offset + sh.sh_name)))
+			continue;
+		if (!memcmp(name, XRAY_SECTION, sizeof(name)))
+			return true;
+	}
+	return false;
+}
+
+/* The executable is the first object of the loader's list. */
+static bool defined_by_exe(const char *name)
+{
+	void *p = dlsym(RTLD_DEFAULT, name);
+	struct link_map *lm = NULL;
+	Dl_info info;
+
+	return p && dladdr1(p, &info, (void **)&lm, RTLD_DL_LINKMAP) && lm && !lm->l_prev;
+}
+
+bool fdr__plt_exe_records_itself(void)
+{
+	int fd;
+	bool xray;
+
+	if (defined_by_exe("__cyg_profile_func_enter"))
+		return true;
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	xray = has_xray_section(fd);
+	close(fd);
+	return xray;
+}

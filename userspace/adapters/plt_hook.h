@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plt_hook.h - library-call tracing: the preloaded runtime
+ * (libfdr-plt.so) points the executable's GOT entries of library
+ * functions at per-symbol stubs, records the entry, swaps the return
+ * address for a return trampoline backed by a per-thread shadow stack,
+ * records the exit (Documentation/integrations.md, "Library calls").
+ */
+#ifndef FDR_PLT_HOOK_H
+#define FDR_PLT_HOOK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* One hooked library function, by the name the executable imports. */
+struct fdr_plt_sym {
+	uintptr_t target;	/* where the loader bound it */
+	int32_t fid;		/* its id in the log, 0: not recorded */
+	const char *name;	/* in the executable's .dynstr */
+	bool catches;		/* __cxa_begin_catch: an exception ended */
+};
+
+extern struct fdr_plt_sym *fdr__plt_syms;
+extern uint32_t fdr__plt_nsyms;
+
+/* plt_tramp_x86_64.S */
+void fdr__plt_entry(void);
+void fdr__plt_return(void);
+
+/* plt_shadow.c: called by the trampolines (index, address of the
+ * return address) -> target; (caller's rsp after return) -> return address */
+uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *ret_slot);
+uintptr_t fdr__plt_exit(uintptr_t rsp);
+/* Before an exception unwinds: give every frame its real return address
+ * back; after it is caught: close the frames it left (return slots below
+ * rsp), re-hook the rest. */
+void fdr__plt_unhook_returns(void);
+void fdr__plt_rehook_returns(uintptr_t rsp);
+
+/* plt_skip.c: never hook this name (returns twice, or not a call). */
+bool fdr__plt_skip(const char *name);
+
+/* plt_detect.c: built with fdr-cc (its own libfdr records)? */
+bool fdr__plt_exe_records_itself(void);
+
+/* plt_got.c: hook the executable's GOT; the number of hooked slots,
+ * and in *unbound those left alone because the loader had not bound them. */
+uint32_t fdr__plt_hook_main(uint32_t *unbound);
+
+#endif /* FDR_PLT_HOOK_H */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plt_shadow.c - the per-thread shadow stack of library calls.
+ *
+ * The entry trampoline saves the caller's return address here and puts
+ * fdr__plt_return in its place; the return trampoline finds the entry by
+ * the address of that slot (not merely the top: a longjmp out of a
+ * library callback, qsort's comparator say, leaves entries whose frames
+ * are gone) and gives the real address back.  Entries whose frames are
+ * gone are closed (an exit record, so the log stays nested) when a
+ * later call or return shows it: a new call's slot at or above theirs
+ * on the same stack.  A handler on a sigaltstack runs above the frames
+ * it interrupted, so that test is skipped there.
+ *
+ * errno is kept: recording may make system calls, and the caller reads
+ * errno after the callee set it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fdr.h"
+#include "plt_hook.h"
+
+#define SHADOW_MAX	512
+
+struct shadow_entry {
+	uintptr_t *slot;	/* where the caller's return address lives */
+	uintptr_t ret;		/* the caller's return address */
+	int32_t fid;
+	bool unhooked;		/* the slot holds ret again (an exception) */
+};
+
+struct shadow {
+	uint32_t depth;
+	struct shadow_entry e[SHADOW_MAX];
+};
+
+static __thread struct shadow shadow __attribute__((tls_model("initial-exec")));
+
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+static bool on_altstack(void)
+{
+	stack_t ss;
+
+	return sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
+}
+
+/* Close the entries above index keep (their frames are gone). */
+static void close_above(struct shadow *sh, uint32_t keep)
+{
+	while (sh->depth > keep) {
+		uint32_t top = sh->depth - 1;
+
+		fdr_exit(sh->e[top].fid);
+		barrier();
+		sh->depth = top;
+	}
+}
+
+/* A call with its return address at slot: entries at or below it on
+ * this stack belong to frames a longjmp or exception left. */
+static void drop_dead(struct shadow *sh, uintptr_t *slot)
+{
+	uint32_t keep = sh->depth;
+
+	while (keep > 0 && sh->e[keep - 1].slot <= slot)
+		keep--;
+	if (keep != sh->depth && !on_altstack())
+		close_above(sh, keep);
+}
+
+uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
+{
+	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
+	struct shadow *sh = &shadow;
+	struct shadow_entry *e;
+	int err;
+
+	if (!s->fid)
+		return s->target;
+	err = errno;
+	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
+		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
+	if (sh->depth && sh->e[sh->depth - 1].slot <= slot)
+		drop_dead(sh, slot);
+	if (sh->depth < SHADOW_MAX) {
+		e = &sh->e[sh->depth];
+		e->slot = slot;
+		e->ret = *slot;
+		e->fid = s->fid;
+		e->unhooked = false;
+		barrier();	/* a signal handler's calls push above it */
+		sh->depth++;
+		barrier();
+		*slot = (uintptr_t)fdr__plt_return;
+		fdr_enter(s->fid);
+	}
+	errno = err;
+	return s->target;
+}
+
+static void __attribute__((noreturn)) lost(void)
+{
+	static const char msg[] = "fdr: library-call tracing lost a return "
+		"address (a stack switched by the program?); rerun with "
+		"fdr record --no-libcall\n";
+
+	if (write(2, msg, sizeof(msg) - 1) < 0)
+		abort();
+	abort();
+}
+
+uintptr_t fdr__plt_exit(uintptr_t rsp)
+{
+	struct shadow *sh = &shadow;
+	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
+	uint32_t i = sh->depth;
+	uintptr_t ret;
+	int err = errno;
+
+	while (i > 0 && sh->e[i - 1].slot != slot)
+		i--;
+	if (i == 0)
+		lost();
+	close_above(sh, i);	/* frames a longjmp left, above this one */
+	ret = sh->e[i - 1].ret;
+	fdr_exit(sh->e[i - 1].fid);
+	barrier();
+	sh->depth = i - 1;
+	errno = err;
+	return ret;
+}
+
+void fdr__plt_unhook_returns(void)
+{
+	struct shadow *sh = &shadow;
+
+	for (uint32_t i = sh->depth; i > 0; i--) {
+		struct shadow_entry *e = &sh->e[i - 1];
+
+		if (!e->unhooked && *e->slot == (uintptr_t)fdr__plt_return)
+			*e->slot = e->ret;
+		e->unhooked = true;
+	}
+}
+
+void fdr__plt_rehook_returns(uintptr_t rsp)
+{
+	struct shadow *sh = &shadow;
+	uint32_t keep = sh->depth;
+
+	while (keep > 0 && (uintptr_t)sh->e[keep - 1].slot < rsp)
+		keep--;
+	close_above(sh, keep);
+	for (uint32_t i = 0; i < sh->depth; i++) {
+		struct shadow_entry *e = &sh->e[i];
+
+		if (e->unhooked && *e->slot == e->ret)
+			*e->slot = (uintptr_t)fdr__plt_return;
+		e->unhooked = false;
+	}
+}

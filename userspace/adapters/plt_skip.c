@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plt_skip.c - library functions whose calls are never hooked.
+ *
+ * A function that returns twice (setjmp, vfork, getcontext) would
+ * return a second time through a shadow-stack entry already used, or,
+ * for vfork, the child would rewrite the parent's stack and thread
+ * state; uftrace leaves them alone too.  __libc_start_main is called
+ * once, before main, and never returns: hooking it would make the whole
+ * program one unfinished call.
+ */
+#include <stdbool.h>
+#include <string.h>
+
+#include "plt_hook.h"
+
+static const char *const skipped[] = {
+	"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx",
+	"vfork", "__vfork", "getcontext", "swapcontext",
+	"__libc_start_main", "__gmon_start__",
+};
+
+bool fdr__plt_skip(const char *name)
+{
+	for (size_t i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
+		if (!strcmp(name, skipped[i]))
+			return true;
+	return false;
+}
