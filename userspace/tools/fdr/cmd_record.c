@@ -83,6 +83,8 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 		r = fdr__flush_log(b, st, d->staging, sum);
 	r = r ? r : s;
 	if (!r)
+		r = fdr__xray_objects_names(d->staging, p);
+	if (!r)
 		r = fdr__info_write(d->staging, p, o->argv, b, o, st, sum);
 	return r;
 }
