@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# xray_dso_test.sh BUILD - functions of shared libraries built by fdr-cc
+# (XRay), which clang-19's runtime never patches: fdr's mode patches them
+# (userspace/adapters/xray_dso.h).  A program linked against one and
+# dlopen()ing/dlclose()ing another; every call counted against what the
+# program says it made, named in fdr report and replay (TAP on stdout).
+set -u
+BUILD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+B=$BUILD/bin
+FDR=$B/fdr
+T=$(mktemp -d /tmp/fdr-dso.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
+# "name=calls ..." of every function of `fdr report --json DIR [args]`, by name
+profile() {
+	"$FDR" report --json "$@" 2>"$T/r.err" | python3 -c 'import json,sys
+d=json.load(sys.stdin)
+print(" ".join("%s=%d" % (f["name"], f["calls"]) for f in sorted(d["functions"], key=lambda f: f["name"])))' 2>/dev/null
+}
+expect_profile() { # name want dir [report args]
+	local name=$1 want=$2; shift 2
+	local got; got=$(profile "$@")
+	if [ "$got" = "$want" ]; then ok "$name"; else nok "$name" "want: $want" "got:  $got" "$(cat "$T/r.err")"; fi
+}
+cd "$T" || exit 1
+
+check "fdr-cc -shared: the linked library" "$B/fdr-cc" -O1 -fPIC -shared -o libdsolib.so "$HERE/dso_lib.c"
+check "fdr-cc -shared: the dlopen()ed library" "$B/fdr-cc" -O1 -fPIC -shared -o libdsoplug.so "$HERE/dso_plug.c"
+check "fdr-cc: the program" "$B/fdr-cc" -O1 -o dso_main "$HERE/dso_main.c" -L. -ldsolib -Wl,-rpath,'$ORIGIN'
+# the sleds are there, unpatched: what clang-19 leaves to a runtime
+objdump -d libdsolib.so | grep -A1 '<dso_lib_leaf>:' | grep -q 'jmp' \
+	&& ok "clang-19 -shared: the library holds XRay sleds" \
+	|| nok "clang-19 -shared: the library holds XRay sleds" "$(objdump -d libdsolib.so | grep -A2 '<dso_lib_leaf>:')"
+
+# ---- -t 0: every call ----
+"$FDR" record -o all -t 0 -- ./dso_main ./libdsoplug.so >want.txt 2>rec.err
+want=$(cat want.txt)
+[ -n "$want" ] && ok "the program ran and said what it called" || nok "the program ran and said what it called" "$(cat rec.err)"
+expect_profile "-t 0: every call of both libraries, counted and named" "$want" all
+grep -q "^1	$T/libdsolib.so$" all/fdr-xray-dso.*.map && grep -q "^2	$T/libdsoplug.so$" all/fdr-xray-dso.*.map \
+	&& ok "object ids: 1 the linked library, 2 the dlopen()ed one (kept over 3 loads)" \
+	|| nok "object ids: 1 the linked library, 2 the dlopen()ed one (kept over 3 loads)" "$(cat all/fdr-xray-dso.*.map)"
+grep -q "^$((1 << 24 | 1))	dso_lib_leaf	$T/libdsolib.so	" all/fdr-syms.xray.map \
+	&& ok "ids: (object << 24) | n, n in map order as XRay numbers them" \
+	|| nok "ids: (object << 24) | n, n in map order as XRay numbers them" "$(cat all/fdr-syms.xray.map)"
+"$FDR" replay all >replay.txt 2>&1
+grep -q '^ *[0-9.]* [mun]s \[ *[0-9]*\] |     plug_leaf();' replay.txt && grep -q '} /\* plug_run \*/' replay.txt \
+	&& ok "replay: plug_leaf() under plug_run(), named" || nok "replay: plug_leaf() under plug_run(), named" "$(head -30 replay.txt)"
+
+# ---- report -F: a library function and what it calls ----
+expect_profile "report -F plug_run: the dlopen()ed function and its callees" \
+	"plug_leaf=18 plug_run=3" all -F plug_run
+
+# ---- the default threshold (5 us): the 1 ms calls all, short ones maybe ----
+"$FDR" record -o dflt -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
+got=$(profile dflt)
+python3 - "$got" "$want" <<'P' && ok "default threshold: slow calls all kept, none counted more than made" || nok "default threshold: slow calls all kept, none counted more than made" "got:  $got" "want: $want"
+import sys
+got = dict(kv.split("=") for kv in sys.argv[1].split())
+want = dict(kv.split("=") for kv in sys.argv[2].split())
+assert got.get("dso_lib_slow") == "1" and got.get("plug_slow") == "3", got
+assert all(k in want and int(v) <= int(want[k]) for k, v in got.items()), got
+P
+
+echo "1..$n"
+[ "$failed" = 0 ]
