@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include <linux/fdr.h>
+#include "elf_symtab.h"
 #include "fdr_env.h"
 #include "sym_map.h"
 #include "xray_dso.h"
@@ -68,6 +69,10 @@ static int enabled;
 static int map_fd = -1;
 static pid_t map_pid;
 static int noted_full;
+/* $FDR_XRAY_DSO_FUNCTIONS: only:|skip:NAME,... (fdr record -F/-N with
+ * names PROG's map lacks); NULL: every function. */
+static const char *filter;
+static int filter_only;
 
 __FDR_NO_INSTRUMENT static void write_stub(uint8_t *p, void (*target)(void))
 {
@@ -160,16 +165,43 @@ __FDR_NO_INSTRUMENT static void patch(uint8_t *sled, int32_t fid, uint8_t opcode
 	__atomic_store_n((uint16_t *)sled, (uint16_t)MOV_R10_SEQ, __ATOMIC_RELEASE);
 }
 
+/* Is name one of the comma-separated filter? */
+__FDR_NO_INSTRUMENT static int listed(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *p = filter; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !memcmp(p, name, n))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* Is the function at link-time address vaddr to be patched? */
+__FDR_NO_INSTRUMENT static int wanted(const struct fdr_elf_symtab *st, uint64_t vaddr)
+{
+	const char *name;
+
+	if (!filter)
+		return 1;
+	name = st ? fdr__elf_symtab_lookup(st, vaddr) : NULL;
+	return name && listed(name) ? filter_only : !filter_only;
+}
+
 /* Patch every sled of map with ids id << 24 | 1, 2, ...  Returns the
  * number patched or -errno. */
 __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map *map,
-					 const uint8_t *stubs)
+					 const uint8_t *stubs, const struct fdr_elf_symtab *st,
+					 uintptr_t base)
 {
 	struct fdr__xray_window w = { .page = sysconf(_SC_PAGESIZE) };
 	const struct xray_sled *s = map->sleds;
 	uint64_t fn = 0;
 	int32_t fid = 0;
-	int done = 0, ret = 0, closed;
+	int done = 0, ret = 0, closed, on = 0;
 
 	for (size_t i = 0; i < map->n && !ret; i++) {
 		uint8_t *sled = fdr__xray_sled_address(&s[i]);
@@ -181,8 +213,10 @@ __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map 
 			return -ENOEXEC;	/* absolute addresses: a -shared map has none */
 		if (f != fn && ++fid >= (1 << FDR_XRAY_DSO_SHIFT))
 			break;	/* more functions than ids: the rest stay off */
+		if (f != fn)
+			on = wanted(st, f - base);
 		fn = f;
-		if (k < 0 || (uintptr_t)sled < map->text_lo ||
+		if (k < 0 || !on || (uintptr_t)sled < map->text_lo ||
 		    (uintptr_t)sled > map->text_hi - SLED_SIZE || !unpatched(sled, s[i].kind))
 			continue;
 		ret = fdr__xray_window_cover(&w, (uintptr_t)sled);
@@ -258,9 +292,10 @@ __FDR_NO_INSTRUMENT static int object_id(const char *path)
 __FDR_NO_INSTRUMENT static int add_object(struct dl_phdr_info *info)
 {
 	struct fdr__xray_dso_map map;
+	struct fdr_elf_symtab st;
 	char path[PATH_MAX];
 	uint8_t *stubs;
-	int id, n;
+	int id, n, have_st = 0;
 
 	if (fdr__xray_dso_find_map(info, &map))
 		return 0;	/* no sleds (or not readable): nothing to patch */
@@ -270,7 +305,12 @@ __FDR_NO_INSTRUMENT static int add_object(struct dl_phdr_info *info)
 	if (!id)
 		return 0;
 	stubs = stubs_for(&objects[id], map.text_lo, map.text_hi);
-	n = stubs ? patch_map(id, &map, stubs) : -ENOMEM;
+	if (filter)	/* names for -F/-N: the file's symbol table */
+		have_st = fdr__elf_symtab_open(&st, path) == 0;
+	n = stubs ? patch_map(id, &map, stubs, have_st ? &st : NULL, info->dlpi_addr)
+		  : -ENOMEM;
+	if (have_st)
+		fdr__elf_symtab_close(&st);
 	if (n < 0)
 		fprintf(stderr, "fdr xray mode: note: cannot patch the sleds of %s (%s); "
 			"its functions are not recorded\n", path, strerror(-n));
@@ -333,8 +373,14 @@ __FDR_NO_INSTRUMENT int fdr__xray_dso_scan(void)
 
 __FDR_NO_INSTRUMENT void fdr__xray_dso_start(int only)
 {
-	if (only)
+	const char *spec = secure_getenv("FDR_XRAY_DSO_FUNCTIONS");
+
+	if (spec && (!strncmp(spec, "only:", 5) || !strncmp(spec, "skip:", 5))) {
+		filter_only = spec[0] == 'o';
+		filter = spec + 5;
+	} else if (only) {
 		return;	/* -F names the executable's functions: none of ours */
+	}
 	__atomic_store_n(&enabled, 1, __ATOMIC_RELEASE);
 	fdr__xray_dso_scan();
 }

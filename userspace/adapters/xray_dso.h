@@ -42,9 +42,11 @@ struct dl_phdr_info;
 int fdr__xray_dso_find_map(const struct dl_phdr_info *info,
 			   struct fdr__xray_dso_map *map);
 
-/* Turn library patching on (the mode started, with sleds patched: all
- * of them, or none when only: is 1 - the FDR_XRAY_FUNCTIONS filter names
- * the executable's ids only), then patch what is loaded. */
+/* Turn library patching on (the mode started, with sleds patched), then
+ * patch what is loaded: every function, or as $FDR_XRAY_DSO_FUNCTIONS
+ * says, "only:NAME,..." or "skip:NAME,..." (symbol-table names; fdr
+ * record -F/-N with names PROG's map lacks); without it, none when only
+ * is 1 ($FDR_XRAY_FUNCTIONS names the executable's ids only). */
 void fdr__xray_dso_start(int only);
 
 /* Patch the libraries loaded since the last scan, forget the unloaded.

@@ -89,9 +89,11 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 	return r;
 }
 
-static int record(const struct record_opts *o, const struct prog *p, const char *functions)
+static int record(const struct record_opts *o, const struct prog *p, const char *functions,
+		  const char *dso_functions)
 {
-	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
+	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions,
+			       .dso_functions = dso_functions };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
@@ -130,16 +132,17 @@ fail:
 
 int fdr__cmd_record(int argc, char **argv)
 {
-	char functions[65536];
+	char functions[65536], dso_functions[16384];
 	struct record_opts o;
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
 
 	if (r >= 0 || (r = fdr__prog_check(o.argv[0], &p)) ||
-	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
+	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions), dso_functions,
+				    sizeof(dso_functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
-	return record(&o, &p, functions);
+	return record(&o, &p, functions, dso_functions);
 }

@@ -55,7 +55,7 @@ int fdr__prog_check(const char *name, struct prog *p);
 
 /* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
-		       char *out, size_t outsz);
+		       char *out, size_t outsz, char *dso, size_t dsosz);
 
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
@@ -89,6 +89,7 @@ void fdr__backend_close(struct backend *b);
 struct run_env {
 	const char *target;
 	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
+	const char *dso_functions;	/* $FDR_XRAY_DSO_FUNCTIONS, "" for all */
 	long threshold_us;
 	const char *symdir;
 };

@@ -32,18 +32,40 @@ static bool named(const struct symbol *sym, const char *const *v, size_t n)
 	return hit;
 }
 
-/* Each name must match some function: a typo should not record nothing. */
-static int all_found(const struct symbols *s, const char *const *v, size_t n, char opt)
+static bool in_map(const struct symbols *s, const char *name)
 {
-	for (size_t i = 0; i < n; i++) {
-		bool found = false;
+	bool found = false;
 
-		for (size_t k = 0; k < s->n && !found; k++)
-			found = named(&s->v[k], &v[i], 1);
-		if (!found) {
+	for (size_t k = 0; k < s->n && !found; k++)
+		found = named(&s->v[k], &name, 1);
+	return found;
+}
+
+/*
+ * The names PROG's map does not have go to the XRay mode as
+ * "$FDR_XRAY_DSO_FUNCTIONS" = only:|skip:NAME,... for the functions of
+ * the shared libraries it patches (userspace/adapters/xray_dso.h), which
+ * are not known before PROG runs.  An id (#N) must be PROG's.
+ */
+static int dso_spec(const struct symbols *s, const char *const *v, size_t n, char opt,
+		    char *out, size_t outsz)
+{
+	size_t len = (size_t)snprintf(out, outsz, opt == 'F' ? "only:" : "skip:");
+
+	for (size_t i = 0; i < n; i++) {
+		if (in_map(s, v[i]))
+			continue;
+		if (v[i][0] == '#' || (v[i][0] >= '0' && v[i][0] <= '9') ||
+		    strchr(v[i], ',')) {
 			fprintf(stderr, "fdr record: -%c %s: no such function in the program's "
 				"XRay instrumentation map (names as fdr report prints them, or "
 				"#id)\n", opt, v[i]);
+			return FDR_EXIT_FAILED;
+		}
+		len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
+					out[len - 1] == ':' ? "" : ",", v[i]);
+		if (len >= outsz) {
+			fprintf(stderr, "fdr record: too many functions for -%c\n", opt);
 			return FDR_EXIT_FAILED;
 		}
 	}
@@ -76,13 +98,13 @@ static int build_spec(const struct symbols *s, const struct record_opts *o,
 }
 
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
-		       char *out, size_t outsz)
+		       char *out, size_t outsz, char *dso, size_t dsosz)
 {
 	struct symbols *s;
 	char msg[512];
 	int r;
 
-	out[0] = 0;
+	out[0] = dso[0] = 0;
 	if (!o->nonly && !o->nhide)
 		return 0;
 	if (p->script || p->elf.instr != FDR_INSTR_XRAY) {
@@ -94,9 +116,8 @@ int fdr__record_filter(const struct prog *p, const struct record_opts *o,
 		fprintf(stderr, "fdr record: -F/-N: %s\n", msg);
 		return FDR_EXIT_FAILED;
 	}
-	r = all_found(s, o->only, o->nonly, 'F');
-	if (!r)
-		r = all_found(s, o->hide, o->nhide, 'N');
+	r = o->nonly ? dso_spec(s, (const char *const *)o->only, o->nonly, 'F', dso, dsosz)
+		     : dso_spec(s, (const char *const *)o->hide, o->nhide, 'N', dso, dsosz);
 	if (!r)
 		r = build_spec(s, o, out, outsz);
 	symbols_free(s);

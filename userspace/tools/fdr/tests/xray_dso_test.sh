@@ -67,5 +67,19 @@ assert got.get("dso_lib_slow") == "1" and got.get("plug_slow") == "3", got
 assert all(k in want and int(v) <= int(want[k]) for k, v in got.items()), got
 P
 
+# ---- record -F/-N on library functions (names PROG's map lacks) ----
+"$FDR" record -o only -t 0 -F plug_slow -F dso_lib_work -- ./dso_main ./libdsoplug.so >/dev/null 2>only.err
+expect_profile "record -F plug_slow -F dso_lib_work: only those library functions" \
+	"dso_lib_work=4 plug_slow=3" only
+"$FDR" record -o onlymain -t 0 -F main -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
+expect_profile "record -F main: no library function" "main=1" onlymain
+"$FDR" record -o skip -t 0 -N plug_leaf -N dso_lib_leaf -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
+expect_profile "record -N plug_leaf -N dso_lib_leaf: all but those" \
+	"dso_lib_slow=1 dso_lib_work=4 main=1 plug_run=3 plug_slow=3" skip
+"$FDR" record -o bad -t 0 -F '#99999' -- ./dso_main ./libdsoplug.so >/dev/null 2>bad.err
+[ $? = 125 ] && grep -q "no such function" bad.err && [ ! -e bad ] \
+	&& ok "record -F #id not in PROG's map: refused, no data directory" \
+	|| nok "record -F #id not in PROG's map: refused, no data directory" "$(cat bad.err)"
+
 echo "1..$n"
 [ "$failed" = 0 ]
