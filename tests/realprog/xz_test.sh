@@ -53,7 +53,7 @@ seen = sorted(n for n in names if n in exported)
 unnamed = sorted(n for n in names if n.startswith("#"))
 print("exported liblzma functions in the report:", len(seen), seen[:8])
 assert names.get("lzma_code", 0) > 0, "lzma_code missing"
-assert names.get("lzma_easy_encoder", 0) == 1, "lzma_easy_encoder: %r" % names.get("lzma_easy_encoder")
+assert names.get("lzma_stream_encoder", 0) == 1, "lzma_stream_encoder: %r" % names.get("lzma_stream_encoder")
 assert len(seen) >= 10, "too few exported functions"
 assert not unnamed, "unnamed ids: %r" % unnamed[:5]
 P
