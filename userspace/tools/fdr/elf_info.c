@@ -157,6 +157,8 @@ int fdr__elf_info(const char *path, struct fdr_elf_info *info)
 	if (!r) {
 		info->instr = instrumentation(&e);
 		build_id(&e, info->build_id, sizeof(info->build_id));
+		info->dynamic = section(&e, ".interp") != NULL;
+		info->dlopen_seen = defines_any(&e, "__wrap_dlopen");
 	}
 	munmap(map, e.size);
 	return r;

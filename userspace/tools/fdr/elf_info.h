@@ -20,6 +20,9 @@ enum fdr_instr {
 struct fdr_elf_info {
 	enum fdr_instr instr;
 	char build_id[2 * 64 + 1];	/* hex, "" if none */
+	bool dynamic;			/* has an interpreter (.interp) */
+	bool dlopen_seen;		/* fdr-cc's dlopen() wrapper: libraries
+					 * loaded later get their sleds patched */
 };
 
 /*

@@ -57,6 +57,15 @@ int fdr__prog_check(const char *name, struct prog *p);
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
 		       char *out, size_t outsz, char *dso, size_t dsosz);
 
+/* prog_libs.c: the shared libraries PROG links, resolved by the loader. */
+struct prog_libs {
+	char **path;			/* absolute */
+	size_t n;
+};
+/* 0 (l->n may be 0: static, or nothing resolved) or -errno; free with _free. */
+int fdr__prog_libs(const char *prog, struct prog_libs *l);
+void fdr__prog_libs_free(struct prog_libs *l);
+
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
 /* DIR/fdr-syms.xray.map naming the functions of PROG and of the shared

@@ -41,35 +41,74 @@ static bool in_map(const struct symbols *s, const char *name)
 	return found;
 }
 
+/* Is name a function of one of the XRay-built libraries PROG links?
+ * Their maps are read once, on the first name PROG's map lacks. */
+static bool in_libs(const struct prog *p, struct prog_libs *libs, bool *read, const char *name)
+{
+	bool found = false;
+
+	if (!*read && p->elf.dynamic)
+		fdr__prog_libs(p->path, libs);
+	*read = true;
+	for (size_t i = 0; i < libs->n && !found; i++) {
+		struct symbols *s;
+		char msg[512];
+
+		if (symbols_from_instr_map(&s, libs->path[i], msg, sizeof(msg)))
+			continue;	/* not built with XRay */
+		found = in_map(s, name);
+		symbols_free(s);
+	}
+	return found;
+}
+
+/* A name that is neither PROG's nor its libraries': an error, unless
+ * PROG may dlopen() one that has it (then only a note). */
+static int unknown(const struct prog *p, const char *name, char opt)
+{
+	bool id = name[0] == '#' || (name[0] >= '0' && name[0] <= '9');
+
+	if (p->elf.dlopen_seen && !id && !strchr(name, ',')) {
+		fprintf(stderr, "fdr record: note: -%c %s: not in the program's XRay map nor in "
+			"its libraries'; kept for the libraries it dlopen()s\n", opt, name);
+		return 0;
+	}
+	fprintf(stderr, "fdr record: -%c %s: no such function in the program's XRay "
+		"instrumentation map%s (names as fdr report prints them, or #id)\n", opt,
+		name, p->elf.dynamic ? " nor in its shared libraries'" : "");
+	return FDR_EXIT_FAILED;
+}
+
 /*
  * The names PROG's map does not have go to the XRay mode as
  * "$FDR_XRAY_DSO_FUNCTIONS" = only:|skip:NAME,... for the functions of
- * the shared libraries it patches (userspace/adapters/xray_dso.h), which
- * are not known before PROG runs.  An id (#N) must be PROG's.
+ * the shared libraries it patches (userspace/adapters/xray_dso.h): ids
+ * there are given as the program loads them.  An id (#N) must be PROG's.
  */
-static int dso_spec(const struct symbols *s, const char *const *v, size_t n, char opt,
-		    char *out, size_t outsz)
+static int dso_spec(const struct prog *p, const struct symbols *s, const char *const *v,
+		    size_t n, char opt, char *out, size_t outsz)
 {
 	size_t len = (size_t)snprintf(out, outsz, opt == 'F' ? "only:" : "skip:");
+	struct prog_libs libs = { 0 };
+	bool read = false;
+	int r = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !r; i++) {
 		if (in_map(s, v[i]))
 			continue;
-		if (v[i][0] == '#' || (v[i][0] >= '0' && v[i][0] <= '9') ||
-		    strchr(v[i], ',')) {
-			fprintf(stderr, "fdr record: -%c %s: no such function in the program's "
-				"XRay instrumentation map (names as fdr report prints them, or "
-				"#id)\n", opt, v[i]);
-			return FDR_EXIT_FAILED;
-		}
+		if ((v[i][0] == '#' || (v[i][0] >= '0' && v[i][0] <= '9') || strchr(v[i], ',') ||
+		     !in_libs(p, &libs, &read, v[i])) &&
+		    (r = unknown(p, v[i], opt)))
+			break;
 		len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
 					out[len - 1] == ':' ? "" : ",", v[i]);
 		if (len >= outsz) {
 			fprintf(stderr, "fdr record: too many functions for -%c\n", opt);
-			return FDR_EXIT_FAILED;
+			r = FDR_EXIT_FAILED;
 		}
 	}
-	return 0;
+	fdr__prog_libs_free(&libs);
+	return r;
 }
 
 /* "only:" the -F functions not also given to -N, or "skip:" the -N ones. */
@@ -116,8 +155,8 @@ int fdr__record_filter(const struct prog *p, const struct record_opts *o,
 		fprintf(stderr, "fdr record: -F/-N: %s\n", msg);
 		return FDR_EXIT_FAILED;
 	}
-	r = o->nonly ? dso_spec(s, (const char *const *)o->only, o->nonly, 'F', dso, dsosz)
-		     : dso_spec(s, (const char *const *)o->hide, o->nhide, 'N', dso, dsosz);
+	r = o->nonly ? dso_spec(p, s, (const char *const *)o->only, o->nonly, 'F', dso, dsosz)
+		     : dso_spec(p, s, (const char *const *)o->hide, o->nhide, 'N', dso, dsosz);
 	if (!r)
 		r = build_spec(s, o, out, outsz);
 	symbols_free(s);

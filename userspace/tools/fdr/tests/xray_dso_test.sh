@@ -81,5 +81,24 @@ expect_profile "record -N plug_leaf -N dso_lib_leaf: all but those" \
 	&& ok "record -F #id not in PROG's map: refused, no data directory" \
 	|| nok "record -F #id not in PROG's map: refused, no data directory" "$(cat bad.err)"
 
+# a program that links the library but never dlopen()s: names are checked
+# against the maps of the libraries the loader resolves for it
+cat > linked.c <<'X'
+int dso_lib_work(int n);
+int main(void) { return dso_lib_work(3) == 6 ? 0 : 1; }
+X
+check "fdr-cc: a program that links the library, no dlopen()" "$B/fdr-cc" -O1 -o linked linked.c -L. -ldsolib -Wl,-rpath,'$ORIGIN'
+"$FDR" record -o lonly -t 0 -F dso_lib_work -- ./linked >/dev/null 2>lonly.err
+expect_profile "record -F dso_lib_work: found in the linked library's map" "dso_lib_work=1" lonly
+"$FDR" record -o lbad -t 0 -F dso_lib_wrok -- ./linked >/dev/null 2>lbad.err
+[ $? = 125 ] && grep -q -- "-F dso_lib_wrok: no such function in the program's XRay instrumentation map nor in its shared libraries'" lbad.err && [ ! -e lbad ] \
+	&& ok "record -F typo, no dlopen(): refused before running, no data directory" \
+	|| nok "record -F typo, no dlopen(): refused before running, no data directory" "$(cat lbad.err)"
+"$FDR" record -o dnote -t 0 -F plug_slow -F not_anywhere -- ./dso_main ./libdsoplug.so >/dev/null 2>dnote.err
+grep -q "note: -F not_anywhere: not in the program's XRay map nor in its libraries'; kept for the libraries it dlopen()s" dnote.err \
+	&& ok "record -F, a program that dlopen()s: a name no map has yet is a note, not an error" \
+	|| nok "record -F, a program that dlopen()s: a name no map has yet is a note, not an error" "$(cat dnote.err)"
+expect_profile "record -F plug_slow -F not_anywhere: plug_slow recorded" "plug_slow=3" dnote
+
 echo "1..$n"
 [ "$failed" = 0 ]
