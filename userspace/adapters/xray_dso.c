@@ -209,8 +209,10 @@ __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map 
 		uint8_t opcode;
 		int k = stub_index(s[i].kind, &opcode);
 
-		if (s[i].version < 2)
-			return -ENOEXEC;	/* absolute addresses: a -shared map has none */
+		if (s[i].version < 2) {
+			ret = -ENOEXEC;	/* absolute addresses: a -shared map has none */
+			break;
+		}
 		if (f != fn && ++fid >= (1 << FDR_XRAY_DSO_SHIFT))
 			break;	/* more functions than ids: the rest stay off */
 		if (f != fn)
