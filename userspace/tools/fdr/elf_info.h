@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum fdr_instr {
 	FDR_INSTR_NONE,		/* no sign of instrumentation */
@@ -30,5 +31,9 @@ struct fdr_elf_info {
  * another negative errno.
  */
 int fdr__elf_info(const char *path, struct fdr_elf_info *info);
+
+/* The symbol-table name (.symtab, else .dynsym; C++ names mangled) of the
+ * function at link-time address addr: 0, -ENOENT or another -errno. */
+int fdr__elf_function_name(const char *path, uint64_t addr, char *out, size_t outsz);
 
 #endif

@@ -32,34 +32,45 @@ static bool named(const struct symbol *sym, const char *const *v, size_t n)
 	return hit;
 }
 
-static bool in_map(const struct symbols *s, const char *name)
+static const struct symbol *find_in_map(const struct symbols *s, const char *name)
 {
-	bool found = false;
-
-	for (size_t k = 0; k < s->n && !found; k++)
-		found = named(&s->v[k], &name, 1);
-	return found;
+	for (size_t k = 0; k < s->n; k++)
+		if (named(&s->v[k], &name, 1))
+			return &s->v[k];
+	return NULL;
 }
 
-/* Is name a function of one of the XRay-built libraries PROG links?
- * Their maps are read once, on the first name PROG's map lacks. */
-static bool in_libs(const struct prog *p, struct prog_libs *libs, bool *read, const char *name)
+static bool in_map(const struct symbols *s, const char *name)
 {
-	bool found = false;
+	return find_in_map(s, name) != NULL;
+}
+
+/*
+ * Is name a function of one of the XRay-built libraries PROG links?  Its
+ * symbol-table name into raw (what the mode matches: "shapes::total(int)"
+ * is _ZN6shapes5totalEi there).  The libraries are listed once, on the
+ * first name PROG's map lacks.
+ */
+static bool in_libs(const struct prog *p, struct prog_libs *libs, bool *read, const char *name,
+		    char *raw, size_t rawsz)
+{
+	const struct symbol *sym = NULL;
 
 	if (!*read && p->elf.dynamic)
 		fdr__prog_libs(p->path, libs);
 	*read = true;
-	for (size_t i = 0; i < libs->n && !found; i++) {
+	for (size_t i = 0; i < libs->n && !sym; i++) {
 		struct symbols *s;
 		char msg[512];
 
 		if (symbols_from_instr_map(&s, libs->path[i], msg, sizeof(msg)))
 			continue;	/* not built with XRay */
-		found = in_map(s, name);
+		sym = find_in_map(s, name);
+		if (sym && fdr__elf_function_name(libs->path[i], sym->address, raw, rawsz))
+			snprintf(raw, rawsz, "%s", name);
 		symbols_free(s);
 	}
-	return found;
+	return sym != NULL;
 }
 
 /* A name that is neither PROG's nor its libraries': an error, unless
@@ -94,14 +105,17 @@ static int dso_spec(const struct prog *p, const struct symbols *s, const char *c
 	int r = 0;
 
 	for (size_t i = 0; i < n && !r; i++) {
+		char raw[1024];
+
 		if (in_map(s, v[i]))
 			continue;
+		snprintf(raw, sizeof(raw), "%s", v[i]);
 		if ((v[i][0] == '#' || (v[i][0] >= '0' && v[i][0] <= '9') || strchr(v[i], ',') ||
-		     !in_libs(p, &libs, &read, v[i])) &&
+		     !in_libs(p, &libs, &read, v[i], raw, sizeof(raw))) &&
 		    (r = unknown(p, v[i], opt)))
 			break;
 		len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
-					out[len - 1] == ':' ? "" : ",", v[i]);
+					out[len - 1] == ':' ? "" : ",", raw);
 		if (len >= outsz) {
 			fprintf(stderr, "fdr record: too many functions for -%c\n", opt);
 			r = FDR_EXIT_FAILED;

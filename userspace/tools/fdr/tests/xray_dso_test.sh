@@ -100,5 +100,27 @@ grep -q "note: -F not_anywhere: not in the program's XRay map nor in its librari
 	|| nok "record -F, a program that dlopen()s: a name no map has yet is a note, not an error" "$(cat dnote.err)"
 expect_profile "record -F plug_slow -F not_anywhere: plug_slow recorded" "plug_slow=3" dnote
 
+# C++: the report's names are demangled; the mode matches a library's
+# symbol-table name, which fdr record looks up for a linked library
+cat > cxxlib.cc <<'X'
+namespace shapes {
+struct Sq { int s; __attribute__((noinline)) int area() const { return s * s; } };
+__attribute__((noinline)) int total(int n) { int t = 0; for (int i = 0; i < n; i++) t += Sq{i}.area(); return t; }
+}
+X
+cat > cxxmain.cc <<'X'
+namespace shapes { int total(int); }
+int main() { return shapes::total(4) == 14 ? 0 : 1; }
+X
+check "fdr-c++ -shared: a C++ library" "$B/fdr-c++" -O1 -fPIC -shared -o libcxxl.so cxxlib.cc
+check "fdr-c++: a program linking it" "$B/fdr-c++" -O1 -o cxxmain cxxmain.cc -L. -lcxxl -Wl,-rpath,'$ORIGIN'
+"$FDR" record -o cxx -t 0 -- ./cxxmain >/dev/null 2>&1
+expect_profile "C++ library: names demangled" "main=1 shapes::Sq::area() const=4 shapes::total(int)=1" cxx
+"$FDR" record -o cxxf -t 0 -F 'shapes::total(int)' -- ./cxxmain >/dev/null 2>&1
+expect_profile "record -F 'shapes::total(int)': a C++ library function by its report name" \
+	"shapes::total(int)=1" cxxf
+"$FDR" record -o cxxn -t 0 -N 'shapes::Sq::area() const' -- ./cxxmain >/dev/null 2>&1
+expect_profile "record -N 'shapes::Sq::area() const': all but that one" "main=1 shapes::total(int)=1" cxxn
+
 echo "1..$n"
 [ "$failed" = 0 ]
