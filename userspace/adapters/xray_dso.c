@@ -47,10 +47,21 @@ void fdr__xray_arg1_tramp(void);
 #define REACH		((uintptr_t)1 << 31)
 #define MAX_LOADED	256	/* objects remembered per scan */
 
+/* The patched functions of one load, by entry address, for the
+ * unwinder (fdr__xray_dso_fid_at): never freed, a handler may read it. */
+struct fn_table {
+	size_t n;
+	struct fn_entry {
+		uintptr_t addr;
+		int32_t fid;
+	} v[];
+};
+
 struct object {
 	char path[PATH_MAX];	/* absolute; "" while the id is free */
 	uintptr_t base;		/* load address while loaded, else 0 */
 	uint8_t *stubs;		/* its stub page, or NULL */
+	struct fn_table *fns;	/* published with release order; NULL: none */
 };
 
 /* Every loaded object, instrumented or not, so a rescan reads no file
@@ -191,11 +202,30 @@ __FDR_NO_INSTRUMENT static int wanted(const struct fdr_elf_symtab *st, uint64_t 
 	return name && listed(name) ? filter_only : !filter_only;
 }
 
+__FDR_NO_INSTRUMENT static struct fn_table *table_new(size_t cap)
+{
+	void *p = mmap(NULL, sizeof(struct fn_table) + cap * sizeof(struct fn_entry),
+		       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Insertion into the sorted table: maps list functions mostly in
+ * address order, so this is nearly linear. */
+__FDR_NO_INSTRUMENT static void table_add(struct fn_table *t, uintptr_t addr, int32_t fid)
+{
+	size_t i = t->n++;
+
+	for (; i > 0 && t->v[i - 1].addr > addr; i--)
+		t->v[i] = t->v[i - 1];
+	t->v[i] = (struct fn_entry){ addr, fid };
+}
+
 /* Patch every sled of map with ids id << 24 | 1, 2, ...  Returns the
  * number patched or -errno. */
 __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map *map,
 					 const uint8_t *stubs, const struct fdr_elf_symtab *st,
-					 uintptr_t base)
+					 uintptr_t base, struct fn_table *fns)
 {
 	struct fdr__xray_window w = { .page = sysconf(_SC_PAGESIZE) };
 	const struct xray_sled *s = map->sleds;
@@ -226,6 +256,8 @@ __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map 
 			patch(sled, (id << FDR_XRAY_DSO_SHIFT) | fid, opcode,
 			      stubs + k * STUB_SIZE);
 			done++;
+			if (fns && (s[i].kind == 0 || s[i].kind == 3))	/* an entry */
+				table_add(fns, (uintptr_t)f, (id << FDR_XRAY_DSO_SHIFT) | fid);
 		}
 	}
 	closed = fdr__xray_window_close(&w);
@@ -295,6 +327,7 @@ __FDR_NO_INSTRUMENT static int add_object(struct dl_phdr_info *info)
 {
 	struct fdr__xray_dso_map map;
 	struct fdr_elf_symtab st;
+	struct fn_table *fns;
 	char path[PATH_MAX];
 	uint8_t *stubs;
 	int id, n, have_st = 0;
@@ -309,8 +342,11 @@ __FDR_NO_INSTRUMENT static int add_object(struct dl_phdr_info *info)
 	stubs = stubs_for(&objects[id], map.text_lo, map.text_hi);
 	if (filter)	/* names for -F/-N: the file's symbol table */
 		have_st = fdr__elf_symtab_open(&st, path) == 0;
-	n = stubs ? patch_map(id, &map, stubs, have_st ? &st : NULL, info->dlpi_addr)
+	fns = table_new(map.n);
+	n = stubs ? patch_map(id, &map, stubs, have_st ? &st : NULL, info->dlpi_addr, fns)
 		  : -ENOMEM;
+	/* an older table stays mapped: an unwinder may be reading it */
+	__atomic_store_n(&objects[id].fns, fns, __ATOMIC_RELEASE);
 	if (have_st)
 		fdr__elf_symtab_close(&st);
 	if (n < 0)
@@ -342,6 +378,34 @@ __FDR_NO_INSTRUMENT static int visit(struct dl_phdr_info *info, size_t size, voi
 	}
 	if (l)
 		l->seen = 1;
+	return 0;
+}
+
+__FDR_NO_INSTRUMENT static int32_t table_find(const struct fn_table *t, uintptr_t start)
+{
+	size_t lo = 0, hi = t->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].addr < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < t->n && t->v[lo].addr == start ? t->v[lo].fid : 0;
+}
+
+__FDR_NO_INSTRUMENT uint32_t fdr__xray_dso_fid_at(uintptr_t start)
+{
+	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++) {
+		const struct fn_table *t = __atomic_load_n(&objects[id].fns, __ATOMIC_ACQUIRE);
+		int32_t fid;
+
+		if (t && __atomic_load_n(&objects[id].base, __ATOMIC_RELAXED) &&
+		    (fid = table_find(t, start)))
+			return (uint32_t)fid;
+	}
 	return 0;
 }
 

@@ -53,4 +53,9 @@ void fdr__xray_dso_start(int only);
  * Returns how many sleds were patched, or -errno. */
 int fdr__xray_dso_scan(void);
 
+/* The id of the patched library function whose entry is at start, or 0
+ * (fdr__unwind_fid_at's fallback: the frames a throw or a longjmp() skips
+ * in a library get their Exit too).  Lock-free: safe in a handler. */
+uint32_t fdr__xray_dso_fid_at(uintptr_t start);
+
 #endif /* FDR_XRAY_DSO_H */

@@ -122,5 +122,25 @@ expect_profile "record -F 'shapes::total(int)': a C++ library function by its re
 "$FDR" record -o cxxn -t 0 -N 'shapes::Sq::area() const' -- ./cxxmain >/dev/null 2>&1
 expect_profile "record -N 'shapes::Sq::area() const': all but that one" "main=1 shapes::total(int)=1" cxxn
 
+# a C++ exception thrown in a library, through a library frame, caught
+# in main: the unwinder closes the library's frames too (xray_dso.h)
+cat > thr.cc <<'X'
+#include <stdexcept>
+__attribute__((noinline)) void lib_thrower(int x) { if (x >= 0) throw std::runtime_error("x"); }
+__attribute__((noinline)) int lib_middle(int x) { lib_thrower(x); return x + 1; }
+X
+cat > thrmain.cc <<'X'
+int lib_middle(int);
+__attribute__((noinline)) int after(int x) { return x * 2; }
+int main() { int s = 0; for (int i = 0; i < 3; i++) { try { s += lib_middle(i); } catch (...) { s += after(i); } } return s == 6 ? 0 : 1; }
+X
+check "fdr-c++ -shared: a library that throws" "$B/fdr-c++" -O1 -fPIC -shared -o libthr.so thr.cc
+check "fdr-c++: a program catching its throws" "$B/fdr-c++" -O1 -o thrmain thrmain.cc -L. -lthr -Wl,-rpath,'$ORIGIN'
+"$FDR" record -o thr -t 0 -- ./thrmain >/dev/null 2>&1
+"$FDR" replay thr >thr.txt 2>&1
+[ "$(grep -c '\] |   after();$' thr.txt)" = 3 ] && [ "$(grep -c '\] |   } /\* lib_middle \*/$' thr.txt)" = 3 ] \
+	&& ok "a throw through library frames closes them: after() at main's level, 3 times" \
+	|| nok "a throw through library frames closes them: after() at main's level, 3 times" "$(cat thr.txt)"
+
 echo "1..$n"
 [ "$failed" = 0 ]
