@@ -231,3 +231,12 @@ __FDR_NO_INSTRUMENT int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const ch
 	}
 	return ret;
 }
+
+__FDR_NO_INSTRUMENT void fdr__elf_symtab_close(struct fdr_elf_symtab *st)
+{
+	if (st->funcs)
+		munmap(st->funcs, st->nfuncs * sizeof(struct fdr_elf_func));
+	if (st->image)
+		munmap((void *)st->image, st->size);
+	memset(st, 0, sizeof(*st));
+}

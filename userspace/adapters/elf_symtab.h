@@ -35,4 +35,8 @@ int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const char *path);
 const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
 				  uint64_t vaddr);
 
+/* Unmap what open mapped (the XRay mode's library filter: it needs the
+ * names only while it patches). */
+void fdr__elf_symtab_close(struct fdr_elf_symtab *st);
+
 #endif /* FDR_ELF_SYMTAB_H */

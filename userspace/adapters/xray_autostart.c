@@ -20,6 +20,7 @@
 
 #include <linux/fdr.h>
 #include "xray_abi.h"
+#include "xray_dso.h"
 #include "xray_filter.h"
 #include "xray_mode.h"
 #include "xray_options.h"
@@ -55,6 +56,7 @@ __FDR_NO_INSTRUMENT static int mode_requested(void)
  * them itself. */
 __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 {
+	const char *only = secure_getenv("FDR_XRAY_FUNCTIONS");
 	char value[16];
 	int n;
 
@@ -65,7 +67,7 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 			"program calls __xray_patch()\n");
 		return;
 	}
-	n = fdr__xray_filter_apply(secure_getenv("FDR_XRAY_FUNCTIONS"));
+	n = fdr__xray_filter_apply(only);
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
 			"functions of FDR_XRAY_FUNCTIONS; recording what is patched\n");
@@ -73,6 +75,8 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 	if (n < 0)	/* still correct, through compiler-rt's trampolines */
 		fprintf(stderr, "fdr xray mode: note: cannot rewrite the sleds "
 			"(%s); using XRay's slower trampolines\n", strerror(-n));
+	/* shared libraries: sleds XRay never patches (xray_dso.h) */
+	fdr__xray_dso_start(only && !strncmp(only, "only:", 5));
 }
 
 __FDR_NO_INSTRUMENT static void start_mode(void)

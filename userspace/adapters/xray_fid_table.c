@@ -16,6 +16,7 @@
 
 #include <linux/fdr.h>
 #include "unwind_frames.h"
+#include "xray_dso.h"
 
 uintptr_t __xray_function_address(int32_t func_id);
 size_t __xray_max_function_id(void);
@@ -101,7 +102,7 @@ __FDR_NO_INSTRUMENT uint32_t fdr__unwind_fid_at(uintptr_t start)
 	size_t lo = 0, hi;
 
 	if (!table_ready())
-		return 0;
+		return fdr__xray_dso_fid_at(start);
 	hi = table_len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -111,5 +112,7 @@ __FDR_NO_INSTRUMENT uint32_t fdr__unwind_fid_at(uintptr_t start)
 		else
 			hi = mid;
 	}
-	return lo < table_len && table[lo].addr == start ? table[lo].fid : 0;
+	if (lo < table_len && table[lo].addr == start)
+		return table[lo].fid;
+	return fdr__xray_dso_fid_at(start);	/* a shared library's (xray_dso.h) */
 }

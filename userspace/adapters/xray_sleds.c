@@ -23,16 +23,6 @@
 
 volatile uint8_t fdr__xray_fast_on;
 
-/* An entry of the xray_instr_map section (32 bytes on 64-bit). */
-struct xray_sled {
-	uint64_t address;	/* version >= 2: relative to this field */
-	uint64_t function;
-	uint8_t kind;		/* XRayEntryType */
-	uint8_t always_instrument;
-	uint8_t version;
-	uint8_t padding[13];
-};
-
 extern const struct xray_sled __start_xray_instr_map[] __attribute__((weak));
 extern const struct xray_sled __stop_xray_instr_map[] __attribute__((weak));
 
@@ -45,23 +35,11 @@ void fdr__xray_exit_tramp(void);
 void fdr__xray_tail_tramp(void);
 void fdr__xray_arg1_tramp(void);
 
-#define SLED_SIZE	11
-#define MOV_R10_SEQ	0xba41	/* 41 ba, little-endian */
-#define JMP9_SEQ	0x09eb	/* eb 09 */
-#define RET_OPCODE	0xc3
-#define CALL_OPCODE	0xe8
-#define JMP_OPCODE	0xe9
 
 struct retarget {
 	void (*xray)(void);	/* the trampoline the sled must call now */
 	void (*ours)(void);
 	uint8_t opcode;		/* call or jmp */
-};
-
-/* The writable window: one page range at a time, in sled order. */
-struct window {
-	uintptr_t lo, hi;	/* [lo, hi) made RWX; lo == hi: none */
-	long page;
 };
 
 __FDR_NO_INSTRUMENT static const struct retarget *retarget_for(uint8_t kind)
@@ -89,7 +67,7 @@ __FDR_NO_INSTRUMENT static int32_t rel32_to(const uint8_t *sled, void (*target)(
 	return (int32_t)((intptr_t)target - (intptr_t)(sled + SLED_SIZE));
 }
 
-__FDR_NO_INSTRUMENT static int window_close(struct window *w)
+__FDR_NO_INSTRUMENT int fdr__xray_window_close(struct fdr__xray_window *w)
 {
 	int ret = 0;
 
@@ -102,7 +80,7 @@ __FDR_NO_INSTRUMENT static int window_close(struct window *w)
 
 /* Make the pages under [p, p + SLED_SIZE) writable (and keep them
  * executable: other threads may be running there). */
-__FDR_NO_INSTRUMENT static int window_cover(struct window *w, uintptr_t p)
+__FDR_NO_INSTRUMENT int fdr__xray_window_cover(struct fdr__xray_window *w, uintptr_t p)
 {
 	uintptr_t lo = p & ~(uintptr_t)(w->page - 1);
 	uintptr_t hi = (p + SLED_SIZE + w->page - 1) & ~(uintptr_t)(w->page - 1);
@@ -110,7 +88,7 @@ __FDR_NO_INSTRUMENT static int window_cover(struct window *w, uintptr_t p)
 
 	if (lo >= w->lo && hi <= w->hi)
 		return 0;
-	ret = window_close(w);
+	ret = fdr__xray_window_close(w);
 	if (ret)
 		return ret;
 	if (mprotect((void *)lo, hi - lo, PROT_READ | PROT_WRITE | PROT_EXEC))
@@ -146,7 +124,7 @@ __FDR_NO_INSTRUMENT static void rewrite(uint8_t *sled, const struct retarget *r)
 			 __ATOMIC_RELEASE);
 }
 
-__FDR_NO_INSTRUMENT static uint8_t *sled_address(const struct xray_sled *s)
+__FDR_NO_INSTRUMENT uint8_t *fdr__xray_sled_address(const struct xray_sled *s)
 {
 	return (uint8_t *)((uintptr_t)&s->address + s->address);
 }
@@ -161,7 +139,7 @@ __FDR_NO_INSTRUMENT static int in_reach(const uint8_t *sled, void (*target)(void
 
 __FDR_NO_INSTRUMENT int fdr__xray_sleds_retarget(void)
 {
-	struct window w = { .page = sysconf(_SC_PAGESIZE) };
+	struct fdr__xray_window w = { .page = sysconf(_SC_PAGESIZE) };
 	const char *env = secure_getenv("FDR_XRAY_SLEDS");
 	const struct xray_sled *s;
 	int done = 0, ret = 0, closed;
@@ -174,16 +152,16 @@ __FDR_NO_INSTRUMENT int fdr__xray_sleds_retarget(void)
 
 		if (!r || s->version < 2)	/* old absolute format: leave it */
 			continue;
-		sled = sled_address(s);
+		sled = fdr__xray_sled_address(s);
 		if (!calls_xray(sled, r) || !in_reach(sled, r->ours))
 			continue;
-		ret = window_cover(&w, (uintptr_t)sled);
+		ret = fdr__xray_window_cover(&w, (uintptr_t)sled);
 		if (ret)
 			break;
 		rewrite(sled, r);
 		done++;
 	}
-	closed = window_close(&w);
+	closed = fdr__xray_window_close(&w);
 	if (closed && !ret)
 		ret = closed;
 	return ret ? ret : done;

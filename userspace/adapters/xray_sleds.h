@@ -19,6 +19,39 @@
  * compiler-rt's trampolines (and so to whatever handler is installed). */
 extern volatile uint8_t fdr__xray_fast_on;
 
+/* An entry of the xray_instr_map section (32 bytes on 64-bit). */
+struct xray_sled {
+	uint64_t address;	/* version >= 2: relative to this field */
+	uint64_t function;	/* likewise */
+	uint8_t kind;		/* XRayEntryType */
+	uint8_t always_instrument;
+	uint8_t version;
+	uint8_t padding[13];
+};
+
+/* The bytes of a sled (LLVM 19, x86-64; xray_sleds.c). */
+#define SLED_SIZE	11
+#define MOV_R10_SEQ	0xba41	/* 41 ba, little-endian */
+#define JMP9_SEQ	0x09eb	/* eb 09 */
+#define RET_OPCODE	0xc3
+#define CALL_OPCODE	0xe8
+#define JMP_OPCODE	0xe9
+
+/* The sled's code address (map version >= 2). */
+uint8_t *fdr__xray_sled_address(const struct xray_sled *s);
+
+/* The writable window: one page range at a time, in sled order. */
+struct fdr__xray_window {
+	uintptr_t lo, hi;	/* [lo, hi) made RWX; lo == hi: none */
+	long page;
+};
+
+/* Make the pages under [p, p + SLED_SIZE) writable and executable
+ * (closing the previous range first); 0 or -errno. */
+int fdr__xray_window_cover(struct fdr__xray_window *w, uintptr_t p);
+/* Back to read+execute; 0 or -errno. */
+int fdr__xray_window_close(struct fdr__xray_window *w);
+
 /* Retarget entry, exit, tail-exit and arg-logging sleds that call
  * compiler-rt's trampolines.  Returns how many were retargeted, or
  * -errno (e.g. when the text cannot be made writable). */

@@ -83,6 +83,8 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 		r = fdr__flush_log(b, st, d->staging, sum);
 	r = r ? r : s;
 	if (!r)
+		r = fdr__xray_objects_names(d->staging, p);
+	if (!r)
 		r = fdr__info_write(d->staging, p, o, b, st, sum, run);
 	return r;
 }
@@ -138,11 +140,12 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 }
 
 static int record(const struct record_opts *o, const struct prog *p, const char *functions,
-		  char **cmdline)
+		  const char *dso_functions, char **cmdline)
 {
 	struct run_facts run = { .cmdline = cmdline };
 	char so[PATH_MAX];
-	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions };
+	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions,
+			       .dso_functions = dso_functions };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
@@ -181,7 +184,7 @@ fail:
 
 int fdr__cmd_record(int argc, char **argv)
 {
-	char functions[65536];
+	char functions[65536], dso_functions[16384];
 	struct record_opts o;
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
@@ -189,10 +192,11 @@ int fdr__cmd_record(int argc, char **argv)
 	if (r < 0 && o.pid)
 		r = fdr__attach_prog(&o, &p);
 	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p, !o.no_libcall))) ||
-	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions))) ||
+	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions), dso_functions,
+				    sizeof(dso_functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
-	return record(&o, &p, functions, argv);
+	return record(&o, &p, functions, dso_functions, argv);
 }

@@ -66,45 +66,69 @@ static const Elf64_Shdr *section(const struct elf *e, const char *name)
 	return NULL;
 }
 
-/* Is name a defined symbol of the symbol table symtab?  Its value in *value. */
-static bool symbol(const struct elf *e, const Elf64_Shdr *symtab, const char *name,
-		   uint64_t *value)
+/* The first defined symbol of symtab that match() takes (its name in
+ * *name if name), or NULL; names are checked to end inside the string table. */
+static const Elf64_Sym *find_symbol(const struct elf *e, const Elf64_Shdr *symtab,
+				    bool (*match)(const Elf64_Sym *, const char *, const void *),
+				    const void *arg, const char **name)
 {
 	const Elf64_Shdr *strs;
 	const Elf64_Sym *sym;
 	size_t n;
 
 	if (!symtab || symtab->sh_link >= e->nsh)
-		return false;
+		return NULL;
 	strs = &e->sh[symtab->sh_link];
 	if (!in_file(e, strs->sh_offset, strs->sh_size))
-		return false;
+		return NULL;
 	sym = (const void *)(e->p + symtab->sh_offset);
 	n = symtab->sh_size / sizeof(*sym);
 	for (size_t i = 0; i < n; i++) {
 		const char *s = (const char *)e->p + strs->sh_offset + sym[i].st_name;
 
 		if (sym[i].st_shndx != SHN_UNDEF && sym[i].st_name < strs->sh_size &&
-		    strnlen(s, strs->sh_size - sym[i].st_name) == strlen(name) &&
-		    !strcmp(s, name)) {
-			*value = sym[i].st_value;
-			return true;
+		    strnlen(s, strs->sh_size - sym[i].st_name) < strs->sh_size - sym[i].st_name &&
+		    match(&sym[i], s, arg)) {
+			if (name)
+				*name = s;
+			return &sym[i];
 		}
 	}
-	return false;
+	return NULL;
 }
 
-static bool symbol_any(const struct elf *e, const char *name, uint64_t *value)
+static bool named(const Elf64_Sym *sym, const char *name, const void *want)
 {
-	return symbol(e, section(e, ".symtab"), name, value) ||
-	       symbol(e, section(e, ".dynsym"), name, value);
+	(void)sym;
+	return !strcmp(name, want);
+}
+
+static bool function_at(const Elf64_Sym *sym, const char *name, const void *addr)
+{
+	(void)name;
+	return ELF64_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_value == *(const uint64_t *)addr;
+}
+
+/* Is name a defined symbol of the symbol table symtab? */
+static bool defines(const struct elf *e, const Elf64_Shdr *symtab, const char *name)
+{
+	return find_symbol(e, symtab, named, name, NULL) != NULL;
 }
 
 static bool defines_any(const struct elf *e, const char *name)
 {
-	uint64_t unused;
+	return defines(e, section(e, ".symtab"), name) ||
+	       defines(e, section(e, ".dynsym"), name);
+}
 
-	return symbol_any(e, name, &unused);
+/* The value of the defined symbol name (.symtab, else .dynsym), 0 if none. */
+static uint64_t symbol_value(const struct elf *e, const char *name)
+{
+	const Elf64_Sym *sym = find_symbol(e, section(e, ".symtab"), named, name, NULL);
+
+	if (!sym)
+		sym = find_symbol(e, section(e, ".dynsym"), named, name, NULL);
+	return sym ? sym->st_value : 0;
 }
 
 static enum fdr_instr instrumentation(const struct elf *e)
@@ -144,13 +168,14 @@ static void build_id(const struct elf *e, char *out, size_t outsz)
 		snprintf(out + 2 * i, 3, "%02x", desc[i]);
 }
 
-int fdr__elf_info(const char *path, struct fdr_elf_info *info)
+/* Map and parse path: 0, or -errno (-ENOEXEC: not ELF64 LE). */
+static int elf_open(const char *path, struct elf *e)
 {
-	struct elf e = { 0 };
 	struct stat st;
 	void *map;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
 
+	memset(e, 0, sizeof(*e));
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || st.st_size <= 0) {
@@ -161,17 +186,42 @@ int fdr__elf_info(const char *path, struct fdr_elf_info *info)
 	close(fd);
 	if (map == MAP_FAILED)
 		return -errno;
-	e.p = map;
-	e.size = (size_t)st.st_size;
-	r = elf_parse(&e);
-	if (!r) {
-		info->instr = instrumentation(&e);
-		info->dynamic = section(&e, ".interp") != NULL;
-		build_id(&e, info->build_id, sizeof(info->build_id));
-		info->entry = ((const Elf64_Ehdr *)e.p)->e_entry;
-		if (!symbol_any(&e, "fdr_attach_entry", &info->attach_entry))
-			info->attach_entry = 0;
-	}
-	munmap(map, e.size);
+	e->p = map;
+	e->size = (size_t)st.st_size;
+	r = elf_parse(e);
+	if (r)
+		munmap(map, e->size);
+	return r;
+}
+
+int fdr__elf_info(const char *path, struct fdr_elf_info *info)
+{
+	struct elf e;
+	int r = elf_open(path, &e);
+
+	if (r)
+		return r;
+	info->instr = instrumentation(&e);
+	build_id(&e, info->build_id, sizeof(info->build_id));
+	info->dynamic = section(&e, ".interp") != NULL;
+	info->dlopen_seen = defines_any(&e, "__wrap_dlopen");
+	info->entry = ((const Elf64_Ehdr *)e.p)->e_entry;
+	info->attach_entry = symbol_value(&e, "fdr_attach_entry");
+	munmap((void *)e.p, e.size);
+	return 0;
+}
+
+int fdr__elf_function_name(const char *path, uint64_t addr, char *out, size_t outsz)
+{
+	const char *name = NULL;
+	struct elf e;
+	int r = elf_open(path, &e);
+
+	if (r)
+		return r;
+	if (!find_symbol(&e, section(&e, ".symtab"), function_at, &addr, &name))
+		find_symbol(&e, section(&e, ".dynsym"), function_at, &addr, &name);
+	r = !name ? -ENOENT : snprintf(out, outsz, "%s", name) >= (int)outsz ? -ENAMETOOLONG : 0;
+	munmap((void *)e.p, e.size);
 	return r;
 }

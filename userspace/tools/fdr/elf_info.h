@@ -24,6 +24,8 @@ struct fdr_elf_info {
 	uint64_t entry;			/* e_entry: with AT_ENTRY, the load bias */
 	uint64_t attach_entry;		/* fdr_attach_entry's value, 0 if none */
 	bool dynamic;			/* has .interp: the loader preloads */
+	bool dlopen_seen;		/* fdr-cc's dlopen() wrapper: libraries
+					 * loaded later get their sleds patched */
 };
 
 /*
@@ -31,5 +33,9 @@ struct fdr_elf_info {
  * another negative errno.
  */
 int fdr__elf_info(const char *path, struct fdr_elf_info *info);
+
+/* The symbol-table name (.symtab, else .dynsym; C++ names mangled) of the
+ * function at link-time address addr: 0, -ENOENT or another -errno. */
+int fdr__elf_function_name(const char *path, uint64_t addr, char *out, size_t outsz);
 
 #endif

@@ -13,9 +13,10 @@
 #
 # XRay in shared libraries: clang-19 compiles the sleds into a -shared
 # library, but its XRay runtime patches only the main executable's (the
-# per-DSO runtime, -fxray-shared, is LLVM 20's), so such a library's
-# functions are never recorded.  fdr-cc says so on stderr when it links
-# one; --gcc libraries are recorded (the program exports the hooks).
+# per-DSO runtime, -fxray-shared, is LLVM 20's).  fdr's XRay mode patches
+# a library's sleds itself, at start and when the program's dlopen()
+# returns (a dynamic program is linked with --wrap=dlopen,--wrap=dlclose);
+# --gcc libraries are recorded too (the program exports the hooks).
 #   a program (static or dynamic)        + the fdr libraries, at the end
 #
 # The libraries are found in $FDR_LIBDIR, else where make install put
@@ -39,13 +40,13 @@ case ${compiler##*/} in
 esac
 
 # Pass 1: our own flag, and what kind of invocation this is.
-link=yes inputs=0 skip_next=no shared=no
+link=yes inputs=0 skip_next=no
 for a in "$@"; do
 	if [ "$skip_next" = yes ]; then skip_next=no; continue; fi
 	case $a in
 	--gcc) family=gcc ;;
 	-c|-S|-E|-M|-MM) link=no ;;
-	-shared|-r) [ "$link" = yes ] && link=lib; [ "$a" = -shared ] && shared=yes ;;
+	-shared|-r) [ "$link" = yes ] && link=lib ;;
 	-o|-I|-L|-x|-MF|-MT|-MQ|-include|-imacros|-isystem|-idirafter|-iquote|\
 	-isysroot|-Xlinker|-Xassembler|-Xpreprocessor|-u|-T|-z|-D|-U|--param|-target|-l)
 		skip_next=yes ;;
@@ -94,7 +95,10 @@ else
 		# libstdc++.so throws through its PLT: interpose, exported
 		cxx="-Wl,--wrap=__cxa_begin_catch,--wrap=__gxx_personality_v0 -Wl,--undefined=fdr_xray_cxx_link $adapters/libfdr-xray-cxx.a -Wl,--export-dynamic-symbol=__cxa_throw -Wl,--export-dynamic-symbol=__cxa_rethrow"
 	fi
-	libs="$unwind -Wl,--undefined=fdr_xray_mode_link $cxx $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
+	# libraries dlopen()ed later get their sleds patched (xray_dso_wrap.c)
+	dso=
+	[ "$static" = no ] && dso="-Wl,--wrap=dlopen,--wrap=dlclose"
+	libs="$unwind $dso -Wl,--undefined=fdr_xray_mode_link $cxx $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
 fi
 for f in $libs; do
 	case $f in
@@ -109,10 +113,6 @@ while [ "$n" -gt 0 ]; do
 	[ "$a" = --gcc ] || set -- "$@" "$a"
 done
 
-if [ "$family" = clang ] && [ "$shared" = yes ] && [ "$link" = lib ]; then
-	echo "fdr-cc: warning: clang-19's XRay does not record functions in shared libraries (-shared);" \
-		"link this code into the program, or build the library and the program with --gcc" >&2
-fi
 if [ "$link" = yes ] && [ "$inputs" -gt 0 ]; then
 	# shellcheck disable=SC2086 # the flag and library lists split on spaces
 	# -x none: a "-x c" of the user's must not make our archives C source

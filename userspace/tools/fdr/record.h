@@ -67,10 +67,22 @@ int fdr__libcall_env(const char *so);
 
 /* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
-		       char *out, size_t outsz);
+		       char *out, size_t outsz, char *dso, size_t dsosz);
+
+/* prog_libs.c: the shared libraries PROG links, resolved by the loader. */
+struct prog_libs {
+	char **path;			/* absolute */
+	size_t n;
+};
+/* 0 (l->n may be 0: static, or nothing resolved) or -errno; free with _free. */
+int fdr__prog_libs(const char *prog, struct prog_libs *l);
+void fdr__prog_libs_free(struct prog_libs *l);
 
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
+/* DIR/fdr-syms.xray.map naming the functions of PROG and of the shared
+ * libraries the XRay mode patched, when it patched any (xray_objects.c). */
+int fdr__xray_objects_names(const char *dir, const struct prog *p);
 
 /* data_dir.c: DIR is written as a whole or not at all. */
 struct data_dir {
@@ -98,6 +110,7 @@ void fdr__backend_close(struct backend *b);
 struct run_env {
 	const char *target;
 	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
+	const char *dso_functions;	/* $FDR_XRAY_DSO_FUNCTIONS, "" for all */
 	long threshold_us;
 	const char *symdir;
 	const char *preload;		/* libfdr-plt.so, NULL: no library calls */

@@ -47,24 +47,99 @@ static const char *map_name(void *ctx, size_t i, char *tmp, size_t len)
 	return tmp;
 }
 
-/* Each name must match some function: a typo should not record nothing. */
-static int all_found(const struct symbols *s, const char *const *v, size_t n, char opt)
+static const struct symbol *find_in_map(const struct symbols *s, const char *name)
 {
-	for (size_t i = 0; i < n; i++) {
-		bool found = false;
-		char close[1024];
+	for (size_t k = 0; k < s->n; k++)
+		if (named(&s->v[k], &name, 1))
+			return &s->v[k];
+	return NULL;
+}
 
-		for (size_t k = 0; k < s->n && !found; k++)
-			found = named(&s->v[k], &v[i], 1);
-		if (!found) {
-			name_suggest(v[i], map_name, (void *)s, s->n, close, sizeof(close));
-			fprintf(stderr, "fdr record: -%c %s: no such function in the program's "
-				"XRay instrumentation map%s (names as fdr report prints them, or "
-				"#id)\n", opt, v[i], close);
-			return FDR_EXIT_FAILED;
+static bool in_map(const struct symbols *s, const char *name)
+{
+	return find_in_map(s, name) != NULL;
+}
+
+/*
+ * Is name a function of one of the XRay-built libraries PROG links?  Its
+ * symbol-table name into raw (what the mode matches: "shapes::total(int)"
+ * is _ZN6shapes5totalEi there).  The libraries are listed once, on the
+ * first name PROG's map lacks.
+ */
+static bool in_libs(const struct prog *p, struct prog_libs *libs, bool *read, const char *name,
+		    char *raw, size_t rawsz)
+{
+	const struct symbol *sym = NULL;
+
+	if (!*read && p->elf.dynamic)
+		fdr__prog_libs(p->path, libs);
+	*read = true;
+	for (size_t i = 0; i < libs->n && !sym; i++) {
+		struct symbols *s;
+		char msg[512];
+
+		if (symbols_from_instr_map(&s, libs->path[i], msg, sizeof(msg)))
+			continue;	/* not built with XRay */
+		sym = find_in_map(s, name);
+		if (sym && fdr__elf_function_name(libs->path[i], sym->address, raw, rawsz))
+			snprintf(raw, rawsz, "%s", name);
+		symbols_free(s);
+	}
+	return sym != NULL;
+}
+
+/* A name that is neither PROG's nor its libraries': an error, unless
+ * PROG may dlopen() one that has it (then only a note). */
+static int unknown(const struct prog *p, const struct symbols *s, const char *name, char opt)
+{
+	bool id = name[0] == '#' || (name[0] >= '0' && name[0] <= '9');
+	char close[1024];
+
+	if (p->elf.dlopen_seen && !id && !strchr(name, ',')) {
+		fprintf(stderr, "fdr record: note: -%c %s: not in the program's XRay map nor in "
+			"its libraries'; kept for the libraries it dlopen()s\n", opt, name);
+		return 0;
+	}
+	name_suggest(name, map_name, (void *)s, s->n, close, sizeof(close));
+	fprintf(stderr, "fdr record: -%c %s: no such function in the program's XRay "
+		"instrumentation map%s%s (names as fdr report prints them, or #id)\n", opt,
+		name, p->elf.dynamic ? " nor in its shared libraries'" : "", close);
+	return FDR_EXIT_FAILED;
+}
+
+/*
+ * The names PROG's map does not have go to the XRay mode as
+ * "$FDR_XRAY_DSO_FUNCTIONS" = only:|skip:NAME,... for the functions of
+ * the shared libraries it patches (userspace/adapters/xray_dso.h): ids
+ * there are given as the program loads them.  An id (#N) must be PROG's.
+ */
+static int dso_spec(const struct prog *p, const struct symbols *s, const char *const *v,
+		    size_t n, char opt, char *out, size_t outsz)
+{
+	size_t len = (size_t)snprintf(out, outsz, opt == 'F' ? "only:" : "skip:");
+	struct prog_libs libs = { 0 };
+	bool read = false;
+	int r = 0;
+
+	for (size_t i = 0; i < n && !r; i++) {
+		char raw[1024];
+
+		if (in_map(s, v[i]))
+			continue;
+		snprintf(raw, sizeof(raw), "%s", v[i]);
+		if ((v[i][0] == '#' || (v[i][0] >= '0' && v[i][0] <= '9') || strchr(v[i], ',') ||
+		     !in_libs(p, &libs, &read, v[i], raw, sizeof(raw))) &&
+		    (r = unknown(p, s, v[i], opt)))
+			break;
+		len += (size_t)snprintf(out + len, len < outsz ? outsz - len : 0, "%s%s",
+					out[len - 1] == ':' ? "" : ",", raw);
+		if (len >= outsz) {
+			fprintf(stderr, "fdr record: too many functions for -%c\n", opt);
+			r = FDR_EXIT_FAILED;
 		}
 	}
-	return 0;
+	fdr__prog_libs_free(&libs);
+	return r;
 }
 
 /* "only:" the -F functions not also given to -N, or "skip:" the -N ones. */
@@ -93,13 +168,13 @@ static int build_spec(const struct symbols *s, const struct record_opts *o,
 }
 
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,
-		       char *out, size_t outsz)
+		       char *out, size_t outsz, char *dso, size_t dsosz)
 {
 	struct symbols *s;
 	char msg[512];
 	int r;
 
-	out[0] = 0;
+	out[0] = dso[0] = 0;
 	if (!o->nonly && !o->nhide)
 		return 0;
 	if (p->script || p->elf.instr != FDR_INSTR_XRAY) {
@@ -111,9 +186,8 @@ int fdr__record_filter(const struct prog *p, const struct record_opts *o,
 		fprintf(stderr, "fdr record: -F/-N: %s\n", msg);
 		return FDR_EXIT_FAILED;
 	}
-	r = all_found(s, o->only, o->nonly, 'F');
-	if (!r)
-		r = all_found(s, o->hide, o->nhide, 'N');
+	r = o->nonly ? dso_spec(p, s, (const char *const *)o->only, o->nonly, 'F', dso, dsosz)
+		     : dso_spec(p, s, (const char *const *)o->hide, o->nhide, 'N', dso, dsosz);
 	if (!r)
 		r = build_spec(s, o, out, outsz);
 	symbols_free(s);

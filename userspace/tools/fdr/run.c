@@ -57,6 +57,8 @@ static int set_env(const struct run_env *env)
 		return -1;
 	if (env->preload && fdr__libcall_env(env->preload))
 		return -1;
+	if (env->dso_functions[0] && setenv("FDR_XRAY_DSO_FUNCTIONS", env->dso_functions, 1))
+		return -1;
 	return setenv("XRAY_OPTIONS", xray, 1) || setenv("FDR_TARGET", env->target, 1) ||
 	       setenv("FDR_OPTIONS", opts, 1) || setenv("FDR_SYMDIR", env->symdir, 1);
 }

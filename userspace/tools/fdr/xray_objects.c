@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_objects.c - names for the functions of the shared libraries whose
+ * sleds the XRay mode patched (userspace/adapters/xray_dso.h).
+ *
+ * Each recording process left DIR/fdr-xray-dso.<pid>.map, "<object id>
+ * <TAB> <absolute path>" lines.  After the run, while the libraries are
+ * still where they were loaded from, this writes one sym-map,
+ * DIR/fdr-syms.xray.map, with every function: PROG's (object 0, numbered
+ * as XRay numbers them) and each library's ((object << 24) | n, numbered
+ * the same way in its own map).  The reader then names all of them
+ * through its sym-map path, and the data directory no longer needs the
+ * libraries.  Every line of the files is checked: a process wrote them.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+#include "symbols_internal.h"
+
+#define DSO_SHIFT	24	/* xray_dso.h: FDR_XRAY_DSO_SHIFT */
+#define DSO_MAX		15	/* xray_dso.h: FDR_XRAY_DSO_MAX */
+
+struct objects {
+	char *path[DSO_MAX + 1];	/* by id; NULL: none */
+	size_t n;
+};
+
+/* One "<id>\t<path>" line; a second path for an id is left out, said. */
+static void take_line(struct objects *o, char *line, const char *file)
+{
+	char *tab = strchr(line, '\t'), *end;
+	long id;
+
+	line[strcspn(line, "\n")] = 0;
+	if (line[0] == '#' || !tab)
+		return;
+	*tab = 0;
+	id = strtol(line, &end, 10);
+	if (*end || id < 1 || id > DSO_MAX || tab[1] != '/')
+		return;
+	if (o->path[id] && strcmp(o->path[id], tab + 1)) {
+		fprintf(stderr, "fdr record: warning: %s gives object %ld to %s, another "
+			"process gave it to %s: its functions are named as the latter's\n",
+			file, id, tab + 1, o->path[id]);
+		return;
+	}
+	if (!o->path[id] && (o->path[id] = strdup(tab + 1)))
+		o->n++;
+}
+
+static void read_objects(const char *dir, struct objects *o)
+{
+	char pat[PATH_MAX + 32], line[PATH_MAX + 32];
+	glob_t g;
+
+	snprintf(pat, sizeof(pat), "%s/fdr-xray-dso.*.map", dir);
+	if (glob(pat, 0, NULL, &g))
+		return;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		FILE *f = fopen(g.gl_pathv[i], "re");
+
+		while (f && fgets(line, sizeof(line), f))
+			take_line(o, line, g.gl_pathv[i]);
+		if (f)
+			fclose(f);
+	}
+	globfree(&g);
+}
+
+/* name: '?' when unknown; tabs and newlines would break the line. */
+static void put_symbol(FILE *f, int32_t fid, const struct symbol *s, const char *module)
+{
+	fprintf(f, "%d\t", fid);
+	if (!s->name)
+		fputc('?', f);
+	for (const char *c = s->name; c && *c; c++)
+		fputc((unsigned char)*c < 0x20 ? '?' : *c, f);
+	fprintf(f, "\t%s\t0x%llx\n", module, (unsigned long long)s->address);
+}
+
+/* The functions of one object's instrumentation map; a library that is
+ * gone or changed is said, its functions stay #id. */
+static void put_object(FILE *f, const char *path, int32_t base)
+{
+	struct symbols *s;
+	char msg[512];
+
+	if (symbols_from_instr_map(&s, path, msg, sizeof(msg))) {
+		fprintf(stderr, "fdr record: warning: %s; its functions are shown as #id\n", msg);
+		return;
+	}
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i].fid > 0 && s->v[i].fid < (1 << DSO_SHIFT))
+			put_symbol(f, base | s->v[i].fid, &s->v[i], path);
+	symbols_free(s);
+}
+
+static int write_map(const char *dir, const struct prog *p, const struct objects *o)
+{
+	char path[PATH_MAX + 32];
+	FILE *f;
+	int bad;
+
+	snprintf(path, sizeof(path), "%s/fdr-syms.xray.map", dir);
+	f = fopen(path, "we");
+	if (!f)
+		goto fail;
+	fputs("# fdr sym-map 1: fid, symbol, module, link-time address\n"
+	      "# XRay: the program (object 0) and its shared libraries\n", f);
+	put_object(f, p->path, 0);
+	for (int id = 1; id <= DSO_MAX; id++)
+		if (o->path[id])
+			put_object(f, o->path[id], id << DSO_SHIFT);
+	bad = ferror(f);
+	if (fclose(f) || bad)
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "fdr record: cannot write %s: %s\n", path, strerror(errno));
+	return FDR_EXIT_FAILED;
+}
+
+int fdr__xray_objects_names(const char *dir, const struct prog *p)
+{
+	struct objects o = { 0 };
+	int r = 0;
+
+	if (p->script || p->elf.instr != FDR_INSTR_XRAY)
+		return 0;
+	read_objects(dir, &o);
+	if (o.n)
+		r = write_map(dir, p, &o);
+	for (int id = 1; id <= DSO_MAX; id++)
+		free(o.path[id]);
+	return r;
+}
