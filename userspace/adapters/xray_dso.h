@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FDR_XRAY_DSO_SHIFT	24
-#define FDR_XRAY_DSO_MAX	15	/* 28-bit ids in the log */
+#include "fdr_xray_ids.h"
+
 #define FDR_XRAY_DSO_MAP	"fdr-xray-dso"
 
 /* Where an object's xray_instr_map is in memory. */

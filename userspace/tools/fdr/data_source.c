@@ -140,6 +140,36 @@ static void warn_other_programs(const char *cmd, const struct data_source *ds)
 	fdr_thread_table_free(tt);
 }
 
+/*
+ * A DIR without sym-maps (recorded by an older fdr) is named from the
+ * binary DIR/info names, only when it is there and is the one recorded:
+ * a rebuilt PROG numbers its functions differently, and wrong names are
+ * worse than ids.  Say why when it is not used.
+ */
+static void check_exe(const char *cmd, struct data_source *ds)
+{
+	struct fdr_elf_info now;
+	bool known = ds->build_id[0] && strcmp(ds->build_id, "-");
+
+	if (ds->nsym_maps || !ds->exe[0] || strcmp(ds->instr, "xray"))
+		return;
+	if (access(ds->exe, R_OK)) {
+		fprintf(stderr, "fdr %s: warning: %s has no function names (recorded by an "
+			"older fdr) and %s is not here (%s); functions are shown as #id "
+			"(read it where %s is, or record again)\n", cmd, ds->dir, ds->exe,
+			strerror(errno), ds->exe);
+		return;
+	}
+	if (known && (fdr__elf_info(ds->exe, &now) || strcmp(now.build_id, ds->build_id))) {
+		fprintf(stderr, "fdr %s: warning: %s is not the binary that was recorded "
+			"(build-id %s) and %s has no function names of its own; functions "
+			"are shown as #id (put the recorded binary back, or record again)\n",
+			cmd, ds->exe, ds->build_id, ds->dir);
+		return;
+	}
+	ds->exe_names = true;
+}
+
 int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds)
 {
 	struct stat st;
@@ -169,6 +199,7 @@ int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds)
 	}
 	read_info(ds);
 	find_sym_maps(ds);
+	check_exe(cmd, ds);
 	warn_other_programs(cmd, ds);
 	return 0;
 }
@@ -182,19 +213,6 @@ void fdr__data_close(struct data_source *ds)
 	ds->nsym_maps = 0;
 }
 
-/* A rebuilt PROG numbers its functions differently: say so. */
-static void check_build_id(const char *cmd, const struct data_source *ds)
-{
-	struct fdr_elf_info now;
-
-	if (!ds->build_id[0] || !strcmp(ds->build_id, "-"))
-		return;
-	if (fdr__elf_info(ds->exe, &now) || strcmp(now.build_id, ds->build_id))
-		fprintf(stderr, "fdr %s: warning: %s is not the binary that was recorded "
-			"(build-id %s); function names may be wrong\n", cmd, ds->exe,
-			ds->build_id);
-}
-
 int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symbols **out)
 {
 	char msg[512];
@@ -204,8 +222,7 @@ int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symb
 	if (ds->nsym_maps) {
 		r = symbols_from_sym_maps(out, (const char *const *)ds->sym_maps, ds->nsym_maps,
 					  msg, sizeof(msg));
-	} else if (ds->exe[0] && !strcmp(ds->instr, "xray")) {
-		check_build_id(cmd, ds);
+	} else if (ds->exe_names) {
 		r = symbols_from_instr_map(out, ds->exe, msg, sizeof(msg));
 	}
 	if (r) {
@@ -222,7 +239,7 @@ void fdr__data_symbol_args(const struct data_source *ds, char **v, int *n)
 		v[(*n)++] = "--sym-map";
 		v[(*n)++] = ds->sym_maps[i];
 	}
-	if (!ds->nsym_maps && ds->exe[0] && !strcmp(ds->instr, "xray")) {
+	if (ds->exe_names) {
 		v[(*n)++] = "--instr-map";
 		v[(*n)++] = (char *)ds->exe;
 	}

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data_source.h - find what `fdr record` left: the log, and from DIR/info
- * the binary that names its functions (the XRay instrumentation map of
- * PROG, or the sym-maps the -finstrument-functions hooks wrote into DIR).
+ * data_source.h - find what `fdr record` left: the log, and what names its
+ * functions: DIR's sym-maps (fdr-syms.*.map, written by fdr record for
+ * XRay runs and by the -finstrument-functions hooks), or, for a DIR
+ * without any, the XRay instrumentation map of the binary DIR/info names
+ * when it is there with the recorded build-id.
  */
 #ifndef FDR_DATA_SOURCE_H
 #define FDR_DATA_SOURCE_H
@@ -34,8 +36,10 @@ struct data_source {
 	int attached;			/* fdr record -p: 0 no; 1 every exit without
 					 * entry ran at the attach; 2 or the ring
 					 * overwrote it */
-	char **sym_maps;		/* DIR/fdr-syms.*.map */
+	char **sym_maps;		/* DIR/fdr-syms.*.map: the names, preferred */
 	size_t nsym_maps;
+	bool exe_names;			/* no sym-map (a DIR of an older fdr):
+					 * exe is there, with the recorded build-id */
 };
 
 /*

@@ -80,8 +80,8 @@ void fdr__prog_libs_free(struct prog_libs *l);
 
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
-/* DIR/fdr-syms.xray.map naming the functions of PROG and of the shared
- * libraries the XRay mode patched, when it patched any (xray_objects.c). */
+/* DIR/fdr-syms.xray.map naming the functions of an XRay PROG and of the
+ * shared libraries the XRay mode patched (xray_objects.c). */
 int fdr__xray_objects_names(const char *dir, const struct prog *p);
 
 /* data_dir.c: DIR is written as a whole or not at all. */

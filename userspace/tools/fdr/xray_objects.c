@@ -1,16 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * xray_objects.c - names for the functions of the shared libraries whose
- * sleds the XRay mode patched (userspace/adapters/xray_dso.h).
+ * xray_objects.c - names for the functions of an XRay run: PROG's and
+ * those of the shared libraries whose sleds the XRay mode patched
+ * (userspace/adapters/xray_dso.h), kept in DIR so that DIR reads the
+ * same on another machine, with the binaries absent (issue 37).
  *
  * Each recording process left DIR/fdr-xray-dso.<pid>.map, "<object id>
- * <TAB> <absolute path>" lines.  After the run, while the libraries are
- * still where they were loaded from, this writes one sym-map,
- * DIR/fdr-syms.xray.map, with every function: PROG's (object 0, numbered
- * as XRay numbers them) and each library's ((object << 24) | n, numbered
- * the same way in its own map).  The reader then names all of them
- * through its sym-map path, and the data directory no longer needs the
- * libraries.  Every line of the files is checked: a process wrote them.
+ * <TAB> <absolute path>" lines.  After every XRay run (or attach), while
+ * PROG and the libraries are still where they were loaded from, this
+ * writes one sym-map, DIR/fdr-syms.xray.map, with every function: PROG's
+ * (object 0, numbered as XRay numbers them) and each library's
+ * ((object << 24) | n, numbered the same way in its own map), each
+ * object's build-id in a comment line.  The reader names all of them
+ * through its sym-map path.  Every line of the files is checked: a
+ * process wrote them.
  */
 #include <errno.h>
 #include <glob.h>
@@ -19,14 +22,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elf_info.h"
+#include "fdr_xray_ids.h"
 #include "record.h"
 #include "symbols_internal.h"
 
-#define DSO_SHIFT	24	/* xray_dso.h: FDR_XRAY_DSO_SHIFT */
-#define DSO_MAX		15	/* xray_dso.h: FDR_XRAY_DSO_MAX */
 
 struct objects {
-	char *path[DSO_MAX + 1];	/* by id; NULL: none */
+	char *path[FDR_XRAY_DSO_MAX + 1];	/* by id; NULL: none */
 	size_t n;
 };
 
@@ -41,7 +44,7 @@ static void take_line(struct objects *o, char *line, const char *file)
 		return;
 	*tab = 0;
 	id = strtol(line, &end, 10);
-	if (*end || id < 1 || id > DSO_MAX || tab[1] != '/')
+	if (*end || id < 1 || id > FDR_XRAY_DSO_MAX || tab[1] != '/')
 		return;
 	if (o->path[id] && strcmp(o->path[id], tab + 1)) {
 		fprintf(stderr, "fdr record: warning: %s gives object %ld to %s, another "
@@ -83,19 +86,23 @@ static void put_symbol(FILE *f, int32_t fid, const struct symbol *s, const char 
 	fprintf(f, "\t%s\t0x%llx\n", module, (unsigned long long)s->address);
 }
 
-/* The functions of one object's instrumentation map; a library that is
- * gone or changed is said, its functions stay #id. */
+/* The functions of one object's instrumentation map, after a comment
+ * line with its build-id (what was named, for whoever reads DIR later);
+ * a library that is gone or changed is said, its functions stay #id. */
 static void put_object(FILE *f, const char *path, int32_t base)
 {
+	struct fdr_elf_info elf;
 	struct symbols *s;
 	char msg[512];
 
+	if (!fdr__elf_info(path, &elf))
+		fprintf(f, "# build-id\t%s\t%s\n", path, elf.build_id[0] ? elf.build_id : "-");
 	if (symbols_from_instr_map(&s, path, msg, sizeof(msg))) {
 		fprintf(stderr, "fdr record: warning: %s; its functions are shown as #id\n", msg);
 		return;
 	}
 	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i].fid > 0 && s->v[i].fid < (1 << DSO_SHIFT))
+		if (s->v[i].fid > 0 && s->v[i].fid < (1 << FDR_XRAY_DSO_SHIFT))
 			put_symbol(f, base | s->v[i].fid, &s->v[i], path);
 	symbols_free(s);
 }
@@ -113,9 +120,9 @@ static int write_map(const char *dir, const struct prog *p, const struct objects
 	fputs("# fdr sym-map 1: fid, symbol, module, link-time address\n"
 	      "# XRay: the program (object 0) and its shared libraries\n", f);
 	put_object(f, p->path, 0);
-	for (int id = 1; id <= DSO_MAX; id++)
+	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++)
 		if (o->path[id])
-			put_object(f, o->path[id], id << DSO_SHIFT);
+			put_object(f, o->path[id], id << FDR_XRAY_DSO_SHIFT);
 	bad = ferror(f);
 	if (fclose(f) || bad)
 		goto fail;
@@ -133,9 +140,8 @@ int fdr__xray_objects_names(const char *dir, const struct prog *p)
 	if (p->script || p->elf.instr != FDR_INSTR_XRAY)
 		return 0;
 	read_objects(dir, &o);
-	if (o.n)
-		r = write_map(dir, p, &o);
-	for (int id = 1; id <= DSO_MAX; id++)
+	r = write_map(dir, p, &o);
+	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++)
 		free(o.path[id]);
 	return r;
 }

@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fdr_xray_ids.h - how an XRay function id names its object: the
+ * adapters number a shared library's functions (object << SHIFT) | n
+ * (adapters/xray_dso.h), and fdr record names them back
+ * (tools/fdr/xray_objects.c).  One place, so the two cannot disagree.
+ */
+#ifndef FDR_XRAY_IDS_H
+#define FDR_XRAY_IDS_H
+
+#define FDR_XRAY_DSO_SHIFT	24
+#define FDR_XRAY_DSO_MAX	15	/* 28-bit ids in the log: objects 1 to 15 */
+
+#endif /* FDR_XRAY_IDS_H */
