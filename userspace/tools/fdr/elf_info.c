@@ -225,3 +225,55 @@ int fdr__elf_function_name(const char *path, uint64_t addr, char *out, size_t ou
 	munmap((void *)e.p, e.size);
 	return r;
 }
+
+/*
+ * XRay's numbering: sleds are 32 bytes (address u64, function u64, kind,
+ * always-instrument, version u8); for version >= 2 the function address
+ * is relative to the field.  Ids are 1-based, a new one each time the
+ * function address changes (as fdrlog's symbols_instr_map.c).
+ */
+#define XRAY_SLED_SIZE 32
+
+static int each_sled_function(const struct elf *e, const Elf64_Shdr *s,
+			      fdr_elf_function_fn *fn, void *arg)
+{
+	const uint8_t *p = e->p + s->sh_offset;
+	uint64_t cur = 0;
+	int32_t fid = 0;
+	int r = 0;
+
+	for (uint64_t off = 0; !r && off + XRAY_SLED_SIZE <= s->sh_size; off += XRAY_SLED_SIZE) {
+		const char *name = NULL;
+		uint64_t f;
+
+		memcpy(&f, p + off + 8, 8);
+		if (p[off + 18] >= 2)
+			f += s->sh_addr + off + 8;
+		if (fid && f == cur)
+			continue;
+		cur = f;
+		if (!find_symbol(e, section(e, ".symtab"), function_at, &f, &name))
+			find_symbol(e, section(e, ".dynsym"), function_at, &f, &name);
+		r = fn(arg, ++fid, f, name);
+	}
+	return r;
+}
+
+int fdr__elf_xray_functions(const char *path, fdr_elf_function_fn *fn, void *arg)
+{
+	const Elf64_Shdr *s;
+	struct elf e;
+	int r = elf_open(path, &e);
+
+	if (r)
+		return r;
+	s = section(&e, "xray_instr_map");
+	if (!s || s->sh_type == SHT_NOBITS)
+		r = -ENOENT;
+	else if (s->sh_size % XRAY_SLED_SIZE)
+		r = -ENOEXEC;
+	else
+		r = each_sled_function(&e, s, fn, arg);
+	munmap((void *)e.p, e.size);
+	return r;
+}

@@ -38,4 +38,14 @@ int fdr__elf_info(const char *path, struct fdr_elf_info *info);
  * function at link-time address addr: 0, -ENOENT or another -errno. */
 int fdr__elf_function_name(const char *path, uint64_t addr, char *out, size_t outsz);
 
+/*
+ * Each function of path's xray_instr_map, numbered as the XRay runtime
+ * numbers them, with its link-time address and symbol-table name (NULL
+ * if none), in id order; fn's non-zero return stops.  0, fn's return,
+ * -ENOENT (no xray_instr_map), -ENOEXEC or another -errno.  Without
+ * libdw: the static fdr of the VM names its XRay runs with it.
+ */
+typedef int fdr_elf_function_fn(void *arg, int32_t fid, uint64_t addr, const char *name);
+int fdr__elf_xray_functions(const char *path, fdr_elf_function_fn *fn, void *arg);
+
 #endif

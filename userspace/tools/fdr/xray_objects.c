@@ -86,19 +86,51 @@ static void put_symbol(FILE *f, int32_t fid, const struct symbol *s, const char 
 	fprintf(f, "\t%s\t0x%llx\n", module, (unsigned long long)s->address);
 }
 
+struct put_arg {
+	FILE *f;
+	const char *module;
+	int32_t base;
+};
+
+static int put_elf_function(void *arg, int32_t fid, uint64_t addr, const char *name)
+{
+	const struct put_arg *a = arg;
+	struct symbol sym = { fid, addr, (char *)name };
+
+	if (fid < (1 << FDR_XRAY_DSO_SHIFT))
+		put_symbol(a->f, a->base | fid, &sym, a->module);
+	return 0;
+}
+
+/*
+ * Names from the object's symbol table alone, as the static fdr of the
+ * VM (no libdw) can read them; 0 or -errno.
+ */
+static int put_object_symtab(FILE *f, const char *path, int32_t base)
+{
+	struct put_arg a = { f, path, base };
+
+	return fdr__elf_xray_functions(path, put_elf_function, &a);
+}
+
 /* The functions of one object's instrumentation map, after a comment
- * line with its build-id (what was named, for whoever reads DIR later);
- * a library that is gone or changed is said, its functions stay #id. */
+ * line with its build-id (what was named, for whoever reads DIR later):
+ * DWARF names (libdw), else symbol-table names; a library that is gone
+ * or changed is said, its functions stay #id. */
 static void put_object(FILE *f, const char *path, int32_t base)
 {
 	struct fdr_elf_info elf;
 	struct symbols *s;
 	char msg[512];
+	int r;
 
 	if (!fdr__elf_info(path, &elf))
 		fprintf(f, "# build-id\t%s\t%s\n", path, elf.build_id[0] ? elf.build_id : "-");
 	if (symbols_from_instr_map(&s, path, msg, sizeof(msg))) {
-		fprintf(stderr, "fdr record: warning: %s; its functions are shown as #id\n", msg);
+		r = put_object_symtab(f, path, base);
+		if (r)
+			fprintf(stderr, "fdr record: warning: %s: %s; its functions are shown "
+				"as #id\n", path, r == -ENOENT ? "no xray_instr_map" : strerror(-r));
 		return;
 	}
 	for (size_t i = 0; i < s->n; i++)
