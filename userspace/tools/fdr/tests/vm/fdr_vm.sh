@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # fdr record through /dev/fdr in the VM (busybox sh; KTAP on stdout).
 # Needs /bin/fdr, /bin/fdrctl, /bin/fdrlog and /bin/fdr-tests/traced_*
-# (vm-install).  traced_gcc's names come from its sym-maps, so `fdr
-# report` names them here too; traced_xray's ids stay numbers (the static
-# fdr has no DWARF reader), so its records are counted with fdrlog.
+# (vm-install).  traced_gcc's names come from its sym-maps, traced_xray's
+# from the fdr-syms.xray.map fdr record writes from its symbol table (the
+# static fdr has no DWARF reader).  d2 goes to /out/fdr/ for the host's
+# vm-check: it must report there, traced_xray absent, with every name.
 P=/bin/fdr-tests
 W=/tmp/fdr-vm
 n=0
@@ -55,6 +56,8 @@ check "device: the run's session is gone with it" no_sessions
 fdr record -t 0 -o d2 -- $P/traced_xray calls 2>d2.err
 check "device, XRay: 18 Enters" [ "$(enters d2)" = 18 ]
 check "device, XRay: its own session" grep -q '(/dev/fdr:record\.' d2.err
+check "device, XRay: DIR names its functions" profile_is d2 "main=1 work=1 middle=4 leaf=12"
+mkdir -p /out/fdr && rm -rf /out/fdr/xray.data && cp -r d2 /out/fdr/xray.data
 
 # 3. crash: the kernel finalizes for it; the Enter of the crashing function is last
 fdr record -t 0 -o d3 -- $P/traced_gcc segv 2>d3.err; rc=$?
