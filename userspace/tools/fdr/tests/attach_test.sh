@@ -140,6 +140,8 @@ check "report: calls running at the attach are counted as such, no exit without 
 	bash -c "grep -q 'entered before the attach' '$d.report' && ! grep -q 'ring overwrote' '$d.report'"
 check "replay: calls running at the attach are marked so, never 'entry lost'" \
 	bash -c "grep -q 'entered before the attach' '$d.replay' && ! grep -q 'entry lost' '$d.replay'"
+check "-p: DIR keeps the program's function names (fdr-syms.xray.map, issue 37)" \
+	grep -q "^[0-9]*	main	/.*/worker	0x" "$d/fdr-syms.xray.map"
 
 snapshot "$PID" "$T/after"
 check "after the detaches: mappings, fds, threads, signal dispositions as before" \
