@@ -63,7 +63,7 @@ same "$WORK/replay-N.txt" "$V/replay-N-work.txt" "replay -N work -N '#6': those 
 same "$WORK/replay-ids.txt" "$V/replay-ids-depth1.txt" "replay without names: #id; --depth 1 shows top-level calls as leaves (bytes)"
 "$FDRLOG" replay $SYM -F 'void ns::bar<int>(int)' "$LOG" | grep -q 'ns::bar<int>();'
 check $? "replay -F takes the full demangled symbol too"
-expect 2 "fdrlog replay: -F wrok: no function of the log matches; close matches: work" \
+expect 2 "fdr replay: -F wrok: no function of the log matches; close matches: work" \
 	"replay -F of a name no function of the log has: exit 2, the close matches named" -- \
 	"$FDRLOG" replay $SYM -F wrok "$LOG"
 [ ! -s "$WORK/out" ]
