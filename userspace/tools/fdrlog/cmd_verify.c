@@ -20,11 +20,12 @@ static int verify_one(const char *operand, int quiet)
 	struct fdr_reader_error err;
 	struct data_source ds;
 	struct fdr_log *log;
-	const char *path = ds.log;
+	const char *path;
 	int r;
 
 	if (fdr__data_open("verify", operand, &ds))
 		return 1;
+	path = ds.log;
 	log = open_log_or_report("verify", path);
 	if (!log) {
 		fdr__data_close(&ds);
