@@ -42,7 +42,7 @@ BUILD=${BUILD:-$top/build}
 FDR_SYSTEM_SETUP=${FDR_SYSTEM_SETUP:-yes}
 
 # What users run: the tools, and the man pages in Documentation/man/.
-TOOLS="fdr fdrctl fdrd fdrlog"
+TOOLS="fdr fdrctl fdrd"
 HEADERS="fdr.h fdr_inline.h fdr_reader.h"
 UAPI_HEADERS="fdr.h fdr_flush.h fdr_log.h fdr_sched.h"
 STATIC_LIBS="lib/libfdr.a adapters/libfdr-xray-objs.a adapters/libfdr-xray-cxx.a adapters/libfdr-cyg.a reader/libfdrread.a"
@@ -109,6 +109,8 @@ install_tools() {
 		put_text 0755 "$BINDIR/fdr-cc"
 	grep -qx "installed_libdir=$LIBDIR" "$DESTDIR$BINDIR/fdr-cc" || die "fdr-cc: no installed_libdir line to set"
 	link fdr-cc "$BINDIR/fdr-c++"
+	# fdrlog is only a compatibility name of fdr (Documentation/reader.md)
+	link fdr "$BINDIR/fdrlog"
 	for m in "$top"/Documentation/man/*.[1-8]; do
 		sect=${m##*.}
 		put 0644 "$m" "$MANDIR/man$sect/$(basename "$m")"

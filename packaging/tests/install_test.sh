@@ -53,6 +53,7 @@ expected_files() {
 	[ -x "$p/bin/fdrd" ] || { echo "fdrd is not executable"; return 1; }
 	[ "$(readlink "$p/lib/libfdr.so.${version%%.*}")" = "libfdr.so.$version" ] || { echo "soname link wrong"; return 1; }
 	[ "$(readlink "$p/lib/libfdr.so")" = "libfdr.so.$version" ] || { echo "dev link wrong"; return 1; }
+	[ "$(readlink "$p/bin/fdrlog")" = fdr ] || { echo "fdrlog is not fdr's compatibility link"; return 1; }
 }
 check "every tool, library, header, page, rule, unit and the DKMS tree is in place" expected_files
 
@@ -120,11 +121,11 @@ fi
 mkdir -p "$tmp/partial/bin"
 cp -a "$build/lib" "$build/adapters" "$build/reader" "$tmp/partial/"
 cp -a "$build/bin/." "$tmp/partial/bin/"
-rm "$tmp/partial/bin/fdrlog"
+rm "$tmp/partial/bin/fdrd"
 d2=$tmp/dest2
 mkdir -p "$d2"
 check "a failed install names the missing file and leaves no partial install" \
-	refused "$d2" "$tmp/partial" 'fdrlog is missing'
+	refused "$d2" "$tmp/partial" 'fdrd is missing'
 
 # --- a private PREFIX: what was installed links and runs ----------------
 pre=$tmp/prefix

@@ -6,7 +6,6 @@
  * from DIR/info, the log's header and its side table.  A directory an
  * older fdr wrote lacks some facts: they show as "-".
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 
 #include <fdr_reader.h>
 
+#include "commands.h"
 #include "data_source.h"
 #include "record.h"
 #include "symbols.h"
@@ -256,28 +256,6 @@ static void recording_info(const struct info *in, const struct data_source *ds,
 	row("log", "%s", ds->log);
 }
 
-static int parse(int argc, char **argv, const char **in)
-{
-	static const struct option opts[] = { { "help", no_argument, 0, 'h' }, { 0 } };
-	int c;
-
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(help, stdout);
-			return 0;
-		}
-		fputs(help, stderr);
-		return 2;
-	}
-	if (optind < argc - 1) {
-		fprintf(stderr, "fdr info: expected at most one DIR or LOG\n%s", help);
-		return 2;
-	}
-	*in = optind < argc ? argv[optind] : NULL;
-	return -1;
-}
-
 int fdr__cmd_info(int argc, char **argv)
 {
 	struct info in = { .n = 0 };
@@ -286,7 +264,7 @@ int fdr__cmd_info(int argc, char **argv)
 	struct fdr_reader_error err;
 	struct fdr_log *log = NULL;
 	const char *arg;
-	int r = parse(argc, argv, &arg);
+	int r = cmd_parse_plain(argc, argv, "info", help, &arg);
 
 	if (r >= 0)
 		return r;
@@ -294,7 +272,7 @@ int fdr__cmd_info(int argc, char **argv)
 		return 1;
 	if (!ds.have_info || fdr__info_read(ds.dir, keep, &in) < 0) {
 		fprintf(stderr, "fdr info: %s has no info file: it was not written by fdr "
-			"record (fdrlog dump shows a bare log)\n", ds.dir);
+			"record (fdr dump shows a bare log)\n", ds.dir);
 		fdr__data_close(&ds);
 		return 1;
 	}

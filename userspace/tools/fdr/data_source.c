@@ -232,15 +232,3 @@ int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symb
 	}
 	return 0;
 }
-
-void fdr__data_symbol_args(const struct data_source *ds, char **v, int *n)
-{
-	for (size_t i = 0; i < ds->nsym_maps; i++) {
-		v[(*n)++] = "--sym-map";
-		v[(*n)++] = ds->sym_maps[i];
-	}
-	if (ds->exe_names) {
-		v[(*n)++] = "--instr-map";
-		v[(*n)++] = (char *)ds->exe;
-	}
-}

@@ -49,12 +49,6 @@ struct data_source {
 int fdr__data_open(const char *cmd, const char *arg, struct data_source *ds);
 void fdr__data_close(struct data_source *ds);
 
-/*
- * Append to v at *n the fdrlog options that name the log's functions
- * (--sym-map FILE... or --instr-map EXE): at most 2 * nsym_maps + 2 slots.
- */
-void fdr__data_symbol_args(const struct data_source *ds, char **v, int *n);
-
 /* The names for the log (*out NULL: none known, said on stderr); 0. */
 int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symbols **out);
 

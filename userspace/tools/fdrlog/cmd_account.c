@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
-/* cmd_account.c - `fdrlog account FILE`: per-function latency table. */
+/* cmd_account.c - `fdr account [DIR|LOG]`: llvm-xray account's latency table. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "data_source.h"
 #include "convert.h"
 #include "sched_time.h"
 
 static const char help[] =
-	"usage: fdrlog account [--sort KEY] [--desc] [--top N]\n"
-	"                      [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [--sched FILE | --no-sched] FILE\n"
+	"usage: fdr account [--sort KEY] [--desc] [--top N]\n"
+	"                   [--instr-map BINARY | --sym-map FILE]\n"
+	"                   [--sched FILE | --no-sched] [DIR|LOG]\n"
+	"As `llvm-xray account`, of the log `fdr record` left in DIR (default\n"
+	"./fdr.data), names resolved.\n"
 	"Per function: call count and min, median, 90th and 99th percentile, max\n"
 	"and total latency in seconds (TSC ticks / CycleFrequency; ticks if the\n"
 	"frequency is 0); the total adds a recursive function's outermost calls\n"
@@ -23,7 +26,7 @@ static const char help[] =
 	"--desc       descending order\n"
 	"--top N      only the first N functions\n"
 	"--instr-map BINARY, --sym-map FILE (repeatable): name the functions,\n"
-	"             as for `fdrlog convert`\n"
+	"             as for `fdr convert`\n"
 	"--sched FILE fdrd's scheduling file (default: FILE.sched when it exists):\n"
 	"             adds each function's on-CPU, runnable and blocked seconds,\n"
 	"             summed over its outermost calls like sum; without it the\n"
@@ -41,7 +44,7 @@ static int parse_sort(const char *s, enum account_sort *out)
 			return 0;
 		}
 	}
-	fprintf(stderr, "fdrlog account: --sort %s: expected func, count, min, med, "
+	fprintf(stderr, "fdr account: --sort %s: expected func, count, min, med, "
 		"90p, 99p, max or sum\n", s);
 	return -1;
 }
@@ -68,7 +71,7 @@ static int parse_args(int argc, char **argv, struct account_options *ao,
 		case 't':
 			ao->top = strtoul(optarg, &end, 10);
 			if (*end || *optarg < '0' || *optarg > '9') {
-				fprintf(stderr, "fdrlog account: --top %s: expected a number\n", optarg);
+				fprintf(stderr, "fdr account: --top %s: expected a number\n", optarg);
 				return 2;
 			}
 			break;
@@ -79,8 +82,8 @@ static int parse_args(int argc, char **argv, struct account_options *ao,
 		default: fputs(help, stderr); return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "fdrlog account: expected one FILE\n%s", help);
+	if (optind < argc - 1) {
+		fprintf(stderr, "fdr account: expected at most one DIR or LOG\n%s", help);
 		return 2;
 	}
 	return -1;
@@ -102,7 +105,7 @@ static int account_log(const char *path, const struct fdr_log *log,
 	r = out_init(&o, STDOUT_FILENO) ? -1 : write_account(&o, &trace, syms, ao);
 	out_flush(&o);
 	if (r || o.error)
-		fprintf(stderr, "fdrlog account: %s: %s\n", path,
+		fprintf(stderr, "fdr account: %s: %s\n", path,
 			r ? "out of memory" : strerror(o.error));
 	r = r || o.error;
 	out_release(&o);
@@ -117,22 +120,25 @@ int cmd_account(int argc, char **argv)
 	struct sched_source sched_src = { 0 };
 	struct fdr_sched *sched = NULL;
 	struct symbols *syms = NULL;
+	struct data_source ds;
 	struct fdr_log *log;
 	int r = parse_args(argc, argv, &ao, &src, &sched_src);
 
 	if (r >= 0)
 		return r;
-	log = open_log_or_report("account", argv[optind]);
-	if (!log)
+	if (fdr__data_open("account", optind < argc ? argv[optind] : NULL, &ds))
 		return 1;
-	r = load_symbols("account", &src, &syms) ||
-	    sched_load("fdrlog account", argv[optind], &sched_src, &sched);
+	log = open_log_or_report("account", ds.log);
+	r = !log || load_symbols("account", &src, &ds, &syms) ||
+	    sched_load("fdr account", ds.log, &sched_src, &sched);
 	if (!r) {
 		ao.sched = sched;
-		r = account_log(argv[optind], log, syms, &ao);
+		r = account_log(ds.log, log, syms, &ao);
 	}
 	fdr_sched_close(sched);
 	symbols_free(syms);
-	fdr_log_close(log);
+	if (log)
+		fdr_log_close(log);
+	fdr__data_close(&ds);
 	return r;
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_convert.c - `fdrlog convert --format yaml|chrome|perfetto FILE`. */
+/* cmd_convert.c - `fdr convert --format yaml|chrome|perfetto [DIR|LOG]`. */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,27 +9,29 @@
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "data_source.h"
 #include "convert.h"
 #include "out_file.h"
 #include "sched_time.h"
 #include "view_filter.h"
 
 static const char help[] =
-	"usage: fdrlog convert --format yaml|chrome|perfetto\n"
-	"                      [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [--no-sort | FILTER...] [--threads FILE | --no-threads]\n"
-	"                      [--sched FILE | --no-sched] [-o OUT] FILE\n"
-	"       fdrlog convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE]\n"
-	"                      [FILTER]... [-o OUT] FILE\n"
-	"Expand the log as llvm-xray 19 does (per-thread block order, absolute\n"
-	"TSCs) and print it:\n"
+	"usage: fdr convert --format yaml|chrome|perfetto\n"
+	"                   [--instr-map BINARY | --sym-map FILE]\n"
+	"                   [--no-sort | FILTER...] [--threads FILE | --no-threads]\n"
+	"                   [--sched FILE | --no-sched] [-o OUT] [DIR|LOG]\n"
+	"       fdr convert --for-llvm-xray [--instr-map BINARY | --sym-map FILE]\n"
+	"                   [FILTER]... [-o OUT] [DIR|LOG]\n"
+	"Expand the log `fdr record` left in DIR (default ./fdr.data), names\n"
+	"resolved, as llvm-xray 19 does (per-thread block order, absolute TSCs)\n"
+	"and print it:\n"
 	"  yaml    the text of `llvm-xray convert -f yaml`, records stable-sorted\n"
 	"          by TSC (--no-sort: expansion order, like --sort=false)\n"
 	"  chrome  Chrome trace-event JSON (Perfetto, chrome://tracing): B/E events\n"
 	"          per thread, timestamps in microseconds from CycleFrequency\n"
 	"  perfetto  Perfetto's protobuf trace (ui.perfetto.dev): slices per thread,\n"
 	"          interned names, LOG.sched as ftrace sched_switch/sched_waking\n"
-	"--instr-map BINARY  name functions from the xray_instr_map of an\n"
+	"--instr-map BINARY  (instead of DIR's names) name functions from the xray_instr_map of an\n"
 	"                    -fxray-instrument binary (like llvm-xray -m BINARY -y)\n"
 	"--sym-map FILE      name functions from the -finstrument-functions\n"
 	"                    adapter's id table (fid<TAB>symbol<TAB>module<TAB>offset);\n"
@@ -51,7 +53,7 @@ static const char help[] =
 	"  (the records of the calls shown: the log sorted by TSC, so not --no-sort)\n";
 
 struct convert_opts {
-	const char *format, *out, *in;
+	const char *format, *out, *in;	/* in: the operand, NULL if none */
 	struct view_opts view;
 	struct sched_source sched;
 	int no_sort, for_llvm;
@@ -87,12 +89,12 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		}
 	}
 	if (co->no_sort && filter_opts_active(&co->view.filter)) {
-		fprintf(stderr, "fdrlog convert: the filters keep whole calls of the log "
+		fprintf(stderr, "fdr convert: the filters keep whole calls of the log "
 			"sorted by TSC: not with --no-sort\n");
 		return 2;
 	}
 	if (co->for_llvm && ((co->format && strcmp(co->format, "yaml")) || co->no_sort)) {
-		fprintf(stderr, "fdrlog convert: --for-llvm-xray writes sorted YAML: "
+		fprintf(stderr, "fdr convert: --for-llvm-xray writes sorted YAML: "
 			"not with --format %s or --no-sort\n", co->format ? co->format : "yaml");
 		return 2;
 	}
@@ -100,16 +102,16 @@ static int parse(int argc, char **argv, struct convert_opts *co)
 		co->format = "yaml";
 	if (!co->format || (strcmp(co->format, "yaml") && strcmp(co->format, "chrome") &&
 			    strcmp(co->format, "perfetto"))) {
-		fprintf(stderr, "fdrlog convert: --format %s: expected yaml, chrome or perfetto\n",
+		fprintf(stderr, "fdr convert: --format %s: expected yaml, chrome or perfetto\n",
 			co->format ? co->format : "missing");
 		return 2;
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "fdrlog convert: expected one FILE\n%s", help);
+	if (optind < argc - 1) {
+		fprintf(stderr, "fdr convert: expected at most one DIR or LOG\n%s", help);
 		return 2;
 	}
-	co->in = argv[optind];
-	return filter_opts_finish(&co->view.filter, "fdrlog convert") ? 2 : -1;
+	co->in = optind < argc ? argv[optind] : NULL;
+	return filter_opts_finish(&co->view.filter, "fdr convert") ? 2 : -1;
 }
 
 /* What was added, on stderr: the user should know the export is not the
@@ -125,7 +127,7 @@ static void export_for_llvm(struct out_buffer *o, const struct fdr_trace *t,
 		return;
 	}
 	if (enters || exits)
-		fprintf(stderr, "fdrlog convert: --for-llvm-xray: added %zu Enter records "
+		fprintf(stderr, "fdr convert: --for-llvm-xray: added %zu Enter records "
 			"(data fdr-entry-lost) and %zu Exit records (data fdr-exit-lost) "
 			"for what the ring overwrote\n", enters, exits);
 }
@@ -154,7 +156,7 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 		out_flush(&o);
 	}
 	if (o.error)
-		fprintf(stderr, "fdrlog convert: writing %s: %s\n",
+		fprintf(stderr, "fdr convert: writing %s: %s\n",
 			co->out ? co->out : "standard output", strerror(o.error));
 	r = out_file_finish("convert", co->out, tmp, fd, o.error ? 1 : 0);
 	out_release(&o);
@@ -162,7 +164,8 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 }
 
 /* Load what convert reads beside the log, convert, release; the status. */
-static int convert_log(const struct convert_opts *co, struct fdr_log *log)
+static int convert_log(const struct convert_opts *co, const struct data_source *ds,
+		       struct fdr_log *log)
 {
 	struct fdr_reader_error err;
 	struct fdr_thread_table *threads;
@@ -171,21 +174,21 @@ static int convert_log(const struct convert_opts *co, struct fdr_log *log)
 	struct symbols *syms;
 	int r;
 
-	if (load_symbols("convert", &co->view.syms, &syms))
+	if (load_symbols("convert", &co->view.syms, ds, &syms))
 		return 1;
-	if (load_thread_table("convert", co->in, &co->view.threads, &threads) ||
-	    (strcmp(co->format, "yaml") && sched_load("fdrlog convert", co->in, &co->sched, &sched))) {
+	if (load_thread_table("convert", ds->log, &co->view.threads, &threads) ||
+	    (strcmp(co->format, "yaml") && sched_load("fdr convert", ds->log, &co->sched, &sched))) {
 		fdr_thread_table_free(threads);
 		symbols_free(syms);
 		return 1;
 	}
 	r = fdr_trace_build(&trace, log, co->no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
 	if (r) {
-		report_log_error("convert", co->in, &err);
+		report_log_error("convert", ds->log, &err);
 		r = 1;
 	} else {
 		/* before the output is opened: a bad filter leaves no file */
-		r = view_filter_apply(&co->view.filter, &trace, syms, "fdrlog convert");
+		r = view_filter_apply(&co->view.filter, &trace, syms, "fdr convert");
 		if (r == 0)
 			r = convert(co, &trace, syms, threads, sched);
 		fdr_trace_free(&trace);
@@ -199,14 +202,18 @@ static int convert_log(const struct convert_opts *co, struct fdr_log *log)
 int cmd_convert(int argc, char **argv)
 {
 	struct convert_opts co = { 0 };
+	struct data_source ds;
 	struct fdr_log *log;
 	int r = parse(argc, argv, &co);
 
+	if (r < 0 && fdr__data_open("convert", co.in, &ds))
+		r = 1;
 	if (r < 0) {
-		log = open_log_or_report("convert", co.in);
-		r = log ? convert_log(&co, log) : 1;
+		log = open_log_or_report("convert", ds.log);
+		r = log ? convert_log(&co, &ds, log) : 1;
 		if (log)
 			fdr_log_close(log);
+		fdr__data_close(&ds);
 	}
 	filter_opts_free(&co.view.filter);
 	return r;

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* cmd_dump.c - `fdrlog dump FILE`: every record, decoded, with its offset. */
-#include <getopt.h>
+/* cmd_dump.c - `fdr dump [DIR|LOG]`: every record, decoded, with its offset. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include "commands.h"
+#include "data_source.h"
 #include "out_buffer.h"
 #include "yaml_scalar.h"
 
 static const char help[] =
-	"usage: fdrlog dump FILE\n"
-	"Print the file header and every record in file order, one per line:\n"
+	"usage: fdr dump [DIR|LOG]\n"
+	"Print the header of the log `fdr record` left in DIR (default ./fdr.data)\n"
+	"and every record in file order, one per line:\n"
 	"byte offset, record kind, decoded fields.  Stops with exit status 1 at\n"
 	"the first record that cannot be decoded.  Does not check record order\n"
-	"(use `fdrlog verify`).  A drop marker (streaming mode) ends with\n"
+	"(use `fdr verify`).  A drop marker (streaming mode) ends with\n"
 	"dropped=N: N records of its thread are missing just before it.\n";
 
 /* A drop marker says how many records its thread lost before it. */
@@ -79,33 +80,20 @@ static int dump_record(const struct fdr_record *r, void *ctx)
 	return 0;
 }
 
-int cmd_dump(int argc, char **argv)
+/* Print the log at path; the exit status. */
+static int dump_log(const char *path)
 {
-	static const struct option opts[] = { { "help", no_argument, 0, 'h' }, { 0 } };
 	struct out_buffer o;
 	struct fdr_reader_error err;
 	const struct fdr_log_header *h;
-	struct fdr_log *log;
-	int c, r;
+	struct fdr_log *log = open_log_or_report("dump", path);
+	int r;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(help, stdout);
-			return 0;
-		}
-		fputs(help, stderr);
-		return 2;
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "fdrlog dump: expected one FILE\n%s", help);
-		return 2;
-	}
-	log = open_log_or_report("dump", argv[optind]);
 	if (!log)
 		return 1;
 	h = fdr_log_get_header(log);
 	if (out_init(&o, STDOUT_FILENO)) {
-		fprintf(stderr, "fdrlog dump: out of memory\n");
+		fprintf(stderr, "fdr dump: out of memory\n");
 		fdr_log_close(log);
 		return 1;
 	}
@@ -116,11 +104,26 @@ int cmd_dump(int argc, char **argv)
 	r = fdr_log_for_each_record(log, dump_record, &o, &err);
 	out_flush(&o);
 	if (r)
-		report_log_error("dump", argv[optind], &err);
+		report_log_error("dump", path, &err);
 	else if (o.error)
-		fprintf(stderr, "fdrlog dump: writing standard output: %s\n", strerror(o.error));
+		fprintf(stderr, "fdr dump: writing standard output: %s\n", strerror(o.error));
 	r = r || o.error;
 	out_release(&o);
 	fdr_log_close(log);
 	return r ? 1 : 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct data_source ds;
+	const char *in;
+	int r = cmd_parse_plain(argc, argv, "dump", help, &in);
+
+	if (r >= 0)
+		return r;
+	if (fdr__data_open("dump", in, &ds))
+		return 1;
+	r = dump_log(ds.log);
+	fdr__data_close(&ds);
+	return r;
 }

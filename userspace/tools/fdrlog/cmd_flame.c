@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_flame.c - `fdrlog flame [FILTER]... [-o OUT.svg] FILE`. */
+/* cmd_flame.c - `fdr flame [FILTER]... [-o OUT.svg] [DIR|LOG]`. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -10,9 +10,10 @@
 #include "view_inputs.h"
 
 static const char help[] =
-	"usage: fdrlog flame [FILTER]... [-o OUT.svg]\n"
-	"                    [--instr-map BINARY | --sym-map FILE] [--threads FILE | --no-threads] FILE\n"
-	"Draw a flame graph as one self-contained SVG: every thread's calls merged\n"
+	"usage: fdr flame [FILTER]... [-o OUT.svg]\n"
+	"                 [--instr-map BINARY | --sym-map FILE] [--threads FILE | --no-threads] [DIR|LOG]\n"
+	"Draw a flame graph of the log `fdr record` left in DIR (default ./fdr.data)\n"
+	"as one self-contained SVG: every thread's calls merged\n"
 	"by call path, each frame as wide as the time spent in it, callees on top\n"
 	"of their callers.  In a browser: click a frame to zoom (Reset Zoom or\n"
 	"Escape to go back), Search or Ctrl-F to highlight functions by regular\n"
@@ -40,9 +41,9 @@ static int draw(const char *out, const struct view_inputs *in, const struct filt
 		r = write_flame(&o, &in->trace, in->syms, v, title);
 		out_flush(&o);
 		if (r)
-			fprintf(stderr, "fdrlog flame: out of memory\n");
+			fprintf(stderr, "fdr flame: out of memory\n");
 		else if (o.error)
-			fprintf(stderr, "fdrlog flame: writing %s: %s\n", out ? out : "standard output",
+			fprintf(stderr, "fdr flame: writing %s: %s\n", out ? out : "standard output",
 				strerror(o.error));
 		r = r || o.error;
 		out_release(&o);
@@ -71,11 +72,11 @@ static int parse(int argc, char **argv, struct view_opts *v, const char **out)
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "fdrlog flame: expected one FILE\n%s", help);
+	if (optind < argc - 1) {
+		fprintf(stderr, "fdr flame: expected at most one DIR or LOG\n%s", help);
 		return 2;
 	}
-	return filter_opts_finish(&v->filter, "fdrlog flame") ? 2 : -1;
+	return filter_opts_finish(&v->filter, "fdr flame") ? 2 : -1;
 }
 
 int cmd_flame(int argc, char **argv)
@@ -85,8 +86,9 @@ int cmd_flame(int argc, char **argv)
 	const char *out = NULL;
 	int r = parse(argc, argv, &v, &out);
 
-	if (r < 0 && (r = view_inputs_load(&in, "flame", argv[optind], &v)) == 0) {
-		r = draw(out, &in, &v.filter, argv[optind]);
+	if (r < 0 && (r = view_inputs_load(&in, "flame", optind < argc ? argv[optind] : NULL,
+					   &v)) == 0) {
+		r = draw(out, &in, &v.filter, in.ds.log);
 		view_inputs_free(&in);
 	}
 	filter_opts_free(&v.filter);

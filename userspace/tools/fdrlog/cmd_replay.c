@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* cmd_replay.c - `fdrlog replay [FILTER]... FILE`. */
+/* cmd_replay.c - `fdr replay [FILTER]... [DIR|LOG]`. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,14 +12,16 @@
 #include "view_inputs.h"
 
 static const char help[] =
-	"usage: fdrlog replay [FILTER]... [--instr-map BINARY | --sym-map FILE]\n"
-	"                     [--threads FILE | --no-threads] [--sched FILE | --no-sched] FILE\n"
+	"usage: fdr replay [FILTER]... [--instr-map BINARY | --sym-map FILE]\n"
+	"                  [--threads FILE | --no-threads] [--sched FILE | --no-sched] [DIR|LOG]\n"
 	"Print each thread's call tree with durations, call arguments and custom\n"
-	"events, as `uftrace replay` does. Calls whose entry the ring overwrote\n"
+	"events, as `uftrace replay` does, of the log `fdr record` left in DIR\n"
+	"(default ./fdr.data), names resolved and demangled. Calls whose entry the ring overwrote\n"
 	"say \"entry lost\" (their duration is a lower bound), calls still running\n"
 	"at the end \"still open at the end\".\n"
 	"--attached     the log starts at an attach (fdr record -p) and no buffer\n"
 	"               was recycled: a missing entry says \"entered before the attach\"\n"
+	"               (DIR's info file says so by itself)\n"
 	FILTER_HELP
 	"--instr-map, --sym-map, --threads, --no-threads: as for convert\n"
 	"--sched FILE   fdrd's scheduling file (default: FILE.sched when it exists):\n"
@@ -61,11 +63,11 @@ static int parse(int argc, char **argv, struct view_opts *v, struct sched_source
 			return 2;
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "fdrlog replay: expected one FILE\n%s", help);
+	if (optind < argc - 1) {
+		fprintf(stderr, "fdr replay: expected at most one DIR or LOG\n%s", help);
 		return 2;
 	}
-	return filter_opts_finish(&v->filter, "fdrlog replay") ? 2 : -1;
+	return filter_opts_finish(&v->filter, "fdr replay") ? 2 : -1;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -80,13 +82,14 @@ int cmd_replay(int argc, char **argv)
 	bool attached = false;
 
 	r = parse(argc, argv, &v, &sched_src, &attached);
-	if (r < 0 && (r = view_inputs_load(&in, "replay", argv[optind], &v)) == 0)
+	if (r < 0 && (r = view_inputs_load(&in, "replay", optind < argc ? argv[optind] : NULL,
+					   &v)) == 0)
 		r = -1;		/* loaded: go on */
 	if (r >= 0) {
 		filter_opts_free(&v.filter);
 		return r;
 	}
-	if (sched_load("fdrlog replay", argv[optind], &sched_src, &sched)) {
+	if (sched_load("fdr replay", in.ds.log, &sched_src, &sched)) {
 		view_inputs_free(&in);
 		filter_opts_free(&v.filter);
 		return 1;
@@ -97,12 +100,14 @@ int cmd_replay(int argc, char **argv)
 		if (!sched && !sched_src.disabled)
 			out_printf(&o, "# %s: time off CPU is in the durations, unmarked\n",
 				   sched_none_reason(&sched_src));
+		/* no ring wrap after fdr record -p: a missing entry was before the attach */
+		attached = attached || in.ds.attached == 1;
 		r = write_replay(&o, &in.trace, in.syms, in.threads, sched, &v.filter, attached);
 		out_flush(&o);
 		if (r)
-			fprintf(stderr, "fdrlog replay: out of memory\n");
+			fprintf(stderr, "fdr replay: out of memory\n");
 		else if (o.error)
-			fprintf(stderr, "fdrlog replay: writing standard output: %s\n", strerror(o.error));
+			fprintf(stderr, "fdr replay: writing standard output: %s\n", strerror(o.error));
 		r = r || o.error;
 		out_release(&o);
 	}

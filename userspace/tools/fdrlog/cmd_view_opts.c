@@ -8,7 +8,7 @@ int cmd_view_option(int c, const char *arg, const char *cmd, struct view_opts *v
 	char who[64];
 	int r;
 
-	snprintf(who, sizeof(who), "fdrlog %s", cmd);
+	snprintf(who, sizeof(who), "fdr %s", cmd);
 	r = filter_opts_option(&v->filter, c, arg, who);
 	if (r != 1)
 		return r;

@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* commands.h - fdrlog's subcommands and the helpers they share. */
+/*
+ * commands.h - the reading commands of fdr (dump, verify, convert,
+ * account, replay, flame, graph) and the helpers they share.  Each takes
+ * DIR (the log `fdr record` left there), LOG, or nothing (./fdr.data),
+ * through fdr's data_source.h, which the program linking them provides.
+ * `fdrlog` is only another name of fdr (Documentation/reader.md).
+ */
 #ifndef FDRLOG_COMMANDS_H
 #define FDRLOG_COMMANDS_H
 
@@ -13,6 +19,9 @@ int cmd_convert(int argc, char **argv);
 int cmd_account(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_flame(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+
+struct data_source;
 
 /* Open path, printing "fdrlog CMD: PATH: cause" on failure. */
 struct fdr_log *open_log_or_report(const char *cmd, const char *path);
@@ -26,8 +35,16 @@ struct symbol_sources {
 
 /* Record one --sym-map; -1 (with a message) if there are too many. */
 int add_sym_map(const char *cmd, struct symbol_sources *src, const char *path);
-/* Load them (instr-map and sym-maps exclude each other); *out NULL if none. */
-int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbols **out);
+/* Load them (instr-map and sym-maps exclude each other); when none is
+ * given, the names fdr record left beside the log of ds (data_source.h);
+ * *out NULL if there are none. */
+int load_symbols(const char *cmd, const struct symbol_sources *src,
+		 const struct data_source *ds, struct symbols **out);
+
+/* "Usage: no option but -h/--help, at most one DIR|LOG": -1 to go on with
+ * *in (NULL: none given), else the exit status (help 0, usage error 2). */
+int cmd_parse_plain(int argc, char **argv, const char *cmd, const char *help,
+		    const char **in);
 
 /* --threads FILE / --no-threads: fdrd's side table, default LOG.threads. */
 struct thread_source {

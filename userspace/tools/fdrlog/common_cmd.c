@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
-/* common_cmd.c - what fdrlog's subcommands share: opening and reporting. */
+/* common_cmd.c - what the reading commands share: opening and reporting. */
+#include <getopt.h>
 #include <stdio.h>
 #include <unistd.h>
 #include "commands.h"
+#include "data_source.h"
 
 void report_log_error(const char *cmd, const char *path, const struct fdr_reader_error *err)
 {
-	fprintf(stderr, "fdrlog %s: %s: %s\n", cmd, path, err->message);
+	fprintf(stderr, "fdr %s: %s: %s\n", cmd, path, err->message);
 }
 
 struct fdr_log *open_log_or_report(const char *cmd, const char *path)
@@ -26,21 +28,24 @@ int add_sym_map(const char *cmd, struct symbol_sources *src, const char *path)
 	size_t max = sizeof(src->sym_maps) / sizeof(src->sym_maps[0]);
 
 	if (src->nsym_maps == max) {
-		fprintf(stderr, "fdrlog %s: --sym-map %s: at most %zu maps\n", cmd, path, max);
+		fprintf(stderr, "fdr %s: --sym-map %s: at most %zu maps\n", cmd, path, max);
 		return -1;
 	}
 	src->sym_maps[src->nsym_maps++] = path;
 	return 0;
 }
 
-int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbols **out)
+int load_symbols(const char *cmd, const struct symbol_sources *src,
+		 const struct data_source *ds, struct symbols **out)
 {
 	char msg[512];
 	int r = 0;
 
 	*out = NULL;
+	if (!src->instr_map && !src->nsym_maps)
+		return fdr__data_symbols(cmd, ds, out);
 	if (src->instr_map && src->nsym_maps) {
-		fprintf(stderr, "fdrlog %s: give --instr-map or --sym-map, not both\n", cmd);
+		fprintf(stderr, "fdr %s: give --instr-map or --sym-map, not both\n", cmd);
 		return -1;
 	}
 	if (src->instr_map)
@@ -48,7 +53,7 @@ int load_symbols(const char *cmd, const struct symbol_sources *src, struct symbo
 	else if (src->nsym_maps)
 		r = symbols_from_sym_maps(out, src->sym_maps, src->nsym_maps, msg, sizeof(msg));
 	if (r)
-		fprintf(stderr, "fdrlog %s: %s\n", cmd, msg);
+		fprintf(stderr, "fdr %s: %s\n", cmd, msg);
 	return r;
 }
 
@@ -71,7 +76,7 @@ int load_thread_table(const char *cmd, const char *log_path,
 	if (src->disabled || side_file_path(path, sizeof(path), log_path, ".threads", src->path))
 		return 0;
 	if (fdr_thread_table_load(out, path, &err)) {
-		fprintf(stderr, "fdrlog %s: %s%s\n", cmd, err.message,
+		fprintf(stderr, "fdr %s: %s%s\n", cmd, err.message,
 			src->path ? "" : " (--no-threads ignores it)");
 		return -1;
 	}
@@ -98,3 +103,26 @@ int sched_load(const char *who, const char *log_path, const struct sched_source 
 	return 0;
 }
 
+
+int cmd_parse_plain(int argc, char **argv, const char *cmd, const char *help,
+		    const char **in)
+{
+	static const struct option opts[] = { { "help", no_argument, 0, 'h' }, { 0 } };
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(help, stdout);
+			return 0;
+		}
+		fputs(help, stderr);
+		return 2;
+	}
+	if (optind < argc - 1) {
+		fprintf(stderr, "fdr %s: expected at most one DIR or LOG\n%s", cmd, help);
+		return 2;
+	}
+	*in = optind < argc ? argv[optind] : NULL;
+	return -1;
+}

@@ -5,7 +5,7 @@
  * path, as flamegraph.pl merges stacks, each frame as wide as the time
  * spent in it (its calls' durations summed), children on top of their
  * caller in order of first call, the root "all" as wide as every thread's
- * top-level calls together.  Each frame is a <g class="f"> holding a
+ * top-level calls together (call_agg.h).  Each frame is a <g class="f"> holding a
  * <title> with its name, time and share (viewers show it on hover), its
  * <rect> and its (maybe empty) label.  The inline script of flame_ui.js
  * makes it interactive: zoom, search, the details line.  What the filters
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "call_agg.h"
 #include "convert.h"
 #include "view_filter.h"
 
@@ -29,90 +30,10 @@ static const char flame_ui_js[] =
 #include "flame_ui.inc"
 	;
 
-struct agg {
-	int32_t fid;
-	uint64_t ticks;
-	uint32_t calls;
-	uint32_t first_child, next_sibling, last_child;
-};
-
 struct flame {
-	struct agg *a;
-	size_t n, cap;
-	const struct call_forest *f;
+	struct call_agg g;
 	const struct symbols *syms;
-	const uint8_t *shown;		/* per node: the filters show it */
-	unsigned max_depth_seen;
 };
-
-static uint32_t agg_new(struct flame *fl, int32_t fid)
-{
-	if (fl->n == fl->cap) {
-		size_t cap = fl->cap ? fl->cap * 2 : 64;
-		struct agg *a = realloc(fl->a, cap * sizeof(*a));
-
-		if (!a)
-			return CALL_NONE;
-		fl->a = a;
-		fl->cap = cap;
-	}
-	fl->a[fl->n] = (struct agg){ fid, 0, 0, CALL_NONE, CALL_NONE, CALL_NONE };
-	return (uint32_t)fl->n++;
-}
-
-/* The child of parent for fid, made if new (appended: first-call order). */
-static uint32_t agg_child(struct flame *fl, uint32_t parent, int32_t fid)
-{
-	uint32_t c, i;
-
-	for (c = fl->a[parent].first_child; c != CALL_NONE; c = fl->a[c].next_sibling)
-		if (fl->a[c].fid == fid)
-			return c;
-	i = agg_new(fl, fid);
-	if (i == CALL_NONE)
-		return CALL_NONE;
-	if (fl->a[parent].last_child == CALL_NONE)
-		fl->a[parent].first_child = i;
-	else
-		fl->a[fl->a[parent].last_child].next_sibling = i;
-	fl->a[parent].last_child = i;
-	return i;
-}
-
-static int add_call(struct flame *fl, uint32_t parent, uint32_t node, unsigned depth)
-{
-	const struct call_node *n = &fl->f->nodes[node];
-	uint32_t me;
-
-	if (n->flags & CALL_EVENT)
-		return 0;
-	if (!fl->shown[node]) {	/* hidden: what it holds that is shown, in its place */
-		for (uint32_t c = n->first_child; c != CALL_NONE; c = fl->f->nodes[c].next_sibling)
-			if (add_call(fl, parent, c, depth))
-				return -1;
-		return 0;
-	}
-	me = agg_child(fl, parent, n->fid);
-	if (me == CALL_NONE)
-		return -1;
-	fl->a[me].ticks += n->end - n->start;
-	fl->a[me].calls++;
-	fl->a[parent].ticks += parent == 0 ? n->end - n->start : 0;
-	if (depth + 1 > fl->max_depth_seen)
-		fl->max_depth_seen = depth + 1;
-	for (uint32_t c = n->first_child; c != CALL_NONE; c = fl->f->nodes[c].next_sibling)
-		if (add_call(fl, me, c, depth + 1))
-			return -1;
-	return 0;
-}
-
-static int add_roots(struct flame *fl, uint32_t node)
-{
-	for (; node != CALL_NONE; node = fl->f->nodes[node].next_sibling)
-		if (add_call(fl, 0, node, 0))
-			return -1;
-	return 0;
-}
 
 static void put_xml_text(struct out_buffer *o, const char *s)
 {
@@ -169,15 +90,16 @@ static void put_frame(struct flame *fl, struct out_buffer *o, uint32_t i,
 		      const struct frame_pos *p, uint64_t total, uint64_t freq, int height)
 {
 	char tmp[256];
-	const char *name = i == 0 ? "all" : view_name(fl->syms, fl->a[i].fid, tmp, sizeof(tmp));
-	uint64_t ns = view_ns(fl->a[i].ticks, freq);
+	const struct call_agg_node *a = &fl->g.a[i];
+	const char *name = i == 0 ? "all" : view_name(fl->syms, a->fid, tmp, sizeof(tmp));
+	uint64_t ns = view_ns(a->ticks, freq);
 	double y = height - MARGIN - BOTTOM - (p->depth + 1) * FRAME_H;
 
 	out_str(o, "<g class=\"f\"><title>");
 	put_xml_text(o, name);
 	out_printf(o, " (%llu ns, %u calls, %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"",
-		   (unsigned long long)ns, fl->a[i].calls,
-		   total ? 100.0 * (double)fl->a[i].ticks / (double)total : 0.0,
+		   (unsigned long long)ns, a->calls,
+		   total ? 100.0 * (double)a->ticks / (double)total : 0.0,
 		   p->x, y, p->w, FRAME_H - 1);
 	put_colour(o, name);
 	out_str(o, "\"/>");
@@ -191,9 +113,9 @@ static void put_frames(struct flame *fl, struct out_buffer *o, uint32_t i,
 	double x = p.x;
 
 	put_frame(fl, o, i, &p, total, freq, height);
-	for (uint32_t c = fl->a[i].first_child; c != CALL_NONE; c = fl->a[c].next_sibling) {
+	for (uint32_t c = fl->g.a[i].first_child; c != CALL_NONE; c = fl->g.a[c].next_sibling) {
 		struct frame_pos cp = { x, total ? (SVG_WIDTH - 2 * MARGIN) *
-					(double)fl->a[c].ticks / (double)total : 0, p.depth + 1 };
+					(double)fl->g.a[c].ticks / (double)total : 0, p.depth + 1 };
 
 		put_frames(fl, o, c, cp, total, freq, height);
 		x += cp.w;
@@ -214,7 +136,7 @@ static void put_controls(struct out_buffer *o, int height)
 
 static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const char *title)
 {
-	int height = TOP + (int)(fl->max_depth_seen + 1) * FRAME_H + BOTTOM + (int)MARGIN;
+	int height = TOP + (int)(fl->g.max_depth + 1) * FRAME_H + BOTTOM + (int)MARGIN;
 	struct frame_pos root = { MARGIN, SVG_WIDTH - 2 * MARGIN, 0 };
 
 	out_printf(o, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
@@ -226,7 +148,7 @@ static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const
 	put_xml_text(o, title);
 	out_str(o, "</text>\n");
 	put_controls(o, height);
-	put_frames(fl, o, 0, root, fl->a[0].ticks, freq, height);
+	put_frames(fl, o, 0, root, fl->g.a[0].ticks, freq, height);
 	out_str(o, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	out_str(o, flame_ui_js);
 	out_str(o, "]]></script>\n</svg>\n");
@@ -236,21 +158,17 @@ int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct sy
 		const struct filter_opts *v, const char *title)
 {
 	struct call_forest f;
-	struct flame fl = { .f = &f, .syms = syms };
+	struct flame fl = { .syms = syms };
 	uint8_t *shown = NULL;
 	int r = -1;
 
 	if (call_forest_build(&f, t))
 		return -1;
-	if (view_filter_marks(v, t, &f, syms, &shown) == 0 && agg_new(&fl, 0) != CALL_NONE) {
-		fl.shown = shown;
-		r = 0;
-		for (size_t i = 0; i < f.nthreads && r == 0; i++)
-			r = add_roots(&fl, f.threads[i].first_root);
-	}
+	if (view_filter_marks(v, t, &f, syms, &shown) == 0 && call_agg_init(&fl.g, &f, shown) == 0)
+		r = call_agg_add_all(&fl.g);
 	if (r == 0)
 		put_svg(&fl, o, fdr_log_get_header(t->log)->cycle_frequency, title);
-	free(fl.a);
+	call_agg_free(&fl.g);
 	free(shown);
 	call_forest_free(&f);
 	return r;

@@ -17,7 +17,7 @@ int out_file_open(const char *cmd, const char *path, char *tmp, size_t size)
 	snprintf(tmp, size, "%s.tmpXXXXXX", path);
 	fd = mkstemp(tmp);
 	if (fd < 0)
-		fprintf(stderr, "fdrlog %s: cannot create %s: %s\n", cmd, tmp, strerror(errno));
+		fprintf(stderr, "fdr %s: cannot create %s: %s\n", cmd, tmp, strerror(errno));
 	return fd;
 }
 
@@ -28,7 +28,7 @@ int out_file_finish(const char *cmd, const char *path, const char *tmp, int fd, 
 	if (!err && fchmod(fd, 0644) == 0 && close(fd) == 0 && rename(tmp, path) == 0)
 		return 0;
 	if (!err)
-		fprintf(stderr, "fdrlog %s: cannot write %s: %s\n", cmd, path, strerror(errno));
+		fprintf(stderr, "fdr %s: cannot write %s: %s\n", cmd, path, strerror(errno));
 	unlink(tmp);
 	return 1;
 }

@@ -46,23 +46,9 @@ struct replay {
 						 * before an fdr record -p attach */
 };
 
-/* "%*u.%03u us" (width digits before the point), ms and s from 1000 of
- * the smaller unit. */
 static void put_time(struct replay *r, uint64_t ticks, int width)
 {
-	uint64_t ns = view_ns(ticks, r->freq);
-	const char *unit = "us";
-	uint64_t div = 1000;
-
-	if (ns >= 1000000000ull) {
-		unit = width ? " s" : "s";
-		div = 1000000000ull;
-	} else if (ns >= 1000000ull) {
-		unit = "ms";
-		div = 1000000ull;
-	}
-	out_printf(r->o, "%*llu.%03llu %s", width, (unsigned long long)(ns / div),
-		   (unsigned long long)(ns % div * 1000 / div), unit);
+	view_put_time(r->o, view_ns(ticks, r->freq), width);
 }
 
 /* 10 columns. */

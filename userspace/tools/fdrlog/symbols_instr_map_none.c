@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* symbols_instr_map_none.c - the static (VM) fdrlog has no ELF reader. */
+/* symbols_instr_map_none.c - the static (VM) fdr has no ELF reader. */
 #include <stdio.h>
 #include "symbols_internal.h"
 
@@ -7,6 +7,6 @@ int symbols_from_instr_map(struct symbols **out, const char *path, char *msg, si
 {
 	*out = NULL;
 	snprintf(msg, msg_size, "%s: --instr-map is not available in this static build "
-		 "of fdrlog (no libdw); use the host's fdrlog", path);
+		 "of fdr (no libdw); use the host's fdr", path);
 	return -1;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "out_buffer.h"
 #include "view_filter.h"
 
 /* Cut a trailing "(...)" parameter list (and a const/volatile after it). */
@@ -62,4 +63,20 @@ const char *view_name(const struct symbols *syms, int32_t fid, char *tmp, size_t
 uint64_t view_ns(uint64_t ticks, uint64_t freq)
 {
 	return freq ? (uint64_t)((unsigned __int128)ticks * 1000000000u / freq) : ticks;
+}
+
+void view_put_time(struct out_buffer *o, uint64_t ns, int width)
+{
+	const char *unit = "us";
+	uint64_t div = 1000;
+
+	if (ns >= 1000000000ull) {
+		unit = width ? " s" : "s";
+		div = 1000000000ull;
+	} else if (ns >= 1000000ull) {
+		unit = "ms";
+		div = 1000000ull;
+	}
+	out_printf(o, "%*llu.%03llu %s", width, (unsigned long long)(ns / div),
+		   (unsigned long long)(ns % div * 1000 / div), unit);
 }

@@ -52,4 +52,10 @@ int view_filter_marks(const struct filter_opts *f, const struct fdr_trace *t,
 /* TSC ticks to nanoseconds (ticks are nanoseconds when freq is 0). */
 uint64_t view_ns(uint64_t ticks, uint64_t freq);
 
+struct out_buffer;
+/* A duration as uftrace prints one: "%*u.%03u us" (width digits before
+ * the point; 0: as many as needed), ms and s from 1000 of the smaller
+ * unit; with a width, "s" is " s" so that every unit is as wide. */
+void view_put_time(struct out_buffer *o, uint64_t ns, int width);
+
 #endif

@@ -5,18 +5,25 @@
 #include "view_filter.h"
 #include "view_inputs.h"
 
-int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
+int view_inputs_load(struct view_inputs *in, const char *cmd, const char *operand,
 		     const struct view_opts *opts)
 {
 	struct fdr_reader_error err;
+	const char *path;
 	char who[64];
 	int r;
 
 	memset(in, 0, sizeof(*in));
-	in->log = open_log_or_report(cmd, path);
-	if (!in->log)
+	if (fdr__data_open(cmd, operand, &in->ds))
 		return 1;
-	if (load_symbols(cmd, &opts->syms, &in->syms) ||
+	in->have_ds = 1;
+	path = in->ds.log;
+	in->log = open_log_or_report(cmd, path);
+	if (!in->log) {
+		view_inputs_free(in);
+		return 1;
+	}
+	if (load_symbols(cmd, &opts->syms, &in->ds, &in->syms) ||
 	    load_thread_table(cmd, path, &opts->threads, &in->threads)) {
 		view_inputs_free(in);
 		return 1;
@@ -27,7 +34,7 @@ int view_inputs_load(struct view_inputs *in, const char *cmd, const char *path,
 		return 1;
 	}
 	in->have_trace = 1;
-	snprintf(who, sizeof(who), "fdrlog %s", cmd);
+	snprintf(who, sizeof(who), "fdr %s", cmd);
 	r = view_filter_check(&opts->filter, &in->trace, in->syms, who);
 	if (r)
 		view_inputs_free(in);
@@ -42,5 +49,7 @@ void view_inputs_free(struct view_inputs *in)
 	symbols_free(in->syms);
 	if (in->log)
 		fdr_log_close(in->log);
+	if (in->have_ds)
+		fdr__data_close(&in->ds);
 	memset(in, 0, sizeof(*in));
 }

@@ -106,6 +106,22 @@ check "record: fdrlog verify accepts the log" "$B/fdrlog" verify fdr.data/log.xr
 	nok "record --no-sched takes no value; --help names it" "rc=$rc" "$(cat ns.err)"
 got=$("$B/fdrlog" dump fdr.data/log.xray | grep -c 'Function ')
 [ "$got" = 36 ] && ok "record: 36 function records (18 calls)" || nok "record: 36 function records (18 calls)" "got $got"
+# the reading commands fdrlog had, on fdr.data by default (issue 37)
+"$FDR" dump >dump.dir 2>&1 && "$B/fdrlog" dump fdr.data/log.xray | cmp -s - dump.dir &&
+	[ "$("$FDR" verify)" = "fdr.data/log.xray: ok (FDR version 2)" ]
+check "dump, verify: fdr.data by default, the bytes of fdrlog dump LOG" test $? = 0
+"$FDR" graph >graph.txt 2>&1 &&
+	sed 's/^ *[0-9.]* [um]s : //' graph.txt | sed -n 4,8p | tr '\n' ' ' >graph.shape &&
+	[ "$(cat graph.shape)" = "(1) traced (1) main (1) work (4) middle (12) leaf " ]
+check "graph: the program's calls by path, counts and names (uftrace graph)" test $? = 0
+"$FDR" graph leaf >graph.txt 2>&1 && grep -qx ' backtrace #0: hit 12, time .* us' graph.txt &&
+	grep -A4 '^ backtrace #0' graph.txt | sed -n 2,5p | tr -s ' \n' ' ' >graph.shape &&
+	[ "$(cat graph.shape)" = " [0] main [1] work [2] middle [3] leaf " ] &&
+	tail -n 1 graph.txt | grep -q ' : (12) leaf$'
+check "graph leaf: its one backtrace (12 hits), then its graph" test $? = 0
+"$FDR" graph leaf fdr.data extra >/dev/null 2>graph.err; rc=$?
+[ $rc = 2 ] && grep -q '^fdr graph: expected at most FUNC and one DIR or LOG' graph.err
+check "graph: a third operand is a usage error naming fdr graph" test $? = 0
 if command -v llvm-xray-19 >/dev/null; then
 	check "record: llvm-xray-19 fdr-dump --verify accepts the log" llvm-xray-19 fdr-dump --verify fdr.data/log.xray
 fi
@@ -257,6 +273,9 @@ check "info: the recording (backend, mode, threshold 0, records as the summary c
 	 grep -q '^# TSC rate *: [0-9.]* GHz\$' info.txt"
 [ "$(info_row st 'exit status')" = "terminated by SIGKILL" ] && [ "$(info_row crash 'exit status')" = "terminated by SIGSEGV" ] &&
 	ok "info: a killed and a crashed program's status" || nok "info: a killed and a crashed program's status" "$(info_row st 'exit status') / $(info_row crash 'exit status')"
+"$FDR" info inf extra >/dev/null 2>info.err; rc=$?
+[ $rc = 2 ] && grep -q '^fdr info: expected at most one DIR or LOG' info.err
+check "info: two operands are a usage error (dump's parser)" test $? = 0
 "$FDR" info nosuchdir >/dev/null 2>info.err; rc=$?
 [ $rc = 1 ] && grep -q nosuchdir info.err && ok "info: a missing directory is named, exit 1" || nok "info: a missing directory is named, exit 1" "rc=$rc $(cat info.err)"
 mkdir -p bare && cp inf/log.xray bare/ && "$FDR" info bare >/dev/null 2>info.err; rc=$?

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <fdr_reader.h>
 #include "convert.h"
+#include "graph.h"
 #include "view_filter.h"
 
 struct touched { unsigned sum; size_t drops; };
@@ -45,12 +46,16 @@ static void write_everything(const struct fdr_trace *t)
 	struct account_options ao = { SORT_SUM, 1, 0, NULL };
 	/* a depth and a time filter: the filters' walk meets every byte too */
 	struct filter_opts filter = { .max_depth = 3, .min_ns = 1 };
+	static const int32_t fid1[] = { 1 };
+	struct graph_request whole = { .prog = "fuzz", .log = "fuzz" };
+	struct graph_request one = { .fids = fid1, .nfids = 1, .prog = "fuzz", .log = "fuzz" };
 	size_t enters, exits;
 
 	write_yaml(&out, t, NULL);
 	write_chrome(&out, t, NULL, NULL, NULL);
 	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &filter, false) ||
 	    write_flame(&out, t, NULL, &filter, "fuzz") ||
+	    write_graph(&out, t, NULL, &filter, &whole) || write_graph(&out, t, NULL, &filter, &one) ||
 	    write_llvm_export(&out, t, NULL, &enters, &exits))
 		abort();
 	out.len = 0;	/* discard: only the code paths matter */

@@ -33,7 +33,7 @@ for hex in "$HERE"/cases/*.hex; do
 	llvm_want=$(sed -n 's/^llvm: //p' "$HERE/cases/$name.expect")
 
 	got=$("$FDRLOG" verify -q "$log" 2>&1); status=$?
-	got=${got#"fdrlog verify: $log: "}
+	got=${got#"fdr verify: $log: "}
 	[ -z "$got" ] && got=ok
 	want_status=1
 	[ "$want" = ok ] && want_status=0

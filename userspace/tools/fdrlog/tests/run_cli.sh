@@ -19,13 +19,14 @@ done
 check $? "fdrlog --help lists the commands"
 for cmd in dump verify convert account replay flame; do
 	"$FDRLOG" $cmd --help >"$WORK/out"
-	[ $? = 0 ] && grep -q "^usage: fdrlog $cmd" "$WORK/out"
+	[ $? = 0 ] && grep -q "^usage: fdr $cmd" "$WORK/out"
 	check $? "fdrlog $cmd --help prints its usage"
 done
 expect 2 "unknown command 'frob'" "unknown command is named" -- "$FDRLOG" frob x
-expect 1 "$WORK/missing.log: offset 0: cannot open $WORK/missing.log: No such file" \
+expect 1 "fdr verify: $WORK/missing.log: No such file" \
 	"missing file: path and cause" -- "$FDRLOG" verify "$WORK/missing.log"
-expect 1 "is not a regular file" "a directory is refused" -- "$FDRLOG" verify "$WORK"
+expect 1 "$WORK holds no log (log.xray: No such file" "a directory without fdr record's log is refused" -- \
+	"$FDRLOG" verify "$WORK"
 expect 2 "format xml: expected yaml, chrome or perfetto" "bad --format is named" -- \
 	"$FDRLOG" convert --format xml "$WORK/example.log"
 

@@ -78,7 +78,7 @@ same "$WORK/r.txt" "$V/T-trace-off-on.txt" "-T mid@trace_off -T std::push@trace_
 expect 2 "expected FUNC@ACTION" "-T mid@bogus: exit 2" -- "$FDRLOG" replay -T mid@bogus "$LOG"
 
 # ---- unknown names: an error naming the close matches, no output file ----
-expect 2 "fdrlog replay: -F lef: no function of the log matches; close matches: leaf" \
+expect 2 "fdr replay: -F lef: no function of the log matches; close matches: leaf" \
 	"replay -F lef: exit 2, close matches" -- "$FDRLOG" replay $SYM -F lef "$LOG"
 for o in "-N" "-C" "-T"; do
 	a=lef; [ "$o" = -T ] && a=lef@finish
@@ -86,8 +86,8 @@ for o in "-N" "-C" "-T"; do
 		"$FDRLOG" replay $SYM "$o" "$a" "$LOG"
 done
 rm -f "$WORK/f.svg" "$WORK/c.json"
-expect 2 "fdrlog flame: -F lef: no function" "flame -o -F lef: exit 2" -- "$FDRLOG" flame $SYM -o "$WORK/f.svg" -F lef "$LOG"
-expect 2 "fdrlog convert: -F lef: no function" "convert -o -F lef: exit 2" -- \
+expect 2 "fdr flame: -F lef: no function" "flame -o -F lef: exit 2" -- "$FDRLOG" flame $SYM -o "$WORK/f.svg" -F lef "$LOG"
+expect 2 "fdr convert: -F lef: no function" "convert -o -F lef: exit 2" -- \
 	"$FDRLOG" convert --format chrome $SYM -o "$WORK/c.json" -F lef "$LOG"
 [ ! -e "$WORK/f.svg" ] && [ ! -e "$WORK/c.json" ] && [ -z "$(ls "$WORK" | grep tmp)" ]
 check $? "... and no output file, not even a temporary one"

@@ -46,7 +46,7 @@ for bad in magic:"offset 0: sched header: expected magic 0x46534446, found 0x465
 	"$FDRLOG" account $SYM "d-$name/sched.xray" >out.txt 2>err.txt
 	status=$?
 	[ $status = 0 ] && cmp -s out.txt plain.txt &&
-		grep -qF "fdrlog account: d-$name/sched.xray.sched: $msg; reading the log without it" err.txt
+		grep -qF "fdr account: d-$name/sched.xray.sched: $msg; reading the log without it" err.txt
 	check $? "hostile .sched ($name): refused with its cause, account as without one"
 	if [ "$name" = magic ]; then
 		"$FDRLOG" convert --format chrome "d-$name/sched.xray" >bad.json 2>err.txt &&
@@ -55,7 +55,7 @@ for bad in magic:"offset 0: sched header: expected magic 0x46534446, found 0x465
 	fi
 done
 "$FDRLOG" account --sched none.sched "$LOG" >/dev/null 2>err.txt
-[ $? = 1 ] && grep -q "fdrlog account: --sched none.sched: offset 0: cannot read none.sched: No such file" err.txt
+[ $? = 1 ] && grep -q "fdr account: --sched none.sched: offset 0: cannot read none.sched: No such file" err.txt
 check $? "account --sched of a missing file: an error naming it"
 
 # ---- lost records: the time before a thread's first record is unknown ----

@@ -63,13 +63,28 @@ same "$WORK/replay-N.txt" "$V/replay-N-work.txt" "replay -N work -N '#6': those 
 same "$WORK/replay-ids.txt" "$V/replay-ids-depth1.txt" "replay without names: #id; --depth 1 shows top-level calls as leaves (bytes)"
 "$FDRLOG" replay $SYM -F 'void ns::bar<int>(int)' "$LOG" | grep -q 'ns::bar<int>();'
 check $? "replay -F takes the full demangled symbol too"
-expect 2 "fdrlog replay: -F wrok: no function of the log matches; close matches: work" \
+expect 2 "fdr replay: -F wrok: no function of the log matches; close matches: work" \
 	"replay -F of a name no function of the log has: exit 2, the close matches named" -- \
 	"$FDRLOG" replay $SYM -F wrok "$LOG"
 [ ! -s "$WORK/out" ]
 check $? "... and nothing on standard output"
 expect 2 "depth 0: expected a number" "replay --depth 0 is a usage error" -- "$FDRLOG" replay --depth 0 "$LOG"
 expect 1 "views.xray.missing" "replay of a missing log names it" -- "$FDRLOG" replay "$LOG.missing"
+
+# ---- graph (fdr graph; views/graph*.txt: the log's path is WORK) ----
+graph_same() {
+	want=$1 what=$2
+	shift 2
+	"$FDRLOG" graph $SYM "$@" "$LOG" | sed "s|$WORK|WORK|" >"$WORK/graph.txt"
+	same "$WORK/graph.txt" "$V/$want" "$what"
+}
+graph_same graph.txt "graph: every thread's calls merged by path under the program, uftrace's layout (bytes)"
+graph_same graph-leaf.txt "graph leaf: its two backtraces (hits, time), then its graph (bytes)" leaf
+graph_same graph-tid102-N-leaf.txt "graph --tid 102 -N leaf: the filters' calls only (bytes)" --tid 102 -N leaf
+expect 2 "fdr graph: -F wrok: no function of the log matches; close matches: work" \
+	"graph FUNC naming no function: exit 2, close matches" -- "$FDRLOG" graph $SYM wrok "$LOG"
+expect 2 "expected at most FUNC and one DIR or LOG" "graph: a third operand is a usage error" -- \
+	"$FDRLOG" graph work "$LOG" "$LOG"
 
 # ---- flame ----
 rm -f "$WORK/flame.svg"
