@@ -26,7 +26,7 @@
 
 #include "plt_hook.h"
 
-#define STUB_SIZE	16
+#define STUB_SIZE	FDR_PLT_STUB_SIZE
 
 struct fdr_plt_sym *fdr__plt_syms;
 uint32_t fdr__plt_nsyms;
@@ -131,11 +131,9 @@ static size_t count_max(const struct dyn_info *d)
 	return n > sym_max + 1 ? n : sym_max + 1;
 }
 
-/* Stub index at base + STUB_SIZE * (index + 1); the cell at base. */
-static void make_stub(uint8_t *base, uint32_t index)
+void fdr__plt_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell)
 {
-	uint8_t *p = base + (size_t)STUB_SIZE * (index + 1);
-	int32_t rel = (int32_t)(base - (p + 11));
+	int32_t rel = (int32_t)((const uint8_t *)cell - (p + 11));
 
 	p[0] = 0x68;			/* push $imm32 */
 	memcpy(p + 1, &index, 4);
@@ -143,6 +141,23 @@ static void make_stub(uint8_t *base, uint32_t index)
 	p[6] = 0x25;
 	memcpy(p + 7, &rel, 4);
 	memset(p + 11, 0xcc, STUB_SIZE - 11);
+}
+
+/* Stub index at base + STUB_SIZE * (index + 1); the cell at base. */
+static void make_stub(uint8_t *base, uint32_t index)
+{
+	fdr__plt_make_stub(base + (size_t)STUB_SIZE * (index + 1), index, (uintptr_t *)base);
+}
+
+int fdr__plt_syms_reserve(uint32_t more)
+{
+	struct fdr_plt_sym *v = realloc(fdr__plt_syms,
+					(size_t)(fdr__plt_nsyms + more) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	fdr__plt_syms = v;
+	return 0;
 }
 
 static uintptr_t page_of(uintptr_t a)
@@ -175,7 +190,7 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 			return;
 		idx = fdr__plt_nsyms++;
 		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name,
-			!strcmp(name, "__cxa_begin_catch") };
+			!strcmp(name, "__cxa_begin_catch"), *slot };
 		h->by_sym[s] = idx + 1;
 	}
 	idx = h->by_sym[s] - 1;

@@ -14,10 +14,13 @@
 
 /* One hooked library function, by the name the executable imports. */
 struct fdr_plt_sym {
-	uintptr_t target;	/* where the loader bound it */
+	uintptr_t target;	/* where the loader bound it; a patched
+				 * function's moved first instructions */
 	int32_t fid;		/* its id in the log, 0: not recorded */
-	const char *name;	/* in the executable's .dynstr */
+	const char *name;	/* in the executable's .dynstr or .symtab */
 	bool catches;		/* __cxa_begin_catch: an exception ended */
+	uintptr_t addr;		/* the function, for its id and name: target,
+				 * or a patched function's entry (patch_hook.h) */
 };
 
 extern struct fdr_plt_sym *fdr__plt_syms;
@@ -36,6 +39,13 @@ uintptr_t fdr__plt_exit(uintptr_t rsp);
  * rsp), re-hook the rest. */
 void fdr__plt_unhook_returns(void);
 void fdr__plt_rehook_returns(uintptr_t rsp);
+
+/* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
+ * (before any hook runs: the array moves); 0 or -1.  A stub "push
+ * $index; jmp *cell(%rip)" of 16 bytes at p, cell within 2 GiB of it. */
+int fdr__plt_syms_reserve(uint32_t more);
+#define FDR_PLT_STUB_SIZE	16
+void fdr__plt_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell);
 
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);

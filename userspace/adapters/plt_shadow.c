@@ -72,11 +72,30 @@ static void drop_dead(struct shadow *sh, uintptr_t *slot)
 		close_above(sh, keep);
 }
 
+static void __attribute__((noreturn)) lost(void);
+
+/*
+ * The caller's real return address.  A patched function that tail-calls
+ * another (jmp, not call: patch_hook.h) hands it the slot it hooked: the
+ * real address is the hooking entry's, which drop_dead then closes, as
+ * XRay's tail-exit sled closes the caller.
+ */
+static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
+{
+	if (*slot != (uintptr_t)fdr__plt_return)
+		return *slot;
+	for (uint32_t i = sh->depth; i > 0; i--)
+		if (sh->e[i - 1].slot == slot)
+			return sh->e[i - 1].ret;
+	lost();
+}
+
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 {
 	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
 	struct shadow *sh = &shadow;
 	struct shadow_entry *e;
+	uintptr_t ret;
 	int err;
 
 	if (!s->fid)
@@ -84,12 +103,13 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 	err = errno;
 	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
 		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
+	ret = real_ret(sh, slot);
 	if (sh->depth && sh->e[sh->depth - 1].slot <= slot)
 		drop_dead(sh, slot);
 	if (sh->depth < SHADOW_MAX) {
 		e = &sh->e[sh->depth];
 		e->slot = slot;
-		e->ret = *slot;
+		e->ret = ret;
 		e->fid = s->fid;
 		e->unhooked = false;
 		barrier();	/* a signal handler's calls push above it */
