@@ -31,7 +31,8 @@ audit_counts() {
 not_compared() { # EXE
 	readelf -rW "$1" | awk '$3 ~ /GLOB_DAT/ {g[$5]=1} $3 ~ /JUMP_SLO/ {j[$5]=1}
 		END {for (s in g) if (!(s in j)) print s}' | sed 's/@.*//'
-	printf '%s\n' setjmp _setjmp __sigsetjmp sigsetjmp vfork __vfork getcontext swapcontext
+	printf '%s\n' setjmp _setjmp __sigsetjmp sigsetjmp vfork __vfork getcontext swapcontext \
+		_Unwind_Resume __cxa_rethrow
 }
 drop() { # LIST-FILE, COUNTS on stdin: COUNTS without the names in LIST-FILE
 	tr ' ' '\n' | awk -F= 'NR == FNR {skip[$0] = 1; next} $1 != "" && !($1 in skip)' "$1" - |

@@ -110,6 +110,22 @@ p=$(report_calls d.data d_funcs) x=$(report_calls x.data d_funcs)
 	|| nok "stripped (.dynsym only): calls = XRay's, output unchanged" "-P:   $p" "XRay: $x" \
 		"$(head -c 1000 d.err)"
 
+# ---- C++ exceptions thrown through patched frames, rethrown, caught ----
+check "build: plain clang++-19 -O2 -g, and fdr-c++ (XRay)" \
+	bash -c "clang++-19 -O2 -g -o throw '$HERE/patch_throw.cc' && '$B/fdr-c++' -O2 -g -o throw_xray '$HERE/patch_throw.cc'"
+./throw > cxx_plain.out
+"$FDR" record -o c.data -t 0 -P . -- ./throw > c.out 2> c.err; rc=$?
+"$FDR" record -o cx.data -t 0 -- ./throw_xray > /dev/null 2>&1
+"$FDR" report --json cx.data | python3 -c '
+import json, sys
+print("\n".join(f["name"] for f in json.load(sys.stdin)["functions"]))' > cxx_funcs
+p=$(report_calls c.data cxx_funcs) x=$(report_calls cx.data cxx_funcs)
+[ $rc = 0 ] && cmp -s cxx_plain.out c.out && [ "$p" = "$x" ] \
+	&& ok "C++ throw/rethrow through patched frames: output unchanged, calls = XRay's ($(wc -l < cxx_funcs) functions)" \
+	|| nok "C++ throw/rethrow through patched frames: output unchanged, calls = XRay's" "rc=$rc" \
+		"-P:   $p" "XRay: $x" "$(head -c 1000 c.err)"
+check "C++ exceptions: every exit closes the newest entry" nested c.data
+
 # ---- what -P refuses, before running anything ----
 "$FDR" record -o e1 -P . -- ./prog_xray >/dev/null 2>e.err; rc=$?
 [ $rc = 125 ] && grep -q 'built with fdr-cc' e.err && [ ! -e e1 ] \
