@@ -158,7 +158,7 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, uintptr_t fn, s
 	memcpy(code, plan.code, plan.code_len);
 	fdr__plt_make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base);
 	fdr__plt_syms[fdr__plt_nsyms++] = (struct fdr_plt_sym){
-		.target = (uintptr_t)code, .name = name, .addr = fn };
+		.target = (uintptr_t)code, .name = name, .addr = fn, .keeps_all = true };
 	write_jmp(&plan, stub);
 	r->used++;
 	return FDR_PATCH_OK;
@@ -212,7 +212,7 @@ static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const stru
 		u->cov.n[FDR_PATCH_NO_ROOM] = u->cov.selected;
 		return;
 	}
-	memcpy(u->r.base, &(uintptr_t){ (uintptr_t)fdr__plt_entry }, sizeof(uintptr_t));
+	memcpy(u->r.base, &(uintptr_t){ (uintptr_t)fdr__patch_entry }, sizeof(uintptr_t));
 	u->count_only = false;
 	u->cov = (struct fdr_patch_coverage){ 0 };
 	text_prot(x, PROT_READ | PROT_WRITE | PROT_EXEC);

@@ -190,7 +190,7 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 			return;
 		idx = fdr__plt_nsyms++;
 		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name,
-			!strcmp(name, "__cxa_begin_catch"), *slot };
+			!strcmp(name, "__cxa_begin_catch"), *slot, false };
 		h->by_sym[s] = idx + 1;
 	}
 	idx = h->by_sym[s] - 1;

@@ -21,6 +21,8 @@ struct fdr_plt_sym {
 	bool catches;		/* __cxa_begin_catch: an exception ended */
 	uintptr_t addr;		/* the function, for its id and name: target,
 				 * or a patched function's entry (patch_hook.h) */
+	bool keeps_all;		/* patched: its return goes through
+				 * fdr__patch_return, which keeps every register */
 };
 
 extern struct fdr_plt_sym *fdr__plt_syms;
@@ -29,6 +31,9 @@ extern uint32_t fdr__plt_nsyms;
 /* plt_tramp_x86_64.S */
 void fdr__plt_entry(void);
 void fdr__plt_return(void);
+/* patch_tramp_x86_64.S: the same, keeping every register (patch_hook.h) */
+void fdr__patch_entry(void);
+void fdr__patch_return(void);
 
 /* plt_shadow.c: called by the trampolines (index, address of the
  * return address) -> target; (caller's rsp after return) -> return address */

@@ -28,6 +28,8 @@
 struct shadow_entry {
 	uintptr_t *slot;	/* where the caller's return address lives */
 	uintptr_t ret;		/* the caller's return address */
+	uintptr_t hook;		/* what the slot holds instead: fdr__plt_return,
+				 * or fdr__patch_return for a patched function */
 	int32_t fid;
 	bool unhooked;		/* the slot holds ret again (an exception) */
 };
@@ -82,7 +84,7 @@ static void __attribute__((noreturn)) lost(void);
  */
 static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
 {
-	if (*slot != (uintptr_t)fdr__plt_return)
+	if (*slot != (uintptr_t)fdr__plt_return && *slot != (uintptr_t)fdr__patch_return)
 		return *slot;
 	for (uint32_t i = sh->depth; i > 0; i--)
 		if (sh->e[i - 1].slot == slot)
@@ -110,12 +112,13 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 		e = &sh->e[sh->depth];
 		e->slot = slot;
 		e->ret = ret;
+		e->hook = s->keeps_all ? (uintptr_t)fdr__patch_return : (uintptr_t)fdr__plt_return;
 		e->fid = s->fid;
 		e->unhooked = false;
 		barrier();	/* a signal handler's calls push above it */
 		sh->depth++;
 		barrier();
-		*slot = (uintptr_t)fdr__plt_return;
+		*slot = e->hook;
 		fdr_enter(s->fid);
 	}
 	errno = err;
@@ -161,7 +164,7 @@ void fdr__plt_unhook_returns(void)
 	for (uint32_t i = sh->depth; i > 0; i--) {
 		struct shadow_entry *e = &sh->e[i - 1];
 
-		if (!e->unhooked && *e->slot == (uintptr_t)fdr__plt_return)
+		if (!e->unhooked && *e->slot == e->hook)
 			*e->slot = e->ret;
 		e->unhooked = true;
 	}
@@ -179,7 +182,7 @@ void fdr__plt_rehook_returns(uintptr_t rsp)
 		struct shadow_entry *e = &sh->e[i];
 
 		if (e->unhooked && *e->slot == e->ret)
-			*e->slot = (uintptr_t)fdr__plt_return;
+			*e->slot = e->hook;
 		e->unhooked = false;
 	}
 }

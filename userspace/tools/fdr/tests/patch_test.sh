@@ -110,6 +110,23 @@ p=$(report_calls d.data d_funcs) x=$(report_calls x.data d_funcs)
 	|| nok "stripped (.dynsym only): calls = XRay's, output unchanged" "-P:   $p" "XRay: $x" \
 		"$(head -c 1000 d.err)"
 
+# ---- a Debian binary from the archive: python3, stripped (.dynsym) and
+# built by GCC with -fipa-ra (callers keep values in registers the callee
+# does not write: patch_tramp_x86_64.S keeps every one) ----
+PY=$(readlink -f /usr/bin/python3)
+if [ -x "$PY" ]; then
+	script='import json, re; print(sum(range(1000)), json.dumps({"a": [1, 2]}), re.sub("b+", "-", "abbbc"))'
+	"$PY" -c "$script" > py_plain.out
+	"$FDR" record -o py.data -P . -- "$PY" -c "$script" > py.out 2> py.err; rc=$?
+	npy=$(patched py.data "$PY" | wc -l)
+	[ $rc = 0 ] && cmp -s py_plain.out py.out && [ "$npy" -ge 500 ] \
+		&& ok "$PY (stripped, GCC -O2): $npy functions patched, output unchanged" \
+		|| nok "$PY (stripped, GCC -O2): functions patched, output unchanged" "rc=$rc patched=$npy" \
+			"$(cat py_plain.out py.out)" "$(head -c 1000 py.err)"
+else
+	ok "python3 from the archive # SKIP not installed"
+fi
+
 # ---- C++ exceptions thrown through patched frames, rethrown, caught ----
 check "build: plain clang++-19 -O2 -g, and fdr-c++ (XRay)" \
 	bash -c "clang++-19 -O2 -g -o throw '$HERE/patch_throw.cc' && '$B/fdr-c++' -O2 -g -o throw_xray '$HERE/patch_throw.cc'"
