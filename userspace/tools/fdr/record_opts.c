@@ -46,7 +46,7 @@ static const char help[] =
 "                          free drops and counts rather than wait\n"
 "      --no-libcall        do not record calls into shared libraries (on by\n"
 "                          default; the only calls of a program not built\n"
-"                          with fdr-cc, which is then refused)\n"
+"                          with fdr-cc, which is then refused unless -P)\n"
 "      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
