@@ -8,11 +8,12 @@
  * thread of the program: nothing runs the bytes being written), each
  * selected function's first whole instructions covering 5 bytes are
  * moved (relocated) into a trampoline near the executable and replaced
- * by "jmp rel32" to a library-call stub (plt_hook.h), so a call of the
- * function is recorded exactly as a hooked library call is: entry, the
- * return address swapped for the shadow stack's, exit.  The stub's
- * fdr_plt_sym target is the trampoline, which runs the moved
- * instructions and jumps back behind the patch.
+ * by "jmp rel32" to a stub of its own, so a call of the function is
+ * recorded as a hooked library call is (plt_hook.h: its fdr_plt_sym
+ * index, fdr__plt_enter, the return address swapped for the shadow
+ * stack's, fdr__plt_exit), through trampolines that keep every register
+ * (patch_tramp_x86_64.S).  The stub then jumps to the moved
+ * instructions, which jump back behind the patch.
  */
 #ifndef FDR_PATCH_HOOK_H
 #define FDR_PATCH_HOOK_H

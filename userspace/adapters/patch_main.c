@@ -27,7 +27,8 @@
 #include "plt_hook.h"
 
 #define SEGS_MAX	8
-#define SLOT_SIZE	(FDR_PLT_STUB_SIZE + FDR_PATCH_CODE_MAX)
+#define STUB_SIZE	32
+#define SLOT_SIZE	(STUB_SIZE + FDR_PATCH_CODE_MAX)
 #define NEAR_STEP	(1ul << 20)
 #define NEAR_REACH	0x7ff00000ul	/* under 2 GiB, for every rel32 */
 
@@ -121,6 +122,27 @@ static void *map_near(const struct exe *x, size_t size)
 	return NULL;
 }
 
+/*
+ * "push $index; call *cell(%rip); lea 8(%rsp),%rsp; jmp code": the cell
+ * holds fdr__patch_entry, which returns here (patch_tramp_x86_64.S).
+ */
+static void make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell, const uint8_t *code)
+{
+	static const uint8_t drop_index[5] = { 0x48, 0x8d, 0x64, 0x24, 0x08 };
+	int32_t to_cell = (int32_t)((intptr_t)cell - (intptr_t)(p + 11));
+	int32_t to_code = (int32_t)((intptr_t)code - (intptr_t)(p + 21));
+
+	memset(p, 0xcc, STUB_SIZE);
+	p[0] = 0x68;
+	memcpy(p + 1, &index, 4);
+	p[5] = 0xff;
+	p[6] = 0x15;
+	memcpy(p + 7, &to_cell, 4);
+	memcpy(p + 11, drop_index, sizeof(drop_index));
+	p[16] = 0xe9;
+	memcpy(p + 17, &to_code, 4);
+}
+
 /* The jmp at plan->at to the stub, the rest of the moved bytes int3. */
 static void write_jmp(const struct fdr_patch_plan *plan, const uint8_t *stub)
 {
@@ -143,8 +165,8 @@ static bool reaches(uintptr_t from, uintptr_t to)
 static enum fdr_patch_why patch_one(void *dec, struct region *r, uintptr_t fn, size_t size,
 				    const char *name)
 {
-	uint8_t *stub = r->base + FDR_PLT_STUB_SIZE + (size_t)r->used * SLOT_SIZE;
-	uint8_t *code = stub + FDR_PLT_STUB_SIZE;
+	uint8_t *stub = r->base + STUB_SIZE + (size_t)r->used * SLOT_SIZE;
+	uint8_t *code = stub + STUB_SIZE;
 	struct fdr_patch_plan plan;
 	enum fdr_patch_why why;
 
@@ -156,7 +178,7 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, uintptr_t fn, s
 	if (why != FDR_PATCH_OK)
 		return why;
 	memcpy(code, plan.code, plan.code_len);
-	fdr__plt_make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base);
+	make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base, code);
 	fdr__plt_syms[fdr__plt_nsyms++] = (struct fdr_plt_sym){
 		.target = (uintptr_t)code, .name = name, .addr = fn, .keeps_all = true };
 	write_jmp(&plan, stub);
@@ -206,7 +228,7 @@ static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const stru
 {
 	u->count_only = true;
 	for_each_func(st, x, visit, u);
-	u->r.size = FDR_PLT_STUB_SIZE + (size_t)u->cov.selected * SLOT_SIZE;
+	u->r.size = STUB_SIZE + (size_t)u->cov.selected * SLOT_SIZE;
 	if (!u->cov.selected || fdr__plt_syms_reserve(u->cov.selected) ||
 	    !(u->r.base = map_near(x, u->r.size))) {
 		u->cov.n[FDR_PATCH_NO_ROOM] = u->cov.selected;

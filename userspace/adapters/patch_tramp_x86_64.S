@@ -11,9 +11,11 @@
  * values in the others across the call (python3.11: r10 across a call of
  * PyPreConfig_InitPythonConfig).  So both trampolines here keep rax, rcx,
  * rdx, rsi, rdi, r8-r11 and xmm0-15, and neither carries the target in a
- * register: fdr__patch_entry writes it over the stub's pushed index and
+ * register: the stub jumps to its own moved code after fdr__patch_entry
  * returns to it; fdr__patch_return reserves the freed return slot for
- * the real return address and returns to that.  The flags are not kept
+ * the real return address and jumps through it, from the red zone (a
+ * ret would pop a return-predictor entry no call pushed, and every
+ * later return of the thread would be mispredicted).  The flags are not kept
  * (no compiler keeps them live across a call); nor are the upper halves
  * of ymm/zmm registers (the C code compiled here uses no AVX).
  */
@@ -82,19 +84,24 @@
 	pop	%rbp
 .endm
 
-/* From a patched function's stub: [rsp] = index, [rsp+8] = return address. */
+/*
+ * Called by a patched function's stub (patch_main.c: "push $index; call
+ * *cell; lea 8(%rsp),%rsp; jmp moved-code"), so [rsp] = the stub's
+ * return, [rsp+8] = index, [rsp+16] = the caller's return address.  The
+ * stub knows its target: this call and return pair up for the CPU's
+ * return predictor.
+ */
 	.globl	fdr__patch_entry
 	.hidden	fdr__patch_entry
 	.type	fdr__patch_entry, @function
 	.p2align 4
 fdr__patch_entry:
 	SAVE_ALL
-	mov	8(%rbp), %rdi		/* the symbol's index */
-	lea	16(%rbp), %rsi		/* where the return address is */
+	mov	16(%rbp), %rdi		/* the symbol's index */
+	lea	24(%rbp), %rsi		/* where the return address is */
 	call	fdr__plt_enter
-	mov	%rax, 8(%rbp)		/* the index's slot: the moved code */
 	RESTORE_ALL
-	ret				/* to it, the stack as the caller left it */
+	ret
 	.size	fdr__patch_entry, .-fdr__patch_entry
 
 /* A patched function returned here; rsp is its caller's after the return. */
@@ -109,7 +116,8 @@ fdr__patch_return:
 	call	fdr__plt_exit
 	mov	%rax, 8(%rbp)
 	RESTORE_ALL
-	ret
+	lea	8(%rsp), %rsp		/* the caller's rsp; the address stays */
+	jmp	*-8(%rsp)		/* in the red zone, which signals skip */
 	.size	fdr__patch_return, .-fdr__patch_return
 
 	.section .note.GNU-stack,"",@progbits

@@ -26,7 +26,7 @@
 
 #include "plt_hook.h"
 
-#define STUB_SIZE	FDR_PLT_STUB_SIZE
+#define STUB_SIZE	16
 
 struct fdr_plt_sym *fdr__plt_syms;
 uint32_t fdr__plt_nsyms;
@@ -131,9 +131,11 @@ static size_t count_max(const struct dyn_info *d)
 	return n > sym_max + 1 ? n : sym_max + 1;
 }
 
-void fdr__plt_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell)
+/* Stub index at base + STUB_SIZE * (index + 1); the cell at base. */
+static void make_stub(uint8_t *base, uint32_t index)
 {
-	int32_t rel = (int32_t)((const uint8_t *)cell - (p + 11));
+	uint8_t *p = base + (size_t)STUB_SIZE * (index + 1);
+	int32_t rel = (int32_t)(base - (p + 11));
 
 	p[0] = 0x68;			/* push $imm32 */
 	memcpy(p + 1, &index, 4);
@@ -141,12 +143,6 @@ void fdr__plt_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell)
 	p[6] = 0x25;
 	memcpy(p + 7, &rel, 4);
 	memset(p + 11, 0xcc, STUB_SIZE - 11);
-}
-
-/* Stub index at base + STUB_SIZE * (index + 1); the cell at base. */
-static void make_stub(uint8_t *base, uint32_t index)
-{
-	fdr__plt_make_stub(base + (size_t)STUB_SIZE * (index + 1), index, (uintptr_t *)base);
 }
 
 int fdr__plt_syms_reserve(uint32_t more)

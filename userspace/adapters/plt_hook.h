@@ -46,11 +46,8 @@ void fdr__plt_unhook_returns(void);
 void fdr__plt_rehook_returns(uintptr_t rsp);
 
 /* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
- * (before any hook runs: the array moves); 0 or -1.  A stub "push
- * $index; jmp *cell(%rip)" of 16 bytes at p, cell within 2 GiB of it. */
+ * (before any hook runs: the array moves); 0 or -1. */
 int fdr__plt_syms_reserve(uint32_t more);
-#define FDR_PLT_STUB_SIZE	16
-void fdr__plt_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell);
 
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);
