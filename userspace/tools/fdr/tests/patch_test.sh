@@ -27,7 +27,7 @@ patched() { # DIR EXE
 }
 # "name=calls" of fdr report --json DIR, for the names in the file NAMES
 report_calls() { # DIR NAMES
-	"$FDR" report --json "$1" | python3 -c '
+	"$FDR" report --json "$1" 2>/dev/null | python3 -c '
 import json, sys
 want = set(open(sys.argv[1]).read().split())
 calls = {f["name"]: f["calls"] for f in json.load(sys.stdin)["functions"]}
@@ -87,6 +87,34 @@ for i in 1 2 3 4 5 6 7 8 9 10; do
 done
 [ $bad = 0 ] && ok "8 threads, 10 runs under -P .: no crash, the same output" \
 	|| nok "8 threads, 10 runs under -P .: no crash, the same output" "$bad bad runs" "$(head -c 1500 t.err)"
+
+# ---- exec: the exec'ed program is patched again (FDR_PATCH is inherited) ----
+cat > execer.c <<'X'
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int st;
+	pid_t pid = fork();	/* the child inherits the patched text */
+
+	(void)argc;
+	if (pid == 0) {
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+X
+cc -O2 -o execer execer.c
+"$FDR" record -o ex.data -t 0 -P . -- ./execer ./prog 2 > ex.out 2> ex.err; rc=$?
+nproc_cov=$(grep -c -- '-P: .*functions patched' ex.err)
+fibs=$(report_calls ex.data <(echo fib))
+fibx=$("$FDR" record -o exx.data -t 0 -- ./prog_xray 2 >/dev/null 2>&1; report_calls exx.data <(echo fib))
+[ $rc = 0 ] && cmp -s ex.out <(./prog 2) && [ "$nproc_cov" = 2 ] && [ "$fibs" = "$fibx" ] \
+	&& ok "fork + exec under -P: both programs patched (two coverage lines), the exec'ed one's calls = XRay's" \
+	|| nok "fork + exec under -P: both programs patched, the exec'ed one's calls = XRay's" \
+		"rc=$rc coverage lines=$nproc_cov fib: $fibs / $fibx" "$(head -c 1000 ex.err)"
 
 # ---- selection: a regular expression; --no-libcall ----
 "$FDR" record -o s.data -t 0 -P '^op_' -P fib --no-libcall -- ./prog 2 > s.out 2> s.err
