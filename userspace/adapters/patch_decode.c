@@ -235,26 +235,44 @@ static enum fdr_patch_why scan_body(csh h, cs_insn *i, uintptr_t fn, uintptr_t e
 	return why;
 }
 
-enum fdr_patch_why fdr__patch_plan(void *dec, uintptr_t fn, size_t size, uintptr_t tramp,
+/* Bytes of alignment padding (nops, int3) from p, at most max. */
+static size_t padding(csh h, cs_insn *i, uintptr_t p, size_t max)
+{
+	const uint8_t *code = (const uint8_t *)p;
+	size_t left = max;
+	uint64_t addr = p;
+
+	while (left && cs_disasm_iter(h, &code, &left, &addr, i) &&
+	       (i->id == X86_INS_NOP || i->id == X86_INS_INT3 ||
+		(i->size == 2 && i->bytes[0] == 0x66 && i->bytes[1] == 0x90)))
+		;
+	return (size_t)(addr - p);
+}
+
+enum fdr_patch_why fdr__patch_plan(void *dec, const struct fdr_patch_func *f, uintptr_t tramp,
 				   struct fdr_patch_plan *plan)
 {
 	csh h = (csh)dec;
+	uintptr_t fn = f->at, end = f->at + f->size;
 	cs_insn *i;
 	enum fdr_patch_why why;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->at = fn;
 	/* an indirect call's landing pad stays at the entry, the jmp after it */
-	if (size >= sizeof(endbr64) && !memcmp((const void *)fn, endbr64, sizeof(endbr64)))
+	if (f->size >= sizeof(endbr64) && !memcmp((const void *)fn, endbr64, sizeof(endbr64)))
 		plan->at += sizeof(endbr64);
-	if (size < plan->at - fn + FDR_PATCH_JMP_LEN)
-		return FDR_PATCH_TOO_SHORT;
 	i = cs_malloc(h);
 	if (!i)
 		return FDR_PATCH_UNDECODABLE;
-	why = move_head(h, i, fn + size, tramp, plan);
+	/* a short function: the jmp may cover the padding nothing runs
+	 * (not behind a symbol without a size: elf_symtab gives it 1) */
+	if (end < plan->at + FDR_PATCH_JMP_LEN && f->room > f->size && f->size > 1)
+		end += padding(h, i, end, f->room - f->size);
+	why = end < plan->at + FDR_PATCH_JMP_LEN ? FDR_PATCH_TOO_SHORT
+						  : move_head(h, i, end, tramp, plan);
 	if (why == FDR_PATCH_OK)
-		why = scan_body(h, i, fn, fn + size, plan);
+		why = scan_body(h, i, fn, fn + f->size, plan);
 	cs_free(i, 1);
 	return why;
 }

@@ -52,13 +52,22 @@ struct fdr_patch_plan {
 	uint8_t code[FDR_PATCH_CODE_MAX];	/* to run at the trampoline */
 };
 
+/* A function of the executable, at its run-time address. */
+struct fdr_patch_func {
+	const char *name;
+	uintptr_t at;
+	size_t size;		/* its symbol's */
+	size_t room;		/* bytes up to the next function: size + padding */
+};
+
 /* A capstone handle for x86-64 with details, or NULL. */
 void *fdr__patch_decoder_open(void);
 void fdr__patch_decoder_close(void *dec);
 
-/* Plan the patch of the function [fn, fn + size) whose moved
- * instructions will run at tramp: FDR_PATCH_OK or why not. */
-enum fdr_patch_why fdr__patch_plan(void *dec, uintptr_t fn, size_t size, uintptr_t tramp,
+/* Plan the patch of f, whose moved instructions will run at tramp:
+ * FDR_PATCH_OK or why not.  A function shorter than the jmp may take
+ * the alignment padding (nop, int3) behind it, up to f->room. */
+enum fdr_patch_why fdr__patch_plan(void *dec, const struct fdr_patch_func *f, uintptr_t tramp,
 				   struct fdr_patch_plan *plan);
 
 /* patch_select.c: which function names the FDR_PATCH patterns select. */

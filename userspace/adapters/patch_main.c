@@ -70,12 +70,13 @@ static int exe_segments(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;	/* the executable is listed first */
 }
 
-static bool in_text(const struct exe *x, uintptr_t lo, uintptr_t hi)
+/* The end of the text segment holding [lo, hi), or 0. */
+static uintptr_t text_end(const struct exe *x, uintptr_t lo, uintptr_t hi)
 {
 	for (int i = 0; i < x->nsegs; i++)
 		if (lo >= x->seg_lo[i] && hi <= x->seg_hi[i] && lo < hi)
-			return true;
-	return false;
+			return x->seg_hi[i];
+	return 0;
 }
 
 static uintptr_t page_down(uintptr_t a)
@@ -162,45 +163,57 @@ static bool reaches(uintptr_t from, uintptr_t to)
 }
 
 /* One selected function; the coverage counts why. */
-static enum fdr_patch_why patch_one(void *dec, struct region *r, uintptr_t fn, size_t size,
-				    const char *name)
+static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fdr_patch_func *f)
 {
 	uint8_t *stub = r->base + STUB_SIZE + (size_t)r->used * SLOT_SIZE;
 	uint8_t *code = stub + STUB_SIZE;
+	uintptr_t fn = f->at;
 	struct fdr_patch_plan plan;
 	enum fdr_patch_why why;
 
-	if (fn <= getauxval(AT_ENTRY) && getauxval(AT_ENTRY) < fn + size)
+	if (fn <= getauxval(AT_ENTRY) && getauxval(AT_ENTRY) < fn + f->size)
 		return FDR_PATCH_ENTRY;
 	if (!reaches(fn + FDR_PATCH_JMP_LEN + 4, (uintptr_t)stub))
 		return FDR_PATCH_NO_ROOM;
-	why = fdr__patch_plan(dec, fn, size, (uintptr_t)code, &plan);
+	why = fdr__patch_plan(dec, f, (uintptr_t)code, &plan);
 	if (why != FDR_PATCH_OK)
 		return why;
 	memcpy(code, plan.code, plan.code_len);
 	make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base, code);
 	fdr__plt_syms[fdr__plt_nsyms++] = (struct fdr_plt_sym){
-		.target = (uintptr_t)code, .name = name, .addr = fn, .keeps_all = true };
+		.target = (uintptr_t)code, .name = f->name, .addr = fn, .keeps_all = true };
 	write_jmp(&plan, stub);
 	r->used++;
 	return FDR_PATCH_OK;
 }
 
-/* The functions of the index, each start once, inside the text. */
-static void for_each_func(const struct fdr_elf_symtab *st, const struct exe *x,
-			  void (*fn)(const char *name, uintptr_t at, size_t size, void *arg),
-			  void *arg)
+static uint64_t start_of(const struct fdr_elf_symtab *st, size_t i)
 {
-	uint64_t prev = UINT64_MAX;
+	uint64_t start, end;
 
-	for (size_t i = 0; i < st->nfuncs; i++) {
-		uint64_t start, end;
+	fdr__elf_symtab_func(st, i, &start, &end);
+	return start;
+}
+
+/* The functions of the index, each start once, inside the text, with
+ * the bytes up to the next one's start (its padding may take the jmp). */
+static void for_each_func(const struct fdr_elf_symtab *st, const struct exe *x,
+			  void (*fn)(const struct fdr_patch_func *f, void *arg), void *arg)
+{
+	for (size_t i = 0, j; i < st->nfuncs; i = j) {
+		uint64_t start, end, limit;
 		const char *name = fdr__elf_symtab_func(st, i, &start, &end);
+		uintptr_t seg_end = text_end(x, x->bias + start, x->bias + end);
 
-		if (start == prev || !in_text(x, x->bias + start, x->bias + end))
+		for (j = i + 1; j < st->nfuncs && start_of(st, j) == start; j++)
+			;
+		if (!seg_end)
 			continue;
-		prev = start;
-		fn(name, x->bias + start, end - start, arg);
+		limit = seg_end - x->bias;
+		if (j < st->nfuncs && start_of(st, j) < limit)
+			limit = start_of(st, j);
+		fn(&(struct fdr_patch_func){ name, x->bias + start, end - start,
+					     (limit > end ? limit : end) - start }, arg);
 	}
 }
 
@@ -212,16 +225,16 @@ struct run {
 	bool count_only;
 };
 
-static void visit(const char *name, uintptr_t at, size_t size, void *arg)
+static void visit(const struct fdr_patch_func *f, void *arg)
 {
 	struct run *u = arg;
 
 	u->cov.functions++;
-	if (!fdr__patch_selected(u->sel, name) || fdr__plt_skip(name))
+	if (!fdr__patch_selected(u->sel, f->name) || fdr__plt_skip(f->name))
 		return;
 	u->cov.selected++;
 	if (!u->count_only)
-		u->cov.n[patch_one(u->dec, &u->r, at, size, name)]++;
+		u->cov.n[patch_one(u->dec, &u->r, f)]++;
 }
 
 static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const struct exe *x)

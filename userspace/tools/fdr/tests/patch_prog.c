@@ -30,7 +30,7 @@ int rel_helper(void);
 int rel_rip(void);
 /* spin(n): loops back to its own entry: refused (jump into the patch) */
 int spin(int n);
-/* tiny(): 3 bytes: refused (too short) */
+/* tiny(): 3 bytes, spin right behind it (no padding): refused (too short) */
 int tiny(void);
 int rel_value = 5;
 
@@ -47,12 +47,12 @@ __asm__(".text\n"
 	".globl rel_rip\n.type rel_rip,@function\nrel_rip:\n"
 	"	mov rel_value(%rip), %eax\n	ret\n"
 	".size rel_rip, .-rel_rip\n"
-	".globl spin\n.type spin,@function\nspin:\n"
-	"	dec %edi\n	jnz spin\n	xor %eax, %eax\n	ret\n"
-	".size spin, .-spin\n"
 	".globl tiny\n.type tiny,@function\ntiny:\n"
 	"	xor %eax, %eax\n	ret\n"
-	".size tiny, .-tiny\n");
+	".size tiny, .-tiny\n"
+	".globl spin\n.type spin,@function\nspin:\n"
+	"	dec %edi\n	jnz spin\n	xor %eax, %eax\n	ret\n"
+	".size spin, .-spin\n");
 
 NOINLINE static long fib(int n)
 {
