@@ -32,6 +32,7 @@ const char *const fdr__patch_why_name[FDR_PATCH_NWHY] = {
 	[FDR_PATCH_INDIRECT] = "indirect jump",
 	[FDR_PATCH_UNMOVABLE] = "unmovable first instruction",
 	[FDR_PATCH_NO_ROOM] = "no trampoline room",
+	[FDR_PATCH_READ_ONLY] = "text not writable",
 	[FDR_PATCH_ENTRY] = "program entry point",
 };
 

@@ -36,6 +36,7 @@ enum fdr_patch_why {
 	FDR_PATCH_INDIRECT,	/* an indirect jump: a table may hit them */
 	FDR_PATCH_UNMOVABLE,	/* a first instruction that cannot be moved */
 	FDR_PATCH_NO_ROOM,	/* no trampoline memory within 2 GiB */
+	FDR_PATCH_READ_ONLY,	/* mprotect refused to make the text writable */
 	FDR_PATCH_ENTRY,	/* the ELF entry (_start): jumped to, no return
 				 * address on its stack, argc instead */
 	FDR_PATCH_NWHY

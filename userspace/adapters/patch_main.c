@@ -84,12 +84,16 @@ static uintptr_t page_down(uintptr_t a)
 	return a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
 }
 
-/* prot for every text segment (PROT_NONE: as the file says). */
-static void text_prot(const struct exe *x, int prot)
+/* prot for every text segment (PROT_NONE: as the file says); 0 or -1
+ * (a security policy may refuse writable code). */
+static int text_prot(const struct exe *x, int prot)
 {
+	int r = 0;
+
 	for (int i = 0; i < x->nsegs; i++)
-		mprotect((void *)page_down(x->seg_lo[i]), x->seg_hi[i] - page_down(x->seg_lo[i]),
-			 prot ? prot : x->seg_prot[i]);
+		r |= mprotect((void *)page_down(x->seg_lo[i]),
+			      x->seg_hi[i] - page_down(x->seg_lo[i]), prot ? prot : x->seg_prot[i]);
+	return r;
 }
 
 static void *map_at(uintptr_t a, size_t size)
@@ -248,9 +252,13 @@ static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const stru
 		return;
 	}
 	memcpy(u->r.base, &(uintptr_t){ (uintptr_t)fdr__patch_entry }, sizeof(uintptr_t));
+	if (text_prot(x, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		text_prot(x, PROT_NONE);
+		u->cov.n[FDR_PATCH_READ_ONLY] = u->cov.selected;
+		return;
+	}
 	u->count_only = false;
 	u->cov = (struct fdr_patch_coverage){ 0 };
-	text_prot(x, PROT_READ | PROT_WRITE | PROT_EXEC);
 	for_each_func(st, x, visit, u);
 	text_prot(x, PROT_NONE);
 	mprotect(u->r.base, u->r.size, PROT_READ | PROT_EXEC);
