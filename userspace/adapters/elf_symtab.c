@@ -206,6 +206,14 @@ __FDR_NO_INSTRUMENT const char *fdr__elf_symtab_lookup(const struct fdr_elf_symt
 	return hit ? st->strtab + hit->name : NULL;
 }
 
+__FDR_NO_INSTRUMENT const char *fdr__elf_symtab_func(const struct fdr_elf_symtab *st, size_t i,
+						     uint64_t *start, uint64_t *end)
+{
+	*start = st->funcs[i].start;
+	*end = st->funcs[i].end;
+	return st->strtab + st->funcs[i].name;
+}
+
 __FDR_NO_INSTRUMENT int fdr__elf_symtab_open(struct fdr_elf_symtab *st, const char *path)
 {
 	const Elf64_Ehdr *eh;

@@ -39,4 +39,10 @@ const char *fdr__elf_symtab_lookup(const struct fdr_elf_symtab *st,
  * names only while it patches). */
 void fdr__elf_symtab_close(struct fdr_elf_symtab *st);
 
+/* Function i (< nfuncs) of the index, in address order, globals first
+ * among equal starts: its name, link-time start and end (start + 1 for
+ * a symbol without a size). */
+const char *fdr__elf_symtab_func(const struct fdr_elf_symtab *st, size_t i,
+				 uint64_t *start, uint64_t *end);
+
 #endif /* FDR_ELF_SYMTAB_H */

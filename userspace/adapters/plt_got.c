@@ -145,6 +145,17 @@ static void make_stub(uint8_t *base, uint32_t index)
 	memset(p + 11, 0xcc, STUB_SIZE - 11);
 }
 
+int fdr__plt_syms_reserve(uint32_t more)
+{
+	struct fdr_plt_sym *v = realloc(fdr__plt_syms,
+					(size_t)(fdr__plt_nsyms + more) * sizeof(*v));
+
+	if (!v)
+		return -1;
+	fdr__plt_syms = v;
+	return 0;
+}
+
 static uintptr_t page_of(uintptr_t a)
 {
 	return a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
@@ -175,7 +186,7 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 			return;
 		idx = fdr__plt_nsyms++;
 		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name,
-			!strcmp(name, "__cxa_begin_catch") };
+			!strcmp(name, "__cxa_begin_catch"), *slot, false };
 		h->by_sym[s] = idx + 1;
 	}
 	idx = h->by_sym[s] - 1;

@@ -14,10 +14,15 @@
 
 /* One hooked library function, by the name the executable imports. */
 struct fdr_plt_sym {
-	uintptr_t target;	/* where the loader bound it */
+	uintptr_t target;	/* where the loader bound it; a patched
+				 * function's moved first instructions */
 	int32_t fid;		/* its id in the log, 0: not recorded */
-	const char *name;	/* in the executable's .dynstr */
+	const char *name;	/* in the executable's .dynstr or .symtab */
 	bool catches;		/* __cxa_begin_catch: an exception ended */
+	uintptr_t addr;		/* the function, for its id and name: target,
+				 * or a patched function's entry (patch_hook.h) */
+	bool keeps_all;		/* patched: its return goes through
+				 * fdr__patch_return, which keeps every register */
 };
 
 extern struct fdr_plt_sym *fdr__plt_syms;
@@ -26,6 +31,9 @@ extern uint32_t fdr__plt_nsyms;
 /* plt_tramp_x86_64.S */
 void fdr__plt_entry(void);
 void fdr__plt_return(void);
+/* patch_tramp_x86_64.S: the same, keeping every register (patch_hook.h) */
+void fdr__patch_entry(void);
+void fdr__patch_return(void);
 
 /* plt_shadow.c: called by the trampolines (index, address of the
  * return address) -> target; (caller's rsp after return) -> return address */
@@ -36,6 +44,10 @@ uintptr_t fdr__plt_exit(uintptr_t rsp);
  * rsp), re-hook the rest. */
 void fdr__plt_unhook_returns(void);
 void fdr__plt_rehook_returns(uintptr_t rsp);
+
+/* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
+ * (before any hook runs: the array moves); 0 or -1. */
+int fdr__plt_syms_reserve(uint32_t more);
 
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);

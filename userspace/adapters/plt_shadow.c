@@ -28,6 +28,8 @@
 struct shadow_entry {
 	uintptr_t *slot;	/* where the caller's return address lives */
 	uintptr_t ret;		/* the caller's return address */
+	uintptr_t hook;		/* what the slot holds instead: fdr__plt_return,
+				 * or fdr__patch_return for a patched function */
 	int32_t fid;
 	bool unhooked;		/* the slot holds ret again (an exception) */
 };
@@ -72,11 +74,30 @@ static void drop_dead(struct shadow *sh, uintptr_t *slot)
 		close_above(sh, keep);
 }
 
+static void __attribute__((noreturn)) lost(void);
+
+/*
+ * The caller's real return address.  A patched function that tail-calls
+ * another (jmp, not call: patch_hook.h) hands it the slot it hooked: the
+ * real address is the hooking entry's, which drop_dead then closes, as
+ * XRay's tail-exit sled closes the caller.
+ */
+static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
+{
+	if (*slot != (uintptr_t)fdr__plt_return && *slot != (uintptr_t)fdr__patch_return)
+		return *slot;
+	for (uint32_t i = sh->depth; i > 0; i--)
+		if (sh->e[i - 1].slot == slot)
+			return sh->e[i - 1].ret;
+	lost();
+}
+
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 {
 	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
 	struct shadow *sh = &shadow;
 	struct shadow_entry *e;
+	uintptr_t ret;
 	int err;
 
 	if (!s->fid)
@@ -84,18 +105,20 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 	err = errno;
 	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
 		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
+	ret = real_ret(sh, slot);
 	if (sh->depth && sh->e[sh->depth - 1].slot <= slot)
 		drop_dead(sh, slot);
 	if (sh->depth < SHADOW_MAX) {
 		e = &sh->e[sh->depth];
 		e->slot = slot;
-		e->ret = *slot;
+		e->ret = ret;
+		e->hook = s->keeps_all ? (uintptr_t)fdr__patch_return : (uintptr_t)fdr__plt_return;
 		e->fid = s->fid;
 		e->unhooked = false;
 		barrier();	/* a signal handler's calls push above it */
 		sh->depth++;
 		barrier();
-		*slot = (uintptr_t)fdr__plt_return;
+		*slot = e->hook;
 		fdr_enter(s->fid);
 	}
 	errno = err;
@@ -141,7 +164,7 @@ void fdr__plt_unhook_returns(void)
 	for (uint32_t i = sh->depth; i > 0; i--) {
 		struct shadow_entry *e = &sh->e[i - 1];
 
-		if (!e->unhooked && *e->slot == (uintptr_t)fdr__plt_return)
+		if (!e->unhooked && *e->slot == e->hook)
 			*e->slot = e->ret;
 		e->unhooked = true;
 	}
@@ -159,7 +182,7 @@ void fdr__plt_rehook_returns(uintptr_t rsp)
 		struct shadow_entry *e = &sh->e[i];
 
 		if (e->unhooked && *e->slot == e->ret)
-			*e->slot = (uintptr_t)fdr__plt_return;
+			*e->slot = e->hook;
 		e->unhooked = false;
 	}
 }

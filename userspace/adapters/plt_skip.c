@@ -7,7 +7,10 @@
  * for vfork, the child would rewrite the parent's stack and thread
  * state; uftrace leaves them alone too.  __libc_start_main is called
  * once, before main, and never returns: hooking it would make the whole
- * program one unfinished call.
+ * program one unfinished call.  _Unwind_Resume (a landing pad's, after
+ * its cleanups) and __cxa_rethrow go on unwinding from their caller's
+ * frame, found by their own return address, which a hook would replace
+ * (and they never return).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -17,7 +20,7 @@
 static const char *const skipped[] = {
 	"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx",
 	"vfork", "__vfork", "getcontext", "swapcontext",
-	"__libc_start_main", "__gmon_start__",
+	"__libc_start_main", "__gmon_start__", "_Unwind_Resume", "__cxa_rethrow",
 };
 
 bool fdr__plt_skip(const char *name)

@@ -13,7 +13,11 @@
  * when the executable calls it, its hook does that before recording the
  * call (plt_shadow.c); when a library catches, the interposer below does,
  * sparing the return slot of the call to itself (which holds the
- * catcher's return address, or fdr__plt_return when hooked).
+ * catcher's return address, or fdr__plt_return when hooked).  A
+ * rethrow unwinds from the catcher, whose own return may be hooked again
+ * by then (a patched function, patch_hook.h), and libgcc raises it
+ * without going through the interposed _Unwind_RaiseException: so
+ * __cxa_rethrow is interposed too.
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -22,6 +26,7 @@
 
 typedef int (*raise_fn)(void *);
 typedef void *(*begin_catch_fn)(void *);
+typedef void (*rethrow_fn)(void);
 
 __attribute__((visibility("default"))) int _Unwind_RaiseException(void *exc)
 {
@@ -43,4 +48,15 @@ __attribute__((visibility("default"))) void *__cxa_begin_catch(void *exc)
 		real = (begin_catch_fn)dlsym(RTLD_NEXT, "__cxa_begin_catch");
 	fdr__plt_rehook_returns(slot);
 	return real(exc);
+}
+
+__attribute__((visibility("default"), noreturn)) void __cxa_rethrow(void)
+{
+	static rethrow_fn real;
+
+	if (!real)
+		real = (rethrow_fn)dlsym(RTLD_NEXT, "__cxa_rethrow");
+	fdr__plt_unhook_returns();
+	real();
+	__builtin_unreachable();
 }

@@ -124,8 +124,8 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 			 size_t sosz, const char **preload)
 {
 	*preload = NULL;
-	if (!p->libcall_only)
-		return 0;	/* instrumented: library calls not yet (issue 33) */
+	if (!p->libcall_only)	/* instrumented: library calls not yet (issue 33) */
+		return fdr__patch_setup(o, p);	/* -P: refused, with why */
 	if (fdr__libcall_find(so, sosz)) {
 		fprintf(stderr, "fdr record: cannot find libfdr-plt.so, which records %s's "
 			"library calls (not next to fdr, nor in $FDR_LIBDIR); run make in the "
@@ -133,9 +133,12 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 		return FDR_EXIT_FAILED;
 	}
 	*preload = so;
+	if (o->npatch)
+		return fdr__patch_setup(o, p);
 	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
 		"shared libraries only (not its own functions: rebuild it with fdr-cc for "
-		"those; not calls between libraries or into dlopen'ed ones)\n", o->argv[0]);
+		"those, or give -P; not calls between libraries or into dlopen'ed ones)\n",
+		o->argv[0]);
 	return 0;
 }
 
@@ -173,6 +176,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	if (r)
 		goto fail;
 	summary(&d, &b, o, &sum, run.wstatus);
+	fdr__patch_summary(o, d.final);
 	trigger_summary(o, &st);
 	return prog_status(run.wstatus);
 fail:
@@ -191,7 +195,7 @@ int fdr__cmd_record(int argc, char **argv)
 
 	if (r < 0 && o.pid)
 		r = fdr__attach_prog(&o, &p);
-	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p, !o.no_libcall))) ||
+	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p, !o.no_libcall || o.npatch))) ||
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions), dso_functions,
 				    sizeof(dso_functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)))

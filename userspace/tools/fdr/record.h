@@ -42,6 +42,8 @@ struct record_opts {
 	size_t nonly;
 	const char *hide[64];		/* -N: record all but these */
 	size_t nhide;
+	const char *patch[64];		/* -P: patch these functions' entries */
+	size_t npatch;
 	char **argv;			/* PROG ARGS..., NULL-terminated; with -p
 					 * the process's command line */
 	pid_t pid;			/* -p PID: attach to it; 0: run PROG */
@@ -64,6 +66,11 @@ int fdr__prog_check(const char *name, struct prog *p, bool libcall);
 /* libcall.c: where libfdr-plt.so is (0), and PROG's environment for it. */
 int fdr__libcall_find(char *out, size_t outsz);
 int fdr__libcall_env(const char *so);
+
+/* patch_opts.c: -P's patterns into the environment PROG inherits (0 or
+ * the exit status after a message); after the run, what was patched. */
+int fdr__patch_setup(const struct record_opts *o, const struct prog *p);
+void fdr__patch_summary(const struct record_opts *o, const char *dir);
 
 /* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,

@@ -11,6 +11,7 @@
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
+	"                  [-P PATTERN]...\n"
 	"                  [--no-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       fdr record -p PID [--duration DUR] [options as above]\n"
@@ -36,13 +37,16 @@ static const char help[] =
 	"  -F, --filter FUNC       record only FUNC (repeatable; XRay builds: only\n"
 	"                          FUNC's sleds are patched)\n"
 	"  -N, --notrace FUNC      record all but FUNC (repeatable)\n"
+	"  -P, --patch PATTERN     PROG not built with fdr-cc: patch the entries of\n"
+	"                          its functions matching PATTERN (a name or a\n"
+	"                          regex; '.' all; repeatable) and record them\n"
 	"      --stream            streaming mode: keep every record, not the last\n"
 "                          ring's worth; full buffers go to DIR/log.xray\n"
 "                          while PROG runs, and a writer that finds none\n"
 "                          free drops and counts rather than wait\n"
 "      --no-libcall        do not record calls into shared libraries (on by\n"
 "                          default; the only calls of a program not built\n"
-"                          with fdr-cc, which is then refused)\n"
+"                          with fdr-cc, which is then refused unless -P)\n"
 "      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
@@ -111,6 +115,11 @@ static int parse_one(int c, struct record_opts *o)
 					   optarg);
 		o->duration_us = v;
 		return -1;
+	case 'P':
+		if (o->npatch == 64)
+			return usage_error("at most 64 patterns for", "-P");
+		o->patch[o->npatch++] = optarg;
+		return -1;
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nhide) == 64)
@@ -150,6 +159,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "buffers-per-cpu", required_argument, 0, 'n' },
 		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
 		{ "notrace", required_argument, 0, 'N' },
+		{ "patch", required_argument, 0, 'P' },
 		{ "no-sched", no_argument, 0, 'S' },
 		{ "no-libcall", no_argument, 0, 'L' },
 		{ "stream", no_argument, 0, 'M' },
@@ -163,7 +173,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 				   .buffer_size = 64 * 1024, .buffers_per_cpu = 64 };
 	optind = 0;
 	/* '+': PROG's own options are PROG's, even without "--" */
-	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:T:p:", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:P:T:p:", opts, NULL)) != -1)
 		if ((r = parse_one(c, o)) >= 0)
 			return r;
 	if (o->pid && optind < argc) {

@@ -18,22 +18,8 @@ ok() { n=$((n + 1)); echo "ok $n $1"; }
 nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
 check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
 cd "$T" || exit 1
+. "$HERE/log_checks.sh"
 
-# "name=count ..." of the Enter records of every process in DIR's log,
-# named by the raw (not demangled) names of DIR's sym-maps
-fdr_counts() {
-	"$FDR" convert --format yaml --no-sort "$1" | python3 -c '
-import collections, glob, re, sys
-names = {}
-for f in glob.glob(sys.argv[1] + "/fdr-syms.*.map"):
-    for line in open(f):
-        if not line.startswith("#"):
-            p = line.split("\t")
-            names[p[0]] = p[1]
-c = collections.Counter(names.get(m.group(1), "#" + m.group(1)) for m in
-        (re.search(r"func-id: (\d+),.*kind: function-enter", l) for l in sys.stdin) if m)
-print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$1"
-}
 # the audit counter's files OUT.<pid>, added up
 audit_counts() {
 	cat "$1".* | awk '{c[$1] += $2} END {for (k in c) print k "=" c[k]}' | sort | tr '\n' ' '
@@ -45,34 +31,13 @@ audit_counts() {
 not_compared() { # EXE
 	readelf -rW "$1" | awk '$3 ~ /GLOB_DAT/ {g[$5]=1} $3 ~ /JUMP_SLO/ {j[$5]=1}
 		END {for (s in g) if (!(s in j)) print s}' | sed 's/@.*//'
-	printf '%s\n' setjmp _setjmp __sigsetjmp sigsetjmp vfork __vfork getcontext swapcontext
+	printf '%s\n' setjmp _setjmp __sigsetjmp sigsetjmp vfork __vfork getcontext swapcontext \
+		_Unwind_Resume __cxa_rethrow
 }
 drop() { # LIST-FILE, COUNTS on stdin: COUNTS without the names in LIST-FILE
 	tr ' ' '\n' | awk -F= 'NR == FNR {skip[$0] = 1; next} $1 != "" && !($1 in skip)' "$1" - |
 		tr '\n' ' '
 }
-# Every Exit of a thread closes the newest open Enter of the same function
-# (what llvm-xray and fdr replay need), whatever a longjmp skipped; only
-# a fork child starts with the Exit of the fork its parent entered.
-nested() { # DIR
-	"$FDR" convert --format yaml --no-sort "$1" | python3 -c '
-import re, sys
-stacks, entered = {}, set()
-for line in sys.stdin:
-    m = re.search(r"func-id: (\d+),.*thread: (\d+),.*kind: function-(enter|exit)", line)
-    if not m:
-        continue
-    st = stacks.setdefault(m.group(2), [])
-    if m.group(3) == "enter":
-        st.append(m.group(1))
-        entered.add(m.group(2))
-    elif not st and m.group(2) not in entered:
-        continue
-    elif not st or st.pop() != m.group(1):
-        sys.exit("thread %s: an exit of %s does not close the newest entry" % (m.group(2), m.group(1)))
-'
-}
-
 cc -O2 -Wall -shared -fPIC -o audit.so "$HERE/libcall_audit.c" || exit 1
 
 # compare NAME EXE ARGS...: counts under the audit vs under fdr record

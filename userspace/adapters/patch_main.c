@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/*
+ * patch_main.c - fdr record -P: patch the executable's selected
+ * functions (patch_hook.h), in the preload constructor.
+ *
+ * The functions are the executable file's own symbol table (.symtab,
+ * .dynsym when stripped), each address once; a symbol must lie inside an
+ * executable PT_LOAD segment of the file, or it is not a function we may
+ * write to (the file is as hostile as any input).  The trampolines live
+ * in one mapping within 2 GiB of the executable (below it: above it is
+ * where brk grows), written read-write, then made read-execute; the
+ * text segments are writable only while the jmps are written.  Nothing
+ * else runs meanwhile: the program's code has not started, and no
+ * thread but this one exists.
+ */
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "elf_symtab.h"
+#include "fdr_env.h"
+#include "patch_coverage.h"
+#include "patch_hook.h"
+#include "plt_hook.h"
+
+#define SEGS_MAX	8
+#define STUB_SIZE	32
+#define SLOT_SIZE	(STUB_SIZE + FDR_PATCH_CODE_MAX)
+#define NEAR_STEP	(1ul << 20)
+#define NEAR_REACH	0x7ff00000ul	/* under 2 GiB, for every rel32 */
+
+struct exe {
+	uintptr_t bias, lo, hi;			/* run-time range mapped */
+	uintptr_t seg_lo[SEGS_MAX], seg_hi[SEGS_MAX];	/* executable, file-backed */
+	int seg_prot[SEGS_MAX];
+	int nsegs;
+};
+
+struct region {
+	uint8_t *base;		/* the stubs' cell, then one slot a function */
+	size_t size;
+	uint32_t used;
+};
+
+static int exe_segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct exe *x = arg;
+
+	(void)size;
+	x->bias = info->dlpi_addr;
+	x->lo = UINTPTR_MAX;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = x->bias + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		x->lo = lo < x->lo ? lo : x->lo;
+		x->hi = lo + ph->p_memsz > x->hi ? lo + ph->p_memsz : x->hi;
+		if (!(ph->p_flags & PF_X) || x->nsegs == SEGS_MAX)
+			continue;
+		x->seg_lo[x->nsegs] = lo;
+		x->seg_hi[x->nsegs] = lo + ph->p_filesz;
+		x->seg_prot[x->nsegs++] = PROT_EXEC | (ph->p_flags & PF_R ? PROT_READ : 0) |
+					  (ph->p_flags & PF_W ? PROT_WRITE : 0);
+	}
+	return 1;	/* the executable is listed first */
+}
+
+/* The end of the text segment holding [lo, hi), or 0. */
+static uintptr_t text_end(const struct exe *x, uintptr_t lo, uintptr_t hi)
+{
+	for (int i = 0; i < x->nsegs; i++)
+		if (lo >= x->seg_lo[i] && hi <= x->seg_hi[i] && lo < hi)
+			return x->seg_hi[i];
+	return 0;
+}
+
+static uintptr_t page_down(uintptr_t a)
+{
+	return a & ~(uintptr_t)(sysconf(_SC_PAGESIZE) - 1);
+}
+
+/* prot for every text segment (PROT_NONE: as the file says); 0 or -1
+ * (a security policy may refuse writable code). */
+static int text_prot(const struct exe *x, int prot)
+{
+	int r = 0;
+
+	for (int i = 0; i < x->nsegs; i++)
+		r |= mprotect((void *)page_down(x->seg_lo[i]),
+			      x->seg_hi[i] - page_down(x->seg_lo[i]), prot ? prot : x->seg_prot[i]);
+	return r;
+}
+
+static void *map_at(uintptr_t a, size_t size)
+{
+	void *p = mmap((void *)a, size, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	if (p != (void *)a) {	/* a kernel before 4.17 took it as a hint */
+		munmap(p, size);
+		return NULL;
+	}
+	return p;
+}
+
+/* size bytes from which every byte of the executable is a rel32 away. */
+static void *map_near(const struct exe *x, size_t size)
+{
+	uintptr_t a, above = (uintptr_t)sbrk(0) + 256 * NEAR_STEP;
+	void *p;
+
+	for (a = page_down(x->lo - size) & ~(NEAR_STEP - 1);
+	     a > 16 * NEAR_STEP && x->hi - a < NEAR_REACH; a -= NEAR_STEP)
+		if ((p = map_at(a, size)))
+			return p;
+	for (a = (above > x->hi ? above : x->hi + NEAR_STEP) & ~(NEAR_STEP - 1);
+	     a + size - x->lo < NEAR_REACH; a += NEAR_STEP)
+		if ((p = map_at(a, size)))
+			return p;
+	return NULL;
+}
+
+/*
+ * "push $index; call *cell(%rip); lea 8(%rsp),%rsp; jmp code": the cell
+ * holds fdr__patch_entry, which returns here (patch_tramp_x86_64.S).
+ */
+static void make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell, const uint8_t *code)
+{
+	static const uint8_t drop_index[5] = { 0x48, 0x8d, 0x64, 0x24, 0x08 };
+	int32_t to_cell = (int32_t)((intptr_t)cell - (intptr_t)(p + 11));
+	int32_t to_code = (int32_t)((intptr_t)code - (intptr_t)(p + 21));
+
+	memset(p, 0xcc, STUB_SIZE);
+	p[0] = 0x68;
+	memcpy(p + 1, &index, 4);
+	p[5] = 0xff;
+	p[6] = 0x15;
+	memcpy(p + 7, &to_cell, 4);
+	memcpy(p + 11, drop_index, sizeof(drop_index));
+	p[16] = 0xe9;
+	memcpy(p + 17, &to_code, 4);
+}
+
+/* The jmp at plan->at to the stub, the rest of the moved bytes int3. */
+static void write_jmp(const struct fdr_patch_plan *plan, const uint8_t *stub)
+{
+	uint8_t *p = (uint8_t *)plan->at;
+	int32_t rel = (int32_t)((intptr_t)stub - (intptr_t)(plan->at + FDR_PATCH_JMP_LEN));
+
+	memset(p + FDR_PATCH_JMP_LEN, 0xcc, plan->len - FDR_PATCH_JMP_LEN);
+	memcpy(p + 1, &rel, 4);
+	p[0] = 0xe9;
+}
+
+static bool reaches(uintptr_t from, uintptr_t to)
+{
+	intptr_t d = (intptr_t)(to - from);
+
+	return d == (int32_t)d;
+}
+
+/* One selected function; the coverage counts why. */
+static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fdr_patch_func *f)
+{
+	uint8_t *stub = r->base + STUB_SIZE + (size_t)r->used * SLOT_SIZE;
+	uint8_t *code = stub + STUB_SIZE;
+	uintptr_t fn = f->at;
+	struct fdr_patch_plan plan;
+	enum fdr_patch_why why;
+
+	if (fn <= getauxval(AT_ENTRY) && getauxval(AT_ENTRY) < fn + f->size)
+		return FDR_PATCH_ENTRY;
+	if (!reaches(fn + FDR_PATCH_JMP_LEN + 4, (uintptr_t)stub))
+		return FDR_PATCH_NO_ROOM;
+	why = fdr__patch_plan(dec, f, (uintptr_t)code, &plan);
+	if (why != FDR_PATCH_OK)
+		return why;
+	memcpy(code, plan.code, plan.code_len);
+	make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base, code);
+	fdr__plt_syms[fdr__plt_nsyms++] = (struct fdr_plt_sym){
+		.target = (uintptr_t)code, .name = f->name, .addr = fn, .keeps_all = true };
+	write_jmp(&plan, stub);
+	r->used++;
+	return FDR_PATCH_OK;
+}
+
+static uint64_t start_of(const struct fdr_elf_symtab *st, size_t i)
+{
+	uint64_t start, end;
+
+	fdr__elf_symtab_func(st, i, &start, &end);
+	return start;
+}
+
+/* The functions of the index, each start once, inside the text, with
+ * the bytes up to the next one's start (its padding may take the jmp). */
+static void for_each_func(const struct fdr_elf_symtab *st, const struct exe *x,
+			  void (*fn)(const struct fdr_patch_func *f, void *arg), void *arg)
+{
+	for (size_t i = 0, j; i < st->nfuncs; i = j) {
+		uint64_t start, end, limit;
+		const char *name = fdr__elf_symtab_func(st, i, &start, &end);
+		uintptr_t seg_end = text_end(x, x->bias + start, x->bias + end);
+
+		for (j = i + 1; j < st->nfuncs && start_of(st, j) == start; j++)
+			;
+		if (!seg_end)
+			continue;
+		limit = seg_end - x->bias;
+		if (j < st->nfuncs && start_of(st, j) < limit)
+			limit = start_of(st, j);
+		fn(&(struct fdr_patch_func){ name, x->bias + start, end - start,
+					     (limit > end ? limit : end) - start }, arg);
+	}
+}
+
+struct run {
+	struct fdr_patch_select *sel;
+	void *dec;
+	struct region r;
+	struct fdr_patch_coverage cov;
+	bool count_only;
+};
+
+static void visit(const struct fdr_patch_func *f, void *arg)
+{
+	struct run *u = arg;
+
+	u->cov.functions++;
+	if (!fdr__patch_selected(u->sel, f->name) || fdr__plt_skip(f->name))
+		return;
+	u->cov.selected++;
+	if (!u->count_only)
+		u->cov.n[patch_one(u->dec, &u->r, f)]++;
+}
+
+static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const struct exe *x)
+{
+	u->count_only = true;
+	for_each_func(st, x, visit, u);
+	u->r.size = STUB_SIZE + (size_t)u->cov.selected * SLOT_SIZE;
+	if (!u->cov.selected || fdr__plt_syms_reserve(u->cov.selected) ||
+	    !(u->r.base = map_near(x, u->r.size))) {
+		u->cov.n[FDR_PATCH_NO_ROOM] = u->cov.selected;
+		return;
+	}
+	memcpy(u->r.base, &(uintptr_t){ (uintptr_t)fdr__patch_entry }, sizeof(uintptr_t));
+	if (text_prot(x, PROT_READ | PROT_WRITE | PROT_EXEC)) {
+		text_prot(x, PROT_NONE);
+		u->cov.n[FDR_PATCH_READ_ONLY] = u->cov.selected;
+		return;
+	}
+	u->count_only = false;
+	u->cov = (struct fdr_patch_coverage){ 0 };
+	for_each_func(st, x, visit, u);
+	text_prot(x, PROT_NONE);
+	mprotect(u->r.base, u->r.size, PROT_READ | PROT_EXEC);
+}
+
+bool fdr__patch_no_libcall(void)
+{
+	const char *v = fdr__env(FDR_PATCH_NO_LIBCALL_ENV);
+
+	return v && !strcmp(v, "1");
+}
+
+uint32_t fdr__patch_main(void)
+{
+	const char *patterns = fdr__env(FDR_PATCH_ENV);
+	struct fdr_elf_symtab st;
+	struct exe x = { 0 };
+	struct run u = { 0 };
+	bool ready;
+
+	if (!patterns || !*patterns)
+		return 0;
+	dl_iterate_phdr(exe_segments, &x);
+	u.sel = fdr__patch_select_new(patterns);
+	u.dec = fdr__patch_decoder_open();
+	ready = u.sel && u.dec && fdr__elf_symtab_open(&st, "/proc/self/exe") == 0;
+	if (ready)
+		patch_all(&u, &st, &x);
+	fdr__patch_select_free(u.sel);
+	if (u.dec)
+		fdr__patch_decoder_close(u.dec);
+	fdr__patch_coverage_write(&u.cov, ready);
+	return u.cov.n[FDR_PATCH_OK];
+}

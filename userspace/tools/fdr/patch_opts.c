@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+/*
+ * patch_opts.c - `fdr record -P PATTERN`: hand the patterns to the
+ * preloaded runtime (libfdr-plt.so, userspace/adapters/patch_hook.h) and
+ * print what it patched (Documentation/integrations.md, "Functions of
+ * programs not built with fdr-cc").
+ *
+ * The patterns go through PROG's environment as $FDR_PATCH, one a line,
+ * inherited like LD_PRELOAD: an exec'ed program is patched again by
+ * the same patterns.  Each process that patched leaves its counts in
+ * DIR/fdr-patch.<pid>.txt, printed here after the run.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+
+#define PATCH_ENV		"FDR_PATCH"
+#define PATCH_NO_LIBCALL_ENV	"FDR_PATCH_NO_LIBCALL"
+#define COVERAGE_PREFIX		"fdr-patch."
+#define REGEX_CHARS		".?*+-^$|()[]{}"
+
+/* A regular expression must compile: the runtime cannot say why. */
+static int check_pattern(const char *pat)
+{
+	char why[256];
+	regex_t re;
+	int e;
+
+	if (!*pat || strchr(pat, '\n')) {
+		fprintf(stderr, "fdr record: -P '%s': expected a function name or a regular "
+			"expression on one line\n", pat);
+		return 2;
+	}
+	if (!strpbrk(pat, REGEX_CHARS))
+		return 0;
+	e = regcomp(&re, pat, REG_EXTENDED | REG_NOSUB);
+	if (!e) {
+		regfree(&re);
+		return 0;
+	}
+	regerror(e, &re, why, sizeof(why));
+	fprintf(stderr, "fdr record: -P '%s': not a valid regular expression (%s); "
+		"'-P .' selects every function\n", pat, why);
+	return 2;
+}
+
+static int refuse(const char *prog, const char *why, const char *fix)
+{
+	fprintf(stderr, "fdr record: -P cannot patch %s: %s; %s\n", prog, why, fix);
+	return FDR_EXIT_FAILED;
+}
+
+int fdr__patch_setup(const struct record_opts *o, const struct prog *p)
+{
+	char v[65536] = "";
+	size_t len = 0;
+	int r;
+
+	if (!o->npatch)
+		return 0;
+	if (o->pid)
+		return refuse("a running process", "patching happens at start-up",
+			      "run the program under fdr record instead");
+	if (p->script)
+		return refuse(o->argv[0], "it is a script", "give its interpreter as PROG");
+	if (p->elf.instr != FDR_INSTR_NONE)
+		return refuse(o->argv[0], "it is built with fdr-cc (or XRay)",
+			      "its functions are recorded without -P (-F selects them)");
+	if (!p->elf.dynamic)
+		return refuse(o->argv[0], "it is statically linked and the runtime is "
+			      "preloaded", "link it dynamically, or rebuild it with fdr-cc");
+	for (size_t i = 0; i < o->npatch; i++) {
+		if ((r = check_pattern(o->patch[i])))
+			return r;
+		len += (size_t)snprintf(v + len, sizeof(v) - len, "%s\n", o->patch[i]);
+		if (len >= sizeof(v))
+			return refuse(o->argv[0], "the -P patterns are too long", "give fewer");
+	}
+	if (setenv(PATCH_ENV, v, 1) ||
+	    (o->no_libcall && setenv(PATCH_NO_LIBCALL_ENV, "1", 1)))
+		return refuse(o->argv[0], "out of memory", "retry");
+	return 0;
+}
+
+static void print_one(const char *dir, const char *name)
+{
+	char path[PATH_MAX], key[64], val[PATH_MAX], refused[1024] = "";
+	unsigned long functions = 0, selected = 0, patched = 0, n;
+	size_t rl = 0;
+	FILE *f;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path) ||
+	    !(f = fopen(path, "r")))
+		return;
+	strcpy(val, "?");
+	while (fscanf(f, "%63[^\t\n]\t%4095[^\n]\n", key, val) == 2) {
+		n = strtoul(val, NULL, 10);
+		if (!strcmp(key, "exe"))
+			snprintf(path, sizeof(path), "%s", val);
+		else if (!strcmp(key, "error"))
+			fprintf(stderr, "fdr record: -P: %s: %s\n", path, val);
+		else if (!strcmp(key, "functions"))
+			functions = n;
+		else if (!strcmp(key, "selected"))
+			selected = n;
+		else if (!strcmp(key, "patched"))
+			patched = n;
+		else if (n && rl < sizeof(refused))
+			rl += (size_t)snprintf(refused + rl, sizeof(refused) - rl, "%s%lu %s",
+					       rl ? ", " : "", n, key);
+	}
+	fclose(f);
+	fprintf(stderr, "fdr record: -P: %s: %lu of %lu functions patched (%lu selected)%s%s%s\n",
+		path, patched, functions, selected, rl ? "; refused: " : "", refused,
+		selected ? "" : "; no function matches the -P patterns");
+}
+
+void fdr__patch_summary(const struct record_opts *o, const char *dir)
+{
+	struct dirent **v;
+	int n;
+
+	if (!o->npatch || (n = scandir(dir, &v, NULL, alphasort)) < 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		if (!strncmp(v[i]->d_name, COVERAGE_PREFIX, strlen(COVERAGE_PREFIX)))
+			print_one(dir, v[i]->d_name);
+		free(v[i]);
+	}
+	free(v);
+}

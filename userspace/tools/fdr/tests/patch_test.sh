@@ -1,0 +1,185 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# patch_test.sh BUILD - fdr record -P (function entries of a program not
+# built with fdr-cc, patched by the preloaded libfdr-plt.so): per function,
+# the calls recorded equal those of the XRay build of the same source by
+# fdr-cc (XRay changes no inlining: the same calls happen), the program's
+# output does not change, the patcher's own cases (moved jcc, call and
+# RIP-relative load; refusals) do what they should (TAP on stdout).
+set -u
+export LC_ALL=C
+BUILD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+B=$BUILD/bin
+FDR=$B/fdr
+T=$(mktemp -d /tmp/fdr-patch.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
+cd "$T" || exit 1
+. "$HERE/log_checks.sh"
+
+# The functions DIR's sym-maps name in EXE (the patched ones), one a line
+patched() { # DIR EXE
+	cat "$1"/fdr-syms.*.map | awk -F'\t' -v exe="$2" '$3 == exe {print $2}' | sort -u
+}
+# "name=calls" of fdr report --json DIR, for the names in the file NAMES
+report_calls() { # DIR NAMES
+	"$FDR" report --json "$1" 2>/dev/null | python3 -c '
+import json, sys
+want = set(open(sys.argv[1]).read().split())
+calls = {f["name"]: f["calls"] for f in json.load(sys.stdin)["functions"]}
+print(" ".join("%s=%d" % (k, calls.get(k, 0)) for k in sorted(want)))' "$2"
+}
+# the patcher's own asm cases (patch_prog.c: ASM_CALLS); XRay cannot see them
+ASM='rel_call rel_helper rel_jcc rel_rip spin tiny'
+
+check "build: plain clang-19 -O2 -g, no fdr-cc" clang-19 -O2 -g -o prog "$HERE/patch_prog.c" -lpthread
+check "build: the same source with fdr-cc (XRay), the oracle" \
+	"$B/fdr-cc" -O2 -g -o prog_xray "$HERE/patch_prog.c" -lpthread
+
+# ---- -P . against XRay: every patched C function's calls, the output ----
+./prog 4 > plain.out; rc_plain=$?
+"$FDR" record -o p.data -t 0 -P . -- ./prog 4 > p.out 2> p.err; rc=$?
+[ $rc = $rc_plain ] && [ -s p.out ] && cmp -s plain.out p.out \
+	&& ok "-P .: output and exit status ($rc) unchanged" \
+	|| nok "-P .: output and exit status unchanged" "rc $rc_plain/$rc" "$(cat plain.out p.out)" \
+		"$(head -c 1500 p.err)"
+"$FDR" record -o x.data -t 0 -- ./prog_xray 4 > x.out 2> x.err
+patched p.data "$T/prog" | grep -vxF -f <(tr ' ' '\n' <<<"$ASM") > c_funcs
+p=$(report_calls p.data c_funcs) x=$(report_calls x.data c_funcs)
+[ -s c_funcs ] && [ "$p" = "$x" ] \
+	&& ok "-P .: calls of each of the $(wc -l < c_funcs) patched C functions = the XRay build's" \
+	|| nok "-P .: calls of each patched C function = the XRay build's" "-P:   $p" "XRay: $x" \
+		"$(head -c 1500 p.err)"
+# what -O2 keeps as its own function and is long enough must be patched
+missing=
+for f in main worker tail leaf fib jumper deep through_pointers op_add op_mul op_sub op_xor on_signal; do
+	grep -qx "$f" c_funcs || missing="$missing $f"
+done
+[ -z "$missing" ] && ok "-P .: the program's functions are patched (main, threads', recursive, tail-calling, static, signal handler)" \
+	|| nok "-P .: the program's functions are patched" "not patched:$missing" "$(grep -- -P: p.err)"
+check "-P .: every exit closes the newest entry (longjmp, signal, tail calls, threads)" nested p.data
+
+# ---- the patcher's own cases ----
+a=$(tr ' ' '\n' <<<"$ASM" > asm_names; report_calls p.data asm_names)
+want="rel_call=2 rel_helper=2 rel_jcc=3 rel_rip=4 spin=0 tiny=0"
+[ "$a" = "$want" ] && ok "moved first instructions (short jcc, call, RIP-relative load) run and record; refused ones do not" \
+	|| nok "moved first instructions run and record; refused ones do not" "got:  $a" "want: $want"
+cov=$(grep -- '-P:' p.err)
+refusals_named=1
+for why in 'too short' 'jump into the patch' 'indirect jump' 'program entry point'; do
+	case $cov in *"$why"*) ;; *) refusals_named=0 ;; esac
+done
+spin_patched=$(patched p.data "$T/prog" | grep -cx 'spin\|tiny')
+[ $refusals_named = 1 ] && [ "$spin_patched" = 0 ] \
+	&& ok "refusals counted by reason (too short, jump into the patch, indirect jump, entry point)" \
+	|| nok "refusals counted by reason" "$cov" "spin/tiny patched: $spin_patched"
+
+# ---- threads: many runs, the same result every time ----
+./prog 8 > t_plain.out
+bad=0
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	"$FDR" record -o t.data -t 0 -P . -- ./prog 8 > t.out 2> t.err || bad=$((bad + 1))
+	cmp -s t_plain.out t.out || bad=$((bad + 1))
+done
+[ $bad = 0 ] && ok "8 threads, 10 runs under -P .: no crash, the same output" \
+	|| nok "8 threads, 10 runs under -P .: no crash, the same output" "$bad bad runs" "$(head -c 1500 t.err)"
+
+# ---- exec: the exec'ed program is patched again (FDR_PATCH is inherited) ----
+cat > execer.c <<'X'
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv)
+{
+	int st;
+	pid_t pid = fork();	/* the child inherits the patched text */
+
+	(void)argc;
+	if (pid == 0) {
+		execv(argv[1], argv + 1);
+		_exit(127);
+	}
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+X
+cc -O2 -o execer execer.c
+"$FDR" record -o ex.data -t 0 -P . -- ./execer ./prog 2 > ex.out 2> ex.err; rc=$?
+nproc_cov=$(grep -c -- '-P: .*functions patched' ex.err)
+fibs=$(report_calls ex.data <(echo fib))
+fibx=$("$FDR" record -o exx.data -t 0 -- ./prog_xray 2 >/dev/null 2>&1; report_calls exx.data <(echo fib))
+[ $rc = 0 ] && cmp -s ex.out <(./prog 2) && [ "$nproc_cov" = 2 ] && [ "$fibs" = "$fibx" ] \
+	&& ok "fork + exec under -P: both programs patched (two coverage lines), the exec'ed one's calls = XRay's" \
+	|| nok "fork + exec under -P: both programs patched, the exec'ed one's calls = XRay's" \
+		"rc=$rc coverage lines=$nproc_cov fib: $fibs / $fibx" "$(head -c 1000 ex.err)"
+
+# ---- selection: a regular expression; --no-libcall ----
+"$FDR" record -o s.data -t 0 -P '^op_' -P fib --no-libcall -- ./prog 2 > s.out 2> s.err
+got=$(patched s.data "$T/prog" | tr '\n' ' ')
+libs=$(cat s.data/fdr-syms.*.map | awk -F'\t' -v exe="$T/prog" '!/^#/ && $3 != exe' | wc -l)
+[ "$got" = "fib op_add op_mul op_sub op_xor " ] && [ "$libs" = 0 ] && cmp -s s.out <(./prog 2) \
+	&& ok "-P '^op_' -P fib --no-libcall: those functions only, no library calls" \
+	|| nok "-P '^op_' -P fib --no-libcall: those functions only, no library calls" \
+		"patched: $got" "library functions: $libs" "$(head -c 1000 s.err)"
+grep -q -- '-P: .*: 5 of [0-9]* functions patched (5 selected)$' s.err \
+	&& ok "coverage: patched of all, selected (op_add, 4 bytes, takes its padding)" \
+	|| nok "coverage: patched of all, selected, refusals" "$(cat s.err)"
+
+# ---- a stripped program: .dynsym only ----
+check "build: -rdynamic, stripped" clang-19 -O2 -rdynamic -s -o stripped "$HERE/patch_prog.c" -lpthread
+"$FDR" record -o d.data -t 0 -P . -- ./stripped 4 > d.out 2> d.err
+patched d.data "$T/stripped" | grep -vxF -f asm_names > d_funcs
+p=$(report_calls d.data d_funcs) x=$(report_calls x.data d_funcs)
+[ "$(wc -l < d_funcs)" -ge 5 ] && [ "$p" = "$x" ] && cmp -s d.out plain.out \
+	&& ok "stripped (.dynsym only): $(wc -l < d_funcs) functions patched, calls = XRay's, output unchanged" \
+	|| nok "stripped (.dynsym only): calls = XRay's, output unchanged" "-P:   $p" "XRay: $x" \
+		"$(head -c 1000 d.err)"
+
+# ---- a Debian binary from the archive: python3, stripped (.dynsym) and
+# built by GCC with -fipa-ra (callers keep values in registers the callee
+# does not write: patch_tramp_x86_64.S keeps every one) ----
+PY=$(readlink -f /usr/bin/python3)
+if [ -x "$PY" ]; then
+	script='import json, re; print(sum(range(1000)), json.dumps({"a": [1, 2]}), re.sub("b+", "-", "abbbc"))'
+	"$PY" -c "$script" > py_plain.out
+	"$FDR" record -o py.data -P . -- "$PY" -c "$script" > py.out 2> py.err; rc=$?
+	npy=$(patched py.data "$PY" | wc -l)
+	[ $rc = 0 ] && cmp -s py_plain.out py.out && [ "$npy" -ge 500 ] \
+		&& ok "$PY (stripped, GCC -O2): $npy functions patched, output unchanged" \
+		|| nok "$PY (stripped, GCC -O2): functions patched, output unchanged" "rc=$rc patched=$npy" \
+			"$(cat py_plain.out py.out)" "$(head -c 1000 py.err)"
+else
+	ok "python3 from the archive # SKIP not installed"
+fi
+
+# ---- C++ exceptions thrown through patched frames, rethrown, caught ----
+check "build: plain clang++-19 -O2 -g, and fdr-c++ (XRay)" \
+	bash -c "clang++-19 -O2 -g -o throw '$HERE/patch_throw.cc' && '$B/fdr-c++' -O2 -g -o throw_xray '$HERE/patch_throw.cc'"
+./throw > cxx_plain.out
+"$FDR" record -o c.data -t 0 -P . -- ./throw > c.out 2> c.err; rc=$?
+"$FDR" record -o cx.data -t 0 -- ./throw_xray > /dev/null 2>&1
+"$FDR" report --json cx.data | python3 -c '
+import json, sys
+print("\n".join(f["name"] for f in json.load(sys.stdin)["functions"]))' > cxx_funcs
+p=$(report_calls c.data cxx_funcs) x=$(report_calls cx.data cxx_funcs)
+[ $rc = 0 ] && cmp -s cxx_plain.out c.out && [ "$p" = "$x" ] \
+	&& ok "C++ throw/rethrow through patched frames: output unchanged, calls = XRay's ($(wc -l < cxx_funcs) functions)" \
+	|| nok "C++ throw/rethrow through patched frames: output unchanged, calls = XRay's" "rc=$rc" \
+		"-P:   $p" "XRay: $x" "$(head -c 1000 c.err)"
+check "C++ exceptions: every exit closes the newest entry" nested c.data
+
+# ---- what -P refuses, before running anything ----
+"$FDR" record -o e1 -P . -- ./prog_xray >/dev/null 2>e.err; rc=$?
+[ $rc = 125 ] && grep -q 'built with fdr-cc' e.err && [ ! -e e1 ] \
+	&& ok "-P on an fdr-cc build: refused with the reason, no data directory" \
+	|| nok "-P on an fdr-cc build: refused with the reason, no data directory" "rc=$rc" "$(cat e.err)"
+"$FDR" record -o e2 -P '(' -- ./prog >/dev/null 2>e.err; rc=$?
+[ $rc = 2 ] && grep -q 'not a valid regular expression' e.err && [ ! -e e2 ] \
+	&& ok "-P with a bad regular expression: a usage error naming it" \
+	|| nok "-P with a bad regular expression: a usage error naming it" "rc=$rc" "$(cat e.err)"
+
+echo "1..$n"
+[ $failed = 0 ]
