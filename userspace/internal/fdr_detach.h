@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fdr_detach.h - what libfdr offers the attach entry (adapters/xray_attach.c)
+ * fdr_detach.h - what libfdr offers the attach entry (adapters/attach_entry.c)
  * beyond fdr_attach()/fdr_detach(), so that `fdr record -p` leaves a
  * program as it found it.  Internal: libfdr and the adapters only.
  */
 #ifndef FDR_DETACH_H
 #define FDR_DETACH_H
 
+#include <stdbool.h>
+
 /* >= 0: the duration threshold of the next fdr_attach(), in µs, instead
  * of $FDR_OPTIONS (a running program's environment is not ours to set). */
 extern long fdr__threshold_us_override;
+
+/* Is the process attached (fdr_attach() done, recording or waiting for
+ * an INIT, and no fdr_detach() since)? */
+bool fdr__attached(void);
 
 /* After fdr_detach(), with every other thread stopped outside a record
  * and its writer reset: unmap every region ever mapped. */

@@ -45,7 +45,7 @@ pid_t fdr__pid;
  */
 int fdr__trigger_fd = -1;
 /* >= 0: the threshold of the next fdr_attach(), instead of $FDR_OPTIONS
- * (set by the attach entry, xray_attach.c, which must not setenv() in a
+ * (set by the attach entry, adapters/attach_entry.c, which must not setenv() in a
  * running program). */
 long fdr__threshold_us_override = -1;
 
@@ -306,11 +306,22 @@ FDR_API void fdr_detach(void)
 	pthread_mutex_unlock(&g.lock);
 }
 
+/* Is the process attached (recording, or waiting for an INIT)? */
+__FDR_NO_INSTRUMENT bool fdr__attached(void)
+{
+	bool r;
+
+	pthread_mutex_lock(&g.lock);
+	r = g.attached;
+	pthread_mutex_unlock(&g.lock);
+	return r;
+}
+
 /*
  * Give back every mapping fdr_attach() ever made (retired ones too), after
  * fdr_detach().  Only for a caller that knows no thread is inside a record
  * or holds a buffer any more: `fdr record -p` stops every thread, checks
- * their busy flags and resets their writers first (xray_attach.c).
+ * their busy flags and resets their writers first (adapters/attach_entry.c).
  */
 __FDR_NO_INSTRUMENT void fdr__unmap_all(void)
 {
