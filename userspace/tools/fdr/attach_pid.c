@@ -20,7 +20,7 @@
 #include "record.h"
 #include "tracee.h"
 
-#define MAX_THREADS	1024	/* what "unmap" takes (xray_attach.c) */
+#define MAX_THREADS	1024	/* what "unmap" takes (adapters/attach_entry.c) */
 #define UNMAP_TRIES	500	/* 2 ms apart: a second in all */
 
 /* The load bias: AT_ENTRY less the ELF's e_entry. */
@@ -141,7 +141,9 @@ int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
 	if (r || ret < 0) {
 		fprintf(stderr, "fdr record: process %d: cannot start recording: %s%s\n",
 			(int)pid, strerror(r ? -r : (int)-ret), ret == -EALREADY ?
-			" (another fdr record -p is attached to it)" : "");
+			" (another fdr record -p is attached to it)" : ret == -EISCONN ?
+			" (it records already, or waits to, into the region its FDR_TARGET "
+			"or /dev/fdr gave it at its start)" : "");
 		return FDR_EXIT_FAILED;
 	}
 	a->functions = ret;
