@@ -26,10 +26,13 @@
  *	given): -EBUSY if one is inside a record, else reset their writers
  *	and unmap every region.
  *
- * Each returns 0 (or a count) or -errno; the caller's errno is kept.  The recorder
+ * Each returns 0 (or a count) or -errno; the caller's errno is kept.
+ * -EAGAIN: the thread was stopped holding libfdr's lock (start, stop);
+ * -EBUSY: some thread is inside a record or that lock (unmap): the
+ * recorder lets the threads run for a moment and calls again.  The recorder
  * runs "start" and "stop" with the other threads running, so that a lock
  * another thread holds (malloc's, stdio's) is released and never
- * deadlocks us; "unmap" takes no lock another thread could hold.
+ * deadlocks us; "unmap" only tries libfdr's lock.
  */
 #include <errno.h>
 #include <poll.h>
@@ -245,8 +248,7 @@ __FDR_NO_INSTRUMENT static int unmap(const char *list)
 		t->pos = 0;
 		t->fast_size = 0;
 	}
-	fdr__unmap_all();
-	return 0;
+	return fdr__unmap_all();
 }
 
 __FDR_NO_INSTRUMENT static int run(const char *cmd)
@@ -258,6 +260,8 @@ __FDR_NO_INSTRUMENT static int run(const char *cmd)
 
 	if (!strncmp(cmd, "unmap ", 6))
 		return a.recording ? -EBUSY : unmap(cmd + 6);
+	if (fdr__lock_is_mine())
+		return -EAGAIN;	/* stopped inside libfdr: let it out, call again */
 	pthread_mutex_lock(&a.lock);
 	if (!strcmp(cmd, "stop")) {
 		stop_locked(false);
