@@ -100,7 +100,7 @@ static unsigned count_threads(pid_t pid)
 }
 
 /* Call cmd in one stopped thread; its value in *ret.  0 or -errno. */
-static int call_one(struct attached *a, const char *cmd, long *ret)
+static int call_once(struct attached *a, const char *cmd, long *ret)
 {
 	struct tracee t;
 	int r = stop_one(&t, a->pid);
@@ -110,6 +110,18 @@ static int call_one(struct attached *a, const char *cmd, long *ret)
 	r = fdr__tracee_call(&t, a->entry, cmd, ret);
 	if (r != -ESRCH)
 		fdr__tracee_release(&t);
+	return r;
+}
+
+/* As call_once, again while the thread was stopped holding libfdr's
+ * lock (-EAGAIN: it must run out of it first), up to a second. */
+static int call_one(struct attached *a, const char *cmd, long *ret)
+{
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+	int r, tries = 0;
+
+	while (!(r = call_once(a, cmd, ret)) && *ret == -EAGAIN && ++tries < UNMAP_TRIES)
+		nanosleep(&pause, NULL);
 	return r;
 }
 
