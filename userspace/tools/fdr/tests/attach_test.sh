@@ -251,8 +251,46 @@ check "$mode: the program ends with the output it gives untraced" diff "$W/untra
 
 }
 
+# A --gcc program that waits for an INIT of its own target (FDR_TARGET
+# here; /dev/fdr wherever fdr.ko is loaded): the windows record into the
+# recorder's region, each detach gives the wait back (quietly: it said so
+# once, at its start), and an INIT of its own target then records.
+# Its writers look for that INIT every 10 ms under libfdr's lock: a
+# thread stopped inside it must not be made to take it again.
+waiting_gcc() {
+	local name=fdr-attach-wait.$$ bad="" i d
+	W=$T/gcc
+	rm -f "$T/fifo"; mkfifo "$T/fifo"
+	FDR_TARGET=embedded:$name "$W/worker" <"$T/fifo" >"$W/waiting.out" 2>&1 &
+	PID=$!
+	exec 3>"$T/fifo"
+	sleep 0.3
+	for i in 1 2 3 4 5; do
+		d=$W/wait$i
+		if ! timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 40ms >"$d.out" 2>&1 ||
+		   ! "$B/fdrlog" verify "$d/log.xray" >"$d.verify" 2>&1; then
+			bad="window $i: $(head -c 600 "$d.out" "$d.verify" 2>/dev/null)"; break
+		fi
+	done
+	if [ -z "$bad" ]; then ok "gcc, waiting for its own INIT: 5 windows, each log verifies"
+	else nok "gcc, waiting for its own INIT: 5 windows" "$bad"; fi
+	"$B/fdrctl" --embedded "$name" init >/dev/null 2>&1
+	sleep 0.3
+	"$B/fdrctl" --embedded "$name" finalize >/dev/null 2>&1
+	"$B/fdrctl" --embedded "$name" status >"$W/waiting.status" 2>&1
+	"$B/fdrctl" --embedded "$name" destroy >/dev/null 2>&1
+	check "gcc, waiting: after the detaches, an INIT of its own target records (its buffers taken)" \
+		bash -c "grep -Eq '^buffers acquired: *[1-9]' '$W/waiting.status' || { cat '$W/waiting.status'; false; }"
+	stop_worker
+	check "gcc, waiting: it said it waits once, at its start, and ends as untraced" \
+		bash -c "[ \$(grep -c 'is not initialized' '$W/waiting.out') = 1 ] &&
+			 [ \$(grep -c '^main: 0 wrong results\$' '$W/waiting.out') = 1 ] &&
+			 ! grep -v -e 'is not initialized' -e ' 0 wrong results\$' '$W/waiting.out'"
+}
+
 suite xray
 suite gcc
+[ -x "$T/gcc/worker" ] && waiting_gcc
 
 echo "1..$n"
 [ "$failed" = 0 ]
