@@ -14,22 +14,7 @@
 P=/bin/fdr-tests
 W=/tmp/fdr-attach-vm
 WINDOWS=4
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
-check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-
-echo "KTAP version 1"
-if [ ! -c /dev/fdr ]; then
-	echo "1..0 # SKIP /dev/fdr missing (fdr.ko not loaded)"
-	exit 4
-fi
-fdrctl finalize >/dev/null 2>&1
-fdrctl reset >/dev/null 2>&1
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W" || exit 1
+. $P/vm_lib.sh
 
 PID=0
 # start_worker PROG OUT: it runs until fd 3 (its stdin) closes
