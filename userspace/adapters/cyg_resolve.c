@@ -11,6 +11,7 @@
  * simply not recorded.  fork() takes the mutex around itself, and the
  * child rewrites the whole table into its own sym-map file.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@ static unsigned char slow_stack[FDR_SLOW_STACK_SIZE] __attribute__((aligned(16))
 static __thread bool in_resolve;
 static bool started;
 volatile int fdr__cyg_tables_full;
+int fdr__cyg_idle;
 
 __FDR_NO_INSTRUMENT static void write_owner(const struct fdr_fid_owner *o, void *arg)
 {
@@ -72,13 +74,18 @@ __FDR_NO_INSTRUMENT static void after_fork_child(void)
 
 __FDR_NO_INSTRUMENT static void start_once(void)
 {
+	int r;
+
 	if (started)
 		return;
 	started = true;
 	pthread_atfork(before_fork, after_fork_parent, after_fork_child);
-	/* $FDR_TARGET or /dev/fdr; on failure recording is a no-op and
-	 * fdr_attach has said why, once */
-	fdr_attach(NULL);
+	/* $FDR_TARGET or /dev/fdr; on failure fdr_attach has said why,
+	 * once, and the hooks skip the record path until `fdr record -p`
+	 * attaches (cyg_attach.c).  -ENODATA: attached, waiting for an INIT. */
+	r = fdr_attach(NULL);
+	if (r < 0 && r != -ENODATA)
+		__atomic_store_n(&fdr__cyg_idle, 1, __ATOMIC_RELAXED);
 }
 
 __FDR_NO_INSTRUMENT static uint32_t assign(uintptr_t fn)

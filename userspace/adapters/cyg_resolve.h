@@ -20,4 +20,13 @@ uint32_t fdr__cyg_resolve(uintptr_t fn);
  * and the hooks stop taking the slow path for them. */
 extern volatile int fdr__cyg_tables_full;
 
+/*
+ * Nonzero while nothing records: the first hook call found nothing to
+ * attach to ($FDR_TARGET, /dev/fdr), and no `fdr record -p` is attached
+ * (cyg_attach.c).  The hooks then skip the record path: one predictable
+ * branch.  Read and written with relaxed atomics; a call that saw 0
+ * just before it became 1 finds the region gone, as any late writer.
+ */
+extern int fdr__cyg_idle;
+
 #endif /* FDR_CYG_RESOLVE_H */

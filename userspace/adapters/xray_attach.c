@@ -1,47 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * xray_attach.c - fdr_attach_entry(): what `fdr record -p PID` makes a
- * running program call, through ptrace, to start and stop recording
- * (Documentation/integrations.md, "Recording a running program").
- *
- * Nothing here runs unless a recorder calls it: a program nobody attaches
- * to has no thread, file or mapping more, and its sleds stay unpatched.
- * The commands, one NUL-terminated line written by the recorder:
- *
- *   start PID THRESHOLD_US TARGET FUNCTIONS
- *	attach to TARGET (threshold -1: $FDR_OPTIONS or libfdr's default),
- *	patch the sleds (FUNCTIONS "-" for all, else $FDR_XRAY_FUNCTIONS'
- *	syntax), and start a watcher thread that stops recording by itself
- *	when process PID (the recorder) dies.  Returns how many functions
- *	are patched.
- *   stop
- *	unpatch, finalize, detach, end the watcher.  Other threads run.
- *   unmap FSBASE...
- *	with every other thread stopped by the recorder (their %fs bases
- *	given): -EBUSY if one is inside a record, else reset their writers
- *	and unmap every region.
- *
- * Each returns 0 (or a count) or -errno; the caller's errno is kept.  The recorder
- * runs "start" and "stop" with the other threads running, so that a lock
- * another thread holds (malloc's, stdio's) is released and never
- * deadlocks us; "unmap" takes no lock another thread could hold.
+ * xray_attach.c - fdr_attach_entry()'s XRay half (attach_mode.h): start
+ * selects and initializes the "fdr" mode on the recorder's region and
+ * patches the sleds; stop unpatches them, finalizes and detaches, so
+ * that the program runs its unpatched sleds again.
  */
 #include <errno.h>
-#include <poll.h>
-#include <pthread.h>
-#include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
+#include "attach_mode.h"
 #include "fdr.h"
-#include "fdr_inline.h"
-#include "fdr_detach.h"
 #include <linux/fdr.h>
 #include "xray_abi.h"
 #include "xray_config.h"
@@ -49,151 +18,9 @@
 #include "xray_mode.h"
 #include "xray_sleds.h"
 
-#define WATCHER_STACK	(256 * 1024)
-
 /* compiler-rt's (xray_interface.h); not in xray_abi.h, whose users
  * (tests/xray_explicit.c) declare it their own way */
 enum fdr_xray_patching_status __xray_patch(void);
-
-/* The recorder calls it by name: exported, never inlined away. */
-__attribute__((visibility("default"), used, noinline)) long fdr_attach_entry(const char *cmd);
-
-static struct {
-	pthread_mutex_t lock;
-	bool recording;
-	bool watching;			/* watcher started and not joined */
-	pthread_t watcher;
-	void *stack;			/* the watcher's, ours to unmap */
-	int pidfd, stopfd;		/* the recorder; "stop" wakes the watcher */
-	char target[FDR_XRAY_TARGET_MAX];	/* the recorder's region */
-} a = { .lock = PTHREAD_MUTEX_INITIALIZER, .pidfd = -1, .stopfd = -1 };
-
-__FDR_NO_INSTRUMENT static void close_fds(void)
-{
-	if (a.pidfd >= 0)
-		close(a.pidfd);
-	if (a.stopfd >= 0)
-		close(a.stopfd);
-	a.pidfd = a.stopfd = -1;
-}
-
-/* After the join only: the watcher no longer runs on it. */
-__FDR_NO_INSTRUMENT static void free_stack(void)
-{
-	if (a.stack)
-		munmap(a.stack, WATCHER_STACK);
-	a.stack = NULL;
-}
-
-/* Called with a.lock held.  retire: other threads may be mid-record. */
-__FDR_NO_INSTRUMENT static void stop_locked(bool retire)
-{
-	if (!a.recording)
-		return;
-	__xray_unpatch();		/* no new call reaches us */
-	__xray_log_finalize();		/* the mode's handlers off, region finalized */
-	fdr_detach();
-	fdr__xray_mode_forget();
-	if (retire)
-		fdr__retire_all();
-	a.recording = false;
-}
-
-/*
- * The recorder died: nobody will flush or remove its private embedded
- * region (fdr record's "embedded:record.PID.RANDOM"), which would hold
- * its memory until reboot.  Remove its name; our zero pages hold none.
- */
-__FDR_NO_INSTRUMENT static void forget_private_region(void)
-{
-	static const char prefix[] = FDR_EMBEDDED_PREFIX "record.";
-
-	if (!strncmp(a.target, prefix, sizeof(prefix) - 1))
-		fdr_ctl_destroy_embedded(a.target);
-}
-
-/* Waits for the recorder's death or for "stop". */
-__FDR_NO_INSTRUMENT static void *watch(void *unused)
-{
-	struct pollfd p[2] = { { .fd = a.pidfd, .events = POLLIN },
-			       { .fd = a.stopfd, .events = POLLIN } };
-
-	(void)unused;
-	pthread_setname_np(pthread_self(), "fdr-watch");	/* what ps shows */
-	while (poll(p, 2, -1) < 0 && errno == EINTR)
-		;
-	pthread_mutex_lock(&a.lock);
-	if (a.watching && !(p[1].revents & POLLIN)) {
-		/* the recorder died: nobody will stop us or join us */
-		stop_locked(true);
-		forget_private_region();
-		close_fds();
-		a.watching = false;
-		a.stack = NULL;	/* ours to run on until the end: 256 KiB stay */
-		pthread_detach(pthread_self());
-	}
-	pthread_mutex_unlock(&a.lock);
-	return NULL;
-}
-
-/*
- * The watcher takes no signal meant for the program's threads, and runs
- * on a stack of ours: glibc would keep a stack it allocated in its cache
- * after the join, a mapping left behind.
- */
-__FDR_NO_INSTRUMENT static int start_watcher(pid_t recorder)
-{
-	pthread_attr_t attr;
-	sigset_t all, old;
-	int r;
-
-	a.pidfd = (int)syscall(SYS_pidfd_open, recorder, 0);
-	a.stopfd = eventfd(0, EFD_CLOEXEC);
-	if (a.pidfd < 0 || a.stopfd < 0) {
-		r = -errno;
-		close_fds();
-		return r;
-	}
-	a.stack = mmap(NULL, WATCHER_STACK, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (a.stack == MAP_FAILED) {
-		a.stack = NULL;
-		close_fds();
-		return -ENOMEM;
-	}
-	pthread_attr_init(&attr);
-	pthread_attr_setstack(&attr, a.stack, WATCHER_STACK);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	r = -pthread_create(&a.watcher, &attr, watch, NULL);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	pthread_attr_destroy(&attr);
-	if (r) {
-		close_fds();
-		free_stack();
-	} else {
-		a.watching = true;
-	}
-	return r;
-}
-
-/* "stop" from the recorder: the watcher ends and is joined. */
-__FDR_NO_INSTRUMENT static void end_watcher(void)
-{
-	uint64_t one = 1;
-	pthread_t w = a.watcher;
-
-	if (!a.watching)
-		return;
-	a.watching = false;
-	if (write(a.stopfd, &one, sizeof(one)) < 0)
-		return;		/* cannot happen on an eventfd; keep it */
-	pthread_mutex_unlock(&a.lock);
-	pthread_join(w, NULL);
-	pthread_mutex_lock(&a.lock);
-	close_fds();
-	free_stack();
-}
 
 /* How many functions FUNCTIONS leaves patched. */
 __FDR_NO_INSTRUMENT static int patched_count(const char *functions)
@@ -219,95 +46,25 @@ __FDR_NO_INSTRUMENT static int patch(const char *functions)
 	return patched_count(functions);
 }
 
-__FDR_NO_INSTRUMENT static int start(pid_t recorder, long threshold_us,
-				     const char *target, const char *functions)
+__FDR_NO_INSTRUMENT int fdr__attach_mode_start(const char *target, const char *functions)
 {
 	char cfg[FDR_XRAY_TARGET_MAX + 16];
 	int r;
 
-	if (a.recording || a.watching)
-		return -EALREADY;
 	snprintf(cfg, sizeof(cfg), "target='%s'", target);
-	snprintf(a.target, sizeof(a.target), "%s", target);
-	fdr__threshold_us_override = threshold_us;
 	if (__xray_log_select_mode(FDR_XRAY_MODE_NAME) != FDR_XRAY_REGISTRATION_OK ||
 	    __xray_log_init_mode(FDR_XRAY_MODE_NAME, cfg) != FDR_XRAY_LOG_INITIALIZED)
 		return -ENOTCONN;
-	a.recording = true;
-	r = start_watcher(recorder);
-	if (!r)
-		r = patch(functions);
-	if (r < 0) {
-		stop_locked(false);
-		end_watcher();
-	}
+	r = patch(functions);
+	if (r < 0)
+		fdr__attach_mode_stop();
 	return r;
 }
 
-/* "unmap": every other thread is stopped; none may be inside a record. */
-__FDR_NO_INSTRUMENT static int unmap(const char *list)
+__FDR_NO_INSTRUMENT void fdr__attach_mode_stop(void)
 {
-	uintptr_t self, fs[1024];
-	size_t n = 0;
-	long off;
-	char *end;
-
-	__asm__("mov %%fs:0, %0" : "=r"(self));	/* the TCB points at itself */
-	off = (long)((uintptr_t)&fdr__thread - self);	/* initial-exec: same in all */
-	while (*list && n < sizeof(fs) / sizeof(fs[0])) {
-		fs[n] = strtoull(list, &end, 16);
-		if (end == list)
-			return -EINVAL;
-		if (((struct fdr_thread *)(fs[n] + off))->busy)
-			return -EBUSY;
-		n++;
-		list = end + strspn(end, " ");
-	}
-	if (*list)
-		return -E2BIG;
-	for (size_t i = 0; i < n; i++) {
-		struct fdr_thread *t = (struct fdr_thread *)(fs[i] + off);
-
-		t->region = NULL;
-		t->desc = NULL;
-		t->ctl = &fdr__no_control;
-		t->buf = NULL;
-		t->pos = 0;
-		t->fast_size = 0;
-	}
-	fdr__unmap_all();
-	return 0;
-}
-
-__FDR_NO_INSTRUMENT static int run(const char *cmd)
-{
-	char target[FDR_XRAY_TARGET_MAX];
-	const char *functions;
-	int pid, at = 0, r = -EINVAL;
-	long threshold;
-
-	if (!strncmp(cmd, "unmap ", 6))
-		return a.recording ? -EBUSY : unmap(cmd + 6);
-	pthread_mutex_lock(&a.lock);
-	if (!strcmp(cmd, "stop")) {
-		stop_locked(false);
-		end_watcher();
-		r = 0;
-	} else if (sscanf(cmd, "start %d %ld %255s %n", &pid, &threshold, target, &at) == 3 &&
-		   at > 0) {
-		/* the last field, in place: it may be long (-F/-N ids) */
-		functions = cmd + at;
-		r = *functions ? start(pid, threshold, target, functions) : -EINVAL;
-	}
-	pthread_mutex_unlock(&a.lock);
-	return r;
-}
-
-__FDR_NO_INSTRUMENT long fdr_attach_entry(const char *cmd)
-{
-	int saved = errno;
-	long r = run(cmd);
-
-	errno = saved;
-	return r;
+	__xray_unpatch();		/* no new call reaches us */
+	__xray_log_finalize();		/* the mode's handlers off, region finalized */
+	fdr_detach();
+	fdr__xray_mode_forget();
 }

@@ -34,7 +34,7 @@
  */
 const char fdr_xray_mode_link[] = FDR_XRAY_MODE_NAME;
 
-/* ... and so must fdr_attach_entry (xray_attach.c), which nothing calls
+/* ... and so must fdr_attach_entry (attach_entry.c), which nothing calls
  * but `fdr record -p`, from outside. */
 long fdr_attach_entry(const char *cmd);
 __attribute__((used)) static long (*const keep_attach_entry)(const char *) =

@@ -45,9 +45,12 @@ pid_t fdr__pid;
  */
 int fdr__trigger_fd = -1;
 /* >= 0: the threshold of the next fdr_attach(), instead of $FDR_OPTIONS
- * (set by the attach entry, xray_attach.c, which must not setenv() in a
+ * (set by the attach entry, adapters/attach_entry.c, which must not setenv() in a
  * running program). */
 long fdr__threshold_us_override = -1;
+/* Set by the attach entry around the attach it gives back at a detach:
+ * the program said that it waits for an INIT once already. */
+bool fdr__attach_quiet;
 
 #ifdef FDR_TEST_HOOKS
 /* Runs between the map (and its checks) and the region's first use. */
@@ -253,9 +256,9 @@ FDR_API int fdr_attach(const char *target)
 		ret = -ENODATA;	/* an embedded region appears at its INIT */
 	if (ret == -ENODATA) {
 		/* Not an error to wait for: the next INIT starts recording. */
-		fprintf(stderr,
-			"libfdr: %s is not initialized; recording starts at its next init\n",
-			ctl->target.spec);
+		if (!fdr__attach_quiet)
+			fprintf(stderr, "libfdr: %s is not initialized; recording "
+				"starts at its next init\n", ctl->target.spec);
 		g.attached = true;
 	} else if (ret < 0) {
 		fprintf(stderr, "libfdr: recording disabled: %s\n",
@@ -307,14 +310,40 @@ FDR_API void fdr_detach(void)
 }
 
 /*
+ * Does the calling thread hold g.lock?  Only the attach entry asks: the
+ * recorder may have stopped this thread inside a locked section (a
+ * writer that follows its target does so every 10 ms while it waits for
+ * an INIT) and made it call the entry, which would wait on the lock for
+ * ever.  glibc records the owner's tid in every mutex it locks.
+ */
+__FDR_NO_INSTRUMENT bool fdr__lock_is_mine(void)
+{
+	return __atomic_load_n(&g.lock.__data.__owner, __ATOMIC_RELAXED) == gettid();
+}
+
+/* Is the process attached (recording, or waiting for an INIT)? */
+__FDR_NO_INSTRUMENT bool fdr__attached(void)
+{
+	bool r;
+
+	pthread_mutex_lock(&g.lock);
+	r = g.attached;
+	pthread_mutex_unlock(&g.lock);
+	return r;
+}
+
+/*
  * Give back every mapping fdr_attach() ever made (retired ones too), after
  * fdr_detach().  Only for a caller that knows no thread is inside a record
  * or holds a buffer any more: `fdr record -p` stops every thread, checks
- * their busy flags and resets their writers first (xray_attach.c).
+ * their busy flags and resets their writers first (-EBUSY: a stopped
+ * thread holds the lock; the recorder lets them run and tries again) (adapters/attach_entry.c).
  */
-__FDR_NO_INSTRUMENT void fdr__unmap_all(void)
+__FDR_NO_INSTRUMENT int fdr__unmap_all(void)
 {
-	pthread_mutex_lock(&g.lock);
+	/* every other thread is stopped: one may be stopped holding it */
+	if (pthread_mutex_trylock(&g.lock))
+		return -EBUSY;
 	for (unsigned i = 0; i < MAX_REGIONS; i++) {
 		struct fdr_region *r = &g.regions[i];
 
@@ -324,6 +353,7 @@ __FDR_NO_INSTRUMENT void fdr__unmap_all(void)
 	}
 	g.next_slot = 0;
 	pthread_mutex_unlock(&g.lock);
+	return 0;
 }
 
 /*

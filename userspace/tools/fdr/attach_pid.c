@@ -20,7 +20,7 @@
 #include "record.h"
 #include "tracee.h"
 
-#define MAX_THREADS	1024	/* what "unmap" takes (xray_attach.c) */
+#define MAX_THREADS	1024	/* what "unmap" takes (adapters/attach_entry.c) */
 #define UNMAP_TRIES	500	/* 2 ms apart: a second in all */
 
 /* The load bias: AT_ENTRY less the ELF's e_entry. */
@@ -100,7 +100,7 @@ static unsigned count_threads(pid_t pid)
 }
 
 /* Call cmd in one stopped thread; its value in *ret.  0 or -errno. */
-static int call_one(struct attached *a, const char *cmd, long *ret)
+static int call_once(struct attached *a, const char *cmd, long *ret)
 {
 	struct tracee t;
 	int r = stop_one(&t, a->pid);
@@ -110,6 +110,18 @@ static int call_one(struct attached *a, const char *cmd, long *ret)
 	r = fdr__tracee_call(&t, a->entry, cmd, ret);
 	if (r != -ESRCH)
 		fdr__tracee_release(&t);
+	return r;
+}
+
+/* As call_once, again while the thread was stopped holding libfdr's
+ * lock (-EAGAIN: it must run out of it first), up to a second. */
+static int call_one(struct attached *a, const char *cmd, long *ret)
+{
+	struct timespec pause = { 0, 2 * 1000 * 1000 };
+	int r, tries = 0;
+
+	while (!(r = call_once(a, cmd, ret)) && *ret == -EAGAIN && ++tries < UNMAP_TRIES)
+		nanosleep(&pause, NULL);
 	return r;
 }
 
@@ -141,7 +153,9 @@ int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
 	if (r || ret < 0) {
 		fprintf(stderr, "fdr record: process %d: cannot start recording: %s%s\n",
 			(int)pid, strerror(r ? -r : (int)-ret), ret == -EALREADY ?
-			" (another fdr record -p is attached to it)" : "");
+			" (another fdr record -p is attached to it)" : ret == -EISCONN ?
+			" (it records already, or waits to, into the region its FDR_TARGET "
+			"or /dev/fdr gave it at its start)" : "");
 		return FDR_EXIT_FAILED;
 	}
 	a->functions = ret;

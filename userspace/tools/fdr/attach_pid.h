@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * attach_pid.h - start and stop recording in a running program through
- * its fdr_attach_entry() (adapters/xray_attach.c), for `fdr record -p`.
+ * its fdr_attach_entry() (adapters/attach_entry.c), for `fdr record -p`.
  */
 #ifndef FDR_ATTACH_PID_H
 #define FDR_ATTACH_PID_H

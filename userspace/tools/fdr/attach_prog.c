@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * attach_prog.c - what `fdr record -p PID` records: the process's
- * executable (checked as PROG is, and it must carry fdr_attach_entry)
+ * executable (checked as PROG is, and it must carry fdr_attach_entry:
+ * an fdr-cc build, XRay or --gcc)
  * and its command line for DIR/info.
  */
 #include <errno.h>
@@ -75,13 +76,12 @@ int fdr__attach_prog(struct record_opts *o, struct prog *p)
 	if (r)
 		return r;
 	snprintf(p->path, sizeof(p->path), "%s", exe);
-	if (p->elf.instr != FDR_INSTR_XRAY || !p->elf.attach_entry) {
-		fprintf(stderr, "fdr record: process %d (%s) cannot be attached to: %s\n",
-			(int)o->pid, exe, p->elf.instr == FDR_INSTR_CYG ?
-			"fdr-cc --gcc builds cannot be attached to yet; record it from "
-			"its start with fdr record -- PROG" :
-			"it was not built by an fdr-cc that can attach (XRay mode, "
-			"fdr_attach_entry); rebuild it with this fdr's fdr-cc");
+	if ((p->elf.instr != FDR_INSTR_XRAY && p->elf.instr != FDR_INSTR_CYG) ||
+	    !p->elf.attach_entry) {
+		fprintf(stderr, "fdr record: process %d (%s) cannot be attached to: "
+			"it was not built by an fdr-cc that can attach (XRay or --gcc "
+			"mode, fdr_attach_entry); rebuild it with this fdr's fdr-cc\n",
+			(int)o->pid, exe);
 		return FDR_EXIT_FAILED;
 	}
 	return -1;

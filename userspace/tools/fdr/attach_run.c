@@ -68,12 +68,29 @@ static bool wait_for_stop(const struct record_opts *o, struct backend *b, int pi
 	return false;
 }
 
+static void say_attached(const struct record_opts *o, const struct prog *p,
+			 const struct attached *a)
+{
+	char what[64];
+
+	if (p->elf.instr == FDR_INSTR_CYG)
+		snprintf(what, sizeof(what), "its -finstrument-functions hooks record");
+	else
+		snprintf(what, sizeof(what), "%ld function%s patched", a->functions,
+			 a->functions == 1 ? "" : "s");
+	fprintf(stderr, "fdr record: attached to process %d (%s), %u thread%s, %s; "
+		"recording until %s\n", (int)o->pid, p->path, a->threads,
+		a->threads == 1 ? "" : "s", what, o->duration_us ? "--duration ends, Ctrl-C "
+		"or its exit" : "Ctrl-C (SIGINT, SIGTERM) or its exit");
+}
+
 int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		    const struct run_env *env, struct backend *b)
 {
 	static char cmd[65536 + 512];
+	bool cyg = p->elf.instr == FDR_INSTR_CYG;
+	int pidfd, r, symmap = -1;
 	struct attached a;
-	int pidfd, r;
 	bool exited;
 
 	snprintf(cmd, sizeof(cmd), "start %d %ld %s %s", (int)getpid(), env->threshold_us,
@@ -89,19 +106,18 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		close(pidfd);
 		return r;
 	}
-	fprintf(stderr, "fdr record: attached to process %d (%s), %u thread%s, %ld "
-		"function%s patched; recording until %s\n", (int)o->pid, p->path, a.threads,
-		a.threads == 1 ? "" : "s", a.functions, a.functions == 1 ? "" : "s",
-		o->duration_us ? "--duration ends, Ctrl-C "
-		"or its exit" : "Ctrl-C (SIGINT, SIGTERM) or its exit");
+	if (cyg)	/* read its names even if it exits or removes them */
+		symmap = fdr__attach_symmap_open(o->pid);
+	say_attached(o, p, &a);
 	exited = wait_for_stop(o, b, pidfd);
 	close(pidfd);
 	if (exited) {
 		fprintf(stderr, "fdr record: process %d exited\n", (int)o->pid);
-		return 0;
-	}
-	r = fdr__attach_stop(&a);
-	if (!r)
+		r = 0;
+	} else if (!(r = fdr__attach_stop(&a))) {
 		fprintf(stderr, "fdr record: detached from process %d\n", (int)o->pid);
+	}
+	if (cyg)
+		r = fdr__attach_symmap_copy(symmap, o->pid, env->symdir) ?: r;
 	return r;
 }

@@ -126,14 +126,20 @@ struct run_env {
 int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);
 
 /* attach_prog.c: with -p, PROG is the process's executable, o->argv its
- * command line; only an fdr-cc XRay build can be attached.  -1 to go on,
- * else the exit status after a message. */
+ * command line; only an fdr-cc build (XRay or --gcc) can be attached.
+ * -1 to go on, else the exit status after a message. */
 int fdr__attach_prog(struct record_opts *o, struct prog *p);
 
 /* attach_run.c: with -p, record the running process instead of running
  * PROG: attach, wait for a stop, detach.  0 or the exit status. */
 int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		    const struct run_env *env, struct backend *b);
+
+/* attach_symmap.c: an attached --gcc program's sym-map, opened through
+ * /proc/PID/fd (-1: none open yet), copied into DIR at the end (0, or
+ * the exit status after a message; none at all is only a note). */
+int fdr__attach_symmap_open(pid_t pid);
+int fdr__attach_symmap_copy(int fd, pid_t pid, const char *dir);
 
 /* flush_log.c: write the finalized region as DIR/log.xray + .threads (+ .sched). */
 struct flush_summary {

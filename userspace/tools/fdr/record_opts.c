@@ -23,7 +23,7 @@ static const char help[] =
 	"and free, else through a private shared-memory region.  Waits for PROG\n"
 	"and every descendant, then writes the log; exits with PROG's status\n"
 	"(128+N for a signal N; 125-127 for fdr's own errors).\n"
-	"With -p, record the running process PID (built with fdr-cc, XRay mode)\n"
+	"With -p, record the running process PID (built with fdr-cc, XRay or --gcc)\n"
 	"from now until Ctrl-C, --duration, the trigger or its exit, then detach\n"
 	"and leave it as it was; exits with 0.\n"
 	"  -p, --pid PID           record the running process PID (who may ptrace it)\n"

@@ -1,13 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# attach_test.sh BUILD - `fdr record -p PID` on a running fdr-cc (XRay)
-# program, embedded backend (TAP on stdout): ATTACH_WINDOWS attach/detach
+# attach_test.sh BUILD - `fdr record -p PID` on a running fdr-cc program,
+# XRay and --gcc builds of it, embedded backend (TAP on stdout): for each,
+# ATTACH_WINDOWS attach/detach
 # windows (default 10 here; the issue's 200: ATTACH_WINDOWS=200) while it
 # runs, each log passing fdrlog verify and llvm-xray's fdr-dump --verify
 # and holding every working thread that lived through the window; the
 # program's output as untraced; after the detaches its text (sleds
-# unpatched), mappings, fds, threads and signal dispositions as before;
-# the latency trigger; SIGKILL of the recorder; another user refused.
+# unpatched; XRay), mappings, fds, threads and signal dispositions as
+# before; the latency trigger; SIGKILL of the recorder; another user
+# refused; -F (XRay) and --stream.  The --gcc build's hooks run on every
+# call: attached, they record; detached, they skip the record path again.
 set -u
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -26,7 +29,7 @@ trap cleanup EXIT
 # start_worker: the program runs until fd 3 (its stdin) closes
 start_worker() {
 	rm -f "$T/fifo"; mkfifo "$T/fifo"
-	"$T/worker" <"$T/fifo" >"$T/worker.out" 2>&1 &
+	"$W/worker" <"$T/fifo" >"$W/worker.out" 2>&1 &
 	PID=$!
 	exec 3>"$T/fifo"
 	# until every long-lived thread is there (main + reader + 4 workers)
@@ -50,8 +53,8 @@ snapshot() { # PID OUT
 # every sled starts as in the file (XRay's unpatched `jmp +9` or `ret`);
 # behind it, the bytes of the last patch stay, as __xray_unpatch leaves them.
 text_as_file() { # PID
-	[ -s "$T/sleds.yaml" ] || llvm-xray-19 extract "$T/worker" >"$T/sleds.yaml" 2>/dev/null || return 1
-	python3 - "$1" "$T/worker" "$T/sleds.yaml" <<'PY'
+	[ -s "$W/sleds.yaml" ] || llvm-xray-19 extract "$W/worker" >"$W/sleds.yaml" 2>/dev/null || return 1
+	python3 - "$1" "$W/worker" "$W/sleds.yaml" <<'PY'
 import re, struct, sys
 pid, exe, sleds = sys.argv[1:4]
 data = open(exe, "rb").read()
@@ -88,6 +91,26 @@ print(f"{bad} bytes of text differ from the file outside the sleds' tails")
 sys.exit(1 if bad else 0)
 PY
 }
+# The --gcc hooks' fdr__cyg_idle (1: they skip the record path), read
+# from the program's memory: the symbol's address plus the load bias.
+hooks_idle() { # PID
+	local sym
+	sym=$(nm "$W/worker" | awk '$3 == "fdr__cyg_idle" { print $1 }')
+	python3 - "$1" "$sym" <<'PY'
+import sys
+pid, sym = sys.argv[1], int(sys.argv[2], 16)
+for line in open(f"/proc/{pid}/maps"):
+    a = line.split()
+    if len(a) >= 6 and a[5].endswith("/worker") and int(a[2], 16) == 0:
+        base = int(a[0].split("-")[0], 16)
+        break
+with open(f"/proc/{pid}/mem", "rb") as mem:
+    mem.seek(base + sym)
+    v = int.from_bytes(mem.read(4), "little")
+print(f"fdr__cyg_idle is {v}")
+sys.exit(0 if v == 1 else 1)
+PY
+}
 # TIDs of the threads that live as long as the program
 long_lived_tids() { for t in /proc/$1/task/*; do grep -qsE '^(work|reader)' "$t/comm" && basename "$t"; done | sort; }
 # TIDs of the threads named work* (the workers and main)
@@ -95,19 +118,28 @@ working_tids() { for t in /proc/$1/task/*; do grep -qs '^work' "$t/comm" && base
 log_tids() { awk '$1 == "thread" {print $2}' "$1/log.xray.threads" | sort; }
 
 cd "$T" || exit 1
-check "build: fdr-cc -O2 -pthread attach_worker.c (XRay)" \
-	"$B/fdr-cc" -O2 -g -pthread -o worker "$HERE/attach_worker.c"
+# suite xray|gcc: every check on the worker built by fdr-cc in that mode
+suite() {
+local mode=$1 flag="" trig=slow
+W=$T/$mode; mkdir -p "$W"
+[ "$mode" = gcc ] && flag=--gcc
+if ! "$B/fdr-cc" $flag -O2 -g -pthread -o "$W/worker" "$HERE/attach_worker.c" >"$W/build.out" 2>&1; then
+	nok "$mode: build: fdr-cc $flag -O2 -pthread attach_worker.c" "$(head -c 1500 "$W/build.out")"
+	return
+fi
+# a --gcc build's ids are link-time addresses: the trigger takes #id
+[ "$mode" = gcc ] && trig=$(printf '#%d' "0x$(nm "$W/worker" | awk '$3 == "slow" { print $1 }')")
 
 # untraced: the reference output
 start_worker; sleep 0.5; stop_worker
-cp "$T/worker.out" "$T/untraced.out"
-check "the untraced run prints its known output" grep -qx "main: 0 wrong results" "$T/untraced.out"
+cp "$W/worker.out" "$W/untraced.out"
+check "$mode: the untraced run prints its known output" grep -qx "main: 0 wrong results" "$W/untraced.out"
 
 start_worker
-snapshot "$PID" "$T/before"
+snapshot "$PID" "$W/before"
 bad=""
 for i in $(seq "$WINDOWS"); do
-	d=$T/w$i
+	d=$W/w$i
 	before=$(working_tids "$PID")
 	if ! timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 40ms >"$d.out" 2>&1; then
 		bad="window $i: fdr record failed: $(head -c 600 "$d.out")"; break
@@ -129,46 +161,57 @@ for i in $(seq "$WINDOWS"); do
 	fi
 	rm -rf "$d"
 done
-if [ -z "$bad" ]; then ok "$WINDOWS attach/detach windows: each log verifies (fdrlog, llvm-xray fdr-dump) and holds every working thread"
-else nok "$WINDOWS attach/detach windows" "$bad"; fi
+if [ -z "$bad" ]; then ok "$mode: $WINDOWS attach/detach windows: each log verifies (fdrlog, llvm-xray fdr-dump) and holds every working thread"
+else nok "$mode: $WINDOWS attach/detach windows" "$bad"; fi
 
-d=$T/report
+d=$W/report
 timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 100ms >"$d.out" 2>&1
 "$B/fdr" report "$d" >"$d.report" 2>&1
 "$B/fdr" replay "$d" >"$d.replay" 2>&1
-check "report: calls running at the attach are counted as such, no exit without entry" \
+check "$mode: report: calls running at the attach are counted as such, no exit without entry" \
 	bash -c "grep -q 'entered before the attach' '$d.report' && ! grep -q 'ring overwrote' '$d.report'"
-check "replay: calls running at the attach are marked so, never 'entry lost'" \
+check "$mode: replay: calls running at the attach are marked so, never 'entry lost'" \
 	bash -c "grep -q 'entered before the attach' '$d.replay' && ! grep -q 'entry lost' '$d.replay'"
 check "-p: DIR keeps the program's function names (fdr-syms.xray.map, issue 37)" \
 	grep -q "^[0-9]*	main	/.*/worker	0x" "$d/fdr-syms.xray.map"
 
-snapshot "$PID" "$T/after"
-check "after the detaches: mappings, fds, threads, signal dispositions as before" \
-	diff "$T/before" "$T/after"
-check "after the detaches: the text is the file's (sleds unpatched)" text_as_file "$PID"
+snapshot "$PID" "$W/after"
+check "$mode: after the detaches: mappings, fds, threads, signal dispositions as before" \
+	diff "$W/before" "$W/after"
+if [ "$mode" = xray ]; then
+	check "$mode: after the detaches: the text is the file's (sleds unpatched)" text_as_file "$PID"
+else
+	check "$mode: after the detaches: the hooks skip the record path again, as before the first" \
+		hooks_idle "$PID"
+fi
 
-d=$T/trigger
-timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 20s --trigger 20ms:slow >"$d.out" 2>&1
-check "--trigger 20ms:slow stops recording at the planted slow call" \
+d=$W/trigger
+timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 20s --trigger "20ms:$trig" >"$d.out" 2>&1
+check "$mode: --trigger 20ms:$trig (slow) stops recording at the planted slow call" \
 	grep -q "the trigger stopped recording" "$d.out"
 "$B/fdr" report "$d" >"$d.report" 2>&1
-check "... and its log has slow() in it" grep -qw slow "$d.report"
+check "$mode: ... and its log has slow() in it" grep -qw slow "$d.report"
 
-d=$T/stream
+d=$W/stream
 timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --stream --duration 200ms >"$d.out" 2>&1
-check "--stream: the streamed log verifies and DIR/info says so" \
+check "$mode: --stream: the streamed log verifies and DIR/info says so" \
 	bash -c "'$B/fdrlog' verify '$d/log.xray' && grep -q '^mode	stream' '$d/info'"
 
-d=$T/filter
+d=$W/filter
 timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 -F mid --duration 100ms >"$d.out" 2>&1
-"$B/fdr" report "$d" >"$d.report" 2>&1
-check "-F mid: only mid's sleds are patched, 1 function, and only mid is in the report" \
-	bash -c "grep -q ', 1 function patched' '$d.out' && grep -qw mid '$d.report' &&
-		 [ -z \"\$(awk 'NR > 2 && !/^#/ && \$NF != \"mid\"' '$d.report')\" ]"
+rc=$?
+if [ "$mode" = xray ]; then
+	"$B/fdr" report "$d" >"$d.report" 2>&1
+	check "$mode: -F mid: only mid's sleds are patched, 1 function, and only mid is in the report" \
+		bash -c "grep -q ', 1 function patched' '$d.out' && grep -qw mid '$d.report' &&
+			 [ -z \"\$(awk 'NR > 2 && !/^#/ && \$NF != \"mid\"' '$d.report')\" ]"
+else
+	check "$mode: -F is refused (exit 125, naming XRay), nothing written" \
+		bash -c "[ $rc = 125 ] && grep -q XRay '$d.out' && [ ! -e '$d' ]"
+fi
 
 # SIGKILL of the recorder: the program stops recording by itself
-d=$T/killed
+d=$W/killed
 "$B/fdr" record -p "$PID" -o "$d" -t 0 >"$d.out" 2>&1 &
 FDR=$!
 for _ in $(seq 100); do grep -q "attached to" "$d.out" 2>/dev/null && break; sleep 0.05; done
@@ -183,26 +226,73 @@ while [ $(( $(date +%s%N) - t0 )) -lt 10000000000 ]; do
 	sleep 0.05
 done
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-if [ -n "$gone" ]; then ok "recorder SIGKILLed: the program ended its watcher and removed the dead recorder's region in $ms ms"
-else nok "recorder SIGKILLed: the program still records after $ms ms" "$(cat /proc/$PID/task/*/comm)" "$(ls /dev/shm)"; fi
-check "... and unpatched its sleds (the text is the file's)" text_as_file "$PID"
-check "... and it keeps running" kill -0 "$PID"
-timeout 60 "$B/fdr" record -p "$PID" -o "$T/again" -t 0 --duration 40ms >"$T/again.out" 2>&1
-check "... and can be attached to again" "$B/fdrlog" verify "$T/again/log.xray"
+if [ -n "$gone" ]; then ok "$mode: recorder SIGKILLed: the program ended its watcher and removed the dead recorder's region in $ms ms"
+else nok "$mode: recorder SIGKILLed: the program still records after $ms ms" "$(cat /proc/$PID/task/*/comm)" "$(ls /dev/shm)"; fi
+if [ "$mode" = xray ]; then
+	check "$mode: ... and unpatched its sleds (the text is the file's)" text_as_file "$PID"
+else
+	check "$mode: ... and its hooks skip the record path again" hooks_idle "$PID"
+fi
+check "$mode: ... and it keeps running" kill -0 "$PID"
+timeout 60 "$B/fdr" record -p "$PID" -o "$W/again" -t 0 --duration 40ms >"$W/again.out" 2>&1
+check "$mode: ... and can be attached to again" "$B/fdrlog" verify "$W/again/log.xray"
 
 # another user: refused, naming the rule
 if command -v setpriv >/dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$B/fdr" record -p "$PID" \
-		-o /tmp/fdr-attach-nobody.$$ --duration 40ms >"$T/nobody.out" 2>&1
+		-o /tmp/fdr-attach-nobody.$$ --duration 40ms >"$W/nobody.out" 2>&1
 	rc=$?
-	check "another user (nobody) is refused with exit 125, naming the ptrace rule" \
-		bash -c "[ $rc = 125 ] && grep -q ptrace '$T/nobody.out' && [ ! -e /tmp/fdr-attach-nobody.$$ ]"
+	check "$mode: another user (nobody) is refused with exit 125, naming the ptrace rule" \
+		bash -c "[ $rc = 125 ] && grep -q ptrace '$W/nobody.out' && [ ! -e /tmp/fdr-attach-nobody.$$ ]"
 else
-	ok "another user is refused # SKIP no setpriv"
+	ok "$mode: another user is refused # SKIP no setpriv"
 fi
 
 stop_worker
-check "the program ends with the output it gives untraced" diff "$T/untraced.out" "$T/worker.out"
+check "$mode: the program ends with the output it gives untraced" diff "$W/untraced.out" "$W/worker.out"
+
+}
+
+# A --gcc program that waits for an INIT of its own target (FDR_TARGET
+# here; /dev/fdr wherever fdr.ko is loaded): the windows record into the
+# recorder's region, each detach gives the wait back (quietly: it said so
+# once, at its start), and an INIT of its own target then records.
+# Its writers look for that INIT every 10 ms under libfdr's lock: a
+# thread stopped inside it must not be made to take it again.
+waiting_gcc() {
+	local name=fdr-attach-wait.$$ bad="" i d
+	W=$T/gcc
+	rm -f "$T/fifo"; mkfifo "$T/fifo"
+	FDR_TARGET=embedded:$name "$W/worker" <"$T/fifo" >"$W/waiting.out" 2>&1 &
+	PID=$!
+	exec 3>"$T/fifo"
+	sleep 0.3
+	for i in 1 2 3 4 5; do
+		d=$W/wait$i
+		if ! timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 40ms >"$d.out" 2>&1 ||
+		   ! "$B/fdrlog" verify "$d/log.xray" >"$d.verify" 2>&1; then
+			bad="window $i: $(head -c 600 "$d.out" "$d.verify" 2>/dev/null)"; break
+		fi
+	done
+	if [ -z "$bad" ]; then ok "gcc, waiting for its own INIT: 5 windows, each log verifies"
+	else nok "gcc, waiting for its own INIT: 5 windows" "$bad"; fi
+	"$B/fdrctl" --embedded "$name" init >/dev/null 2>&1
+	sleep 0.3
+	"$B/fdrctl" --embedded "$name" finalize >/dev/null 2>&1
+	"$B/fdrctl" --embedded "$name" status >"$W/waiting.status" 2>&1
+	"$B/fdrctl" --embedded "$name" destroy >/dev/null 2>&1
+	check "gcc, waiting: after the detaches, an INIT of its own target records (its buffers taken)" \
+		bash -c "grep -Eq '^buffers acquired: *[1-9]' '$W/waiting.status' || { cat '$W/waiting.status'; false; }"
+	stop_worker
+	check "gcc, waiting: it said it waits once, at its start, and ends as untraced" \
+		bash -c "[ \$(grep -c 'is not initialized' '$W/waiting.out') = 1 ] &&
+			 [ \$(grep -c '^main: 0 wrong results\$' '$W/waiting.out') = 1 ] &&
+			 ! grep -v -e 'is not initialized' -e ' 0 wrong results\$' '$W/waiting.out'"
+}
+
+suite xray
+suite gcc
+[ -x "$T/gcc/worker" ] && waiting_gcc
 
 echo "1..$n"
 [ "$failed" = 0 ]

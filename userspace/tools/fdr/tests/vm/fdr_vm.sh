@@ -8,22 +8,7 @@
 # vm-check: it must report there, traced_xray absent, with every name.
 P=/bin/fdr-tests
 W=/tmp/fdr-vm
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n $*"; }
-not_ok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $*"; }
-check() { what=$1; shift; if "$@"; then ok "$what"; else not_ok "$what"; fi; }
-
-echo "KTAP version 1"
-if [ ! -c /dev/fdr ]; then
-	echo "1..0 # SKIP /dev/fdr missing (fdr.ko not loaded)"
-	exit 4
-fi
-fdrctl finalize >/dev/null 2>&1
-fdrctl reset >/dev/null 2>&1
-rm -rf "$W"
-mkdir -p "$W"
-cd "$W" || exit 1
+. $P/vm_lib.sh
 
 calls() { # DIR NAME: calls of NAME in fdr report --json DIR
 	fdr report --json "$1" 2>/dev/null | grep "^{\"name\":\"$2\"," |
