@@ -63,7 +63,8 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 		.pattern = FDR_LOG_NAME,
 		.once = true,
 	};
-	struct flusher f = { .ctl = b->ctl, .opts = &opts };
+	/* read_fd: one flush from a fresh mapping (uring_source.c) */
+	struct flusher f = { .ctl = b->ctl, .opts = &opts, .read_fd = true };
 	enum flush_outcome out;
 
 	log_write_defaults(&opts.write);	/* fdrd's: the same flush */
