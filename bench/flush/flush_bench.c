@@ -48,6 +48,7 @@ struct bench {
 	size_t nr_iov;
 	uint64_t size;
 	bool warm;			/* an untimed write before each variant */
+	int shm_fd;			/* the region's shm object, or -1 */
 };
 
 struct variant {
@@ -58,6 +59,9 @@ struct variant {
 	struct uring_write_opts o;
 	bool defaults;		/* o from log_write_defaults(): fdrd's own */
 	int use_rw;
+	/* fdr record's one flush: a new read-only mapping each round (1),
+	 * its buffers read from the shm descriptor (2: uring_source.c) */
+	int fresh;
 	double ms[MAX_ROUNDS];
 	double cpu_ms[MAX_ROUNDS];	/* user + sys of the process, io-wq included */
 	const char *used;
@@ -145,16 +149,30 @@ static const char *fdrd_write(struct bench *b, struct variant *v, const char *na
 	char err[1024], table[512];
 	struct log_sides sides = { .table_name = table };
 
+	const struct fdr_control *map = v->use_rw ? b->rw : b->ro;
+	struct uring_write_opts o = v->o;
+	struct uring_source src;
+
 	snprintf(table, sizeof(table), "%s.threads", name);
-	if (log_layout_select(v->use_rw ? b->rw : b->ro, b->len, NULL, &l, &why))
+	if (v->fresh) {
+		map = mmap(NULL, b->len, PROT_READ, MAP_SHARED, b->shm_fd, 0);
+		if (map == MAP_FAILED)
+			die("mmap", errno);
+		src = (struct uring_source){ b->shm_fd, map, b->len };
+		if (v->fresh == 2)
+			o.source = &src;
+	}
+	if (log_layout_select(map, b->len, NULL, &l, &why))
 		die("layout", EINVAL);
 	if (pc)
 		log_precheck_apply(&l, pc);
-	if (log_write(&l, &b->out, name, &sides, &v->o, &rep, err, sizeof(err))) {
+	if (log_write(&l, &b->out, name, &sides, &o, &rep, err, sizeof(err))) {
 		fprintf(stderr, "flush_bench: %s\n", err);
 		exit(1);
 	}
 	log_layout_free(&l);
+	if (v->fresh)
+		munmap((void *)map, b->len);
 	return uring_write_mode_name(rep.mode_used);
 }
 
@@ -238,8 +256,7 @@ static void map_region(struct bench *b, struct fdr_ctl *ctl, const char *target)
 	b->rw = fd < 0 ? NULL : mmap(NULL, b->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (b->rw == MAP_FAILED)
 		b->rw = NULL;
-	if (fd >= 0)
-		close(fd);
+	b->shm_fd = fd;	/* kept: fdr record's variants map it afresh */
 }
 
 static void flatten(struct bench *b)
@@ -328,6 +345,11 @@ int main(int argc, char **argv)
 		{ .name = "fdrd's default, every buffer walked during the flush: free-space "
 			  "check, io_uring writev, depth 4, 256 KiB requests, validation overlapped",
 		  .kind = 2, .defaults = true },
+		{ .name = "fdr record's flush (a new mapping, every buffer walked during the "
+			  "flush): buffers read from the region's descriptor into a reused buffer",
+		  .kind = 2, .defaults = true, .fresh = 2 },
+		{ .name = "fdr record's flush before issue 38.1: the same, written from the "
+			  "new mapping", .kind = 2, .defaults = true, .fresh = 1 },
 		{ .name = "the default before issue 38: the log's size reserved (fdrd "
 			  "--preallocate: fallocate), buffers walked during the grace period",
 		  .kind = 4, .o = { .sync_if_prechecked = true, .preallocate = true } },
@@ -391,7 +413,8 @@ int main(int argc, char **argv)
 	printf("layout + validation alone: %.1f ms\n\n", layout_ms(&b));
 	for (int r = 0; r < rounds; r++)	/* interleaved, order rotated each round */
 		for (int k = 0; k < nv; k++)
-			if (!v[(k + r) % nv].use_rw || b.rw)	/* needs a writable view */
+			if ((!v[(k + r) % nv].use_rw || b.rw) &&	/* needs a writable view */
+			    (!v[(k + r) % nv].fresh || b.shm_fd >= 0))
 				run_variant(&b, &v[(k + r) % nv], r);
 	base = median(v[0].ms, rounds);
 	/* the headline first: bench/report.py takes the first "ratio" line */
@@ -411,7 +434,7 @@ int main(int argc, char **argv)
 		double m = median(v[k].ms, rounds);
 		double ref = v[k].o.fsync ? base_fsync : base;
 
-		if (v[k].use_rw && !b.rw)
+		if ((v[k].use_rw && !b.rw) || (v[k].fresh && b.shm_fd < 0))
 			continue;
 		printf("| %s | %.1f | %.0f | %.2f× | %.0f | %s |\n", v[k].name, m,
 		       (double)b.size / (1 << 20) / (m / 1e3), ref / m,

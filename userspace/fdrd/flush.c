@@ -56,12 +56,16 @@ static int write_files(struct flusher *f, const struct out_dir *d,
 				   .sched_name = sf->bytes ? n->sched : NULL,
 				   .sched = sf->bytes, .sched_len = sf->len };
 	struct uring_write_report rep;
+	struct uring_write_opts wo;
 	struct timespec t0;
 	char err[8192], sched[128];
 	int ret;
 
+	wo = f->opts->write;
+	if (f->source.base)
+		wo.source = &f->source;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	ret = log_write(l, d, n->log, &sides, &f->opts->write,
+	ret = log_write(l, d, n->log, &sides, &wo,
 			&rep, err, sizeof(err));
 	if (ret < 0)
 		msg_error("%s", err);
@@ -209,6 +213,19 @@ void flush_precheck(struct flusher *f, const struct fdr_status *st)
 	fdr_ctl_unmap(f->ctl);
 }
 
+/* The mapping's descriptor, when asked and the backend has one to read. */
+static void take_source(struct flusher *f, const struct fdr_control *area, size_t len)
+{
+	int fd = f->read_fd ? fdr_ctl_map_fd(f->ctl) : -1;
+
+	memset(&f->source, 0, sizeof(f->source));
+	if (fd < 0)
+		return;
+	f->source.fd = fd;
+	f->source.base = area;
+	f->source.len = len;
+}
+
 /*
  * Map and lay out from the kernel's STATUS on the device, from the
  * control page on the embedded backend (seen, the status that found the
@@ -239,8 +256,10 @@ static enum flush_outcome flush_begun(struct flusher *f,
 	}
 	if (!ret)
 		flush_take_sched(f, trusted, &sf);
+	take_source(f, area, len);
 	out = ret ? FLUSH_FAILED : flush_mapped(f, area, len, trusted,
 						ring_ok ? &st : NULL, &sf);
+	memset(&f->source, 0, sizeof(f->source));
 	sched_file_free(&sf);
 	fdr_ctl_unmap(f->ctl);
 	return out;

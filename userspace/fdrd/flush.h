@@ -31,6 +31,11 @@ struct flusher {
 	char last_log[PATH_MAX + 300];	/* path of the last log written */
 	struct log_precheck precheck;	/* walks done in the grace period */
 	size_t reused;			/* of them, used by the last flush */
+	/* fdr record: the region is mapped for this one flush, so its bytes
+	 * are read from its descriptor where the backend allows (first
+	 * touches of a fresh mapping are slow: uring_source.c) */
+	bool read_fd;
+	struct uring_source source;	/* set during a flush that does */
 };
 
 /*

@@ -89,6 +89,13 @@ int fdr_ctl_map(struct fdr_ctl *ctl, const struct fdr_control **ctl_area,
 int fdr_ctl_map_stream(struct fdr_ctl *ctl, struct fdr_control **ctl_area,
 		       size_t *len);
 int fdr_ctl_stream_free(struct fdr_ctl *ctl, uint32_t index);
+/*
+ * A descriptor the bytes of fdr_ctl_map()'s mapping can be read from,
+ * with pread() at (address - ctl_area): reading them so costs no page
+ * faults on a fresh mapping.  Owned by ctl: do not close it.  -EOPNOTSUPP
+ * on the device backend (/dev/fdr has no read), -EBADF without a mapping.
+ */
+int fdr_ctl_map_fd(struct fdr_ctl *ctl);
 /* Unmap both the region (fdr_ctl_map) and the scheduling area. */
 void fdr_ctl_unmap(struct fdr_ctl *ctl);
 

@@ -57,6 +57,30 @@ static bool validate_written(void *arg, uint64_t submitted_end)
 	return l->nr_validated < l->nr_buffers;
 }
 
+/*
+ * Validate the buffer about to be written on the copy that will be
+ * written (a source's pieces: uring_source.c), so the mapping is never
+ * read and the checked bytes are the written ones.  Buffers come in file
+ * order; one that is not the next to validate is left to the other hooks.
+ */
+static void validate_copy(void *arg, const void *mapped, const void *copy, size_t len)
+{
+	struct write_ctx *w = arg;
+	struct log_layout *l = w->l;
+	struct log_buffer *b;
+	const uint8_t *data;
+
+	if (l->nr_validated == l->nr_buffers)
+		return;
+	b = &l->buffers[l->nr_validated];
+	if (b->data != mapped || b->len != len)
+		return;
+	data = b->data;
+	b->data = copy;
+	log_layout_validate_step(l);
+	b->data = data;
+}
+
 static int write_table(const struct log_layout *l, const struct out_dir *dir,
 		       const char *log_name, const char *name,
 		       const struct uring_write_opts *opts, char *err, size_t errlen)
@@ -156,7 +180,8 @@ int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_n
 	struct uring_write_opts o = *opts;
 	struct write_ctx w = { .l = l, .dir = dir, .log_name = log_name,
 			       .sides = sides, .opts = &o };
-	struct uring_write_hooks hooks = { validate_written, before_rename, &w };
+	struct uring_write_hooks hooks = { validate_written, before_rename, &w,
+					   validate_copy };
 	int ret;
 
 	if (o.sync_if_prechecked && o.mode == URING_WRITE_VECTORED && all_prechecked(l))

@@ -44,6 +44,21 @@ int uring_write_sync(int fd, const struct iovec *iov, size_t n,
 		     const struct uring_write_hooks *hooks,
 		     struct uring_write_report *report);
 
+/* pwritev all of iov[0..k) at off, resuming after short writes (iov is
+ * advanced in place). */
+int uring_pwritev_all(int fd, struct iovec *iov, size_t k, uint64_t off,
+		      struct uring_write_report *rep);
+
+/*
+ * The same, reading the pieces inside o->source from its descriptor into
+ * a reused buffer first (uring_source.c).  -ENOTSUP before any byte is
+ * written when the descriptor cannot be read: write from the mapping.
+ */
+int uring_write_sourced(int fd, const struct iovec *iov, size_t n,
+			const struct uring_source *src,
+			const struct uring_write_hooks *hooks,
+			struct uring_write_report *report);
+
 /* ---- the file being written (uring_tmpfile.c) ---------------------------- */
 
 struct out_tmp {

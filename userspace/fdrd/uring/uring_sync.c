@@ -30,8 +30,7 @@ static size_t call_pieces(const struct iovec *iov, size_t n, size_t i)
 	return k ? k : 1;
 }
 
-/* pwritev all of iov[0..k) at off, resuming after short writes. */
-static int write_all(int fd, struct iovec *iov, size_t k, uint64_t off,
+int uring_pwritev_all(int fd, struct iovec *iov, size_t k, uint64_t off,
 		     struct uring_write_report *rep)
 {
 	while (k) {
@@ -76,7 +75,7 @@ int uring_write_sync(int fd, const struct iovec *iov, size_t n,
 			call[j] = iov[i + j];
 			bytes += iov[i + j].iov_len;
 		}
-		ret = write_all(fd, call, k, off, rep);
+		ret = uring_pwritev_all(fd, call, k, off, rep);
 		if (ret)
 			return ret;
 		rep->sqes++;

@@ -28,6 +28,7 @@ const char *uring_write_mode_name(enum uring_write_mode mode)
 	case URING_WRITE_DIRECT: return "O_DIRECT";
 	case URING_WRITE_BOUNCE: return "bounce buffers";
 	case URING_WRITE_SYNC: return "pwritev";
+	case URING_WRITE_PREAD: return "pread+pwritev";
 	}
 	return "?";
 }
@@ -99,6 +100,28 @@ static int check_space(int fd, uint64_t total)
 	return (uint64_t)s.f_bfree < (total + s.f_frsize - 1) / s.f_frsize ? -ENOSPC : 0;
 }
 
+/* The bytes: from the source's descriptor when there is one that reads. */
+static int write_bytes(struct io_uring *ring, int fd, const struct iovec *iov,
+		       size_t n, uint64_t total, const struct uring_write_opts *o,
+		       const struct uring_write_hooks *hooks,
+		       struct uring_write_report *rep)
+{
+	if (o->source && (o->mode == URING_WRITE_SYNC || o->mode == URING_WRITE_VECTORED)) {
+		int ret = uring_write_sourced(fd, iov, n, o->source, hooks, rep);
+
+		if (ret != -ENOTSUP) {
+			rep->mode_used = URING_WRITE_PREAD;
+			return ret;
+		}
+		rep->fallback = "the region's descriptor cannot be read";
+	}
+	if (o->mode == URING_WRITE_DIRECT || o->mode == URING_WRITE_BOUNCE)
+		return uring_write_direct(ring, fd, iov, n, total, o, hooks, rep);
+	if (o->mode == URING_WRITE_SYNC)
+		return uring_write_sync(fd, iov, n, hooks, rep);
+	return uring_write_pieces(ring, fd, iov, n, o, hooks, rep);
+}
+
 /* Everything between create and publish; returns the failing step's errno. */
 static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 		     size_t n, const struct uring_write_opts *o,
@@ -120,12 +143,7 @@ static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 			return ret;
 	}
 	*step = "write";
-	if (o->mode == URING_WRITE_DIRECT || o->mode == URING_WRITE_BOUNCE)
-		ret = uring_write_direct(ring, fd, iov, n, total, o, hooks, rep);
-	else if (o->mode == URING_WRITE_SYNC)
-		ret = uring_write_sync(fd, iov, n, hooks, rep);
-	else
-		ret = uring_write_pieces(ring, fd, iov, n, o, hooks, rep);
+	ret = write_bytes(ring, fd, iov, n, total, o, hooks, rep);
 	if (ret || !o->fsync)
 		return ret;
 	*step = "fsync";

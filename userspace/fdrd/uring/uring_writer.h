@@ -22,6 +22,7 @@ enum uring_write_mode {
 	URING_WRITE_DIRECT,	/* O_DIRECT from aligned bounce buffers */
 	URING_WRITE_BOUNCE,	/* buffered, from registered bounce buffers */
 	URING_WRITE_SYNC,	/* pwritev() from the calling thread */
+	URING_WRITE_PREAD,	/* SYNC, the source's pieces read with pread() */
 };
 
 struct uring_write_opts {
@@ -37,6 +38,23 @@ struct uring_write_opts {
 	/* log_write: with mode VECTORED, write with SYNC instead when every
 	 * buffer was validated before the flush (nothing left to overlap) */
 	bool sync_if_prechecked;
+	/* read the pieces lying in a mapping from its descriptor instead */
+	const struct uring_source *source;
+};
+
+/*
+ * A mapping whose bytes can be read with pread(fd, ..., offset + (p -
+ * base)): a fresh mapping's first touch costs ~5.5 us a page on some
+ * hypervisors (bench/flush/first_touch.c), a pread() into a buffer that
+ * is reused costs a copy.  Pieces inside [base, base + len) are read into
+ * such a buffer, shown to the copied hook, and written from there: the
+ * bytes written are the bytes the hook saw, whatever the mapping's other
+ * writers do meanwhile.
+ */
+struct uring_source {
+	int fd;
+	const void *base;
+	size_t len;
 };
 
 struct uring_write_report {
@@ -61,6 +79,9 @@ struct uring_write_hooks {
 	bool (*idle)(void *ctx, uint64_t submitted_end);
 	int (*before_rename)(void *ctx, char *err, size_t errlen);
 	void *ctx;
+	/* with a source: a piece at mapped was read into copy, to be written
+	 * next (may change nothing in copy) */
+	void (*copied)(void *ctx, const void *mapped, const void *copy, size_t len);
 };
 
 /*

@@ -181,6 +181,14 @@ FDR_API int fdr_ctl_map(struct fdr_ctl *ctl,
 	return 0;
 }
 
+FDR_API int fdr_ctl_map_fd(struct fdr_ctl *ctl)
+{
+	if (!ctl || !ctl->ops || !ctl->map || ctl->fd < 0)
+		return -EBADF;
+	/* embedded: the mapping is the shm object's, from offset 0 */
+	return ctl->ops == &fdr__embedded_ops ? ctl->fd : -EOPNOTSUPP;
+}
+
 /*
  * The scheduling area is a mapping of its own (another offset, always
  * read-only), kept apart from the region's so that mapping one does not

@@ -63,7 +63,10 @@ int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *d
 		.pattern = FDR_LOG_NAME,
 		.once = true,
 	};
-	struct flusher f = { .ctl = b->ctl, .opts = &opts };
+	/* read_fd: one flush from a fresh mapping (uring_source.c);
+	 * FDR_FLUSH_MAPPED=1 reads the mapping instead, for bench/flush */
+	struct flusher f = { .ctl = b->ctl, .opts = &opts,
+			     .read_fd = !getenv("FDR_FLUSH_MAPPED") };
 	enum flush_outcome out;
 
 	log_write_defaults(&opts.write);	/* fdrd's: the same flush */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test_log_source.c - a log written with its buffers read from the
+ * region's descriptor (uring_source.c, fdr record's flush) is byte for
+ * byte the log written from the mapping; the bytes validated are the
+ * bytes written (a descriptor that holds other bytes than the mapping
+ * gives the log of those bytes); a descriptor that cannot be read falls
+ * back to the mapping before any byte; an object truncated under the
+ * flush gives a log without the missing bytes, not a crash.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "log_layout.h"
+#include "log_writer.h"
+#include "out_dir.h"
+#include "synth_region.h"
+#include "tap.h"
+
+#define BSIZE 65536u
+#define NBUF 6u
+
+static void fill(struct synth_region *r)
+{
+	synth_region_create(r, NBUF, BSIZE, FDR_CTL_CONSTANT_TSC, 3000000000ull);
+	for (uint32_t i = 0; i < NBUF; i++)
+		synth_fill(r, i, i + 1, 500 + (int32_t)i, 500, 0, 100 * i, 1,
+			   i == 2 ? 100000 : 300 * (i + 1));
+}
+
+/* Spoil a record in the middle of buffer i (an unknown metadata kind). */
+static void spoil(struct synth_region *r, uint32_t i)
+{
+	memset(synth_buffer(r, i) + 4096, 0xff, 16);
+}
+
+/* Lay out from map, write dir/name reading from src (NULL: the map). */
+static int write_log(const char *dir, const char *name, const struct fdr_control *map,
+		     size_t len, const struct uring_source *src,
+		     struct uring_write_report *rep)
+{
+	struct uring_write_opts o;
+	struct log_layout l;
+	struct out_dir d;
+	const char *why;
+	char err[1024] = "";
+	int ret;
+
+	log_write_defaults(&o);
+	o.source = src;
+	if (log_layout_select(map, len, NULL, &l, &why))
+		return -1;
+	ret = out_dir_open(&d, dir, true, err, sizeof(err));
+	if (!ret)
+		ret = log_write(&l, &d, name, &(struct log_sides){ 0 }, &o, rep,
+				err, sizeof(err));
+	if (ret)
+		tap_diag("log_write %s: %d %s", name, ret, err);
+	out_dir_close(&d);
+	log_layout_free(&l);
+	return ret;
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len)
+{
+	char path[512];
+	struct stat sb;
+	char *buf = NULL;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &sb) || !(buf = malloc((size_t)sb.st_size + 1)) ||
+	    read(fd, buf, (size_t)sb.st_size) != sb.st_size) {
+		free(buf);
+		buf = NULL;
+	}
+	*len = buf ? (size_t)sb.st_size : 0;
+	if (fd >= 0)
+		close(fd);
+	return buf;
+}
+
+static bool same_files(const char *dir, const char *a, const char *b)
+{
+	size_t la, lb;
+	char *x = slurp(dir, a, &la), *y = slurp(dir, b, &lb);
+	bool same = x && y && la == lb && la > 0 && !memcmp(x, y, la);
+
+	if (!same)
+		tap_diag("%s: %zu bytes, %s: %zu bytes", a, la, b, lb);
+	free(x);
+	free(y);
+	return same;
+}
+
+static bool test_same_bytes(const char *dir, bool spoiled)
+{
+	struct uring_write_report ra, rb;
+	struct synth_region r;
+	struct uring_source src;
+	const char *a = spoiled ? "spoiled-map.xray" : "map.xray";
+	const char *b = spoiled ? "spoiled-fd.xray" : "fd.xray";
+	bool ok;
+
+	fill(&r);
+	if (spoiled)
+		spoil(&r, 3);
+	src = (struct uring_source){ r.fd, r.ro, r.len };
+	ok = write_log(dir, a, r.ro, r.len, NULL, &ra) == 0 &&
+	     write_log(dir, b, r.ro, r.len, &src, &rb) == 0;
+	ok = ok && rb.mode_used == URING_WRITE_PREAD && !rb.fallback;
+	ok = ok && ra.mode_used != URING_WRITE_PREAD;
+	ok = ok && same_files(dir, a, b);
+	synth_region_destroy(&r);
+	return ok;
+}
+
+/* The descriptor holds a spoiled buffer the mapping does not: the log is
+ * the spoiled region's, so validation saw the bytes that were written. */
+static bool test_validates_what_it_writes(const char *dir)
+{
+	struct uring_write_report ra, rb;
+	struct synth_region clean, bad;
+	struct uring_source src;
+	bool ok;
+
+	fill(&clean);
+	fill(&bad);
+	spoil(&bad, 1);
+	src = (struct uring_source){ bad.fd, clean.ro, clean.len };
+	ok = write_log(dir, "bad-map.xray", bad.ro, bad.len, NULL, &ra) == 0 &&
+	     write_log(dir, "clean-map-bad-fd.xray", clean.ro, clean.len, &src, &rb) == 0;
+	ok = ok && same_files(dir, "bad-map.xray", "clean-map-bad-fd.xray");
+	synth_region_destroy(&clean);
+	synth_region_destroy(&bad);
+	return ok;
+}
+
+/* A descriptor open for writing only: pread refuses, the map is used. */
+static bool test_fallback(const char *dir)
+{
+	struct uring_write_report ra, rb;
+	struct synth_region r;
+	struct uring_source src;
+	char path[64];
+	bool ok;
+	int wo;
+
+	fill(&r);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", r.fd);
+	wo = open(path, O_WRONLY);
+	src = (struct uring_source){ wo, r.ro, r.len };
+	ok = wo >= 0 &&
+	     write_log(dir, "fb-map.xray", r.ro, r.len, NULL, &ra) == 0 &&
+	     write_log(dir, "fb-fd.xray", r.ro, r.len, &src, &rb) == 0;
+	ok = ok && rb.fallback && rb.mode_used != URING_WRITE_PREAD;
+	ok = ok && same_files(dir, "fb-map.xray", "fb-fd.xray");
+	if (wo >= 0)
+		close(wo);
+	synth_region_destroy(&r);
+	return ok;
+}
+
+/* The object cut short under the flush: the missing tail reads as zeroes
+ * and validation leaves it out; the log is the one of a region whose
+ * last buffers were never written. */
+static bool test_truncated(const char *dir)
+{
+	struct uring_write_report rb;
+	struct synth_region r, cut;
+	struct uring_source src;
+	size_t la, lb;
+	char *x, *y;
+	bool ok;
+
+	fill(&r);
+	fill(&cut);
+	src = (struct uring_source){ cut.fd, r.ro, r.len };
+	ok = ftruncate(cut.fd, (off_t)(cut.len - 2 * BSIZE)) == 0 &&
+	     write_log(dir, "cut.xray", r.ro, r.len, &src, &rb) == 0;
+	x = slurp(dir, "cut.xray", &la);
+	y = slurp(dir, "map.xray", &lb);
+	ok = ok && x && y && la < lb && la > 0 && !memcmp(x + 32, y + 32, la - 32);
+	free(x);
+	free(y);
+	synth_region_destroy(&r);
+	synth_region_destroy(&cut);
+	return ok;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/fdrd-source-XXXXXX", cmd[600];
+
+	tap_plan(5);
+	if (!mkdtemp(dir))
+		return 1;
+	tap_ok(test_same_bytes(dir, false), "source: the same log as from the mapping");
+	tap_ok(test_same_bytes(dir, true), "source: the same log with a spoiled buffer cut");
+	tap_ok(test_validates_what_it_writes(dir), "source: validates the bytes it writes");
+	tap_ok(test_fallback(dir), "source: an unreadable descriptor falls back to the mapping");
+	tap_ok(test_truncated(dir), "source: a truncated object gives a log without its tail");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? tap_done() : 1;
+}
