@@ -17,4 +17,7 @@
  */
 const char *fdr__env(const char *name);
 
+/* The real path of the program fdr record started (adapters/prog_image.h). */
+#define FDR_PROG_ENV	"FDR_PROG"
+
 #endif /* FDR_ENV_H */
