@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <linux/fdr.h>
+#include "side_file.h"
 #include "sym_map.h"
 #include "fdr_env.h"
 
@@ -66,88 +67,22 @@ __FDR_NO_INSTRUMENT static void write_line(const struct line *l)
 	while (ret < 0 && errno == EINTR);
 }
 
-/*
- * This process's start time (field 22 of /proc/self/stat, clock ticks
- * since boot): an exec() keeps it, another process that gets the same pid
- * later has another.  0 if unknown.
- */
-__FDR_NO_INSTRUMENT static uint64_t process_start(void)
-{
-	char buf[1024], *p;
-	uint64_t v = 0;
-	ssize_t n;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	p = strrchr(buf, ')');	/* the command name may hold anything */
-	for (; p && *p && field < 22; p++)
-		field += *p == ' ';
-	for (; p && field == 22 && *p >= '0' && *p <= '9'; p++)
-		v = v * 10 + (uint64_t)(*p - '0');
-	return v;
-}
-
-/* "# fdr sym-map 1: ...\n# pid <pid> start <ticks>\n" */
-__FDR_NO_INSTRUMENT static void make_preamble(struct line *l, uint64_t start)
+/* "# fdr sym-map 1: ...\n# pid <pid> start <ticks>\n" (side_file.h) */
+__FDR_NO_INSTRUMENT static void make_preamble(struct line *l)
 {
 	put_field(l, "# fdr sym-map 1: fid, symbol, module, link-time address");
 	put_char(l, '\n');
 	put_field(l, "# pid ");
 	put_number(l, (uint64_t)getpid(), 10);
 	put_field(l, " start ");
-	put_number(l, start, 10);
+	put_number(l, fdr__process_start(), 10);
 	put_char(l, '\n');
-}
-
-/*
- * Did this very process write the map before an exec()?  Then the new
- * image appends: the old image's lines name what it recorded (a program
- * PROG exec()ed takes other ids, prog_image.h).  Anything else there (an
- * earlier process with this pid, bytes someone wrote) is replaced.
- */
-__FDR_NO_INSTRUMENT static int written_before_exec(const struct line *pre, uint64_t start)
-{
-	char head[sizeof(pre->buf)];
-
-	return start && pread(map_fd, head, pre->len, 0) == (ssize_t)pre->len &&
-	       !memcmp(head, pre->buf, pre->len);
-}
-
-/* An exec: say which program the lines after this one are from. */
-__FDR_NO_INSTRUMENT static void note_exec(void)
-{
-	struct line l = { .len = 0 };
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	exe[n > 0 ? n : 0] = '\0';
-	put_field(&l, "# exec ");
-	put_field(&l, exe);
-	put_char(&l, '\n');
-	write_line(&l);
-}
-
-__FDR_NO_INSTRUMENT static void start_map(void)
-{
-	struct line pre = { .len = 0 };
-	uint64_t start = process_start();
-
-	make_preamble(&pre, start);
-	if (written_before_exec(&pre, start)) {
-		note_exec();
-		return;
-	}
-	if (ftruncate(map_fd, 0) == 0)
-		write_line(&pre);
 }
 
 __FDR_NO_INSTRUMENT static int open_map(void)
 {
 	const char *dir = fdr__env(FDR_SYMDIR_ENV);
+	struct line pre = { .len = 0 };
 	char path[PATH_MAX];
 
 	/*
@@ -163,7 +98,8 @@ __FDR_NO_INSTRUMENT static int open_map(void)
 	if (!dir || !*dir)
 		dir = FDR_SYMDIR_DEFAULT;
 	snprintf(path, sizeof(path), "%s/fdr-syms.%d.map", dir, (int)getpid());
-	map_fd = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	make_preamble(&pre);
+	map_fd = fdr__side_file_open(path, pre.buf, pre.len);
 	if (map_fd < 0) {
 		if (!open_failed)
 			fprintf(stderr, "fdr: cannot write the symbol map %s: %s "
@@ -173,7 +109,6 @@ __FDR_NO_INSTRUMENT static int open_map(void)
 		open_failed = 1;
 		return -1;
 	}
-	start_map();
 	return 0;
 }
 

@@ -21,6 +21,7 @@
 #include <linux/fdr.h>
 #include "xray_abi.h"
 #include "xray_dso.h"
+#include "xray_exec_id.h"
 #include "xray_filter.h"
 #include "xray_mode.h"
 #include "xray_options.h"
@@ -60,6 +61,9 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 	char value[16];
 	int n;
 
+	/* -F and -N name PROG's ids: another program's would be others */
+	if (fdr__xray_main_claim() == 0 && fdr__xray_main_base)
+		only = NULL;
 	if (!fdr__xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
 				  sizeof(value)) || !fdr__xray_option_is_true(value)) {
 		fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no "
