@@ -11,7 +11,10 @@
  * selects a mode registered from outside (only its built-in modes look at
  * xray_mode) and never initializes a selected one, hence both steps here.
  * Calls into instrumented code before this constructor are not recorded:
- * no handler is installed yet.
+ * no handler is installed yet.  XRAY_OPTIONS is read with fdr__env(): a
+ * program run with an environment of its own finds fdr record's in the
+ * inherited memfd (fdr_env.h), which XRay's runtime never reads, so the
+ * sleds are patched here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,6 +22,7 @@
 #include <string.h>
 
 #include <linux/fdr.h>
+#include "fdr_env.h"
 #include "xray_abi.h"
 #include "xray_dso.h"
 #include "xray_exec_id.h"
@@ -47,7 +51,7 @@ __FDR_NO_INSTRUMENT static int mode_requested(void)
 {
 	char mode[32];
 
-	return fdr__xray_options_get(getenv("XRAY_OPTIONS"), "xray_mode", mode,
+	return fdr__xray_options_get(fdr__env("XRAY_OPTIONS"), "xray_mode", mode,
 				    sizeof(mode)) &&
 	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
 }
@@ -64,13 +68,17 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 	/* -F and -N name PROG's ids: another program's would be others */
 	if (fdr__xray_main_claim() == 0 && fdr__xray_main_base)
 		only = NULL;
-	if (!fdr__xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
+	if (!fdr__xray_options_get(fdr__env("XRAY_OPTIONS"), "patch_premain", value,
 				  sizeof(value)) || !fdr__xray_option_is_true(value)) {
 		fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no "
 			"patch_premain=true: nothing is recorded until the "
 			"program calls __xray_patch()\n");
 		return;
 	}
+	/* run with an environment of its own: XRay read no options, we did */
+	if (!getenv("XRAY_OPTIONS") && __xray_patch() != FDR_XRAY_PATCH_SUCCESS)
+		fprintf(stderr, "fdr xray mode: note: XRay refused to patch the sleds; "
+			"nothing is recorded\n");
 	n = fdr__xray_filter_apply(only);
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "

@@ -82,8 +82,15 @@ static void __attribute__((noreturn)) child(const struct prog *p, char **argv,
 {
 	int err;
 
-	if (set_env(env) == 0 && set_prog(p) == 0)
+	if (set_env(env) == 0 && set_prog(p) == 0) {
+		err = fdr__env_fd_pass();
+		if (err)
+			fprintf(stderr, "fdr record: note: programs that %s runs with an "
+				"environment of their own will not be recorded: cannot pass "
+				"the recording on at descriptor %d: %s\n", p->path, FDR_ENV_FD,
+				strerror(-err));
 		execv(p->path, argv);
+	}
 	err = errno;
 	if (write(fd, &err, sizeof(err)) < 0)
 		_exit(FDR_EXIT_FAILED);
