@@ -30,6 +30,7 @@
 #include "xray_mode.h"
 #include "xray_options.h"
 #include "xray_sleds.h"
+#include "xray_xstate.h"
 
 /*
  * The archive member holding this constructor must be linked even though
@@ -112,10 +113,18 @@ __FDR_NO_INSTRUMENT static void start_mode(void)
 	use_patched_sleds();
 }
 
-__attribute__((constructor)) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
+/*
+ * Priority 101, the first an application may use: before the program's own
+ * constructors and C++ static initialisers, which are then recorded
+ * (functions of .preinit_array run before any constructor, and are not).
+ * The trampolines need the register-saving kind: decided here, as its own
+ * constructor would only run later.
+ */
+__attribute__((constructor(101))) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
 {
 	enum fdr_xray_log_register_status reg;
 
+	fdr__xstate_init();
 	reg = __xray_log_register_mode(FDR_XRAY_MODE_NAME, fdr__xray_mode_impl);
 	if (reg != FDR_XRAY_REGISTRATION_OK) {
 		fprintf(stderr, "fdr xray mode: cannot register mode '%s': %s\n",
