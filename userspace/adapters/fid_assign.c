@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fid_assign.h"
+#include "prog_image.h"
 #include <linux/fdr.h>
 
 #define HASHED_MASK	(FDR_FID_DIRECT_LIMIT - 1)
@@ -48,7 +49,9 @@ __FDR_NO_INSTRUMENT static struct fdr_fid_owner *slot_for(uint32_t fid)
 __FDR_NO_INSTRUMENT static uint32_t first_candidate(const struct fdr_module *m,
 					 uint64_t vaddr)
 {
-	if (m && m->is_main && vaddr > 0 && vaddr < FDR_FID_DIRECT_LIMIT)
+	/* a program PROG exec()ed hashes its ids: the direct ones are PROG's */
+	if (m && m->is_main && vaddr > 0 && vaddr < FDR_FID_DIRECT_LIMIT &&
+	    fdr__image_is_prog())
 		return (uint32_t)vaddr;
 	return FDR_FID_DIRECT_LIMIT | (hash_function(m, vaddr) & HASHED_MASK);
 }

@@ -6,7 +6,8 @@
  * on the order functions are first called:
  *  - a function of the executable whose link-time address is below 2^27
  *    gets that address as its id (unique by construction, and the same
- *    number `nm` prints);
+ *    number `nm` prints), unless the executable is a program that the one
+ *    fdr record started exec()ed (prog_image.h): then it is hashed too;
  *  - any other function gets 2^27 + a 27-bit hash of (module file name,
  *    address); on a collision with a different function already seen in
  *    this process, the next free id is taken (only then does the id

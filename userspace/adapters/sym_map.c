@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <linux/fdr.h>
+#include "side_file.h"
 #include "sym_map.h"
 #include "fdr_env.h"
 
@@ -66,21 +67,22 @@ __FDR_NO_INSTRUMENT static void write_line(const struct line *l)
 	while (ret < 0 && errno == EINTR);
 }
 
-__FDR_NO_INSTRUMENT static void write_preamble(void)
+/* "# fdr sym-map 1: ...\n# pid <pid> start <ticks>\n" (side_file.h) */
+__FDR_NO_INSTRUMENT static void make_preamble(struct line *l)
 {
-	struct line l = { .len = 0 };
-
-	put_field(&l, "# fdr sym-map 1: fid, symbol, module, link-time address");
-	put_char(&l, '\n');
-	put_field(&l, "# pid ");
-	put_number(&l, (uint64_t)getpid(), 10);
-	put_char(&l, '\n');
-	write_line(&l);
+	put_field(l, "# fdr sym-map 1: fid, symbol, module, link-time address");
+	put_char(l, '\n');
+	put_field(l, "# pid ");
+	put_number(l, (uint64_t)getpid(), 10);
+	put_field(l, " start ");
+	put_number(l, fdr__process_start(), 10);
+	put_char(l, '\n');
 }
 
 __FDR_NO_INSTRUMENT static int open_map(void)
 {
 	const char *dir = fdr__env(FDR_SYMDIR_ENV);
+	struct line pre = { .len = 0 };
 	char path[PATH_MAX];
 
 	/*
@@ -96,8 +98,8 @@ __FDR_NO_INSTRUMENT static int open_map(void)
 	if (!dir || !*dir)
 		dir = FDR_SYMDIR_DEFAULT;
 	snprintf(path, sizeof(path), "%s/fdr-syms.%d.map", dir, (int)getpid());
-	map_fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_TRUNC | O_CLOEXEC,
-		      0644);
+	make_preamble(&pre);
+	map_fd = fdr__side_file_open(path, pre.buf, pre.len);
 	if (map_fd < 0) {
 		if (!open_failed)
 			fprintf(stderr, "fdr: cannot write the symbol map %s: %s "
@@ -107,7 +109,6 @@ __FDR_NO_INSTRUMENT static int open_map(void)
 		open_failed = 1;
 		return -1;
 	}
-	write_preamble();
 	return 0;
 }
 

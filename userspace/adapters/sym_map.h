@@ -9,6 +9,8 @@
  * A line is appended with one O_APPEND write(2) the first time the
  * process calls the function, so everything that reached the ring buffer
  * is named on disk at the moment it happens: nothing is lost in a crash.
+ * The file begins "# fdr sym-map 1: ...", "# pid <pid> start <ticks>";
+ * after an exec() the new image appends, after a "# exec <path>" line.
  */
 #ifndef FDR_SYM_MAP_H
 #define FDR_SYM_MAP_H

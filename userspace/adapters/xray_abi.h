@@ -66,6 +66,7 @@ enum fdr_xray_patching_status {
 };
 
 /* xray_interface.h: patching, by function id (1-based) or all at once. */
+enum fdr_xray_patching_status __xray_patch(void);
 enum fdr_xray_patching_status __xray_unpatch(void);
 enum fdr_xray_patching_status __xray_patch_function(int32_t func_id);
 enum fdr_xray_patching_status __xray_unpatch_function(int32_t func_id);

@@ -11,7 +11,10 @@
  * selects a mode registered from outside (only its built-in modes look at
  * xray_mode) and never initializes a selected one, hence both steps here.
  * Calls into instrumented code before this constructor are not recorded:
- * no handler is installed yet.
+ * no handler is installed yet.  XRAY_OPTIONS is read with fdr__env(): a
+ * program run with an environment of its own finds fdr record's in the
+ * inherited memfd (fdr_env.h), which XRay's runtime never reads, so the
+ * sleds are patched here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,12 +22,15 @@
 #include <string.h>
 
 #include <linux/fdr.h>
+#include "fdr_env.h"
 #include "xray_abi.h"
 #include "xray_dso.h"
+#include "xray_exec_id.h"
 #include "xray_filter.h"
 #include "xray_mode.h"
 #include "xray_options.h"
 #include "xray_sleds.h"
+#include "xray_xstate.h"
 
 /*
  * The archive member holding this constructor must be linked even though
@@ -46,7 +52,7 @@ __FDR_NO_INSTRUMENT static int mode_requested(void)
 {
 	char mode[32];
 
-	return fdr__xray_options_get(getenv("XRAY_OPTIONS"), "xray_mode", mode,
+	return fdr__xray_options_get(fdr__env("XRAY_OPTIONS"), "xray_mode", mode,
 				    sizeof(mode)) &&
 	       strcmp(mode, FDR_XRAY_MODE_NAME) == 0;
 }
@@ -60,13 +66,20 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 	char value[16];
 	int n;
 
-	if (!fdr__xray_options_get(getenv("XRAY_OPTIONS"), "patch_premain", value,
+	/* -F and -N name PROG's ids: another program's would be others */
+	if (fdr__xray_main_claim() == 0 && fdr__xray_main_base)
+		only = NULL;
+	if (!fdr__xray_options_get(fdr__env("XRAY_OPTIONS"), "patch_premain", value,
 				  sizeof(value)) || !fdr__xray_option_is_true(value)) {
 		fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no "
 			"patch_premain=true: nothing is recorded until the "
 			"program calls __xray_patch()\n");
 		return;
 	}
+	/* run with an environment of its own: XRay read no options, we did */
+	if (!getenv("XRAY_OPTIONS") && __xray_patch() != FDR_XRAY_PATCH_SUCCESS)
+		fprintf(stderr, "fdr xray mode: note: XRay refused to patch the sleds; "
+			"nothing is recorded\n");
 	n = fdr__xray_filter_apply(only);
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
@@ -100,10 +113,18 @@ __FDR_NO_INSTRUMENT static void start_mode(void)
 	use_patched_sleds();
 }
 
-__attribute__((constructor)) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
+/*
+ * Priority 101, the first an application may use: before the program's own
+ * constructors and C++ static initialisers, which are then recorded
+ * (functions of .preinit_array run before any constructor, and are not).
+ * The trampolines need the register-saving kind: decided here, as its own
+ * constructor would only run later.
+ */
+__attribute__((constructor(101))) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
 {
 	enum fdr_xray_log_register_status reg;
 
+	fdr__xstate_init();
 	reg = __xray_log_register_mode(FDR_XRAY_MODE_NAME, fdr__xray_mode_impl);
 	if (reg != FDR_XRAY_REGISTRATION_OK) {
 		fprintf(stderr, "fdr xray mode: cannot register mode '%s': %s\n",

@@ -34,6 +34,7 @@
 #include <linux/fdr.h>
 #include "elf_symtab.h"
 #include "fdr_env.h"
+#include "side_file.h"
 #include "sym_map.h"
 #include "xray_dso.h"
 #include "xray_sleds.h"
@@ -271,7 +272,8 @@ __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map 
 __FDR_NO_INSTRUMENT static int map_file(void)
 {
 	const char *dir = fdr__env(FDR_SYMDIR_ENV);
-	char path[PATH_MAX];
+	char path[PATH_MAX], pre[160];
+	int n;
 
 	if (map_fd >= 0 && map_pid == getpid())
 		return map_fd;
@@ -283,15 +285,16 @@ __FDR_NO_INSTRUMENT static int map_file(void)
 	map_pid = getpid();
 	snprintf(path, sizeof(path), "%s/" FDR_XRAY_DSO_MAP ".%d.map",
 		 dir && *dir ? dir : FDR_SYMDIR_DEFAULT, (int)map_pid);
-	map_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+	n = snprintf(pre, sizeof(pre), "# fdr xray-dso 1: object id, path; function ids "
+		     "are (object << %d) | n\n# pid %d start %llu\n", FDR_XRAY_DSO_SHIFT,
+		     (int)map_pid, (unsigned long long)fdr__process_start());
+	map_fd = fdr__side_file_open(path, pre, (size_t)n);
 	if (map_fd < 0) {
 		fprintf(stderr, "fdr xray mode: cannot write %s: %s (set %s to a writable "
 			"directory); the functions of shared libraries will show as #id\n",
 			path, strerror(errno), FDR_SYMDIR_ENV);
 		return -1;
 	}
-	dprintf(map_fd, "# fdr xray-dso 1: object id, path; function ids are "
-		"(object << %d) | n\n", FDR_XRAY_DSO_SHIFT);
 	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++)
 		if (objects[id].path[0])
 			dprintf(map_fd, "%d\t%s\n", id, objects[id].path);
@@ -320,6 +323,22 @@ __FDR_NO_INSTRUMENT static int object_id(const char *path)
 	if (fd >= 0 && map_pid == getpid())
 		dprintf(fd, "%d\t%s\n", id, path);
 	return id;
+}
+
+__FDR_NO_INSTRUMENT int fdr__xray_dso_reserve(int id, const char *path)
+{
+	int fd, ret = -1;
+
+	pthread_mutex_lock(&lock);
+	if (!objects[id].path[0]) {
+		fd = map_file();	/* first: a new file lists the others */
+		snprintf(objects[id].path, sizeof(objects[id].path), "%s", path);
+		if (fd >= 0)
+			dprintf(fd, "%d\t%s\n", id, path);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&lock);
+	return ret;
 }
 
 /* A newly loaded object: patch its sleds if it has any.  Its id, or 0. */

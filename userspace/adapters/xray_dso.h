@@ -49,6 +49,10 @@ int fdr__xray_dso_find_map(const struct dl_phdr_info *info,
  * is 1 ($FDR_XRAY_FUNCTIONS names the executable's ids only). */
 void fdr__xray_dso_start(int only);
 
+/* Give id to the executable at path (xray_exec_id.h): no library takes
+ * it, and the map file says it.  0, or -1 when a library has it. */
+int fdr__xray_dso_reserve(int id, const char *path);
+
 /* Patch the libraries loaded since the last scan, forget the unloaded.
  * Returns how many sleds were patched, or -errno. */
 int fdr__xray_dso_scan(void);

@@ -17,6 +17,7 @@
 #include <linux/fdr.h>
 #include "unwind_frames.h"
 #include "xray_dso.h"
+#include "xray_exec_id.h"
 
 uintptr_t __xray_function_address(int32_t func_id);
 size_t __xray_max_function_id(void);
@@ -74,7 +75,7 @@ __FDR_NO_INSTRUMENT static int build(void)
 		uintptr_t addr = __xray_function_address((int32_t)fid);
 
 		if (addr)
-			a[n++] = (struct fid_addr){ addr, (uint32_t)fid };
+			a[n++] = (struct fid_addr){ addr, (uint32_t)(fdr__xray_main_base | fid) };
 	}
 	heap_sort(a, n);
 	table = a;

@@ -5,7 +5,7 @@
  * A patched sled (LLVM 19, x86-64) is 11 bytes:
  *   41 ba <fid:4>  e8|e9 <rel32:4>     mov $fid,%r10d; call|jmp tramp
  * (call for entry and tail-call sleds, jmp for exit sleds).  Only rel32
- * changes.  It is rewritten the way compiler-rt patches sleds, so that a
+ * changes, and the fid in a program PROG exec()ed (xray_exec_id.h).  It is rewritten the way compiler-rt patches sleds, so that a
  * thread running through it meanwhile never executes a half-written
  * instruction: first the sled is disabled with one atomic store of its
  * first bytes (entry/tail: `jmp +9` over the sled; exit: `ret`, what the
@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <linux/fdr.h>
+#include "xray_exec_id.h"
 #include "xray_sleds.h"
 
 volatile uint8_t fdr__xray_fast_on;
@@ -120,6 +121,13 @@ __FDR_NO_INSTRUMENT static void rewrite(uint8_t *sled, const struct retarget *r)
 		__atomic_store_n((uint16_t *)sled, (uint16_t)JMP9_SEQ,
 				 __ATOMIC_RELEASE);
 	memcpy(sled + 7, &rel, sizeof(rel));
+	if (fdr__xray_main_base) {	/* an exec()ed program's own ids */
+		int32_t fid;
+
+		memcpy(&fid, sled + 2, sizeof(fid));
+		fid |= fdr__xray_main_base;
+		memcpy(sled + 2, &fid, sizeof(fid));
+	}
 	__atomic_store_n((uint16_t *)sled, (uint16_t)MOV_R10_SEQ,
 			 __ATOMIC_RELEASE);
 }

@@ -17,4 +17,19 @@
  */
 const char *fdr__env(const char *name);
 
+/*
+ * A program that runs another with an environment of its own (execve()
+ * or posix_spawn() with envp = {NULL}, env -i) drops fdr's variables.
+ * fdr record also leaves them, "NAME=value" strings each ended by a NUL,
+ * in a memfd named FDR_ENV_MEMFD open without close-on-exec at descriptor
+ * FDR_ENV_FD, which every descendant inherits unless it closes it;
+ * fdr__env() reads a variable from there when the environment lacks it
+ * (Documentation/integrations.md, "Programs that PROG runs").
+ */
+#define FDR_ENV_FD	1023
+#define FDR_ENV_MEMFD	"fdr-env"
+
+/* The real path of the program fdr record started (adapters/prog_image.h). */
+#define FDR_PROG_ENV	"FDR_PROG"
+
 #endif /* FDR_ENV_H */

@@ -10,9 +10,6 @@
 
 #include "xray_abi.h"
 
-enum xray_patching_status { PATCHING_SUCCESS = 1 };
-int __xray_patch(void);
-
 __attribute__((noinline)) int work(int x)
 {
 	__asm__ volatile("" : "+r"(x));
@@ -29,7 +26,7 @@ int main(int argc, char **argv)
 		return 3;
 	if (__xray_log_init_mode("fdr", argv[1]) != FDR_XRAY_LOG_INITIALIZED)
 		return 4;
-	if (__xray_patch() != PATCHING_SUCCESS)
+	if (__xray_patch() != FDR_XRAY_PATCH_SUCCESS)
 		return 5;
 	for (int i = 0; i < 4; i++)
 		sum += work(i);

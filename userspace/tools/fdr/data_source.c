@@ -101,11 +101,36 @@ static bool is_prog(const char *exe, const char *prog, const char *prog_real)
 	return prog_real[0] && realpath(exe, r) && !strcmp(r, prog_real);
 }
 
+/* Does a line of one of DIR's sym-maps name a function of module exe? */
+static bool named_in_maps(const struct data_source *ds, const char *exe)
+{
+	size_t len = strlen(exe);
+	bool found = false;
+	char *line = NULL;
+	size_t cap = 0;
+
+	for (size_t i = 0; i < ds->nsym_maps && !found; i++) {
+		FILE *f = fopen(ds->sym_maps[i], "re");
+
+		while (f && !found && getline(&line, &cap, f) > 0) {
+			char *t = line[0] == '#' ? NULL : strchr(line, '\t');
+
+			t = t ? strchr(t + 1, '\t') : NULL;
+			found = t && !strncmp(t + 1, exe, len) && t[1 + len] == '\t';
+		}
+		if (f)
+			fclose(f);
+	}
+	free(line);
+	return found;
+}
+
 /*
- * The names come from PROG's table alone: a process of the log that ran
- * another instrumented program (PROG exec()ed it) numbers its functions
- * its own way.  Say so, once per program, rather than name them wrongly
- * in silence.
+ * A process of the log that ran another instrumented program (PROG
+ * exec()ed it) is named from DIR when fdr record or its hooks put that
+ * program's functions there (Documentation/integrations.md, "Programs
+ * that PROG runs"); else its ids are PROG's numbers or none.  Say so,
+ * once per program, rather than name them wrongly in silence.
  */
 static void warn_other_programs(const char *cmd, const struct data_source *ds)
 {
@@ -129,7 +154,7 @@ static void warn_other_programs(const char *cmd, const struct data_source *ds)
 			continue;
 		for (size_t j = 0; j < nwarned; j++)
 			seen = seen || !strcmp(warned[j], ti->exe);
-		if (seen || is_prog(ti->exe, ds->exe, prog_real))
+		if (seen || is_prog(ti->exe, ds->exe, prog_real) || named_in_maps(ds, ti->exe))
 			continue;
 		snprintf(warned[nwarned++], PATH_MAX, "%s", ti->exe);
 		fprintf(stderr, "fdr %s: warning: process %d ran %s, not %s: its "

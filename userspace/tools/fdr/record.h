@@ -125,6 +125,10 @@ struct run_env {
 /* 0 with PROG's wait status once every descendant is gone, or the exit status. */
 int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);
 
+/* env_fd.c: in PROG's child, fdr's variables into the memfd at FDR_ENV_FD
+ * (fdr_env.h) for programs run with an environment of their own; 0 or -errno. */
+int fdr__env_fd_pass(void);
+
 /* attach_prog.c: with -p, PROG is the process's executable, o->argv its
  * command line; only an fdr-cc build (XRay or --gcc) can be attached.
  * -1 to go on, else the exit status after a message. */

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdr_env.h"
 #include "record.h"
 
 static volatile pid_t prog_pid;
@@ -38,6 +40,17 @@ static void set_signals(void)
 	signal(SIGQUIT, SIG_IGN);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+/*
+ * $FDR_PROG: PROG's real path, so that the programs it exec()s number
+ * their functions apart from its own (adapters/prog_image.h).
+ */
+static int set_prog(const struct prog *p)
+{
+	char real[PATH_MAX];
+
+	return realpath(p->path, real) ? setenv(FDR_PROG_ENV, real, 1) : unsetenv(FDR_PROG_ENV);
 }
 
 /* XRAY_OPTIONS keeps the user's items; ours come last, so they win. */
@@ -69,8 +82,15 @@ static void __attribute__((noreturn)) child(const struct prog *p, char **argv,
 {
 	int err;
 
-	if (set_env(env) == 0)
+	if (set_env(env) == 0 && set_prog(p) == 0) {
+		err = fdr__env_fd_pass();
+		if (err)
+			fprintf(stderr, "fdr record: note: programs that %s runs with an "
+				"environment of their own will not be recorded: cannot pass "
+				"the recording on at descriptor %d: %s\n", p->path, FDR_ENV_FD,
+				strerror(-err));
 		execv(p->path, argv);
+	}
 	err = errno;
 	if (write(fd, &err, sizeof(err)) < 0)
 		_exit(FDR_EXIT_FAILED);

@@ -11,13 +11,16 @@
  * writes one sym-map, DIR/fdr-syms.xray.map, with every function: PROG's
  * (object 0, numbered as XRay numbers them) and each library's
  * ((object << 24) | n, numbered the same way in its own map), each
- * object's build-id in a comment line.  The reader names all of them
+ * object's build-id in a comment line.  An XRay program that PROG (or a
+ * script given as PROG) exec()ed is such an object too
+ * (adapters/xray_exec_id.h).  The reader names all of them
  * through its sym-map path.  Every line of the files is checked: a
  * process wrote them.
  */
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +142,11 @@ static void put_object(FILE *f, const char *path, int32_t base)
 	symbols_free(s);
 }
 
+static bool is_xray(const struct prog *p)
+{
+	return !p->script && p->elf.instr == FDR_INSTR_XRAY;
+}
+
 static int write_map(const char *dir, const struct prog *p, const struct objects *o)
 {
 	char path[PATH_MAX + 32];
@@ -150,8 +158,10 @@ static int write_map(const char *dir, const struct prog *p, const struct objects
 	if (!f)
 		goto fail;
 	fputs("# fdr sym-map 1: fid, symbol, module, link-time address\n"
-	      "# XRay: the program (object 0) and its shared libraries\n", f);
-	put_object(f, p->path, 0);
+	      "# XRay: the program (object 0), its shared libraries and the "
+	      "programs it ran\n", f);
+	if (is_xray(p))
+		put_object(f, p->path, 0);
 	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++)
 		if (o->path[id])
 			put_object(f, o->path[id], id << FDR_XRAY_DSO_SHIFT);
@@ -169,10 +179,10 @@ int fdr__xray_objects_names(const char *dir, const struct prog *p)
 	struct objects o = { 0 };
 	int r = 0;
 
-	if (p->script || p->elf.instr != FDR_INSTR_XRAY)
-		return 0;
+	/* a script or a --gcc PROG may run XRay programs: named if they left maps */
 	read_objects(dir, &o);
-	r = write_map(dir, p, &o);
+	if (is_xray(p) || o.n)
+		r = write_map(dir, p, &o);
 	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++)
 		free(o.path[id]);
 	return r;
