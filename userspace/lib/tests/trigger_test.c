@@ -107,11 +107,13 @@ static int all_fn_records(struct rec *out, int max)
 }
 
 /* The run of the issue; *early: a ~10 us call fired instead (preempted
- * for 10 ms on a busy host: possible only with trigger_fid 0). */
+ * past the threshold on a busy host: possible only with trigger_fid 0).
+ * The threshold is 100 ms, not 10: with a load of 8 on 2 CPUs a thread
+ * waits 10 ms for its turn many times in the fast calls' 100 ms. */
 static bool slow_call_run(enum path p, const char *opts, int32_t trig_fid,
 			  bool *early)
 {
-	struct fdr_init cfg = trig_cfg(8192, 2, 10 * MS, trig_fid, 0);
+	struct fdr_init cfg = trig_cfg(8192, 2, 100 * MS, trig_fid, 0);
 	struct fdr_status st;
 	int32_t tid = (int32_t)syscall(SYS_gettid);
 	uint64_t sends0, hz, exits_before = 0;
@@ -125,7 +127,7 @@ static bool slow_call_run(enum path p, const char *opts, int32_t trig_fid,
 	sends0 = fdr__test_trigger_sends;
 	for (int i = 0; i < 10000; i++) {
 		if (i == 5000)
-			call(p, SLOW_FID, 21 * MS);
+			call(p, SLOW_FID, 111 * MS);
 		else
 			call(p, FAST_FID, 10000);
 	}
@@ -140,7 +142,7 @@ static bool slow_call_run(enum path p, const char *opts, int32_t trig_fid,
 	CHECK(st.finalize_reason == FDR_FINALIZE_TRIGGER, "reason %u",
 	      st.finalize_reason);
 	CHECK(st.finalize_fid == SLOW_FID, "finalize fid %d", st.finalize_fid);
-	CHECK(st.finalize_duration_ns >= 20 * MS &&
+	CHECK(st.finalize_duration_ns >= 110 * MS &&
 	      st.finalize_duration_ns < 2000 * MS, "duration %llu ns",
 	      (unsigned long long)st.finalize_duration_ns);
 	CHECK(st.finalize_pid == getpid() && st.finalize_tid == tid,
@@ -160,8 +162,8 @@ static bool slow_call_run(enum path p, const char *opts, int32_t trig_fid,
 	CHECK(recs[last - 1].fn_kind == FDR_FN_ENTER &&
 	      recs[last - 1].fid == SLOW_FID, "its Enter just before");
 	hz = tr.c->tsc_hz;
-	CHECK(recs[last].tsc - recs[last - 1].tsc >= 20 * hz / 1000,
-	      "the call lasted >= 20 ms in the log (%llu ticks)",
+	CHECK(recs[last].tsc - recs[last - 1].tsc >= 110 * hz / 1000,
+	      "the call lasted >= 110 ms in the log (%llu ticks)",
 	      (unsigned long long)(recs[last].tsc - recs[last - 1].tsc));
 	for (int i = 0; i < last - 1; i++) {
 		CHECK(recs[i].fid == FAST_FID, "record %d fid %u", i, recs[i].fid);
@@ -180,12 +182,17 @@ static bool slow_call(enum path p, const char *opts, int32_t trig_fid)
 {
 	bool early;
 
-	if (slow_call_run(p, opts, trig_fid, &early))
-		return true;
-	if (!early)
-		return false;
-	tap_diag("a 10 us call lasted 10 ms (a busy host?): once more");
-	return slow_call_run(p, opts, trig_fid, &early);
+	/* A run where a fast call was preempted for 10 ms proves nothing
+	 * either way; on a host loaded several times over that happens
+	 * more than once in a row, so try up to 10 runs. */
+	for (int run = 0; run < 10; run++) {
+		if (slow_call_run(p, opts, trig_fid, &early))
+			return true;
+		if (!early)
+			return false;
+		tap_diag("run %d: a 10 us call lasted 100 ms (a busy host?): once more", run + 1);
+	}
+	return false;
 }
 
 /* No trigger: every record the inline path can take, it takes. */
