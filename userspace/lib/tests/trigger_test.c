@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * trigger_test.c - the latency trigger on the embedded backend, with the
- * real clock: 10,000 calls of ~10 us and one of 21 ms in the middle, in a
- * ring far too small for the run, with a 10 ms trigger; through the
+ * real clock: 10,000 calls of ~10 us and one of 111 ms in the middle, in a
+ * ring far too small for the run, with a 100 ms trigger; through the
  * library calls and the inline ones, threshold 0 and the default 5 us,
  * by function id and for any function.  The region must be FINALIZED,
  * reason TRIGGER, naming the slow call, and its buffers must end with
