@@ -6,7 +6,8 @@
 # xray-basic mode; the per-function call counts must be equal.  Then the
 # same source built by a plain clang-19 (no fdr-cc) and recorded with
 # `fdr record -P .`: each patched function's calls equal the XRay
-# build's, at least 90 % of the symbol table patched.  Then the
+# build's, at least 90 % of the symbol table patched, every refusal
+# itemised.  Then the
 # same with the GCC hooks: Lua built with fdr-cc --gcc under fdr record,
 # against counting hooks (count_hooks.c) linked to the same objects.
 # TAP on stdout; Documentation/realprog.md.
@@ -129,15 +130,22 @@ rc=$?
 	&& ok "-P .: the plain build's output unchanged, no buffer recycled, none dropped" \
 	|| nok "-P .: the plain build's output unchanged, no buffer recycled, none dropped" "rc=$rc" "$(cat pp.err)"
 cat pp.data/fdr-syms.*.map | awk -F'\t' -v exe="$T/p-none/lua" '$3 == exe {print $2}' | sort -u >pp.patched
-nm --defined-only p-none/lua | awk '$2 ~ /^[tTwW]$/ {print $3}' | sort -u >pp.symtab
+nm --defined-only p-none/lua | awk '$2 ~ /^[tT]$/ {print $3}' | sort -u >pp.symtab
 read -r nsym npat <<<"$(awk -F'\t' '$1 == "functions" {f = $2} $1 == "patched" {p = $2} END {print f + 0, p + 0}' pp.data/fdr-patch.*.txt)"
 [ "$npat" = "$(wc -l <pp.patched)" ] && [ $((npat * 100)) -ge $((nsym * 90)) ] \
 	&& ok "-P .: $npat of the symbol table's $nsym functions patched ($((npat * 100 / nsym)) %, at least 90 %)" \
 	|| nok "-P .: at least 90 % of the symbol table's functions patched" "$npat of $nsym" \
 		"$(wc -l <pp.patched) named in the sym-map" "$(grep -- '-P:' pp.err)"
-# The refusals, itemised: the counts by reason, then each name.
+# The refusals, itemised: the counts by reason, then each function's.
+awk -F'\t' '$1 == "refused" {print $3}' pp.data/fdr-patch.*.txt | sort >pp.refused
+comm -23 pp.symtab pp.patched >pp.unpatched
+[ -s pp.unpatched ] && cmp -s pp.unpatched pp.refused \
+	&& ok "-P .: every function of the symbol table not patched is itemised with its reason" \
+	|| nok "-P .: every function of the symbol table not patched is itemised with its reason" \
+		"not patched, not itemised: $(comm -23 pp.unpatched pp.refused | tr '\n' ' ')" \
+		"itemised, yet patched or unknown: $(comm -13 pp.unpatched pp.refused | tr '\n' ' ')"
 echo "# $(grep -- '-P:' pp.err)" >&2
-echo "# not patched: $(comm -23 pp.symtab pp.patched | tr '\n' ' ')" >&2
+echo "# refused: $(awk -F'\t' '$1 == "refused" {printf "%s (%s) ", $3, $2}' pp.data/fdr-patch.*.txt)" >&2
 "$B/fdr" convert --format yaml pp.data 2>>conv.err | compare enters - >pp.enters
 "$B/fdr" convert --format yaml px.data 2>>conv.err | compare enters - >px.enters
 # name<TAB>calls of every patched function, 0 when never called

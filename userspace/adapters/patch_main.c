@@ -239,7 +239,7 @@ static void visit(const struct fdr_patch_func *f, void *arg)
 		return;
 	u->cov.selected++;
 	if (!u->count_only)
-		u->cov.n[patch_one(u->dec, &u->r, f)]++;
+		fdr__patch_coverage_count(&u->cov, f->name, patch_one(u->dec, &u->r, f));
 }
 
 static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const struct exe *x)

@@ -74,9 +74,12 @@ for why in 'too short' 'jump into the patch' 'indirect jump' 'program entry poin
 	case $cov in *"$why"*) ;; *) refusals_named=0 ;; esac
 done
 spin_patched=$(patched p.data "$T/prog" | grep -cx 'spin\|tiny')
+items=$(awk -F'\t' '$1 == "refused" && $3 ~ /^(spin|tiny|dispatch|_start)$/ {print $3 ": " $2}' \
+	p.data/fdr-patch.*.txt | sort | paste -sd, -)
 [ $refusals_named = 1 ] && [ "$spin_patched" = 0 ] \
-	&& ok "refusals counted by reason (too short, jump into the patch, indirect jump, entry point)" \
-	|| nok "refusals counted by reason" "$cov" "spin/tiny patched: $spin_patched"
+	&& [ "$items" = "_start: program entry point,dispatch: indirect jump,spin: jump into the patch,tiny: too short" ] \
+	&& ok "refusals counted by reason (too short, jump into the patch, indirect jump, entry point), each itemised" \
+	|| nok "refusals counted by reason, each itemised" "$cov" "spin/tiny patched: $spin_patched" "itemised: $items"
 
 # ---- threads: many runs, the same result every time ----
 ./prog 8 > t_plain.out
