@@ -126,6 +126,29 @@ nth=$(patched th.data "$T/early_prog" | wc -l)
 	|| nok "a thread started before the patching: nothing patched, the reason and the fix said, output unchanged" \
 		"rc=$rc patched=$nth" "$(head -c 1500 th.err)"
 
+# ---- a hostile symbol table: a refused function named with a newline ----
+# The coverage file is one record a line: such a name must not make a
+# line of its own (objcopy gives the 1-byte function its name).
+cat > hostile.c <<'X'
+#include <stdio.h>
+__asm__(".text\n.p2align 4\n.globl badname\n.type badname,@function\nbadname:\n\tret\n"
+	".size badname,1\n.globl after_bad\n.type after_bad,@function\nafter_bad:\n"
+	"\tmovl $7,%eax\n\tret\n.size after_bad,6\n");
+int after_bad(void);
+int main(void) { printf("%d\n", after_bad()); return 0; }
+X
+check "build: a function named with a newline and a tab" \
+	bash -c "clang-19 -O2 -c -o hostile.o hostile.c && objcopy --redefine-sym \$'badname=bad\nna\tme' hostile.o hostile2.o && clang-19 -o hostile hostile2.o"
+"$FDR" record -o h.data -t 0 -P . -- ./hostile > h.out 2> h.err; rc=$?
+hl=$(grep -c . h.data/fdr-patch.*.txt)
+hk=$(awk -F'\t' '$1 == "refused" || NF == 2' h.data/fdr-patch.*.txt | wc -l)
+[ $rc = 0 ] && [ "$(cat h.out)" = 7 ] && [ "$hl" = "$hk" ] \
+	&& grep -q "^refused	too short	bad?na?me\$" h.data/fdr-patch.*.txt \
+	&& grep -q -- '-P: .*/hostile: [0-9]* of [0-9]* functions patched ([0-9]* selected); refused: [0-9]* too short, 1 program entry point$' h.err \
+	&& ok "a refused function named with a newline and a tab: itemised on one line (bad?na?me), counts intact" \
+	|| nok "a refused function named with a newline and a tab: itemised on one line, counts intact" \
+		"rc=$rc lines=$hl well-formed=$hk" "$(cat -A h.data/fdr-patch.*.txt | head -20)" "$(cat h.err)"
+
 # ---- exec: the exec'ed program is patched again (FDR_PATCH is inherited) ----
 cat > execer.c <<'X'
 #include <sys/wait.h>
