@@ -78,6 +78,8 @@ OTHER_BENCHES = [
     ("app", "Application: Lua 5.4 under every tracer (bench/app/run.sh)"),
     ("stream", "Streaming throughput: fdr vs uftrace and LTTng discard mode "
                "(bench/stream/run.sh)"),
+    ("patch", "Patched entries: fdr record -P vs fdr's XRay mode and uftrace -P "
+              "(make -C bench/patch)"),
 ]
 
 
@@ -316,6 +318,28 @@ def target_rows(st, status, others):
                      % (m, bench, found[1].replace("|", "\\|")), v))
     rows += app_rows(others.get("app"), status.get("bench/app", "no output"))
     rows += stream_rows(others.get("stream"), status.get("bench/stream", "no output"))
+    rows += patch_rows(others.get("patch"), status.get("bench/patch", "no output"))
+    return rows
+
+
+def patch_rows(text, status):
+    """bench/patch's targets: its '- ratio (fdr -P ÷ fdr XRay mode ...): R'
+    line (at most 1.5) and its '- uftrace -P ÷ fdr -P ...: R×' line (at
+    least 3), each the worse of the leaf and tree workloads."""
+    rows = []
+    for name, pattern, req, ok in (
+            ("patched entries (bench/patch): fdr record -P ÷ fdr's XRay mode, "
+             "cost per event, leaf and tree", r"- ratio \(fdr -P[^)]*\): ([0-9.]+)",
+             "≤ 1.5×", lambda x: x <= 1.5),
+            ("patched entries (bench/patch): uftrace record -P ÷ fdr record -P, "
+             "cost per event, leaf and tree", r"- uftrace -P ÷ fdr -P[^:]*: ([0-9.]+)×",
+             "≥ 3×", lambda x: x >= 3)):
+        m = re.search(pattern, text or "")
+        if m is None:
+            rows.append((name, req, "—", "**not measured** (%s)" % status))
+            continue
+        v = float(m.group(1))
+        rows.append((name, req, "%.2f×" % v, "met" if ok(v) else "**MISSED**"))
     return rows
 
 

@@ -26,7 +26,7 @@ ROUNDS=${BENCH_ROUNDS:-11}
 # Order matters only for the first round; later rounds rotate it.
 CANDIDATES=(none floor-loop clock-costs floor-hooks fdr-direct fdr-inline xray-fdr xray-llvm lttng-ust uftrace-pg)
 # Scripts of the other benchmarks, each owned by its directory.
-OTHER_BENCHES=(record xray flush reader convert app stream)
+OTHER_BENCHES=(record xray flush reader convert app stream patch)
 
 RESULTS=$OUT/results
 RAW=$RESULTS/raw.tsv
@@ -285,16 +285,17 @@ lttng_stop
 
 # The other benchmarks, each run through its own entry point; what it
 # reports goes into results.md as is.
-#   bench/xray: `make -C bench/xray` runs it and writes bench/xray/results.md
+#   bench/xray, bench/patch: `make -C bench/NAME` runs it and writes
+#   bench/NAME/results.md
 #   the others: bench/<name>/run.sh prints its Markdown on stdout
 run_other() {
 	local b=$1 dir=$BENCH_DIR/$1
 	case $b in
-	xray)
-		[ -f "$dir/Makefile" ] || { echo "missing (no bench/xray/Makefile)"; return 1; }
-		log "running make -C bench/xray"
+	xray|patch)
+		[ -f "$dir/Makefile" ] || { echo "missing (no bench/$b/Makefile)"; return 1; }
+		log "running make -C bench/$b"
 		make -C "$dir" >"$LOGS/$b.err" 2>&1 || { echo "failed (exit $?): $(tail -n1 "$LOGS/$b.err")"; return 1; }
-		[ "$dir/results.md" -nt "$START_STAMP" ] || { echo "failed: bench/xray/results.md was not rewritten"; return 1; }
+		[ "$dir/results.md" -nt "$START_STAMP" ] || { echo "failed: bench/$b/results.md was not rewritten"; return 1; }
 		cp "$dir/results.md" "$RESULTS/$b.out" ;;
 	*)
 		[ -f "$dir/run.sh" ] || { echo "missing (no bench/$b/run.sh)"; return 1; }

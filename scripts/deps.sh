@@ -14,7 +14,8 @@
 #                and headers, the 6.1 PREEMPT_RT image and headers
 #   module-6.12  the 6.12 headers (and kmod.txt) for `make module-6.12`
 #   bench        what `make bench` needs: bench.txt (LTTng, uftrace: the
-#                peers) + the lists of the benchmarked parts
+#                peers) + the lists of the benchmarked parts (realprog.txt:
+#                bench/app and bench/patch build Lua from Debian's source)
 #
 # When another apt-get or dpkg holds its lock, waits for it up to
 # FDR_APT_LOCK_TIMEOUT seconds (default 300; apt's DPkg::Lock::Timeout),
@@ -34,7 +35,7 @@ lists_of() {
 	build | demo | test)
 		(cd "$here/packages.d" && ls ./*.txt | sed 's|^\./||' | grep -vx bench.txt) ;;
 	module-6.12) echo kmod.txt ;;
-	bench) echo base.txt bench.txt lib.txt adapters.txt fdrd.txt reader.txt ;;
+	bench) echo base.txt bench.txt lib.txt adapters.txt fdrd.txt reader.txt realprog.txt ;;
 	*) return 1 ;;
 	esac
 }

@@ -4,6 +4,10 @@
 # package, built by its own Makefile through fdr-cc, run once under
 # `fdr record -t 0` and once, the very same binary, under compiler-rt's
 # xray-basic mode; the per-function call counts must be equal.  Then the
+# same source built by a plain clang-19 (no fdr-cc) and recorded with
+# `fdr record -P .`: each patched function's calls equal the XRay
+# build's, at least 90 % of the symbol table patched, every refusal
+# itemised.  Then the
 # same with the GCC hooks: Lua built with fdr-cc --gcc under fdr record,
 # against counting hooks (count_hooks.c) linked to the same objects.
 # TAP on stdout; Documentation/realprog.md.
@@ -104,6 +108,58 @@ fixed "$B/fdr" record -o only.data -t 0 -F luaH_getshortstr -F luaV_concat -- "$
 "$B/fdr" report --json only.data >only.json 2>>only.err
 grep -E '^(luaH_getshortstr|luaV_concat)	' basic.enters >only.want
 check "record -F two functions: exactly their calls, as compiler-rt counts them" compare equal only.json only.want
+
+# ---- -P: the same source built without fdr-cc, its entries patched ----
+# Lua's own Makefile with a plain clang-19 -O2 -g, recorded with -P .;
+# the oracle is the XRay build above (fdr-cc: threshold 1, a sled in
+# every function; XRay changes no inlining, so the same calls happen).
+# Both run as ./lua from directories of one name length (argv[0] is in
+# Lua's heap).  Every patched function is compared, called or not.
+if LUAP=$("$TOP/scripts/realprog/build-lua.sh" "$T/plain" clang-19 2>"$T/build.err"); then
+	ok "build -P: make linux CC=clang-19 (Lua's own Makefile, no fdr-cc)"
+else
+	nok "build -P: make linux CC=clang-19 (Lua's own Makefile, no fdr-cc)" "$(cat "$T/build.err")"; bail
+fi
+mkdir p-none p-xray
+cp "$LUAP" p-none/lua
+cp "$LUA" p-xray/lua
+(cd p-none && fixed "$B/fdr" record -o ../pp.data -t 0 -b 1M -n 64 -P . -- ./lua ../workload.lua) >pp.out 2>pp.err
+rc=$?
+(cd p-xray && fixed "$B/fdr" record -o ../px.data -t 0 -b 1M -n 64 -- ./lua ../workload.lua) >/dev/null 2>px.err
+[ $rc = 0 ] && [ "$(cat pp.out)" = "$want" ] && grep -q ' 0 buffers recycled, 0 dropped' pp.err \
+	&& ok "-P .: the plain build's output unchanged, no buffer recycled, none dropped" \
+	|| nok "-P .: the plain build's output unchanged, no buffer recycled, none dropped" "rc=$rc" "$(cat pp.err)"
+cat pp.data/fdr-syms.*.map | awk -F'\t' -v exe="$T/p-none/lua" '$3 == exe {print $2}' | sort -u >pp.patched
+nm --defined-only p-none/lua | awk '$2 ~ /^[tT]$/ {print $3}' | sort -u >pp.symtab
+read -r nsym npat <<<"$(awk -F'\t' '$1 == "functions" {f = $2} $1 == "patched" {p = $2} END {print f + 0, p + 0}' pp.data/fdr-patch.*.txt)"
+[ "$npat" = "$(wc -l <pp.patched)" ] && [ $((npat * 100)) -ge $((nsym * 90)) ] \
+	&& ok "-P .: $npat of the symbol table's $nsym functions patched ($((npat * 100 / nsym)) %, at least 90 %)" \
+	|| nok "-P .: at least 90 % of the symbol table's functions patched" "$npat of $nsym" \
+		"$(wc -l <pp.patched) named in the sym-map" "$(grep -- '-P:' pp.err)"
+# The refusals, itemised: the counts by reason, then each function's.
+awk -F'\t' '$1 == "refused" {print $3}' pp.data/fdr-patch.*.txt | sort >pp.refused
+comm -23 pp.symtab pp.patched >pp.unpatched
+[ -s pp.unpatched ] && cmp -s pp.unpatched pp.refused \
+	&& ok "-P .: every function of the symbol table not patched is itemised with its reason" \
+	|| nok "-P .: every function of the symbol table not patched is itemised with its reason" \
+		"not patched, not itemised: $(comm -23 pp.unpatched pp.refused | tr '\n' ' ')" \
+		"itemised, yet patched or unknown: $(comm -13 pp.unpatched pp.refused | tr '\n' ' ')"
+echo "# $(grep -- '-P:' pp.err)" >&2
+echo "# refused: $(awk -F'\t' '$1 == "refused" {printf "%s (%s) ", $3, $2}' pp.data/fdr-patch.*.txt)" >&2
+"$B/fdr" convert --format yaml pp.data 2>>conv.err | compare enters - >pp.enters
+"$B/fdr" convert --format yaml px.data 2>>conv.err | compare enters - >px.enters
+# name<TAB>calls of every patched function, 0 when never called
+patched_calls() { awk -F'\t' 'NR == FNR {n[$1] = $2; next} {print $1 "\t" (n[$1] + 0)}' "$1" pp.patched; }
+patched_calls pp.enters >pp.counts
+patched_calls px.enters >px.counts
+called=$(awk -F'\t' '$2 > 0' px.counts | wc -l)
+[ "$called" -ge 250 ] && cmp -s pp.counts px.counts \
+	&& ok "-P .: calls of each of the $npat patched functions = the XRay build's ($called of them called)" \
+	|| nok "-P .: calls of each patched function = the XRay build's" "$called called" \
+		"$(diff pp.counts px.counts | head -40)"
+FDR=$B/fdr
+. "$TOP/userspace/tools/fdr/tests/log_checks.sh"
+check "-P .: every exit closes the newest entry (Lua's error() and coroutines longjmp)" nested pp.data
 
 # ---- the GCC hooks: fdr-cc --gcc against counting hooks, same objects ----
 # No runtime of compiler-rt's to run the same binary under: the oracle is

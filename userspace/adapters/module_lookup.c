@@ -80,6 +80,12 @@ __FDR_NO_INSTRUMENT static struct fdr_module *remember(const struct phdr_search 
 	char path[PATH_MAX];
 	struct fdr_module *m;
 
+	/* One executable per process: its load bias names it, without the
+	 * readlink() per lookup (fdr record -P names thousands of its
+	 * functions at start-up). */
+	for (uint32_t i = 0; s->is_main && i < nr_modules; i++)
+		if (modules[i].is_main && modules[i].bias == s->bias)
+			return &modules[i];
 	module_path(path, sizeof(path), s);
 	for (uint32_t i = 0; i < nr_modules; i++) {
 		m = &modules[i];

@@ -3,26 +3,74 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "fdr_env.h"
 #include "patch_coverage.h"
 #include "sym_map.h"
 
-void fdr__patch_coverage_write(const struct fdr_patch_coverage *c, bool ok)
+#define NAME_MAX_SHOWN	512
+
+void fdr__patch_coverage_count(struct fdr_patch_coverage *c, const char *name,
+			       enum fdr_patch_why why)
+{
+	struct fdr_patch_refusal *v;
+
+	c->n[why]++;
+	if (why == FDR_PATCH_OK)
+		return;
+	if (c->nrefused == c->cap) {
+		v = realloc(c->refused, (c->cap ? 2 * c->cap : 64) * sizeof(*v));
+		if (!v)
+			return;
+		c->refused = v;
+		c->cap = c->cap ? 2 * c->cap : 64;
+	}
+	c->refused[c->nrefused++] = (struct fdr_patch_refusal){ name, why };
+}
+
+/* The name on one line of its own, whatever bytes the symbol table holds. */
+static void write_name(int fd, const char *name)
+{
+	char buf[NAME_MAX_SHOWN + 1];
+	size_t i;
+
+	for (i = 0; name[i] && i < NAME_MAX_SHOWN; i++)
+		buf[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ? '?' : name[i];
+	buf[i] = '\n';
+	if (write(fd, buf, i + 1) < 0)
+		return;	/* the coverage is advice: the program runs on */
+}
+
+static void write_refusals(int fd, const struct fdr_patch_coverage *c)
+{
+	for (uint32_t i = 0; i < c->nrefused; i++) {
+		dprintf(fd, "refused\t%s\t", fdr__patch_why_name[c->refused[i].why]);
+		write_name(fd, c->refused[i].name);
+	}
+}
+
+static int open_file(void)
 {
 	const char *dir = fdr__env(FDR_SYMDIR_ENV);
-	char path[PATH_MAX], exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int fd;
+	char path[PATH_MAX];
 
-	exe[n > 0 ? n : 0] = 0;
 	if (snprintf(path, sizeof(path), "%s/" FDR_PATCH_COVERAGE_PREFIX "%d.txt",
 		     dir && *dir ? dir : FDR_SYMDIR_DEFAULT, (int)getpid()) >= (int)sizeof(path))
-		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		return -1;
+	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+}
+
+void fdr__patch_coverage_write(struct fdr_patch_coverage *c, bool ok)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd = open_file();
+
+	exe[n > 0 ? n : 0] = 0;
 	if (fd < 0)
-		return;
+		goto out;
 	dprintf(fd, "exe\t%s\n", exe);
 	if (!ok)
 		dprintf(fd, "error\tcannot read the program's symbol table or start "
@@ -30,5 +78,10 @@ void fdr__patch_coverage_write(const struct fdr_patch_coverage *c, bool ok)
 	dprintf(fd, "functions\t%u\nselected\t%u\n", c->functions, c->selected);
 	for (int w = 0; w < FDR_PATCH_NWHY; w++)
 		dprintf(fd, "%s\t%u\n", fdr__patch_why_name[w], c->n[w]);
+	write_refusals(fd, c);
 	close(fd);
+out:
+	free(c->refused);
+	c->refused = NULL;
+	c->nrefused = c->cap = 0;
 }

@@ -34,6 +34,7 @@ const char *const fdr__patch_why_name[FDR_PATCH_NWHY] = {
 	[FDR_PATCH_NO_ROOM] = "no trampoline room",
 	[FDR_PATCH_READ_ONLY] = "text not writable",
 	[FDR_PATCH_ENTRY] = "program entry point",
+	[FDR_PATCH_THREADS] = "other threads running",
 };
 
 /* The moved code being written: buf[0] runs at at. */

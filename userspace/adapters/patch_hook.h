@@ -39,6 +39,8 @@ enum fdr_patch_why {
 	FDR_PATCH_READ_ONLY,	/* mprotect refused to make the text writable */
 	FDR_PATCH_ENTRY,	/* the ELF entry (_start): jumped to, no return
 				 * address on its stack, argc instead */
+	FDR_PATCH_THREADS,	/* another thread exists: it could run the bytes
+				 * being rewritten (patch_alone.c) */
 	FDR_PATCH_NWHY
 };
 
@@ -81,6 +83,9 @@ void fdr__patch_select_free(struct fdr_patch_select *s);
  * to fdr__plt_syms (ids are claimed with the library calls'); the number
  * patched.  Writes the coverage file ($FDR_SYMDIR/fdr-patch.<pid>.txt). */
 uint32_t fdr__patch_main(void);
+
+/* patch_alone.c: true when the calling thread is the process's only one. */
+bool fdr__patch_alone(void);
 
 /* fdr record -P --no-libcall: patch, but leave the GOT alone. */
 bool fdr__patch_no_libcall(void);

@@ -11,7 +11,8 @@
  * where brk grows), written read-write, then made read-execute; the
  * text segments are writable only while the jmps are written.  Nothing
  * else runs meanwhile: the program's code has not started, and no
- * thread but this one exists.
+ * thread but this one exists (patch_alone.c checks; else nothing is
+ * patched).
  */
 #include <link.h>
 #include <stdlib.h>
@@ -238,7 +239,7 @@ static void visit(const struct fdr_patch_func *f, void *arg)
 		return;
 	u->cov.selected++;
 	if (!u->count_only)
-		u->cov.n[patch_one(u->dec, &u->r, f)]++;
+		fdr__patch_coverage_count(&u->cov, f->name, patch_one(u->dec, &u->r, f));
 }
 
 static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const struct exe *x)
@@ -246,6 +247,10 @@ static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const stru
 	u->count_only = true;
 	for_each_func(st, x, visit, u);
 	u->r.size = STUB_SIZE + (size_t)u->cov.selected * SLOT_SIZE;
+	if (u->cov.selected && !fdr__patch_alone()) {
+		u->cov.n[FDR_PATCH_THREADS] = u->cov.selected;
+		return;
+	}
 	if (!u->cov.selected || fdr__plt_syms_reserve(u->cov.selected) ||
 	    !(u->r.base = map_near(x, u->r.size))) {
 		u->cov.n[FDR_PATCH_NO_ROOM] = u->cov.selected;

@@ -23,6 +23,7 @@
 #define PATCH_NO_LIBCALL_ENV	"FDR_PATCH_NO_LIBCALL"
 #define COVERAGE_PREFIX		"fdr-patch."
 #define REGEX_CHARS		".?*+-^$|()[]{}"
+#define THREADS_WHY		"other threads running"	/* patch_decode.c's name */
 
 /* A regular expression must compile: the runtime cannot say why. */
 static int check_pattern(const char *pat)
@@ -118,6 +119,11 @@ static void print_one(const char *dir, const char *name)
 	fprintf(stderr, "fdr record: -P: %s: %lu of %lu functions patched (%lu selected)%s%s%s\n",
 		path, patched, functions, selected, rl ? "; refused: " : "", refused,
 		selected ? "" : "; no function matches the -P patterns");
+	if (strstr(refused, THREADS_WHY))
+		fprintf(stderr, "fdr record: -P: %s: a library's constructor started a thread "
+			"before the patching, which rewrites code a thread could be running: "
+			"nothing patched; rebuild the program with fdr-cc to record its "
+			"functions\n", path);
 }
 
 void fdr__patch_summary(const struct record_opts *o, const char *dir)

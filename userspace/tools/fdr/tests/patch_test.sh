@@ -74,19 +74,80 @@ for why in 'too short' 'jump into the patch' 'indirect jump' 'program entry poin
 	case $cov in *"$why"*) ;; *) refusals_named=0 ;; esac
 done
 spin_patched=$(patched p.data "$T/prog" | grep -cx 'spin\|tiny')
+items=$(awk -F'\t' '$1 == "refused" && $3 ~ /^(spin|tiny|dispatch|_start)$/ {print $3 ": " $2}' \
+	p.data/fdr-patch.*.txt | sort | paste -sd, -)
 [ $refusals_named = 1 ] && [ "$spin_patched" = 0 ] \
-	&& ok "refusals counted by reason (too short, jump into the patch, indirect jump, entry point)" \
-	|| nok "refusals counted by reason" "$cov" "spin/tiny patched: $spin_patched"
+	&& [ "$items" = "_start: program entry point,dispatch: indirect jump,spin: jump into the patch,tiny: too short" ] \
+	&& ok "refusals counted by reason (too short, jump into the patch, indirect jump, entry point), each itemised" \
+	|| nok "refusals counted by reason, each itemised" "$cov" "spin/tiny patched: $spin_patched" "itemised: $items"
 
 # ---- threads: many runs, the same result every time ----
 ./prog 8 > t_plain.out
 bad=0
-for i in 1 2 3 4 5 6 7 8 9 10; do
+for i in $(seq 100); do
 	"$FDR" record -o t.data -t 0 -P . -- ./prog 8 > t.out 2> t.err || bad=$((bad + 1))
 	cmp -s t_plain.out t.out || bad=$((bad + 1))
 done
-[ $bad = 0 ] && ok "8 threads, 10 runs under -P .: no crash, the same output" \
-	|| nok "8 threads, 10 runs under -P .: no crash, the same output" "$bad bad runs" "$(head -c 1500 t.err)"
+[ $bad = 0 ] && ok "8 threads, 100 runs under -P .: no crash, the same output" \
+	|| nok "8 threads, 100 runs under -P .: no crash, the same output" "$bad bad runs" "$(head -c 1500 t.err)"
+
+# ---- a thread that exists before the patching: nothing is patched ----
+# A constructor of a library the program needs runs before the preloaded
+# patcher's and may start a thread, which could be running the bytes
+# being rewritten: -P must patch nothing, say why, and the program run.
+cat > early.c <<'X'
+#include <pthread.h>
+#include <unistd.h>
+static int pipe_fd[2];
+static void *wait_for_exit(void *arg)
+{
+	char c;
+
+	(void)arg;
+	return (void *)read(pipe_fd[0], &c, 1);
+}
+__attribute__((constructor)) static void early_thread(void)
+{
+	pthread_t t;
+
+	if (pipe(pipe_fd) == 0)
+		pthread_create(&t, NULL, wait_for_exit, NULL);
+}
+X
+check "build: a program whose library starts a thread in its constructor" \
+	bash -c "cc -O2 -fPIC -shared -o libearly.so early.c -lpthread && \
+		clang-19 -O2 -o early_prog '$HERE/patch_prog.c' -L. -learly -Wl,-rpath,'\$ORIGIN' -lpthread"
+"$FDR" record -o th.data -t 0 -P . -- ./early_prog 2 > th.out 2> th.err; rc=$?
+nth=$(patched th.data "$T/early_prog" | wc -l)
+[ $rc = 0 ] && cmp -s th.out <(./prog 2) && [ "$nth" = 0 ] \
+	&& grep -q -- '-P: .*: 0 of [0-9]* functions patched .*other threads running' th.err \
+	&& grep -q 'started a thread before the patching.*rebuild the program with fdr-cc' th.err \
+	&& ok "a thread started before the patching: nothing patched, the reason and the fix said, output unchanged" \
+	|| nok "a thread started before the patching: nothing patched, the reason and the fix said, output unchanged" \
+		"rc=$rc patched=$nth" "$(head -c 1500 th.err)"
+
+# ---- a hostile symbol table: a refused function named with a newline ----
+# The coverage file is one record a line: such a name must not make a
+# line of its own (objcopy gives the 1-byte function its name).
+cat > hostile.c <<'X'
+#include <stdio.h>
+__asm__(".text\n.p2align 4\n.globl badname\n.type badname,@function\nbadname:\n\tret\n"
+	".size badname,1\n.globl after_bad\n.type after_bad,@function\nafter_bad:\n"
+	"\tmovl $7,%eax\n\tret\n.size after_bad,6\n");
+int after_bad(void);
+int main(void) { printf("%d\n", after_bad()); return 0; }
+X
+check "build: a function named with a newline and a tab" \
+	bash -c "clang-19 -O2 -c -o hostile.o hostile.c && objcopy --redefine-sym \$'badname=bad\nna\tme' hostile.o hostile2.o && clang-19 -o hostile hostile2.o"
+"$FDR" record -o h.data -t 0 -P . -- ./hostile > h.out 2> h.err; rc=$?
+hl=$(grep -c . h.data/fdr-patch.*.txt)
+hk=$(awk -F'\t' '$1 == "refused" || NF == 2' h.data/fdr-patch.*.txt | wc -l)
+[ $rc = 0 ] && [ "$(cat h.out)" = 7 ] && [ "$hl" = "$hk" ] \
+	&& grep -q "^refused	too short	bad?na?me\$" h.data/fdr-patch.*.txt \
+	&& grep -q -- '-P: .*/hostile: [0-9]* of [0-9]* functions patched ([0-9]* selected); refused: [0-9]* too short, 1 program entry point$' h.err \
+	&& ok "a refused function named with a newline and a tab: itemised on one line (bad?na?me), counts intact" \
+	|| nok "a refused function named with a newline and a tab: itemised on one line, counts intact" \
+		"rc=$rc lines=$hl well-formed=$hk" "$(cat -A h.data/fdr-patch.*.txt | head -20)" "$(cat h.err)"
 
 # ---- exec: the exec'ed program is patched again (FDR_PATCH is inherited) ----
 cat > execer.c <<'X'
