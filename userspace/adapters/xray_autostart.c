@@ -20,6 +20,7 @@
 
 #include <linux/fdr.h>
 #include "xray_abi.h"
+#include "xray_args.h"
 #include "xray_dso.h"
 #include "xray_filter.h"
 #include "xray_mode.h"
@@ -71,6 +72,9 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
 			"functions of FDR_XRAY_FUNCTIONS; recording what is patched\n");
+	/* before the retarget: it sends these functions' sleds elsewhere */
+	if (fdr__xray_args_load(secure_getenv("FDR_XRAY_ARGS")))
+		fprintf(stderr, "fdr xray mode: note: no arguments are recorded\n");
 	n = fdr__xray_sleds_retarget();
 	if (n < 0)	/* still correct, through compiler-rt's trampolines */
 		fprintf(stderr, "fdr xray mode: note: cannot rewrite the sleds "

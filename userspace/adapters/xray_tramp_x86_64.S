@@ -155,12 +155,14 @@
 /* Where GENERAL_CALL's frame keeps the sled's rdi (the logged argument):
  * above rbp's own slot, r11, r10, r9 and r8. */
 #define SAVED_RDI	(5 * 8)
+/* ... and the args trampolines' register block: above all of it. */
+#define SAVED_REGS	((1 + GENERAL_SAVED) * 8)
 
 /*
  * The general path of a trampoline whose CFA is rsp + cfa_in: save
  * everything, call handler(fid, type[, the sled's rdi]), restore.
  */
-.macro GENERAL_CALL handler, type, cfa_in, witharg=0
+.macro GENERAL_CALL handler, type, cfa_in, witharg=0, withregs=0
 	pushfq
 	pushq	%rax
 	pushq	%rcx
@@ -176,6 +178,9 @@
 	VSTATE_SAVE
 	.if \witharg
 	movq	SAVED_RDI(%rbp), %rdx
+	.endif
+	.if \withregs
+	leaq	SAVED_REGS(%rbp), %rdx
 	.endif
 	movl	%r10d, %edi
 	movl	$\type, %esi
@@ -269,6 +274,49 @@ fdr__xray_exit_tramp:
 	jmp	__xray_FunctionExit
 	.cfi_endproc
 	.size	fdr__xray_exit_tramp, .-fdr__xray_exit_tramp
+
+/*
+ * The sleds of functions with an -A/-R spec (xray_args.h) call these
+ * instead: no fast path, and a block of the registers that hold
+ * arguments and results - rdi, rsi, rdx, rcx, r8, r9, rax, then the low
+ * 64 bits of xmm0-7 (FDR_XREG_*) - handed to the handler as a pointer.
+ * Entry sleds `call` here, exit sleds `jmp` here: either way the stack
+ * holds one return address and `ret` leaves as the sled would.
+ */
+#define REGS_SIZE	(15 * 8)
+
+.macro ARGS_TRAMP name, type, xray, handler
+	.globl	\name
+	.type	\name,@function
+	.p2align 4
+\name:
+	.cfi_startproc
+	cmpb	$0, fdr__xray_fast_on(%rip)
+	je	1f
+	subq	$REGS_SIZE, %rsp
+	.cfi_adjust_cfa_offset REGS_SIZE
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	.irp i, 0,1,2,3,4,5,6,7
+	movq	%xmm\i, (56 + 8 * \i)(%rsp)
+	.endr
+	GENERAL_CALL \handler, \type, (8 + REGS_SIZE), 0, 1
+	addq	$REGS_SIZE, %rsp
+	.cfi_adjust_cfa_offset -REGS_SIZE
+	ret
+1:
+	jmp	\xray
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
+	ARGS_TRAMP fdr__xray_args_entry_tramp, 0, __xray_FunctionEntry, fdr__xray_args_entry
+	ARGS_TRAMP fdr__xray_args_exit_tramp, 1, __xray_FunctionExit, fdr__xray_args_exit
 
 /*
  * The handlers the mode installs in compiler-rt (arg0, arg1, custom

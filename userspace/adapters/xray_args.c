@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xray_args.c - $FDR_XRAY_ARGS (xray_args.h): which registers of which
+ * functions to log, and the handlers that log them.
+ *
+ * Runs on the general path of the args trampolines (every register
+ * saved), so it may call libc.  Strings are read with
+ * process_vm_readv() on our own pid: a bad pointer in an argument is a
+ * fact to record (FDR_ARGS_STR_FAULT), not a crash of the program.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "fdr.h"
+#include <linux/fdr.h>
+#include <linux/fdr_log.h>
+#include "xray_args.h"
+
+#define SPECS_MAX	64
+
+struct arg_reg {
+	char cls;		/* 'i', 'f' or 's' */
+	uint8_t slot;		/* index into the trampoline's regs */
+};
+
+struct fn_spec {
+	int32_t fid;
+	uint8_t n;
+	char ret;		/* 0, 'i', 'f' or 's' */
+	struct arg_reg arg[FDR_ENTER_ARGS_MAX];
+};
+
+static struct fn_spec specs[SPECS_MAX];
+static size_t nspecs;
+
+/* "i3" -> slot 2; "f1" -> slot FDR_XREG_XMM0. */
+__FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct arg_reg *r)
+{
+	int idx = p[1] - '0';
+
+	r->cls = p[0];
+	if ((p[0] == 'i' || p[0] == 's') && idx >= 1 && idx <= 6)
+		r->slot = (uint8_t)(idx - 1);
+	else if (p[0] == 'f' && idx >= 1 && idx <= 8)
+		r->slot = (uint8_t)(FDR_XREG_XMM0 + idx - 1);
+	else
+		return -1;
+	return 0;
+}
+
+/* "FID:i1,s2:i" into specs[nspecs]; end: one past it. */
+__FDR_NO_INSTRUMENT static int parse_entry(const char *p, const char *end)
+{
+	struct fn_spec *f = &specs[nspecs];
+	char *q;
+	long fid = strtol(p, &q, 10);
+
+	if (q == p || *q != ':' || fid <= 0 || fid > INT32_MAX)
+		return -1;
+	f->fid = (int32_t)fid;
+	for (p = q + 1; *p != ':'; p += *p == ',') {
+		if (p + 2 > end || f->n == FDR_ENTER_ARGS_MAX || parse_reg(p, &f->arg[f->n++]))
+			return -1;
+		p += 2;
+		if (*p != ',' && *p != ':')
+			return -1;
+	}
+	p++;
+	if (p < end && (*p == 'i' || *p == 'f' || *p == 's'))
+		f->ret = *p++;
+	return p == end ? 0 : -1;
+}
+
+__FDR_NO_INSTRUMENT int fdr__xray_args_load(const char *env)
+{
+	const char *p = env;
+
+	nspecs = 0;
+	while (p && *p) {
+		const char *end = strchr(p, ';');
+
+		if (!end)
+			end = p + strlen(p);
+		if (nspecs == SPECS_MAX || parse_entry(p, end)) {
+			fprintf(stderr, "fdr xray mode: FDR_XRAY_ARGS: bad entry at '%.40s' "
+				"(fdr record writes it: record with fdr record -A/-R)\n", p);
+			nspecs = 0;
+			return -EINVAL;
+		}
+		nspecs++;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+__FDR_NO_INSTRUMENT static const struct fn_spec *find(int32_t fid)
+{
+	for (size_t i = 0; i < nspecs; i++)
+		if (specs[i].fid == fid)
+			return &specs[i];
+	return NULL;
+}
+
+__FDR_NO_INSTRUMENT bool fdr__xray_args_has(int32_t fid)
+{
+	return find(fid) != NULL;
+}
+
+/* Up to FDR_ARGS_STR_MAX bytes of the string at addr, as one
+ * fdr_args_str and its bytes at out; returns the bytes written. */
+__FDR_NO_INSTRUMENT static size_t copy_string(uint8_t *out, uint8_t index, uint64_t addr)
+{
+	struct fdr_args_str h = { .index = index };
+	uint8_t *text = out + sizeof(h);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), first;
+	struct iovec local, remote[2];
+	ssize_t got;
+
+	if (!addr) {
+		h.flags = FDR_ARGS_STR_NULL;
+		memcpy(out, &h, sizeof(h));
+		return sizeof(h);
+	}
+	/* split at the page end: a readable head before an unmapped page */
+	first = page - (size_t)(addr % page);
+	if (first > FDR_ARGS_STR_MAX + 1)
+		first = FDR_ARGS_STR_MAX + 1;
+	remote[0] = (struct iovec){ (void *)(uintptr_t)addr, first };
+	remote[1] = (struct iovec){ (void *)(uintptr_t)(addr + first),
+				    FDR_ARGS_STR_MAX + 1 - first };
+	local = (struct iovec){ text, FDR_ARGS_STR_MAX + 1 };
+	got = process_vm_readv(getpid(), &local, 1, remote, remote[1].iov_len ? 2 : 1, 0);
+	if (got <= 0) {
+		h.flags = FDR_ARGS_STR_FAULT;
+		got = 0;
+	} else {
+		uint8_t *nul = memchr(text, 0, (size_t)got);
+
+		if (nul)
+			got = nul - text;
+		else if (got > FDR_ARGS_STR_MAX)
+			got = FDR_ARGS_STR_MAX, h.flags = FDR_ARGS_STR_CUT;
+		else	/* stopped at an unreadable page, no NUL seen */
+			h.flags = FDR_ARGS_STR_FAULT;
+	}
+	h.len = (uint8_t)got;
+	memcpy(out, &h, sizeof(h));
+	return sizeof(h) + (size_t)got;
+}
+
+#define STR_ROOM	(sizeof(struct fdr_args_str) + FDR_ARGS_STR_MAX + 1)
+
+__FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_type type,
+					      const uint64_t *regs)
+{
+	const struct fn_spec *f = find(fid);
+	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * STR_ROOM];
+	uint64_t v[FDR_ENTER_ARGS_MAX];
+	size_t len = 8;
+
+	(void)type;
+	if (!f) {	/* cannot happen: only their sleds come here */
+		fdr_enter(fid);
+		return;
+	}
+	memcpy(ev, FDR_ARGS_STR_MAGIC, 8);
+	for (unsigned i = 0; i < f->n; i++) {
+		v[i] = regs[f->arg[i].slot];
+		if (f->arg[i].cls == 's')
+			len += copy_string(ev + len, (uint8_t)i, v[i]);
+	}
+	fdr_enter_args(fid, v, f->n);
+	if (len > 8)
+		fdr_custom_event(ev, len);
+}
+
+__FDR_NO_INSTRUMENT void fdr__xray_args_exit(int32_t fid, enum fdr_xray_entry_type type,
+					     const uint64_t *regs)
+{
+	const struct fn_spec *f = find(fid);
+	uint8_t ev[16 + STR_ROOM];
+	uint64_t value;
+	size_t len = 16;
+
+	(void)type;
+	if (f && f->ret) {
+		value = regs[f->ret == 'f' ? FDR_XREG_XMM0 : FDR_XREG_RAX];
+		memcpy(ev, FDR_ARGS_RET_MAGIC, 8);
+		memcpy(ev + 8, &value, 8);
+		if (f->ret == 's')
+			len += copy_string(ev + len, 0, value);
+		fdr_custom_event(ev, len);
+	}
+	fdr_exit(fid);
+}
