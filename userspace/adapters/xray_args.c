@@ -8,7 +8,6 @@
  * process_vm_readv() on our own pid: a bad pointer in an argument is a
  * fact to record (FDR_ARGS_STR_FAULT), not a crash of the program.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +159,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_t
 {
 	const struct fn_spec *f = find(fid);
 	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * STR_ROOM];
-	uint64_t v[FDR_ENTER_ARGS_MAX];
+	uint64_t v[FDR_ENTER_ARGS_MAX] = { 0 };
 	size_t len = 8;
 
 	(void)type;
