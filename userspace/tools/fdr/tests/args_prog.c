@@ -57,10 +57,21 @@ __attribute__((noinline)) char next_char(char c)
 	return (char)(c + 1);
 }
 
+/* Not printed: the test checks the bound (64 bytes) and NULL. */
+__attribute__((noinline)) int first_byte(const char *s)
+{
+	return s ? s[0] : -1;
+}
+
 __attribute__((noinline)) int plain(int x)
 {
 	return x * 3;
 }
+
+/* Calls whose result is unused could go: the compiler sees they only read. */
+volatile int sink;
+static const char long_text[] =
+	"0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdefTAIL";
 
 int main(int argc, char **argv)
 {
@@ -73,5 +84,7 @@ int main(int argc, char **argv)
 	str_len("say \"hi\"\n\tcaf\xc3\xa9", 3 + zero);
 	half(-2.5 + zero, -7);
 	next_char('A' + (char)zero);
+	sink = first_byte(&long_text[zero]);
+	sink = first_byte(zero ? "" : NULL);
 	return r == 4 ? 0 : 1;
 }
