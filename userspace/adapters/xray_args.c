@@ -20,25 +20,11 @@
 #include <linux/fdr_log.h>
 #include "xray_args.h"
 
-#define SPECS_MAX	64
-
-struct arg_reg {
-	char cls;		/* 'i', 'f' or 's' */
-	uint8_t slot;		/* index into the trampoline's regs */
-};
-
-struct fn_spec {
-	int32_t fid;
-	uint8_t n;
-	char ret;		/* 0, 'i', 'f' or 's' */
-	struct arg_reg arg[FDR_ENTER_ARGS_MAX];
-};
-
-static struct fn_spec specs[SPECS_MAX];
-static size_t nspecs;
+struct fdr__xray_fn_spec fdr__xray_specs[FDR_XRAY_ARGS_SPECS];
+size_t fdr__xray_nspecs;
 
 /* "i3" -> slot 2; "f1" -> slot FDR_XREG_XMM0. */
-__FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct arg_reg *r)
+__FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct fdr__xray_arg_reg *r)
 {
 	int idx = p[1] - '0';
 
@@ -55,7 +41,7 @@ __FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct arg_reg *r)
 /* "FID:i1,s2:i" into specs[nspecs]; end: one past it. */
 __FDR_NO_INSTRUMENT static int parse_entry(const char *p, const char *end)
 {
-	struct fn_spec *f = &specs[nspecs];
+	struct fdr__xray_fn_spec *f = &fdr__xray_specs[fdr__xray_nspecs];
 	char *q;
 	long fid = strtol(p, &q, 10);
 
@@ -65,6 +51,7 @@ __FDR_NO_INSTRUMENT static int parse_entry(const char *p, const char *end)
 	for (p = q + 1; *p != ':'; p += *p == ',') {
 		if (p + 2 > end || f->n == FDR_ENTER_ARGS_MAX || parse_reg(p, &f->arg[f->n++]))
 			return -1;
+		f->has_str |= *p == 's';
 		p += 2;
 		if (*p != ',' && *p != ':')
 			return -1;
@@ -79,35 +66,29 @@ __FDR_NO_INSTRUMENT int fdr__xray_args_load(const char *env)
 {
 	const char *p = env;
 
-	nspecs = 0;
+	fdr__xray_nspecs = 0;
 	while (p && *p) {
 		const char *end = strchr(p, ';');
 
 		if (!end)
 			end = p + strlen(p);
-		if (nspecs == SPECS_MAX || parse_entry(p, end)) {
+		if (fdr__xray_nspecs == FDR_XRAY_ARGS_SPECS || parse_entry(p, end)) {
 			fprintf(stderr, "fdr xray mode: FDR_XRAY_ARGS: bad entry at '%.40s' "
 				"(fdr record writes it: record with fdr record -A/-R)\n", p);
-			nspecs = 0;
+			fdr__xray_nspecs = 0;
 			return -EINVAL;
 		}
-		nspecs++;
+		fdr__xray_nspecs++;
 		p = *end ? end + 1 : end;
 	}
 	return 0;
 }
 
-__FDR_NO_INSTRUMENT static const struct fn_spec *find(int32_t fid)
+__FDR_NO_INSTRUMENT bool fdr__xray_args_wants(int32_t fid, uint8_t kind)
 {
-	for (size_t i = 0; i < nspecs; i++)
-		if (specs[i].fid == fid)
-			return &specs[i];
-	return NULL;
-}
+	const struct fdr__xray_fn_spec *f = fdr__xray_args_find(fid);
 
-__FDR_NO_INSTRUMENT bool fdr__xray_args_has(int32_t fid)
-{
-	return find(fid) != NULL;
+	return f && (kind == FDR_XRAY_ENTRY || (kind == FDR_XRAY_EXIT && f->ret));
 }
 
 /* Up to FDR_ARGS_STR_MAX bytes of the string at addr, as one
@@ -157,7 +138,7 @@ __FDR_NO_INSTRUMENT static size_t copy_string(uint8_t *out, uint8_t index, uint6
 __FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_type type,
 					      const uint64_t *regs)
 {
-	const struct fn_spec *f = find(fid);
+	const struct fdr__xray_fn_spec *f = fdr__xray_args_find(fid);
 	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * STR_ROOM];
 	uint64_t v[FDR_ENTER_ARGS_MAX] = { 0 };
 	size_t len = 8;
@@ -181,7 +162,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_t
 __FDR_NO_INSTRUMENT void fdr__xray_args_exit(int32_t fid, enum fdr_xray_entry_type type,
 					     const uint64_t *regs)
 {
-	const struct fn_spec *f = find(fid);
+	const struct fdr__xray_fn_spec *f = fdr__xray_args_find(fid);
 	uint8_t ev[16 + STR_ROOM];
 	uint64_t value;
 	size_t len = 16;

@@ -13,7 +13,10 @@
  *
  * The sleds of these functions call trampolines of their own
  * (xray_tramp_x86_64.S) that save the registers above and call the
- * handlers below; every other sled keeps the lean trampolines.
+ * handlers below - the entry's integer and float registers first through
+ * fdr__xray_try_args (xray_fast.c), with no more saved; the exit sleds
+ * only of functions with a return value to log.  Every other sled keeps
+ * the lean trampolines.
  * Documentation/format.md, "Arguments and return values", has the
  * records written.
  */
@@ -21,7 +24,10 @@
 #define FDR_XRAY_ARGS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "fdr.h"
 
 #include "xray_abi.h"
 
@@ -29,11 +35,42 @@
  * low 64 bits of xmm0-7, in this order. */
 enum { FDR_XREG_RAX = 6, FDR_XREG_XMM0 = 7, FDR_XREG_NR = 15 };
 
+#define FDR_XRAY_ARGS_SPECS	64
+
+struct fdr__xray_arg_reg {
+	char cls;		/* 'i', 'f' or 's' */
+	uint8_t slot;		/* index into the trampoline's regs */
+};
+
+struct fdr__xray_fn_spec {
+	int32_t fid;
+	uint8_t n;
+	bool has_str;		/* an 's' argument: the general path */
+	char ret;		/* 0, 'i', 'f' or 's' */
+	struct fdr__xray_arg_reg arg[FDR_ENTER_ARGS_MAX];
+};
+
+extern struct fdr__xray_fn_spec fdr__xray_specs[FDR_XRAY_ARGS_SPECS];
+extern size_t fdr__xray_nspecs;
+
+/* fid's spec, or NULL: a short scan, from the general path and from
+ * xray_fast.c (so no vector register may be touched here). */
+static inline __attribute__((always_inline)) const struct fdr__xray_fn_spec *
+fdr__xray_args_find(int32_t fid)
+{
+	for (size_t i = 0; i < fdr__xray_nspecs; i++)
+		if (fdr__xray_specs[i].fid == fid)
+			return &fdr__xray_specs[i];
+	return NULL;
+}
+
 /* Parse $FDR_XRAY_ARGS (NULL or "": none); 0, or -EINVAL after a message. */
 int fdr__xray_args_load(const char *env);
-/* Does fid have a spec?  Its sleds then take the args trampolines. */
-bool fdr__xray_args_has(int32_t fid);
+/* Does this sled (XRayEntryType kind) of fid take an args trampoline? */
+bool fdr__xray_args_wants(int32_t fid, uint8_t kind);
 
+/* The entry's first try (xray_fast.c): true if written. */
+bool fdr__xray_try_args(int32_t fid, const uint64_t *regs);
 /* The handlers the args trampolines call. */
 void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_type type, const uint64_t *regs);
 void fdr__xray_args_exit(int32_t fid, enum fdr_xray_entry_type type, const uint64_t *regs);

@@ -45,8 +45,9 @@ struct retarget {
 	uint8_t opcode;		/* call or jmp */
 };
 
-/* A function with an -A/-R spec: its entry and exit sleds call the
- * args trampolines (xray_args.h); the rest keep the lean ones. */
+/* A function with an -A/-R spec: its entry sled and, with a return value
+ * to log, its exit sleds call the args trampolines (xray_args.h); the
+ * rest keep the lean ones. */
 __FDR_NO_INSTRUMENT static const struct retarget *args_retarget_for(uint8_t kind)
 {
 	static const struct retarget entry = {
@@ -177,7 +178,7 @@ __FDR_NO_INSTRUMENT int fdr__xray_sleds_retarget(void)
 		if (!r || s->version < 2)	/* old absolute format: leave it */
 			continue;
 		sled = fdr__xray_sled_address(s);
-		if (args_retarget_for(s->kind) && fdr__xray_args_has(sled_fid(sled)))
+		if (fdr__xray_args_wants(sled_fid(sled), s->kind))
 			r = args_retarget_for(s->kind);
 		if (!calls_xray(sled, r) || !in_reach(sled, r->ours))
 			continue;

@@ -277,24 +277,19 @@ fdr__xray_exit_tramp:
 
 /*
  * The sleds of functions with an -A/-R spec (xray_args.h) call these
- * instead: no fast path, and a block of the registers that hold
- * arguments and results - rdi, rsi, rdx, rcx, r8, r9, rax, then the low
- * 64 bits of xmm0-7 (FDR_XREG_*) - handed to the handler as a pointer.
- * Entry sleds `call` here, exit sleds `jmp` here: either way the stack
- * holds one return address and `ret` leaves as the sled would.
+ * instead, with a block of the registers that hold arguments and
+ * results - rdi, rsi, rdx, rcx, r8, r9, rax, then the low 64 bits of
+ * xmm0-7 (FDR_XREG_*) - whose address goes to the handlers.  The entry
+ * first tries fdr__xray_try_args (xray_fast.c: no_caller_saved_registers,
+ * general registers only), restoring from the block the three registers
+ * its call uses; then, as the lean trampolines do, the general path.
+ * Entry sleds `call` here (rsp = 0 mod 16 on arrival: a 128-byte block
+ * keeps the try's call aligned), exit sleds `jmp` here; either way
+ * `ret` leaves as the sled would.
  */
-#define REGS_SIZE	(15 * 8)
-
-.macro ARGS_TRAMP name, type, xray, handler
-	.globl	\name
-	.type	\name,@function
-	.p2align 4
-\name:
-	.cfi_startproc
-	cmpb	$0, fdr__xray_fast_on(%rip)
-	je	1f
-	subq	$REGS_SIZE, %rsp
-	.cfi_adjust_cfa_offset REGS_SIZE
+.macro ARGS_BLOCK size
+	subq	$\size, %rsp
+	.cfi_adjust_cfa_offset \size
 	movq	%rdi, 0(%rsp)
 	movq	%rsi, 8(%rsp)
 	movq	%rdx, 16(%rsp)
@@ -305,9 +300,35 @@ fdr__xray_exit_tramp:
 	.irp i, 0,1,2,3,4,5,6,7
 	movq	%xmm\i, (56 + 8 * \i)(%rsp)
 	.endr
-	GENERAL_CALL \handler, \type, (8 + REGS_SIZE), 0, 1
-	addq	$REGS_SIZE, %rsp
-	.cfi_adjust_cfa_offset -REGS_SIZE
+.endm
+
+.macro ARGS_TRAMP name, type, xray, handler, size, try=none
+	.globl	\name
+	.type	\name,@function
+	.p2align 4
+\name:
+	.cfi_startproc
+	cmpb	$0, fdr__xray_fast_on(%rip)
+	je	1f
+	ARGS_BLOCK \size
+	.ifnc \try,none
+	movl	%r10d, %edi
+	movq	%rsp, %rsi
+	call	\try
+	testb	%al, %al
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	48(%rsp), %rax
+	jz	2f
+	addq	$\size, %rsp
+	.cfi_adjust_cfa_offset -\size
+	ret
+	.cfi_adjust_cfa_offset \size
+2:
+	.endif
+	GENERAL_CALL \handler, \type, (8 + \size), 0, 1
+	addq	$\size, %rsp
+	.cfi_adjust_cfa_offset -\size
 	ret
 1:
 	jmp	\xray
@@ -315,8 +336,8 @@ fdr__xray_exit_tramp:
 	.size	\name, .-\name
 .endm
 
-	ARGS_TRAMP fdr__xray_args_entry_tramp, 0, __xray_FunctionEntry, fdr__xray_args_entry
-	ARGS_TRAMP fdr__xray_args_exit_tramp, 1, __xray_FunctionExit, fdr__xray_args_exit
+	ARGS_TRAMP fdr__xray_args_entry_tramp, 0, __xray_FunctionEntry, fdr__xray_args_entry, 128, fdr__xray_try_args
+	ARGS_TRAMP fdr__xray_args_exit_tramp, 1, __xray_FunctionExit, fdr__xray_args_exit, 120
 
 /*
  * The handlers the mode installs in compiler-rt (arg0, arg1, custom

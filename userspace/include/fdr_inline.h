@@ -143,6 +143,15 @@ FDR__INLINE void fdr__put_function(uint8_t *p, uint32_t kind, int32_t fid,
 	memcpy(p, w, sizeof(w));
 }
 
+FDR__INLINE void fdr__put_metadata(uint8_t *p, uint32_t kind, const void *payload,
+				   size_t n)
+{
+	uint8_t rec[FDR_METADATA_SIZE] = { FDR_MD_FIRST_BYTE(kind) };
+
+	memcpy(rec + 1, payload, n);
+	memcpy(p, rec, sizeof(rec));
+}
+
 /*
  * Is the held buffer still ours to write, with room for `need` bytes
  * after pos (t->pos, loaded once by the caller) below limit (t->size for
@@ -299,6 +308,42 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 general:
 	fdr__guard_leave(t);
 	return false;
+}
+
+/*
+ * fdr_enter_args() in the common case (fdr record -A's integer
+ * arguments): an EnterArg and n CallArguments, with fdr__fast_fn's
+ * checks.  Never undoable, as in the library: the undo counters start
+ * over.  false: nothing was written, call fdr_enter_args().
+ */
+FDR__INLINE bool fdr__fast_enter_args(int32_t fid, const uint64_t *args, unsigned n)
+{
+	struct fdr_thread *t = &fdr__thread;
+	uint64_t tsc = fdr__tsc();
+	uint64_t pos;
+
+	if (__builtin_expect(t->busy, 0))
+		return false;
+	fdr__guard_enter(t);
+	pos = t->pos;
+	if (__builtin_expect(!fdr__can_write_at(t, pos, (1 + n) * FDR_METADATA_SIZE +
+							   FDR_FUNCTION_SIZE) ||
+			     !fdr__no_preamble(t, tsc, fdr__cpu_fast(t)), 0)) {
+		fdr__guard_leave(t);
+		return false;
+	}
+	t->last_entry_tsc = 0;
+	t->undo_enters = 0;
+	t->undo_tails = 0;
+	fdr__put_function(t->buf + pos, FDR_FN_ENTER_ARG, fid, (uint32_t)(tsc - t->latest_tsc));
+	pos += FDR_FUNCTION_SIZE;
+	for (unsigned i = 0; i < n; i++, pos += FDR_METADATA_SIZE)
+		fdr__put_metadata(t->buf + pos, FDR_MD_CALL_ARGUMENT, &args[i], 8);
+	t->pos = pos;
+	t->latest_tsc = tsc;
+	fdr__publish_at(t, pos);
+	fdr__guard_leave(t);
+	return true;
 }
 
 /*
