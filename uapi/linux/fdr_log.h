@@ -88,8 +88,8 @@ struct fdr_drop_event {
 #define FDR_DROP_EVENT_SIZE	16
 
 /*
- * Strings and return values of `fdr record -A/-R` (Documentation/format.md,
- * "Arguments and return values"), as custom events of their thread:
+ * Strings and return values of `fdr record -A/-R` (Documentation/format.md
+ * §2), as custom events of their thread:
  *  - FDR_ARGS_STR_MAGIC, right after an EnterArg's CallArguments: for
  *    each /s argument, struct fdr_args_str and its len bytes (at most
  *    FDR_ARGS_STR_MAX, cut there; the pointer is the CallArgument);

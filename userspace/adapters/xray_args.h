@@ -17,8 +17,7 @@
  * fdr__xray_try_args (xray_fast.c), with no more saved; the exit sleds
  * only of functions with a return value to log.  Every other sled keeps
  * the lean trampolines.
- * Documentation/format.md, "Arguments and return values", has the
- * records written.
+ * Documentation/format.md §2 has the records written.
  */
 #ifndef FDR_XRAY_ARGS_H
 #define FDR_XRAY_ARGS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arg_spec.h - the argument spec language of `fdr record -A/-R`, as
- * uftrace spells it (Documentation/man/fdr.1, Documentation/arguments.md):
+ * uftrace spells it (Documentation/man/fdr.1, -A; Documentation/format.md §2):
  *
  *   ITEM[,ITEM...]   ITEM: argN | fpargN | retval, then /FMT[SIZE]
  *   FMT   d or i (signed), u (unsigned), x (hex), s (string), c (char),
