@@ -20,8 +20,10 @@
 #include <linux/fdr_log.h>
 #include "xray_args.h"
 
-struct fdr__xray_fn_spec fdr__xray_specs[FDR_XRAY_ARGS_SPECS];
-size_t fdr__xray_nspecs;
+struct fdr__xray_fn_spec **fdr__xray_args_by_fid;
+int32_t fdr__xray_args_max;
+
+size_t __xray_max_function_id(void);
 
 /* "i3" -> slot 2; "f1" -> slot FDR_XREG_XMM0. */
 __FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct fdr__xray_arg_reg *r)
@@ -38,14 +40,15 @@ __FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct fdr__xray_arg_reg
 	return 0;
 }
 
-/* "FID:i1,s2:i" into specs[nspecs]; end: one past it. */
-__FDR_NO_INSTRUMENT static int parse_entry(const char *p, const char *end)
+/* "FID:i1,s2:i" into f; end: one past it. */
+__FDR_NO_INSTRUMENT static int parse_entry(struct fdr__xray_fn_spec *f, const char *p,
+					   const char *end)
 {
-	struct fdr__xray_fn_spec *f = &fdr__xray_specs[fdr__xray_nspecs];
 	char *q;
 	long fid = strtol(p, &q, 10);
 
-	if (q == p || *q != ':' || fid <= 0 || fid > INT32_MAX)
+	if (q == p || *q != ':' || fid <= 0 || fid > fdr__xray_args_max ||
+	    fdr__xray_args_by_fid[fid])
 		return -1;
 	f->fid = (int32_t)fid;
 	for (p = q + 1; *p != ':'; p += *p == ',') {
@@ -62,24 +65,54 @@ __FDR_NO_INSTRUMENT static int parse_entry(const char *p, const char *end)
 	return p == end ? 0 : -1;
 }
 
-__FDR_NO_INSTRUMENT int fdr__xray_args_load(const char *env)
+__FDR_NO_INSTRUMENT static size_t count_entries(const char *p)
+{
+	size_t n = 1;
+
+	while ((p = strchr(p, ';')))
+		n++, p++;
+	return n;
+}
+
+/* Every entry of env into specs, indexed by fid; 0 or -1 at p. */
+__FDR_NO_INSTRUMENT static int parse_all(const char *env, struct fdr__xray_fn_spec *specs,
+					 const char **at)
 {
 	const char *p = env;
 
-	fdr__xray_nspecs = 0;
-	while (p && *p) {
+	for (size_t i = 0; *p; i++) {
 		const char *end = strchr(p, ';');
 
 		if (!end)
 			end = p + strlen(p);
-		if (fdr__xray_nspecs == FDR_XRAY_ARGS_SPECS || parse_entry(p, end)) {
-			fprintf(stderr, "fdr xray mode: FDR_XRAY_ARGS: bad entry at '%.40s' "
-				"(fdr record writes it: record with fdr record -A/-R)\n", p);
-			fdr__xray_nspecs = 0;
-			return -EINVAL;
-		}
-		fdr__xray_nspecs++;
+		*at = p;
+		if (parse_entry(&specs[i], p, end))
+			return -1;
+		fdr__xray_args_by_fid[specs[i].fid] = &specs[i];
 		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+__FDR_NO_INSTRUMENT int fdr__xray_args_load(const char *env)
+{
+	struct fdr__xray_fn_spec *specs;
+	const char *at = env;
+
+	if (!env || !*env)
+		return 0;
+	fdr__xray_args_max = (int32_t)__xray_max_function_id();
+	specs = calloc(count_entries(env), sizeof(*specs));
+	fdr__xray_args_by_fid = calloc((size_t)fdr__xray_args_max + 1, sizeof(*fdr__xray_args_by_fid));
+	if (!specs || !fdr__xray_args_by_fid || parse_all(env, specs, &at)) {
+		fprintf(stderr, "fdr xray mode: FDR_XRAY_ARGS: %s at '%.40s' "
+			"(fdr record writes it: record with fdr record -A/-R)\n",
+			specs && fdr__xray_args_by_fid ? "bad entry" : "out of memory", at);
+		free(fdr__xray_args_by_fid);
+		free(specs);
+		fdr__xray_args_by_fid = NULL;
+		fdr__xray_args_max = 0;
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -34,8 +34,6 @@
  * low 64 bits of xmm0-7, in this order. */
 enum { FDR_XREG_RAX = 6, FDR_XREG_XMM0 = 7, FDR_XREG_NR = 15 };
 
-#define FDR_XRAY_ARGS_SPECS	64
-
 struct fdr__xray_arg_reg {
 	char cls;		/* 'i', 'f' or 's' */
 	uint8_t slot;		/* index into the trampoline's regs */
@@ -49,18 +47,17 @@ struct fdr__xray_fn_spec {
 	struct fdr__xray_arg_reg arg[FDR_ENTER_ARGS_MAX];
 };
 
-extern struct fdr__xray_fn_spec fdr__xray_specs[FDR_XRAY_ARGS_SPECS];
-extern size_t fdr__xray_nspecs;
+/* The specs, and by function id (1 to fdr__xray_args_max) the one of
+ * each: written once, before the sleds are retargeted, then only read. */
+extern struct fdr__xray_fn_spec **fdr__xray_args_by_fid;
+extern int32_t fdr__xray_args_max;
 
-/* fid's spec, or NULL: a short scan, from the general path and from
- * xray_fast.c (so no vector register may be touched here). */
+/* fid's spec, or NULL: from the general path and from xray_fast.c (so no
+ * vector register may be touched here). */
 static inline __attribute__((always_inline)) const struct fdr__xray_fn_spec *
 fdr__xray_args_find(int32_t fid)
 {
-	for (size_t i = 0; i < fdr__xray_nspecs; i++)
-		if (fdr__xray_specs[i].fid == fid)
-			return &fdr__xray_specs[i];
-	return NULL;
+	return fid > 0 && fid <= fdr__xray_args_max ? fdr__xray_args_by_fid[fid] : NULL;
 }
 
 /* Parse $FDR_XRAY_ARGS (NULL or "": none); 0, or -EINVAL after a message. */

@@ -6,6 +6,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -188,7 +189,7 @@ fail:
 
 int fdr__cmd_record(int argc, char **argv)
 {
-	char functions[65536], dso_functions[16384], args[8192];
+	char functions[65536], dso_functions[16384], *args = NULL;
 	struct record_opts o;
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
@@ -199,11 +200,12 @@ int fdr__cmd_record(int argc, char **argv)
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions), dso_functions,
 				    sizeof(dso_functions))) ||
 	    (r = fdr__record_trigger_fid(&p, &o)) ||
-	    (r = fdr__record_args(&p, &o, args, sizeof(args))))
+	    (r = fdr__record_args(&p, &o, &args)))
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
-	r = record(&o, &p, functions, dso_functions, args, argv);
+	r = record(&o, &p, functions, dso_functions, args ? args : "", argv);
 	arg_specs_free(&o.args);
+	free(args);
 	return r;
 }

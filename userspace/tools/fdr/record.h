@@ -48,6 +48,7 @@ struct record_opts {
 	const char *argspec[64];	/* -A/-R FUNC@SPEC, in order */
 	char argopt[64];		/* 'A' or 'R', each */
 	size_t nargspec;
+	bool auto_args;			/* -a: every function's, from DWARF */
 	struct arg_specs args;		/* what they name, by function id
 					 * (record_args.c) */
 	const char *patch[64];		/* -P: patch these functions' entries */
@@ -99,9 +100,13 @@ void fdr__prog_libs_free(struct prog_libs *l);
 int fdr__record_lookup(const struct symbols *s, const char *name, char opt, int32_t *fids,
 		       size_t max);
 
-/* record_args.c: -A/-R into o->args, and $FDR_XRAY_ARGS for the XRay
- * mode into env ("" if none); 0 or the exit status after a message. */
-int fdr__record_args(const struct prog *p, struct record_opts *o, char *env, size_t envsz);
+/* record_args.c: -A/-R/-a into o->args, and $FDR_XRAY_ARGS for the XRay
+ * mode into *env (malloc'd, NULL if none); 0 or the exit status after a
+ * message. */
+int fdr__record_args(const struct prog *p, struct record_opts *o, char **env);
+/* auto_args.c: -a, the spec of every function of syms (PROG's map) that
+ * PROG's DWARF describes, into out; 0 or the exit status after a message. */
+int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out);
 
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);

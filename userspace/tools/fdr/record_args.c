@@ -8,6 +8,7 @@
  * is checked before PROG runs: a bad spec leaves no DIR.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "record.h"
@@ -62,47 +63,70 @@ static int add_one(const struct symbols *syms, struct record_opts *o, size_t i)
 }
 
 /* $FDR_XRAY_ARGS: the compiled form of every spec, ';'-separated. */
-static int compile_env(const struct arg_specs *a, char *env, size_t envsz)
+static int compile_env(const struct arg_specs *a, char **env)
 {
-	size_t len = 0;
+	size_t size = a->n * (16 + FDR_ENTER_ARGS_MAX * 4) + 1, len = 0;
+	char *out = malloc(size);
 
-	for (size_t i = 0; i < a->n; i++) {
-		if (len && len < envsz)
-			env[len++] = ';';
-		if (len >= envsz || arg_spec_compile(&a->spec[i], a->fid[i], env + len, envsz - len)) {
-			fprintf(stderr, "fdr record: too many -A/-R specs\n");
-			return FDR_EXIT_FAILED;
-		}
-		len += strlen(env + len);
+	if (!out) {
+		fprintf(stderr, "fdr record: -A/-R: out of memory\n");
+		return FDR_EXIT_FAILED;
 	}
+	out[0] = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		if (len)
+			out[len++] = ';';
+		/* cannot be too small: 16 bytes hold "FID::r", 4 an argument */
+		arg_spec_compile(&a->spec[i], a->fid[i], out + len, size - len);
+		len += strlen(out + len);
+	}
+	*env = out;
 	return 0;
 }
 
-int fdr__record_args(const struct prog *p, struct record_opts *o, char *env, size_t envsz)
+/* -a: DWARF's spec of each function no -A/-R named (theirs win, as in
+ * uftrace). */
+static int add_auto(const struct prog *p, const struct symbols *syms, struct record_opts *o)
 {
+	struct arg_specs found = { 0 };
+	int r = fdr__auto_args(p, syms, &found);
+
+	for (size_t i = 0; i < found.n && !r; i++)
+		if (!arg_specs_find(&o->args, found.fid[i]) &&
+		    arg_specs_merge(&o->args, found.fid[i], &found.spec[i]))
+			r = FDR_EXIT_FAILED;
+	arg_specs_free(&found);
+	return r;
+}
+
+int fdr__record_args(const struct prog *p, struct record_opts *o, char **env)
+{
+	char opt = o->auto_args ? 'a' : o->argopt[0];
 	struct symbols *syms;
 	char msg[512];
 	int r = 0;
 
-	env[0] = 0;
-	if (!o->nargspec)
+	*env = NULL;
+	if (!o->nargspec && !o->auto_args)
 		return 0;
 	if (o->pid || p->script || p->elf.instr != FDR_INSTR_XRAY) {
 		fprintf(stderr, "fdr record: -%c: arguments and return values are read by the "
-			"XRay trampolines: %s\n", o->argopt[0], o->pid ?
+			"XRay trampolines: %s\n", opt, o->pid ?
 			"not with -p (the running program's sleds are set already); record "
 			"PROG from its start" : "PROG must be built with fdr-cc (XRay), not --gcc");
 		return FDR_EXIT_FAILED;
 	}
 	if (symbols_from_instr_map(&syms, p->path, msg, sizeof(msg))) {
-		fprintf(stderr, "fdr record: -%c: %s\n", o->argopt[0], msg);
+		fprintf(stderr, "fdr record: -%c: %s\n", opt, msg);
 		return FDR_EXIT_FAILED;
 	}
 	for (size_t i = 0; i < o->nargspec && !r; i++)
 		r = add_one(syms, o, i);
+	if (!r && o->auto_args)
+		r = add_auto(p, syms, o);
 	symbols_free(syms);
 	if (!r)
-		r = compile_env(&o->args, env, envsz);
+		r = compile_env(&o->args, env);
 	if (r)
 		arg_specs_free(&o->args);
 	return r;
