@@ -164,6 +164,7 @@ struct walk {
 	const struct fn_addr *fns;	/* sorted by address */
 	size_t n;
 	struct arg_specs *out;
+	size_t matched;			/* map functions DWARF describes */
 	int err;
 };
 
@@ -177,7 +178,10 @@ static void visit(struct walk *w, Dwarf_Die *die)
 	if (dwarf_lowpc(die, &key.address))
 		return;
 	f = bsearch(&key, w->fns, w->n, sizeof(key), by_address);
-	if (f && spec_of(die, &s) && arg_specs_merge(w->out, f->fid, &s))
+	if (!f)
+		return;
+	w->matched++;
+	if (spec_of(die, &s) && arg_specs_merge(w->out, f->fid, &s))
 		w->err = -1;
 }
 
@@ -217,6 +221,12 @@ static int walk_units(Dwarf *dw, struct walk *w)
 	return w->err;
 }
 
+static void no_dwarf(const struct prog *p)
+{
+	fprintf(stderr, "fdr record: -a: %s has no DWARF for its functions: rebuild it "
+		"with -g, or give the arguments with -A FUNC@SPEC\n", p->path);
+}
+
 int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out)
 {
 	int fd = open(p->path, O_RDONLY | O_CLOEXEC), r = 0;
@@ -225,8 +235,7 @@ int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_
 	struct fn_addr *fns;
 
 	if (!dw) {
-		fprintf(stderr, "fdr record: -a: %s has no DWARF: rebuild it with -g, or give "
-			"the arguments with -A FUNC@SPEC\n", p->path);
+		no_dwarf(p);
 		if (fd >= 0)
 			close(fd);
 		return FDR_EXIT_FAILED;
@@ -240,6 +249,9 @@ int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_
 	}
 	if (!fns || walk_units(dw, &w)) {
 		fprintf(stderr, "fdr record: -a: out of memory\n");
+		r = FDR_EXIT_FAILED;
+	} else if (!w.matched && syms->n) {	/* DWARF of libfdr's objects only */
+		no_dwarf(p);
 		r = FDR_EXIT_FAILED;
 	}
 	free(fns);

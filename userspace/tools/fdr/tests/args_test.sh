@@ -50,6 +50,21 @@ grep -q '^args	1@arg1/d32,arg2/d32,retval/d32$' d/info \
 	&& ok "DIR/info keeps the types, by function id" \
 	|| nok "DIR/info keeps the types, by function id" "$(grep ^args d/info)"
 
+# ---- -a: every function's spec from DWARF ----
+"$FDR" record -t 0 -o auto -a ./args_prog >auto.out 2>auto.err
+same "fdr record -a: PROG ran as without" "$(cat prog.out)" "$(cat auto.out)"
+"$FDR" replay auto 2>&1 | sed -n 's/^.*|   \(int_add\|u64_max\|str_len\|half\|next_char\)\((.*\);$/\1\2/p' >auto_calls.out
+same "-a: replay's values equal what the program printed" "$(cat prog.out)" "$(cat auto_calls.out)"
+same "-a: every parameter and return value typed from DWARF" \
+"args	1@arg1/d32,arg2/d32,retval/d32
+args	2@arg1/u64,retval/u64
+args	3@arg1/s,arg2/d32,retval/u64
+args	4@fparg1/f64,arg1/d64,retval/f64
+args	5@arg1/c,retval/c
+args	6@arg1/s,retval/d32
+args	7@arg1/d32,retval/d32
+args	8@arg1/d32,arg2/p,retval/d32" "$(grep '^args	' auto/info)"
+
 # ---- llvm-xray reads the log: CallArguments, custom events ----
 check "llvm-xray fdr-dump --verify: a log with arguments verifies" "$XRAY" fdr-dump --verify d/log.xray
 "$XRAY" convert --symbolize --output-format=yaml --instr_map=args_prog d/log.xray >conv.yaml 2>conv.err
@@ -70,5 +85,11 @@ refused "-A with a bad item: named" "'arg9' is not an argument spec" -A 'int_add
 refused "-A with a bad format: named" "'arg1/q' is not an argument spec" -A 'int_add@arg1/q'
 refused "-A without @" "expected FUNC@SPEC" -A int_add
 refused "-R with an argument" "-R takes retval" -R 'int_add@arg1'
+"$B/fdr-cc" -O2 -o args_nog "$HERE/args_prog.c" 2>/dev/null
+"$FDR" record -o bad -a ./args_nog >/dev/null 2>bad.err
+rc=$?
+if [ $rc -eq 125 ] && grep -q "has no DWARF for its functions: rebuild it with -g" bad.err && [ ! -e bad ]; then
+	ok "-a on a build without -g: refused, saying why"
+else nok "-a on a build without -g: refused, saying why" "exit $rc" "$(cat bad.err)"; fi
 echo "1..$n"
 [ "$failed" -eq 0 ]
