@@ -200,9 +200,9 @@
 	.cfi_adjust_cfa_offset -(GENERAL_SAVED * 8)
 .endm
 
-/* Entry, tail-call and arg-logging sleds `call` here: stack = the return
- * into the sled's function.  try: the fast path, or none. */
-.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
+/* A trampoline's symbol and first test: not recording, to 1f (which
+ * jumps to compiler-rt's). */
+.macro TRAMP_BEGIN name
 	.globl	\name
 	.type	\name,@function
 	.p2align 4
@@ -210,6 +210,12 @@
 	.cfi_startproc
 	cmpb	$0, fdr__xray_fast_on(%rip)
 	je	1f
+.endm
+
+/* Entry, tail-call and arg-logging sleds `call` here: stack = the return
+ * into the sled's function.  try: the fast path, or none. */
+.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
+	TRAMP_BEGIN \name
 	.ifnc \try,none
 	/* 2 pushes keep the call aligned (rsp = 0 mod 16 on arrival). */
 	pushq	%rdi
@@ -241,13 +247,7 @@
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16; `ret` then returns there. */
-	.globl	fdr__xray_exit_tramp
-	.type	fdr__xray_exit_tramp,@function
-	.p2align 4
-fdr__xray_exit_tramp:
-	.cfi_startproc
-	cmpb	$0, fdr__xray_fast_on(%rip)
-	je	1f
+	TRAMP_BEGIN fdr__xray_exit_tramp
 	/* rdi is no exit's result, but a caller may keep it live; 8 more
 	 * bytes align the call (rsp = 8 mod 16 on arrival). */
 	pushq	%rdi
@@ -303,13 +303,7 @@ fdr__xray_exit_tramp:
 .endm
 
 .macro ARGS_TRAMP name, type, xray, handler, size, try=none
-	.globl	\name
-	.type	\name,@function
-	.p2align 4
-\name:
-	.cfi_startproc
-	cmpb	$0, fdr__xray_fast_on(%rip)
-	je	1f
+	TRAMP_BEGIN \name
 	ARGS_BLOCK \size
 	.ifnc \try,none
 	movl	%r10d, %edi

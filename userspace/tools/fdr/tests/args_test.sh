@@ -50,6 +50,15 @@ grep -q '^args	1@arg1/d32,arg2/d32,retval/d32$' d/info \
 	&& ok "DIR/info keeps the types, by function id" \
 	|| nok "DIR/info keeps the types, by function id" "$(grep ^args d/info)"
 
+# -R alone: a plain Enter, the value before the Exit
+"$FDR" record -t 0 -o ronly -R plain@retval/d32 ./args_prog >/dev/null 2>ronly.err
+"$FDR" replay ronly 2>&1 | grep -q '^ *[0-9.]* us \[ *[0-9]*\] |   plain() = 3;$' \
+	&& ok "-R alone: replay shows the return value" \
+	|| nok "-R alone: replay shows the return value" "$("$FDR" replay ronly 2>&1 | grep plain)" "$(cat ronly.err)"
+"$FDR" dump ronly 2>&1 | grep -q 'Function Enter fid=7 ' \
+	&& ok "-R alone: the entry is a plain Enter (no empty EnterArg)" \
+	|| nok "-R alone: the entry is a plain Enter (no empty EnterArg)" "$("$FDR" dump ronly 2>&1 | grep 'fid=7')"
+
 # ---- -a: every function's spec from DWARF ----
 "$FDR" record -t 0 -o auto -a ./args_prog >auto.out 2>auto.err
 same "fdr record -a: PROG ran as without" "$(cat prog.out)" "$(cat auto.out)"
