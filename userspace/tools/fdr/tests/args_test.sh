@@ -3,8 +3,9 @@
 # args_test.sh BUILD - fdr record -A/-R on an XRay build: the values fdr
 # replay shows equal what the program prints of them itself (negative,
 # UINT64_MAX, a string with quotes, newline, tab and UTF-8, a double, a
-# char); strings cut at 64 bytes, NULL; llvm-xray still reads the log; a
-# bad spec or unknown function is refused with exit 125 and no DIR.
+# char); strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
+# llvm-xray still reads the log; a bad spec, an unknown function or -a
+# without -g is refused with exit 125 and no DIR.
 # TAP on stdout.
 set -u
 BUILD=$(cd "$1" && pwd)
