@@ -13,7 +13,7 @@ calls_bin=$out/calls
 fdrctl=$bindir/fdrctl
 rounds=${ROUNDS:-21}
 calls=${CALLS:-2000000}
-modes=(unpatched trampoline empty direct fdr fdr-xray-tramp xray-fdr xray-fdr-tsc cyg)
+modes=(unpatched trampoline empty direct fdr fdr-arg1 fdr-arg1-ret fdr-xray-tramp xray-fdr xray-fdr-tsc cyg)
 region=bench-xray-$$
 tmp=$(mktemp -d /tmp/bench-xray.XXXXXX)
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"; "$fdrctl" --embedded "$region" destroy >/dev/null 2>&1 || true' EXIT
@@ -62,6 +62,13 @@ run_mode() {
 		XRAY_OPTIONS="patch_premain=true xray_mode=fdr" \
 		FDR_TARGET="embedded:$region" FDR_OPTIONS=func_duration_threshold_us=0 \
 			"$calls_bin" "$mode" "$calls"
+		;;
+	fdr-arg1 | fdr-arg1-ret)	# fdr record -A leaf@arg1 (-R leaf@retval): leaf is id 1
+		fresh_region
+		FDR_XRAY_ARGS="1:i1:$([ "$mode" = fdr-arg1-ret ] && echo i)" \
+		XRAY_OPTIONS="patch_premain=true xray_mode=fdr" \
+		FDR_TARGET="embedded:$region" FDR_OPTIONS=func_duration_threshold_us=0 \
+			"$calls_bin" fdr "$calls" | sed "s/^fdr /$mode /"
 		;;
 	xray-fdr-tsc)
 		run_xray_fdr_tsc || true
@@ -162,6 +169,8 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo "| empty | trampoline + an empty handler | ${med[empty]} | $(spread empty) |"
 	echo "| direct | no XRay: fdr_enter + fdr_exit called in the source | ${med[direct]} | $(spread direct) |"
 	echo "| **fdr** | our mode: its own trampolines + libfdr's record path (embedded region) | **${med[fdr]}** | $(spread fdr) |"
+	echo "| fdr-arg1 | our mode, leaf's one integer argument logged (fdr record -A leaf@arg1) | ${med[fdr-arg1]} | $(spread fdr-arg1) |"
+	echo "| fdr-arg1-ret | the same and its return value (-R leaf@retval) | ${med[fdr-arg1-ret]} | $(spread fdr-arg1-ret) |"
 	echo "| fdr-xray-tramp | our mode through compiler-rt's trampolines (\$FDR_XRAY_SLEDS=xray) | ${med[fdr-xray-tramp]} | $(spread fdr-xray-tramp) |"
 	echo "| xray-fdr | trampoline + compiler-rt's FDR mode, its clock as found here | ${med[xray-fdr]} | $(spread xray-fdr) |"
 	echo "| xray-fdr-tsc | the same, given a TSC frequency (rdtscp; header CycleFrequency = $tsc_freq) | ${med[xray-fdr-tsc]:-n/a} | $(spread xray-fdr-tsc) |"
@@ -178,5 +187,7 @@ verdict=$(awk -v r="$total_ratio" 'BEGIN { print (r <= 0.35) ? "met" : "MISSED" 
 	echo "| libfdr's own record cost (direct − unpatched) | $(minus "${med[direct]}" "${med[unpatched]}") ns | |"
 	echo "| xray-fdr's cost beyond an empty handler | $(minus "${med[xray-fdr]}" "${med[empty]}") ns | |"
 	echo "| cyg hooks ÷ direct calls | $(ratio "${med[cyg]}" "${med[direct]}") | |"
+	echo "| fdr-arg1 ÷ fdr, per call (one integer argument) | **$(ratio "${med[fdr-arg1]}" "${med[fdr]}")** | ≤ 1.5: $(awk -v r="$(ratio "${med[fdr-arg1]}" "${med[fdr]}")" 'BEGIN { print (r <= 1.5) ? "met" : "MISSED" }') |"
+	echo "| fdr-arg1-ret ÷ fdr, per call (and the return value) | $(ratio "${med[fdr-arg1-ret]}" "${med[fdr]}") | |"
 } > "$here/results.md"
 cat "$here/results.md"

@@ -87,6 +87,28 @@ struct fdr_drop_event {
 };
 #define FDR_DROP_EVENT_SIZE	16
 
+/*
+ * Strings and return values of `fdr record -A/-R` (Documentation/format.md
+ * §2), as custom events of their thread:
+ *  - FDR_ARGS_STR_MAGIC, right after an EnterArg's CallArguments: for
+ *    each /s argument, struct fdr_args_str and its len bytes (at most
+ *    FDR_ARGS_STR_MAX, cut there; the pointer is the CallArgument);
+ *  - FDR_ARGS_RET_MAGIC, right before the Exit it belongs to: the return
+ *    register as a __u64, then for a /s return value one fdr_args_str.
+ */
+#define FDR_ARGS_STR_MAGIC	"fdr.astr"	/* 8 bytes, no NUL */
+#define FDR_ARGS_RET_MAGIC	"fdr.rval"
+#define FDR_ARGS_STR_MAX	64
+
+struct fdr_args_str {
+	__u8 index;		/* the argument's position among the CallArguments */
+	__u8 flags;		/* FDR_ARGS_STR_* */
+	__u8 len;		/* bytes that follow */
+};
+#define FDR_ARGS_STR_CUT	1	/* longer than FDR_ARGS_STR_MAX */
+#define FDR_ARGS_STR_NULL	2	/* the pointer was NULL */
+#define FDR_ARGS_STR_FAULT	4	/* the pointer was not readable */
+
 /* Function record kinds (bits 1..3 of word 0; bit 0 is 0). */
 enum fdr_function_kind {
 	FDR_FN_ENTER		= 0,

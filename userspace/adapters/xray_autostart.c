@@ -24,6 +24,7 @@
 #include <linux/fdr.h>
 #include "fdr_env.h"
 #include "xray_abi.h"
+#include "xray_args.h"
 #include "xray_dso.h"
 #include "xray_exec_id.h"
 #include "xray_filter.h"
@@ -63,12 +64,15 @@ __FDR_NO_INSTRUMENT static int mode_requested(void)
 __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 {
 	const char *only = secure_getenv("FDR_XRAY_FUNCTIONS");
+	const char *args = secure_getenv("FDR_XRAY_ARGS");
 	char value[16];
 	int n;
 
-	/* -F and -N name PROG's ids: another program's would be others */
-	if (fdr__xray_main_claim() == 0 && fdr__xray_main_base)
+	/* -F, -N, -A and -R name PROG's ids: another program's would be others */
+	if (fdr__xray_main_claim() == 0 && fdr__xray_main_base) {
 		only = NULL;
+		args = NULL;
+	}
 	if (!fdr__xray_options_get(fdr__env("XRAY_OPTIONS"), "patch_premain", value,
 				  sizeof(value)) || !fdr__xray_option_is_true(value)) {
 		fprintf(stderr, "fdr xray mode: note: XRAY_OPTIONS has no "
@@ -84,6 +88,9 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 	if (n == -EIO)
 		fprintf(stderr, "fdr xray mode: note: XRay refused to (un)patch the "
 			"functions of FDR_XRAY_FUNCTIONS; recording what is patched\n");
+	/* before the retarget: it sends these functions' sleds elsewhere */
+	if (fdr__xray_args_load(args))
+		fprintf(stderr, "fdr xray mode: note: no arguments are recorded\n");
 	n = fdr__xray_sleds_retarget();
 	if (n < 0)	/* still correct, through compiler-rt's trampolines */
 		fprintf(stderr, "fdr xray mode: note: cannot rewrite the sleds "

@@ -17,6 +17,7 @@
 
 #include "fdr_inline.h"
 #include <linux/fdr.h>
+#include "xray_args.h"
 
 #if !defined(__x86_64__) || !defined(__has_attribute) || \
 	!__has_attribute(no_caller_saved_registers)
@@ -38,4 +39,17 @@ FDR_FAST bool fdr__xray_try_exit(int32_t fid)
 FDR_FAST bool fdr__xray_try_tail(int32_t fid)
 {
 	return fdr__fast_fn(FDR_FN_TAIL_EXIT, fid);
+}
+
+/* An -A entry whose values are all in registers (no string to copy). */
+FDR_FAST bool fdr__xray_try_args(int32_t fid, const uint64_t *regs)
+{
+	const struct fdr__xray_fn_spec *f = fdr__xray_args_find(fid);
+	uint64_t v[FDR_ENTER_ARGS_MAX];
+
+	if (!f || f->has_str)
+		return false;
+	for (unsigned i = 0; i < f->n; i++)
+		v[i] = regs[f->arg[i].slot];
+	return fdr__fast_enter_args(fid, v, f->n);
 }

@@ -5,8 +5,9 @@
  * A patched sled (LLVM 19, x86-64) is 11 bytes:
  *   41 ba <fid:4>  e8|e9 <rel32:4>     mov $fid,%r10d; call|jmp tramp
  * (call for entry and tail-call sleds, jmp for exit sleds).  Only rel32
- * changes, and the fid in a program PROG exec()ed (xray_exec_id.h).  It is rewritten the way compiler-rt patches sleds, so that a
- * thread running through it meanwhile never executes a half-written
+ * changes, and the fid in a program PROG exec()ed (xray_exec_id.h).  It
+ * is rewritten the way compiler-rt patches sleds, so that a thread
+ * running through it meanwhile never executes a half-written
  * instruction: first the sled is disabled with one atomic store of its
  * first bytes (entry/tail: `jmp +9` over the sled; exit: `ret`, what the
  * sled replaced), then rel32 is written, then `41 ba` is stored back
@@ -19,6 +20,7 @@
 #include <unistd.h>
 
 #include <linux/fdr.h>
+#include "xray_args.h"
 #include "xray_exec_id.h"
 #include "xray_sleds.h"
 
@@ -35,6 +37,8 @@ void fdr__xray_entry_tramp(void);
 void fdr__xray_exit_tramp(void);
 void fdr__xray_tail_tramp(void);
 void fdr__xray_arg1_tramp(void);
+void fdr__xray_args_entry_tramp(void);
+void fdr__xray_args_exit_tramp(void);
 
 
 struct retarget {
@@ -42,6 +46,19 @@ struct retarget {
 	void (*ours)(void);
 	uint8_t opcode;		/* call or jmp */
 };
+
+/* A function with an -A/-R spec: its entry sled and, with a return value
+ * to log, its exit sleds call the args trampolines (xray_args.h); the
+ * rest keep the lean ones. */
+__FDR_NO_INSTRUMENT static const struct retarget *args_retarget_for(uint8_t kind)
+{
+	static const struct retarget entry = {
+		__xray_FunctionEntry, fdr__xray_args_entry_tramp, CALL_OPCODE };
+	static const struct retarget exit_ = {
+		__xray_FunctionExit, fdr__xray_args_exit_tramp, JMP_OPCODE };
+
+	return kind == 0 ? &entry : kind == 1 ? &exit_ : NULL;
+}
 
 __FDR_NO_INSTRUMENT static const struct retarget *retarget_for(uint8_t kind)
 {
@@ -137,6 +154,15 @@ __FDR_NO_INSTRUMENT uint8_t *fdr__xray_sled_address(const struct xray_sled *s)
 	return (uint8_t *)((uintptr_t)&s->address + s->address);
 }
 
+/* The function id the sled loads into r10 (41 ba <fid:4>). */
+__FDR_NO_INSTRUMENT static int32_t sled_fid(const uint8_t *sled)
+{
+	int32_t fid;
+
+	memcpy(&fid, sled + 2, sizeof(fid));
+	return fid;
+}
+
 /* Both trampolines in rel32 reach of the sled (same executable: yes). */
 __FDR_NO_INSTRUMENT static int in_reach(const uint8_t *sled, void (*target)(void))
 {
@@ -161,6 +187,8 @@ __FDR_NO_INSTRUMENT int fdr__xray_sleds_retarget(void)
 		if (!r || s->version < 2)	/* old absolute format: leave it */
 			continue;
 		sled = fdr__xray_sled_address(s);
+		if (fdr__xray_args_wants(sled_fid(sled), s->kind))
+			r = args_retarget_for(s->kind);
 		if (!calls_xray(sled, r) || !in_reach(sled, r->ours))
 			continue;
 		ret = fdr__xray_window_cover(&w, (uintptr_t)sled);

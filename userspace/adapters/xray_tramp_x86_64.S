@@ -155,12 +155,14 @@
 /* Where GENERAL_CALL's frame keeps the sled's rdi (the logged argument):
  * above rbp's own slot, r11, r10, r9 and r8. */
 #define SAVED_RDI	(5 * 8)
+/* ... and the args trampolines' register block: above all of it. */
+#define SAVED_REGS	((1 + GENERAL_SAVED) * 8)
 
 /*
  * The general path of a trampoline whose CFA is rsp + cfa_in: save
  * everything, call handler(fid, type[, the sled's rdi]), restore.
  */
-.macro GENERAL_CALL handler, type, cfa_in, witharg=0
+.macro GENERAL_CALL handler, type, cfa_in, witharg=0, withregs=0
 	pushfq
 	pushq	%rax
 	pushq	%rcx
@@ -176,6 +178,9 @@
 	VSTATE_SAVE
 	.if \witharg
 	movq	SAVED_RDI(%rbp), %rdx
+	.endif
+	.if \withregs
+	leaq	SAVED_REGS(%rbp), %rdx
 	.endif
 	movl	%r10d, %edi
 	movl	$\type, %esi
@@ -195,9 +200,9 @@
 	.cfi_adjust_cfa_offset -(GENERAL_SAVED * 8)
 .endm
 
-/* Entry, tail-call and arg-logging sleds `call` here: stack = the return
- * into the sled's function.  try: the fast path, or none. */
-.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
+/* A trampoline's symbol and first test: not recording, to 1f (which
+ * jumps to compiler-rt's). */
+.macro TRAMP_BEGIN name
 	.globl	\name
 	.type	\name,@function
 	.p2align 4
@@ -205,6 +210,12 @@
 	.cfi_startproc
 	cmpb	$0, fdr__xray_fast_on(%rip)
 	je	1f
+.endm
+
+/* Entry, tail-call and arg-logging sleds `call` here: stack = the return
+ * into the sled's function.  try: the fast path, or none. */
+.macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
+	TRAMP_BEGIN \name
 	.ifnc \try,none
 	/* 2 pushes keep the call aligned (rsp = 0 mod 16 on arrival). */
 	pushq	%rdi
@@ -236,13 +247,7 @@
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16; `ret` then returns there. */
-	.globl	fdr__xray_exit_tramp
-	.type	fdr__xray_exit_tramp,@function
-	.p2align 4
-fdr__xray_exit_tramp:
-	.cfi_startproc
-	cmpb	$0, fdr__xray_fast_on(%rip)
-	je	1f
+	TRAMP_BEGIN fdr__xray_exit_tramp
 	/* rdi is no exit's result, but a caller may keep it live; 8 more
 	 * bytes align the call (rsp = 8 mod 16 on arrival). */
 	pushq	%rdi
@@ -269,6 +274,64 @@ fdr__xray_exit_tramp:
 	jmp	__xray_FunctionExit
 	.cfi_endproc
 	.size	fdr__xray_exit_tramp, .-fdr__xray_exit_tramp
+
+/*
+ * The sleds of functions with an -A/-R spec (xray_args.h) call these
+ * instead, with a block of the registers that hold arguments and
+ * results - rdi, rsi, rdx, rcx, r8, r9, rax, then the low 64 bits of
+ * xmm0-7 (FDR_XREG_*) - whose address goes to the handlers.  The entry
+ * first tries fdr__xray_try_args (xray_fast.c: no_caller_saved_registers,
+ * general registers only), restoring from the block the three registers
+ * its call uses; then, as the lean trampolines do, the general path.
+ * Entry sleds `call` here (rsp = 0 mod 16 on arrival: a 128-byte block
+ * keeps the try's call aligned), exit sleds `jmp` here; either way
+ * `ret` leaves as the sled would.
+ */
+.macro ARGS_BLOCK size
+	subq	$\size, %rsp
+	.cfi_adjust_cfa_offset \size
+	movq	%rdi, 0(%rsp)
+	movq	%rsi, 8(%rsp)
+	movq	%rdx, 16(%rsp)
+	movq	%rcx, 24(%rsp)
+	movq	%r8, 32(%rsp)
+	movq	%r9, 40(%rsp)
+	movq	%rax, 48(%rsp)
+	.irp i, 0,1,2,3,4,5,6,7
+	movq	%xmm\i, (56 + 8 * \i)(%rsp)
+	.endr
+.endm
+
+.macro ARGS_TRAMP name, type, xray, handler, size, try=none
+	TRAMP_BEGIN \name
+	ARGS_BLOCK \size
+	.ifnc \try,none
+	movl	%r10d, %edi
+	movq	%rsp, %rsi
+	call	\try
+	testb	%al, %al
+	movq	0(%rsp), %rdi
+	movq	8(%rsp), %rsi
+	movq	48(%rsp), %rax
+	jz	2f
+	addq	$\size, %rsp
+	.cfi_adjust_cfa_offset -\size
+	ret
+	.cfi_adjust_cfa_offset \size
+2:
+	.endif
+	GENERAL_CALL \handler, \type, (8 + \size), 0, 1
+	addq	$\size, %rsp
+	.cfi_adjust_cfa_offset -\size
+	ret
+1:
+	jmp	\xray
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+
+	ARGS_TRAMP fdr__xray_args_entry_tramp, 0, __xray_FunctionEntry, fdr__xray_args_entry, 128, fdr__xray_try_args
+	ARGS_TRAMP fdr__xray_args_exit_tramp, 1, __xray_FunctionExit, fdr__xray_args_exit, 120
 
 /*
  * The handlers the mode installs in compiler-rt (arg0, arg1, custom

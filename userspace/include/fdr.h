@@ -198,6 +198,10 @@ void fdr_enter(int32_t fid);
 void fdr_exit(int32_t fid);
 void fdr_tail_exit(int32_t fid);
 void fdr_enter_arg(int32_t fid, uint64_t arg);
+/* EnterArg and n (at most FDR_ENTER_ARGS_MAX) CallArgument records; n 0:
+ * a plain Enter.  Never rewound by the duration threshold. */
+#define FDR_ENTER_ARGS_MAX	8
+void fdr_enter_args(int32_t fid, const uint64_t *args, unsigned n);
 void fdr_custom_event(const void *data, size_t len);
 
 /* Give the calling thread's buffer back (e.g. before a long sleep). */

@@ -143,6 +143,15 @@ FDR__INLINE void fdr__put_function(uint8_t *p, uint32_t kind, int32_t fid,
 	memcpy(p, w, sizeof(w));
 }
 
+FDR__INLINE void fdr__put_metadata(uint8_t *p, uint32_t kind, const void *payload,
+				   size_t n)
+{
+	uint8_t rec[FDR_METADATA_SIZE] = { FDR_MD_FIRST_BYTE(kind) };
+
+	memcpy(rec + 1, payload, n);
+	memcpy(p, rec, sizeof(rec));
+}
+
 /*
  * Is the held buffer still ours to write, with room for `need` bytes
  * after pos (t->pos, loaded once by the caller) below limit (t->size for
@@ -264,28 +273,45 @@ FDR__INLINE bool fdr__erase_enter(struct fdr_thread *t, uint64_t pos)
  * latest_tsc ahead of our TSC; the unsigned delta then does not fit and
  * the general path reads the TSC again.
  */
-FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
+/*
+ * What every inline record begins with: not inside a record already, the
+ * buffer ours with room for need bytes at *pos (t->pos), no preamble due
+ * at *tsc.  true: inside the re-entry guard; false: outside it, nothing to
+ * write here.
+ */
+FDR__INLINE bool fdr__fast_begin(struct fdr_thread *t, uint64_t need, uint64_t *tsc,
+				 uint64_t *pos)
 {
-	struct fdr_thread *t = &fdr__thread;
-	uint64_t tsc = fdr__tsc();
-	uint64_t pos;
-
+	*tsc = fdr__tsc();
 	if (__builtin_expect(t->busy, 0))
 		return false;
 	fdr__guard_enter(t);
-	pos = t->pos;
-	if (__builtin_expect(!fdr__can_write_at(t, pos, FDR_METADATA_SIZE +
-							       FDR_FUNCTION_SIZE) ||
-			     !fdr__no_preamble(t, tsc, fdr__cpu_fast(t)), 0))
-		goto general;
+	*pos = t->pos;
+	if (__builtin_expect(!fdr__can_write_at(t, *pos, need) ||
+			     !fdr__no_preamble(t, *tsc, fdr__cpu_fast(t)), 0)) {
+		fdr__guard_leave(t);
+		return false;
+	}
+	return true;
+}
+
+FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
+{
+	struct fdr_thread *t = &fdr__thread;
+	uint64_t tsc, pos;
+
+	if (!fdr__fast_begin(t, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE, &tsc, &pos))
+		return false;
 	if (kind == FDR_FN_ENTER) {
 		fdr__undo_note_enter(t, tsc);
 	} else if (fdr__undoable(t, tsc)) {
 		/* A call shorter than the threshold: its Enter is erased here,
 		 * with this TSC; the walk back over a tail-call chain is
 		 * rewind.c's. */
-		if (t->undo_enters == 1 && t->undo_tails)
-			goto general;
+		if (t->undo_enters == 1 && t->undo_tails) {
+			fdr__guard_leave(t);
+			return false;
+		}
 		fdr__erase_enter(t, pos);
 		fdr__publish_at(t, t->pos);
 		fdr__guard_leave(t);
@@ -296,9 +322,34 @@ FDR__INLINE bool fdr__fast_fn(uint32_t kind, int32_t fid)
 	fdr__append_fn(t, pos, kind, fid, tsc);
 	fdr__guard_leave(t);
 	return true;
-general:
+}
+
+/*
+ * fdr_enter_args() in the common case (fdr record -A's integer
+ * arguments): an EnterArg and n CallArguments (n 0: an Enter), with fdr__fast_fn's
+ * checks.  Never undoable, as in the library: the undo counters start
+ * over.  false: nothing was written, call fdr_enter_args().
+ */
+FDR__INLINE bool fdr__fast_enter_args(int32_t fid, const uint64_t *args, unsigned n)
+{
+	struct fdr_thread *t = &fdr__thread;
+	uint64_t tsc, pos;
+
+	if (!fdr__fast_begin(t, (1 + n) * FDR_METADATA_SIZE + FDR_FUNCTION_SIZE, &tsc, &pos))
+		return false;
+	t->last_entry_tsc = 0;
+	t->undo_enters = 0;
+	t->undo_tails = 0;
+	fdr__put_function(t->buf + pos, n ? FDR_FN_ENTER_ARG : FDR_FN_ENTER, fid,
+			  (uint32_t)(tsc - t->latest_tsc));
+	pos += FDR_FUNCTION_SIZE;
+	for (unsigned i = 0; i < n; i++, pos += FDR_METADATA_SIZE)
+		fdr__put_metadata(t->buf + pos, FDR_MD_CALL_ARGUMENT, &args[i], 8);
+	t->pos = pos;
+	t->latest_tsc = tsc;
+	fdr__publish_at(t, pos);
 	fdr__guard_leave(t);
-	return false;
+	return true;
 }
 
 /*

@@ -52,6 +52,7 @@ struct run {
 	bool xray_sleds;	/* FDR_XRAY_SLEDS=xray */
 	const char *vstate;	/* FDR_XRAY_VSTATE (xray_xstate.h), NULL: the best */
 	bool stream;
+	bool args;		/* FDR_XRAY_ARGS: every function on the args trampolines */
 	uint32_t buffer_size;
 	uint64_t trigger_ns;
 	enum evidence evidence;
@@ -61,35 +62,42 @@ struct run {
 };
 
 static const struct run runs[] = {
-	{ "untraced", NULL, false, NULL, false, 0, 0, EV_NONE, false },
-	{ "threshold 0", "func_duration_threshold_us=0", false, NULL, false, 65536, 0,
+	{ "untraced", NULL, false, NULL, false, false, 0, 0, EV_NONE, false },
+	{ "threshold 0", "func_duration_threshold_us=0", false, NULL, false, false, 65536, 0,
 	  EV_RECORDS, false },
-	{ "default threshold", "", false, NULL, false, 65536, 0, EV_NONE, false },
-	{ "threshold 1 s", "func_duration_threshold_us=1000000", false, NULL, false, 65536, 0,
+	{ "default threshold", "", false, NULL, false, false, 65536, 0, EV_NONE, false },
+	{ "threshold 1 s", "func_duration_threshold_us=1000000", false, NULL, false, false, 65536, 0,
 	  EV_NONE, false },
-	{ "trigger armed", "func_duration_threshold_us=0", false, NULL, false, 65536,
+	{ "trigger armed", "func_duration_threshold_us=0", false, NULL, false, false, 65536,
 	  10000000000ull, EV_RECORDS, false },
-	{ "trigger fires", "func_duration_threshold_us=0", false, NULL, false, 65536, 1,
+	{ "trigger fires", "func_duration_threshold_us=0", false, NULL, false, false, 65536, 1,
 	  EV_TRIGGER, false },
-	{ "drop", "func_duration_threshold_us=0", false, NULL, true, 4096, 0, EV_DROPS, false },
-	{ "re-entry", "func_duration_threshold_us=0", false, NULL, false, 4096, 0,
+	{ "drop", "func_duration_threshold_us=0", false, NULL, true, false, 4096, 0, EV_DROPS, false },
+	{ "re-entry", "func_duration_threshold_us=0", false, NULL, false, false, 4096, 0,
 	  EV_REENTRY, false },
-	{ "xray sleds, threshold 0", "func_duration_threshold_us=0", true, NULL, false, 65536, 0,
+	{ "xray sleds, threshold 0", "func_duration_threshold_us=0", true, NULL, false, false, 65536, 0,
 	  EV_RECORDS, false },
-	{ "xray sleds, trigger armed", "func_duration_threshold_us=0", true, NULL, false, 65536,
+	{ "xray sleds, trigger armed", "func_duration_threshold_us=0", true, NULL, false, false, 65536,
 	  10000000000ull, EV_RECORDS, false },
 	/* Each form the trampolines keep the vector registers in; one the
 	 * CPU lacks falls back to the best (the same run again). */
-	{ "ymm form, trigger armed", "func_duration_threshold_us=0", false, "avx", false,
+	{ "ymm form, trigger armed", "func_duration_threshold_us=0", false, "avx", false, false,
 	  65536, 10000000000ull, EV_RECORDS, false },
-	{ "zmm form, trigger armed", "func_duration_threshold_us=0", false, "avx512", false,
+	{ "zmm form, trigger armed", "func_duration_threshold_us=0", false, "avx512", false, false,
 	  65536, 10000000000ull, EV_RECORDS, false },
-	{ "XSAVE form, trigger armed", "func_duration_threshold_us=0", false, "xsave", false,
+	{ "XSAVE form, trigger armed", "func_duration_threshold_us=0", false, "xsave", false, false,
 	  65536, 10000000000ull, EV_RECORDS, false },
 	/* The control: keeping xmm0-15 only, on a CPU with AVX, loses the
 	 * upper halves of ymm, and the check must say so. */
 	{ "control: the xmm form on an AVX CPU", "func_duration_threshold_us=0", false, "sse",
-	  false, 65536, 10000000000ull, EV_RECORDS, true },
+	  false, false, 65536, 10000000000ull, EV_RECORDS, true },
+	/* The sleds of fdr record -A/-R (xray_args.h): registers logged,
+	 * strings copied, return values; the entry's fast path, then with a
+	 * trigger armed every record on the general path. */
+	{ "args trampolines, threshold 0", "func_duration_threshold_us=0", false, NULL, false,
+	  true, 65536, 0, EV_RECORDS, false },
+	{ "args trampolines, trigger armed", "func_duration_threshold_us=0", false, NULL, false,
+	  true, 65536, 10000000000ull, EV_RECORDS, false },
 };
 
 static bool evidence_seen(const struct run *run, struct region *reg,
@@ -125,9 +133,14 @@ static void run_one(const char *prog, const struct run *run, int n)
 	char path[PATH_MAX], target[128], env_target[160], env_opts[160], out[512];
 	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
 	char env_sleds[] = "FDR_XRAY_SLEDS=xray", env_vstate[64];
+	/* xray_regs's seven functions: integer and vector registers, or a
+	 * string argument and a string result (any pointer: a bad one is
+	 * recorded as unreadable) */
+	char env_args[] = "FDR_XRAY_ARGS=1:i1,i2,i3,i4,i5,i6,f1,f2:i;2:s1,f8:s;"
+			  "3:i1,i2,i3,i4,i5,i6,f1,f2:f;4:s1:s;5:i1:i;6:s1,i2:i;7:i1,s2,i3:s";
 	char iters[] = ITERATIONS, ret[] = "return";
 	char *argv[] = { path, iters, run->xray_sleds ? ret : NULL, NULL };
-	char *env[] = { env_target, env_opts, env_xray, NULL, NULL, NULL };
+	char *env[] = { env_target, env_opts, env_xray, NULL, NULL, NULL, NULL };
 	int extra = 3;
 	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = run->buffer_size,
 				.buffers_per_cpu = 2, .trigger_ns = run->trigger_ns,
@@ -148,6 +161,8 @@ static void run_one(const char *prog, const struct run *run, int n)
 		 run->opts ? run->opts : "");
 	if (run->xray_sleds)
 		env[extra++] = env_sleds;
+	if (run->args)
+		env[extra++] = env_args;
 	if (run->vstate) {
 		snprintf(env_vstate, sizeof(env_vstate), "FDR_XRAY_VSTATE=%s", run->vstate);
 		env[extra++] = env_vstate;
@@ -182,7 +197,7 @@ int main(void)
 
 	for (size_t p = 0; p < sizeof(progs) / sizeof(progs[0]); p++)
 		for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
-			if ((runs[i].xray_sleds || runs[i].vstate) && p != 0)
+			if ((runs[i].xray_sleds || runs[i].vstate || runs[i].args) && p != 0)
 				continue;
 			run_one(progs[p], &runs[i], n++);
 		}

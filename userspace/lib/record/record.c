@@ -196,28 +196,39 @@ FDR_API void fdr_tail_exit(int32_t fid)
 	record_exit(FDR_FN_TAIL_EXIT, fid);
 }
 
-/* EnterArg + CallArgument; calls with arguments are never rewound. */
-FDR_API void fdr_enter_arg(int32_t fid, uint64_t arg)
+/*
+ * EnterArg + one CallArgument per value (a plain Enter when n is 0);
+ * calls with arguments are never rewound: what they carry is the point
+ * of recording them.  n is at most FDR_ENTER_ARGS_MAX.
+ */
+FDR_API void fdr_enter_args(int32_t fid, const uint64_t *args, unsigned n)
 {
 	struct fdr_thread *t = &fdr__thread;
 
-	if (!enter_guard(t))
+	if (n > FDR_ENTER_ARGS_MAX || !enter_guard(t))
 		return;
-	if (ready(t, 2 * FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
+	if (ready(t, (1 + n) * FDR_METADATA_SIZE + FDR_FUNCTION_SIZE)) {
 		uint64_t tsc = fdr__tsc();
 
 		write_preamble(t, tsc, fdr__cpu());
 		t->last_entry_tsc = 0;
 		t->undo_enters = 0;
 		t->undo_tails = 0;
-		put_fn(t, FDR_FN_ENTER_ARG, fid, tsc);
-		fdr__put_metadata(t->buf + t->pos, FDR_MD_CALL_ARGUMENT, &arg, 8);
-		t->pos += FDR_METADATA_SIZE;
+		put_fn(t, n ? FDR_FN_ENTER_ARG : FDR_FN_ENTER, fid, tsc);
+		for (unsigned i = 0; i < n; i++) {
+			fdr__put_metadata(t->buf + t->pos, FDR_MD_CALL_ARGUMENT, &args[i], 8);
+			t->pos += FDR_METADATA_SIZE;
+		}
 		fdr__publish(t);
 		if (trigger_armed(t))
 			fdr__trigger_enter(fid, tsc);
 	}
 	leave_guard(t);
+}
+
+FDR_API void fdr_enter_arg(int32_t fid, uint64_t arg)
+{
+	fdr_enter_args(fid, &arg, 1);
 }
 
 /*

@@ -65,15 +65,7 @@ void fdr__cpu_setup(void);
 
 /* ---- record encoding ---- */
 
-static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT
-void fdr__put_metadata(uint8_t *p, uint32_t kind, const void *payload,
-		       size_t n)
-{
-	uint8_t rec[FDR_METADATA_SIZE] = { FDR_MD_FIRST_BYTE(kind) };
-
-	memcpy(rec + 1, payload, n);
-	memcpy(p, rec, sizeof(rec));
-}
+/* fdr__put_metadata: <fdr_inline.h>, whose fast paths write CallArguments. */
 
 /* Publish everything written so far (<fdr_inline.h>'s release store). */
 static inline __attribute__((always_inline)) __FDR_NO_INSTRUMENT

@@ -6,6 +6,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -143,12 +144,12 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 }
 
 static int record(const struct record_opts *o, const struct prog *p, const char *functions,
-		  const char *dso_functions, char **cmdline)
+		  const char *dso_functions, const char *args, char **cmdline)
 {
 	struct run_facts run = { .cmdline = cmdline };
 	char so[PATH_MAX];
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions,
-			       .dso_functions = dso_functions };
+			       .dso_functions = dso_functions, .args = args };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
@@ -188,7 +189,7 @@ fail:
 
 int fdr__cmd_record(int argc, char **argv)
 {
-	char functions[65536], dso_functions[16384];
+	char functions[65536], dso_functions[16384], *args = NULL;
 	struct record_opts o;
 	struct prog p;
 	int r = fdr__record_parse(argc, argv, &o);
@@ -198,9 +199,13 @@ int fdr__cmd_record(int argc, char **argv)
 	if (r >= 0 || (!o.pid && (r = fdr__prog_check(o.argv[0], &p, !o.no_libcall || o.npatch))) ||
 	    (r = fdr__record_filter(&p, &o, functions, sizeof(functions), dso_functions,
 				    sizeof(dso_functions))) ||
-	    (r = fdr__record_trigger_fid(&p, &o)))
+	    (r = fdr__record_trigger_fid(&p, &o)) ||
+	    (r = fdr__record_args(&p, &o, &args)))
 		return r;
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
-	return record(&o, &p, functions, dso_functions, argv);
+	r = record(&o, &p, functions, dso_functions, args ? args : "", argv);
+	arg_specs_free(&o.args);
+	free(args);
+	return r;
 }

@@ -67,6 +67,9 @@ static int info_line(const char *key, const char *v, void *arg)
 		ds->attached = read_attached(v);
 	else if (!strcmp(key, "threshold_us"))
 		ds->threshold_us = read_threshold(v);
+	else if (!strcmp(key, "args") && arg_specs_add_line(&ds->args, v))
+		fprintf(stderr, "fdr: note: %s/info: args line '%.60s' does not parse: "
+			"those values print as numbers\n", ds->dir, v);
 	return 0;
 }
 
@@ -236,6 +239,7 @@ void fdr__data_close(struct data_source *ds)
 	free(ds->sym_maps);
 	ds->sym_maps = NULL;
 	ds->nsym_maps = 0;
+	arg_specs_free(&ds->args);
 }
 
 int fdr__data_symbols(const char *cmd, const struct data_source *ds, struct symbols **out)

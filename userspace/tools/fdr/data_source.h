@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "arg_spec.h"
+
 struct symbols;
 
 /* DIR/info's "finalized trigger" line: the call that ended the recording. */
@@ -38,6 +40,7 @@ struct data_source {
 					 * overwrote it */
 	char **sym_maps;		/* DIR/fdr-syms.*.map: the names, preferred */
 	size_t nsym_maps;
+	struct arg_specs args;		/* DIR/info's "args" lines: fdr record -A/-R */
 	bool exe_names;			/* no sym-map (a DIR of an older fdr):
 					 * exe is there, with the recorded build-id */
 };

@@ -23,6 +23,8 @@
  *				(fdr record -p: the log starts at an attach;
  *				with 0 recycled, every exit without its entry
  *				is a call that was running then)
+ *   args	<fid>@<spec>		(fdr record -A/-R: one line a function,
+ *				its values' types, arg_spec.h's language)
  *   argv	<arg>	<arg>...
  *
  * and what `fdr info` shows (uftrace info's), which nothing else reads:
@@ -59,6 +61,16 @@ static void put_escaped(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	}
+}
+
+/* The types of the values -A/-R logged, for the readers. */
+static void put_args(FILE *f, const struct arg_specs *a)
+{
+	char text[1024];
+
+	for (size_t i = 0; i < a->n; i++)
+		if (!arg_spec_text(&a->spec[i], text, sizeof(text)))
+			fprintf(f, "args\t%d@%s\n", a->fid[i], text);
 }
 
 static const char *instr_name(const struct prog *p)
@@ -201,6 +213,7 @@ int fdr__info_write(const char *dir, const struct prog *p, const struct record_o
 	fputs("log\t" FDR_LOG_NAME "\n", f);
 	if (sum->sched)
 		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);
+	put_args(f, &o->args);
 	put_list(f, "argv", o->argv);
 	put_run(f, o, run);
 	put_region(f, st, sum);

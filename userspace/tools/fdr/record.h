@@ -13,7 +13,10 @@
 
 #include <fdr.h>
 
+#include "arg_spec.h"
 #include "elf_info.h"
+
+struct symbols;
 
 #define FDR_DEFAULT_DATA_DIR	"fdr.data"
 #define FDR_LOG_NAME		"log.xray"
@@ -42,6 +45,12 @@ struct record_opts {
 	size_t nonly;
 	const char *hide[64];		/* -N: record all but these */
 	size_t nhide;
+	const char *argspec[64];	/* -A/-R FUNC@SPEC, in order */
+	char argopt[64];		/* 'A' or 'R', each */
+	size_t nargspec;
+	bool auto_args;			/* -a: every function's, from DWARF */
+	struct arg_specs args;		/* what they name, by function id
+					 * (record_args.c) */
 	const char *patch[64];		/* -P: patch these functions' entries */
 	size_t npatch;
 	char **argv;			/* PROG ARGS..., NULL-terminated; with -p
@@ -85,6 +94,20 @@ struct prog_libs {
 int fdr__prog_libs(const char *prog, struct prog_libs *l);
 void fdr__prog_libs_free(struct prog_libs *l);
 
+/* record_filter.c: the ids (at most max) of PROG's map that name names
+ * (as fdr report prints it, or #id); 0 after a message "-OPT NAME: no
+ * such function" with the closest names. */
+int fdr__record_lookup(const struct symbols *s, const char *name, char opt, int32_t *fids,
+		       size_t max);
+
+/* record_args.c: -A/-R/-a into o->args, and $FDR_XRAY_ARGS for the XRay
+ * mode into *env (malloc'd, NULL if none); 0 or the exit status after a
+ * message. */
+int fdr__record_args(const struct prog *p, struct record_opts *o, char **env);
+/* auto_args.c: -a, the spec of every function of syms (PROG's map) that
+ * PROG's DWARF describes, into out; 0 or the exit status after a message. */
+int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out);
+
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
 /* DIR/fdr-syms.xray.map naming the functions of an XRay PROG and of the
@@ -118,6 +141,7 @@ struct run_env {
 	const char *target;
 	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
 	const char *dso_functions;	/* $FDR_XRAY_DSO_FUNCTIONS, "" for all */
+	const char *args;		/* $FDR_XRAY_ARGS, "" for none */
 	long threshold_us;
 	const char *symdir;
 	const char *preload;		/* libfdr-plt.so, NULL: no library calls */

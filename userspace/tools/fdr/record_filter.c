@@ -88,23 +88,43 @@ static bool in_libs(const struct prog *p, struct prog_libs *libs, bool *read, co
 	return sym != NULL;
 }
 
+/* "-X NAME: no such function", with the map's names closest to it. */
+static void no_such(const struct symbols *s, const char *name, char opt, const char *where)
+{
+	char close[1024];
+
+	name_suggest(name, map_name, (void *)s, s->n, close, sizeof(close));
+	fprintf(stderr, "fdr record: -%c %s: no such function in the program's XRay "
+		"instrumentation map%s%s (names as fdr report prints them, or #id)\n", opt,
+		name, where, close);
+}
+
 /* A name that is neither PROG's nor its libraries': an error, unless
  * PROG may dlopen() one that has it (then only a note). */
 static int unknown(const struct prog *p, const struct symbols *s, const char *name, char opt)
 {
 	bool id = name[0] == '#' || (name[0] >= '0' && name[0] <= '9');
-	char close[1024];
 
 	if (p->elf.dlopen_seen && !id && !strchr(name, ',')) {
 		fprintf(stderr, "fdr record: note: -%c %s: not in the program's XRay map nor in "
 			"its libraries'; kept for the libraries it dlopen()s\n", opt, name);
 		return 0;
 	}
-	name_suggest(name, map_name, (void *)s, s->n, close, sizeof(close));
-	fprintf(stderr, "fdr record: -%c %s: no such function in the program's XRay "
-		"instrumentation map%s%s (names as fdr report prints them, or #id)\n", opt,
-		name, p->elf.dynamic ? " nor in its shared libraries'" : "", close);
+	no_such(s, name, opt, p->elf.dynamic ? " nor in its shared libraries'" : "");
 	return FDR_EXIT_FAILED;
+}
+
+int fdr__record_lookup(const struct symbols *s, const char *name, char opt, int32_t *fids,
+		       size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < s->n && n < max; k++)
+		if (named(&s->v[k], &name, 1))
+			fids[n++] = s->v[k].fid;
+	if (!n)
+		no_such(s, name, opt, "");
+	return (int)n;
 }
 
 /*

@@ -11,7 +11,7 @@
 static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
-	"                  [-P PATTERN]...\n"
+	"                  [-P PATTERN]... [-A FUNC@SPEC]... [-R FUNC@retval]... [-a]\n"
 	"                  [--no-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       fdr record -p PID [--duration DUR] [options as above]\n"
@@ -40,6 +40,12 @@ static const char help[] =
 	"  -P, --patch PATTERN     PROG not built with fdr-cc: patch the entries of\n"
 	"                          its functions matching PATTERN (a name or a\n"
 	"                          regex; '.' all; repeatable) and record them\n"
+	"  -A, --argument FUNC@SPEC record FUNC's arguments (XRay builds; uftrace's\n"
+	"                          spec: arg1,arg2/s,fparg1,arg3/i32,arg4/x...;\n"
+	"                          repeatable; see fdr(1))\n"
+	"  -R, --retval FUNC@retval[/FMT] record FUNC's return value\n"
+	"  -a, --auto-args         record every function's arguments and return\n"
+	"                          value, typed from PROG's DWARF (-g builds)\n"
 	"      --stream            streaming mode: keep every record, not the last\n"
 "                          ring's worth; full buffers go to DIR/log.xray\n"
 "                          while PROG runs, and a writer that finds none\n"
@@ -120,6 +126,14 @@ static int parse_one(int c, struct record_opts *o)
 			return usage_error("at most 64 patterns for", "-P");
 		o->patch[o->npatch++] = optarg;
 		return -1;
+	case 'a': o->auto_args = true; return -1;
+	case 'A':
+	case 'R':
+		if (o->nargspec == 64)
+			return usage_error("at most 64 specs for", c == 'A' ? "-A" : "-R");
+		o->argopt[o->nargspec] = (char)c;
+		o->argspec[o->nargspec++] = optarg;
+		return -1;
 	case 'F':
 	case 'N':
 		if ((c == 'F' ? o->nonly : o->nhide) == 64)
@@ -160,6 +174,9 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "verbose", no_argument, 0, 'v' }, { "filter", required_argument, 0, 'F' },
 		{ "notrace", required_argument, 0, 'N' },
 		{ "patch", required_argument, 0, 'P' },
+		{ "argument", required_argument, 0, 'A' },
+		{ "retval", required_argument, 0, 'R' },
+		{ "auto-args", no_argument, 0, 'a' },
 		{ "no-sched", no_argument, 0, 'S' },
 		{ "no-libcall", no_argument, 0, 'L' },
 		{ "stream", no_argument, 0, 'M' },
@@ -173,7 +190,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 				   .buffer_size = 64 * 1024, .buffers_per_cpu = 64 };
 	optind = 0;
 	/* '+': PROG's own options are PROG's, even without "--" */
-	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:P:T:p:", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:P:T:p:A:R:a", opts, NULL)) != -1)
 		if ((r = parse_one(c, o)) >= 0)
 			return r;
 	if (o->pid && optind < argc) {

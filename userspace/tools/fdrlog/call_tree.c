@@ -3,6 +3,7 @@
  * call_tree.c - build one call tree per thread (call_tree.h says how the
  * gaps a wrapped ring leaves are kept).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "array_grow.h"
@@ -108,9 +109,37 @@ static int pop_to(struct call_forest *f, struct call_thread *th, const struct fd
 	return 0;
 }
 
-static int add_event(struct call_forest *f, struct call_thread *th, const struct fdr_event *ev)
+/* An -A/-R record of the innermost open call (call_tree.h): 1 if ev was
+ * one (kept there, or dropped with no call open), else 0. */
+static int args_event(struct call_forest *f, struct call_thread *th,
+		      const struct fdr_trace *t, const struct fdr_event *ev)
 {
-	uint32_t i = new_node(f, ev->func_id, CALL_EVENT, ev->tsc);
+	uint32_t size = 0;
+	const uint8_t *p = ev->kind == FDR_EVENT_CUSTOM ? fdr_event_payload(t, ev, &size) : NULL;
+	bool str = p && size >= 8 && !memcmp(p, FDR_ARGS_STR_MAGIC, 8);
+	bool ret = p && size >= 16 && !memcmp(p, FDR_ARGS_RET_MAGIC, 8);
+	struct call_node *n;
+
+	if (!str && !ret)
+		return 0;
+	if (th->depth) {
+		n = &f->nodes[th->stack[th->depth - 1]];
+		if (str)
+			n->args = ev;
+		else
+			n->ret = ev;
+	}
+	return 1;
+}
+
+static int add_event(struct call_forest *f, struct call_thread *th, const struct fdr_trace *t,
+		     const struct fdr_event *ev)
+{
+	uint32_t i;
+
+	if (args_event(f, th, t, ev))
+		return 0;
+	i = new_node(f, ev->func_id, CALL_EVENT, ev->tsc);
 
 	if (i == CALL_NONE)
 		return -1;
@@ -119,7 +148,8 @@ static int add_event(struct call_forest *f, struct call_thread *th, const struct
 	return 0;
 }
 
-static int add(struct call_forest *f, struct call_thread *th, const struct fdr_event *ev)
+static int add(struct call_forest *f, struct call_thread *th, const struct fdr_trace *t,
+	       const struct fdr_event *ev)
 {
 	if (th->first_tsc == UINT64_MAX)
 		th->first_tsc = ev->tsc;
@@ -132,7 +162,7 @@ static int add(struct call_forest *f, struct call_thread *th, const struct fdr_e
 	case FDR_EVENT_TAIL_EXIT:
 		return pop_to(f, th, ev);
 	default:
-		return add_event(f, th, ev);
+		return add_event(f, th, t, ev);
 	}
 }
 
@@ -180,7 +210,7 @@ int call_forest_build(struct call_forest *f, const struct fdr_trace *t)
 	for (size_t i = 0; i < t->count && r == 0; i++) {
 		const struct fdr_event *ev = fdr_trace_at(t, i);
 
-		r = add(f, &f->threads[thread_index_find(&ti, ev)], ev);
+		r = add(f, &f->threads[thread_index_find(&ti, ev)], t, ev);
 	}
 	for (size_t i = 0; i < f->nthreads; i++)
 		close_open(f, &f->threads[i]);

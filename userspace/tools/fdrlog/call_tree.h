@@ -15,7 +15,9 @@
  *    call with CALL_ENTRY_LOST;
  *  - a call still open at the end ends at the thread's last record
  *    (CALL_OPEN).
- * Custom and typed events are leaf nodes (CALL_EVENT).
+ * Custom and typed events are leaf nodes (CALL_EVENT), but for the
+ * strings and return values of fdr record -A/-R (FDR_ARGS_*_MAGIC),
+ * which belong to the thread's innermost open call (args, ret).
  *
  * A call left by a tail call (`return f();` compiled as a jump: XRay
  * logs the caller's TailExit, then f's Enter) ends at its TailExit, and
@@ -45,6 +47,8 @@ struct call_node {
 	const struct fdr_event *enter;	/* NULL if the entry was lost */
 	const struct fdr_event *exit;	/* NULL if none closed this call itself */
 	const struct fdr_event *event;	/* CALL_EVENT: the custom/typed event */
+	const struct fdr_event *args;	/* its FDR_ARGS_STR_MAGIC event, or NULL */
+	const struct fdr_event *ret;	/* its FDR_ARGS_RET_MAGIC event, or NULL */
 	int32_t fid;
 	uint32_t flags;
 	uint64_t start, end;		/* TSC */

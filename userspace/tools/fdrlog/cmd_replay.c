@@ -102,7 +102,7 @@ int cmd_replay(int argc, char **argv)
 				   sched_none_reason(&sched_src));
 		/* no ring wrap after fdr record -p: a missing entry was before the attach */
 		attached = attached || in.ds.attached == 1;
-		r = write_replay(&o, &in.trace, in.syms, in.threads, sched, &v.filter, attached);
+		r = write_replay(&o, &in.trace, in.syms, &in.ds.args, in.threads, sched, &v.filter, attached);
 		out_flush(&o);
 		if (r)
 			fprintf(stderr, "fdr replay: out of memory\n");

@@ -57,8 +57,11 @@ struct filter_opts;
  * their names checked before: view_filter_check); attached: the log
  * starts at an fdr record -p attach with no buffer recycled, so a missing
  * entry is a call entered before it.  -1 on out of memory. */
+struct arg_specs;
+/* args: the argument specs of fdr record -A/-R (NULL: none; values then
+ * print in uftrace's auto format). */
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+		 const struct arg_specs *args, const struct fdr_thread_table *threads, const struct fdr_sched *sched,
 		 const struct filter_opts *filter, bool attached);
 
 /* A self-contained SVG flame graph (flame.c) of what the filters show;

@@ -22,6 +22,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include "arg_spec.h"
 #include "convert.h"
 #include "off_cpu.h"
 #include "view_filter.h"
@@ -31,6 +32,7 @@ struct replay {
 	const struct fdr_trace *t;
 	const struct call_forest *f;
 	const struct symbols *syms;
+	const struct arg_specs *args;		/* fdr record -A/-R's types */
 	const uint8_t *shown;			/* per node: the filters show it */
 	uint8_t *below;				/* per node: shows a callee (or deeper) */
 	bool narrowed;				/* -F or -C: nothing between shown calls */
@@ -113,17 +115,23 @@ static void put_off_cpus(struct replay *r, uint64_t tsc, unsigned depth, bool pr
 	}
 }
 
-/* uftrace's habit: small values in decimal, large ones (pointers) in hex. */
+/* "(a, b)" as the spec of the call's function types them. */
 static void put_args(struct replay *r, const struct call_node *n)
 {
-	uint32_t count = 0;
+	uint32_t count = 0, size = 0;
 	const uint64_t *args = n->enter ? fdr_event_args(r->t, n->enter, &count) : NULL;
+	const uint8_t *strs = n->args ? fdr_event_payload(r->t, n->args, &size) : NULL;
 
-	out_char(r->o, '(');
-	for (uint32_t i = 0; i < count; i++)
-		out_printf(r->o, args[i] > 100000 ? "%s%#llx" : "%s%llu", i ? ", " : "",
-			   (unsigned long long)args[i]);
-	out_char(r->o, ')');
+	arg_put_args(r->o, arg_specs_find(r->args, n->fid), args, count, strs, size);
+}
+
+/* " = value" when the call's return value was recorded. */
+static void put_ret(struct replay *r, const struct call_node *n)
+{
+	uint32_t size = 0;
+	const uint8_t *p = n->ret ? fdr_event_payload(r->t, n->ret, &size) : NULL;
+
+	arg_put_ret(r->o, arg_specs_find(r->args, n->fid), p, size);
 }
 
 static void put_name(struct replay *r, const struct call_node *n)
@@ -216,6 +224,7 @@ static void put_call(struct replay *r, const struct call_node *n, unsigned depth
 	if (!r->below[n - r->f->nodes] && !off_cpu_before(r, n->end)) {
 		put_prefix(r, dur, depth);
 		put_name(r, n);
+		put_ret(r, n);
 		out_char(r->o, ';');
 		put_flags(r, n->flags);
 		out_char(r->o, '\n');
@@ -229,7 +238,12 @@ static void put_call(struct replay *r, const struct call_node *n, unsigned depth
 	put_children(r, n, depth + 1);
 	put_off_cpus(r, n->end, depth + 1, true);
 	put_prefix(r, dur, depth);
-	out_printf(r->o, "} /* %s */", view_name(r->syms, n->fid, tmp, sizeof(tmp)));
+	out_char(r->o, '}');
+	if (n->ret) {	/* uftrace: "} = 1; /+ f +/" */
+		put_ret(r, n);
+		out_char(r->o, ';');
+	}
+	out_printf(r->o, " /* %s */", view_name(r->syms, n->fid, tmp, sizeof(tmp)));
 	put_flags(r, n->flags & ~CALL_ENTRY_LOST);
 	out_char(r->o, '\n');
 }
@@ -305,11 +319,11 @@ static void put_thread_line(struct replay *r, const struct call_thread *th,
 }
 
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		 const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+		 const struct arg_specs *args, const struct fdr_thread_table *threads, const struct fdr_sched *sched,
 		 const struct filter_opts *v, bool attached)
 {
 	struct call_forest f;
-	struct replay r = { o, t, &f, syms, NULL, NULL, narrows(v),
+	struct replay r = { o, t, &f, syms, args, NULL, NULL, narrows(v),
 			    fdr_log_get_header(t->log)->cycle_frequency, 0, 0, sched, NULL, 0, { 0 },
 			    false, attached };
 	int err;

@@ -1,0 +1,105 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# args_test.sh BUILD - fdr record -A/-R on an XRay build: the values fdr
+# replay shows equal what the program prints of them itself (negative,
+# UINT64_MAX, a string with quotes, newline, tab and UTF-8, a double, a
+# char); strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
+# llvm-xray still reads the log; a bad spec, an unknown function or -a
+# without -g is refused with exit 125 and no DIR.
+# TAP on stdout.
+set -u
+BUILD=$(cd "$1" && pwd)
+HERE=$(cd "$(dirname "$0")" && pwd)
+B=$BUILD/bin
+FDR=$B/fdr
+XRAY=${LLVM_XRAY:-llvm-xray-19}
+T=$(mktemp -d /tmp/fdr-args.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+n=0 failed=0
+ok() { n=$((n + 1)); echo "ok $n $1"; }
+nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
+same() { # name want got
+	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "want: $2" "got:  $3"; fi
+}
+cd "$T" || exit 1
+
+check "fdr-cc: the program" "$B/fdr-cc" -O2 -g -o args_prog "$HERE/args_prog.c"
+SPECS=(-A 'int_add@arg1/i32,arg2/i32' -R int_add@retval/i32
+       -A u64_max@arg1/u64 -R u64_max@retval/u64
+       -A 'str_len@arg1/s,arg2/d32' -R str_len@retval/u
+       -A 'half@fparg1,arg1/d' -R half@retval/f
+       -A next_char@arg1/c -R next_char@retval/c
+       -A first_byte@arg1/s -R first_byte@retval/i32)
+"$FDR" record -t 0 -o d "${SPECS[@]}" ./args_prog >prog.out 2>rec.err
+same "fdr record -A/-R: PROG ran as without" 0 "$?"
+"$FDR" replay d >replay.out 2>replay.err
+# each printed call as replay shows it: "name(args) = ret;" after "| "
+sed -n 's/^.*|   \(int_add\|u64_max\|str_len\|half\|next_char\)\((.*\);$/\1\2/p' \
+	replay.out >calls.out
+same "replay: every value equals what the program printed" "$(cat prog.out)" "$(cat calls.out)"
+grep -q '^ *[0-9.]* us \[ *[0-9]*\] |   plain();$' replay.out \
+	&& ok "replay: a function without a spec shows no values" \
+	|| nok "replay: a function without a spec shows no values" "$(cat replay.out)"
+grep -qF '|   first_byte("0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"...) = 48;' replay.out \
+	&& ok "replay: a string is cut at 64 bytes, and says so" \
+	|| nok "replay: a string is cut at 64 bytes, and says so" "$(grep first_byte replay.out)"
+grep -qF '|   first_byte(NULL) = -1;' replay.out \
+	&& ok "replay: a NULL string shows as NULL" \
+	|| nok "replay: a NULL string shows as NULL" "$(grep first_byte replay.out)"
+grep -q '^args	1@arg1/d32,arg2/d32,retval/d32$' d/info \
+	&& ok "DIR/info keeps the types, by function id" \
+	|| nok "DIR/info keeps the types, by function id" "$(grep ^args d/info)"
+
+# -R alone: a plain Enter, the value before the Exit
+"$FDR" record -t 0 -o ronly -R plain@retval/d32 ./args_prog >/dev/null 2>ronly.err
+"$FDR" replay ronly 2>&1 | grep -q '^ *[0-9.]* us \[ *[0-9]*\] |   plain() = 3;$' \
+	&& ok "-R alone: replay shows the return value" \
+	|| nok "-R alone: replay shows the return value" "$("$FDR" replay ronly 2>&1 | grep plain)" "$(cat ronly.err)"
+"$FDR" dump ronly 2>&1 | grep -q 'Function Enter fid=7 ' \
+	&& ok "-R alone: the entry is a plain Enter (no empty EnterArg)" \
+	|| nok "-R alone: the entry is a plain Enter (no empty EnterArg)" "$("$FDR" dump ronly 2>&1 | grep 'fid=7')"
+
+# ---- -a: every function's spec from DWARF ----
+"$FDR" record -t 0 -o auto -a ./args_prog >auto.out 2>auto.err
+same "fdr record -a: PROG ran as without" "$(cat prog.out)" "$(cat auto.out)"
+"$FDR" replay auto 2>&1 | sed -n 's/^.*|   \(int_add\|u64_max\|str_len\|half\|next_char\)\((.*\);$/\1\2/p' >auto_calls.out
+same "-a: replay's values equal what the program printed" "$(cat prog.out)" "$(cat auto_calls.out)"
+same "-a: every parameter and return value typed from DWARF" \
+"args	1@arg1/d32,arg2/d32,retval/d32
+args	2@arg1/u64,retval/u64
+args	3@arg1/s,arg2/d32,retval/u64
+args	4@fparg1/f64,arg1/d64,retval/f64
+args	5@arg1/c,retval/c
+args	6@arg1/s,retval/d32
+args	7@arg1/d32,retval/d32
+args	8@arg1/d32,arg2/p,retval/d32" "$(grep '^args	' auto/info)"
+
+# ---- llvm-xray reads the log: CallArguments, custom events ----
+check "llvm-xray fdr-dump --verify: a log with arguments verifies" "$XRAY" fdr-dump --verify d/log.xray
+"$XRAY" convert --symbolize --output-format=yaml --instr_map=args_prog d/log.xray >conv.yaml 2>conv.err
+grep -q 'function: int_add, args: \[ 4294967295, 2 \].*kind: function-enter-arg' conv.yaml \
+	&& ok "llvm-xray convert: int_add's arguments as CallArguments" \
+	|| nok "llvm-xray convert: int_add's arguments as CallArguments" "$(grep -m3 int_add conv.yaml) $(cat conv.err)"
+
+# ---- refused before PROG runs: exit 125, a message, no DIR ----
+refused() { # name pattern args...
+	local name=$1 pat=$2; shift 2
+	"$FDR" record -o bad "$@" ./args_prog >/dev/null 2>bad.err
+	local rc=$?
+	if [ $rc -eq 125 ] && grep -q -- "$pat" bad.err && [ ! -e bad ]; then ok "$name"
+	else nok "$name" "exit $rc" "$(cat bad.err)" "$(ls -d bad 2>&1)"; fi
+}
+refused "-A on an unknown function: named, with the close ones" "no such function.*int_add" -A 'int_ad@arg1'
+refused "-A with a bad item: named" "'arg9' is not an argument spec" -A 'int_add@arg1,arg9'
+refused "-A with a bad format: named" "'arg1/q' is not an argument spec" -A 'int_add@arg1/q'
+refused "-A without @" "expected FUNC@SPEC" -A int_add
+refused "-R with an argument" "-R takes retval" -R 'int_add@arg1'
+"$B/fdr-cc" -O2 -o args_nog "$HERE/args_prog.c" 2>/dev/null
+"$FDR" record -o bad -a ./args_nog >/dev/null 2>bad.err
+rc=$?
+if [ $rc -eq 125 ] && grep -q "has no DWARF for its functions: rebuild it with -g" bad.err && [ ! -e bad ]; then
+	ok "-a on a build without -g: refused, saying why"
+else nok "-a on a build without -g: refused, saying why" "exit $rc" "$(cat bad.err)"; fi
+echo "1..$n"
+[ "$failed" -eq 0 ]
