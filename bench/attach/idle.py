@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""idle.py PLAIN FDRCC ROUNDS: does an fdr-cc build that nobody records
-cost anything?  PLAIN and FDRCC are two builds of the Lua interpreter
-(clang-19 -O2 and fdr-cc -O2, the same source, flags and workload:
-bench/app/workload.lua over tests/realprog/workload.lua).  Each round
-runs both once, as their own processes, the order alternating; CPU time
+"""idle.py ROUNDS PLAIN FDRCC [NAME=LUA]...: does an fdr-cc build that
+nobody records cost anything?  PLAIN and FDRCC are two builds of the Lua
+interpreter (clang-19 -O2 and fdr-cc -O2, the same source, flags and
+workload: bench/app/workload.lua over tests/realprog/workload.lua); the
+others are shown beside them (where the cost comes from).  Each round
+runs every build once, as its own process, the order rotating; CPU time
 (user + system) of each run, medians over the rounds.  Markdown on
 stdout; its "- idle ratio" line is the issue-35 target (≤ 1.02)."""
 import os
@@ -33,27 +34,32 @@ def cpu_of(lua):
 
 
 def main():
-    plain, fdrcc, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    t = {plain: [], fdrcc: []}
+    rounds = int(sys.argv[1])
+    builds = [("clang-19 -O2", sys.argv[2]), ("fdr-cc -O2, nobody records", sys.argv[3])]
+    builds += [tuple(a.split("=", 1)) for a in sys.argv[4:]]
+    t = {lua: [] for _, lua in builds}
     outs = set()
     for r in range(rounds):
-        for lua in ((plain, fdrcc) if r % 2 == 0 else (fdrcc, plain)):
+        for k in range(len(builds)):
+            lua = builds[(r + k) % len(builds)][1]
             cpu, out = cpu_of(lua)
             t[lua].append(cpu)
             outs.add(out)
-    p, f = statistics.median(t[plain]), statistics.median(t[fdrcc])
+    base = statistics.median(t[builds[0][1]])
     print("Lua 5.4 (bench/app's build and workload, %s workload rounds per run), CPU "
-          "time (user + system) of the whole run, median of %d runs each, interleaved:"
-          % (LUA_ROUNDS, rounds))
+          "time (user + system) of the whole run, median of %d runs each, interleaved "
+          "(the order rotates every round):" % (LUA_ROUNDS, rounds))
     print()
-    print("| build | CPU s (median) | min–max |")
-    print("|---|---:|---|")
-    for name, lua in (("clang-19 -O2", plain), ("fdr-cc -O2, nobody records", fdrcc)):
-        print("| %s | %.3f | %.3f–%.3f |" % (name, statistics.median(t[lua]),
-                                            min(t[lua]), max(t[lua])))
+    print("| build | CPU s (median) | min–max | ÷ clang-19 -O2 |")
+    print("|---|---:|---|---:|")
+    for name, lua in builds:
+        m = statistics.median(t[lua])
+        print("| %s | %.3f | %.3f–%.3f | %.3f× |" % (name, m, min(t[lua]), max(t[lua]),
+                                                   m / base))
     print()
     print("- idle ratio %.3f× (fdr-cc ÷ plain CPU time; target ≤ 1.02×)%s" %
-          (f / p, "" if len(outs) == 1 else "; the two builds printed different output"))
+          (statistics.median(t[builds[1][1]]) / base,
+           "" if len(outs) == 1 else "; the builds printed different output"))
 
 
 if __name__ == "__main__":

@@ -14,8 +14,18 @@ top=$(cd "$here/../.." && pwd)
 OUT=${1:-$top/build/bench-attach} B=${2:-$top/build/bin}
 IDLE_ROUNDS=${IDLE_ROUNDS:-9} LAT_REPEAT=${LAT_REPEAT:-5}
 make -s -C "$here" build OUT="$OUT" BINDIR="$B" >&2
-for v in none fdrcc; do	# Lua, bench/app's way; fdr-cc alone: nobody records
-	cc=clang-19; [ $v = fdrcc ] && cc=$B/fdr-cc
+# Lua, bench/app's way: plain; fdr-cc alone (nobody records); and, to
+# tell where a cost comes from, XRay's sleds alone (-fxray-instrument
+# with fdr-cc's threshold, compiler-rt's runtime, no libfdr) and
+# fdr-cc's XRay sleds at clang's default threshold (functions of 200
+# instructions or more only; fdr-cc uses 1)
+for v in none fdrcc sleds thr200; do
+	case $v in
+	none) cc=clang-19 ;;
+	fdrcc) cc=$B/fdr-cc ;;
+	sleds) cc="clang-19 -fxray-instrument -fxray-instruction-threshold=1" ;;
+	thr200) cc="$B/fdr-cc -fxray-instruction-threshold=200" ;;
+	esac
 	rm -rf "$OUT/lua-$v.src" "$OUT/lua-$v"; mkdir -p "$OUT/lua-$v"
 	cp "$("$top/scripts/realprog/build-lua.sh" "$OUT/lua-$v.src" "$cc")" "$OUT/lua-$v/lua"
 	rm -rf "$OUT/lua-$v.src"
@@ -88,7 +98,9 @@ row() { # NAME V
 	echo
 	echo "## An fdr-cc build nobody records (issue 35: within 2 %)"
 	echo
-	python3 "$here/idle.py" "$OUT/lua-none/lua" "$OUT/lua-fdrcc/lua" "$IDLE_ROUNDS"
+	python3 "$here/idle.py" "$IDLE_ROUNDS" "$OUT/lua-none/lua" "$OUT/lua-fdrcc/lua" \
+		"clang-19 -fxray-instrument -fxray-instruction-threshold=1 (XRay sleds, no fdr)=$OUT/lua-sleds/lua" \
+		"fdr-cc -O2 -fxray-instruction-threshold=200, nobody records=$OUT/lua-thr200/lua"
 	echo
 	echo "## Attach and detach times (issue 35)"
 	echo
