@@ -36,7 +36,7 @@ def cpu_of(lua):
 def main():
     rounds = int(sys.argv[1])
     builds = [("clang-19 -O2", sys.argv[2]), ("fdr-cc -O2, nobody records", sys.argv[3])]
-    builds += [tuple(a.split("=", 1)) for a in sys.argv[4:]]
+    builds += [tuple(a.rsplit("=", 1)) for a in sys.argv[4:]]
     t = {lua: [] for _, lua in builds}
     outs = set()
     for r in range(rounds):
