@@ -73,9 +73,14 @@ check "a program not built by fdr-cc: exit 1, says to rebuild it with fdr-cc, no
 	bash -c "[ $rc = 1 ] && grep -q 'rebuild it with' refused.out && [ -z \"\$(ls out)\" ]" ||
 	diag <refused.out
 
-# the service recorded continuously: a log at each slow request caught
+# the service recorded continuously: a log at each slow request caught.
+# The trigger is slow_request()'s alone (its XRay id): on a loaded host
+# another call preempted for 20 ms must not fire it.
+id=$(${LLVM_XRAY:-llvm-xray-19} extract -s service 2>/dev/null |
+	sed -n 's/.*{ id: \([0-9]*\),.*function-name: slow_request,.*/\1/p' | head -n 1)
+check "slow_request() has an XRay id (llvm-xray extract -s)" test -n "$id"
 "$B/fdrctl" --target "$TARGET" init --buffer-size 65536 --buffers-per-cpu 16 \
-	--trigger-duration 20ms >/dev/null
+	--trigger-duration "20ms:${id:-0}" >/dev/null
 start_service
 snapshot "$SPID" before
 start_fdrd --auto-reset --attach-pid "$SPID"
