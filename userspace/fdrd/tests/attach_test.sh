@@ -88,6 +88,13 @@ check "fdrd attaches to the service" wait_msgs "^fdrd: attached to process $SPID
 	diag <fdrd.err
 check "two cycles: two logs, each finalized by the trigger (the service follows the next INIT)" \
 	wait_msgs '^fdrd: log .*: finalized by trigger' 2 20 || diag <fdrd.err
+# until the third cycle has records (whenever the service gets to run)
+for _ in $(seq 200); do
+	"$B/fdrctl" --target "$TARGET" status >status.out 2>&1
+	grep -Eq '^generation: *([3-9]|[1-9][0-9])' status.out &&
+		grep -Eq '^buffers acquired: *[1-9]' status.out && break
+	sleep 0.05
+done
 stop_fdrd; rc=$?
 check "SIGTERM: fdrd detaches, flushes what was recorded since, exits 0" \
 	bash -c "[ $rc = 0 ] && grep -q '^fdrd: detached from process $SPID\$' fdrd.err &&
