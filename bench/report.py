@@ -80,6 +80,8 @@ OTHER_BENCHES = [
                "(bench/stream/run.sh)"),
     ("patch", "Patched entries: fdr record -P vs fdr's XRay mode and uftrace -P "
               "(make -C bench/patch)"),
+    ("attach", "Recording a running program: fdr record -p, and an fdr-cc build "
+               "nobody records (bench/attach/run.sh)"),
 ]
 
 
@@ -319,6 +321,7 @@ def target_rows(st, status, others):
     rows += app_rows(others.get("app"), status.get("bench/app", "no output"))
     rows += stream_rows(others.get("stream"), status.get("bench/stream", "no output"))
     rows += patch_rows(others.get("patch"), status.get("bench/patch", "no output"))
+    rows += idle_rows(others.get("attach"), status.get("bench/attach", "no output"))
     return rows
 
 
@@ -341,6 +344,18 @@ def patch_rows(text, status):
         v = float(m.group(1))
         rows.append((name, req, "%.2f×" % v, "met" if ok(v) else "**MISSED**"))
     return rows
+
+
+def idle_rows(text, status):
+    """bench/attach's target (issue 35): an fdr-cc build nobody records
+    within 2 % of the plain build, from its '- idle ratio R×' line."""
+    name = ("fdr-cc build nobody records ÷ the same source without fdr-cc, "
+            "CPU time (Lua 5.4, bench/attach)")
+    m = re.search(r"^-\s+idle ratio ([0-9]+(?:\.[0-9]+)?)", text or "", re.MULTILINE)
+    if not m:
+        return [(name, "≤ 1.02×", "—", "**not measured** (%s)" % status)]
+    v = float(m.group(1))
+    return [(name, "≤ 1.02×", "%.3f×" % v, "met" if v <= 1.02 else "**MISSED**")]
 
 
 def stream_rows(text, status):

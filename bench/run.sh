@@ -11,7 +11,7 @@
 #   BENCH_CALLS   traced calls per workload (per thread for "threads");
 #                 default 2000000
 #   BENCH_ROUNDS  rounds; default 11
-#   BENCH_SKIP_OTHERS=1  do not run the flush/reader/convert/record/xray/app/stream scripts
+#   BENCH_SKIP_OTHERS=1  do not run the flush/reader/convert/record/xray/app/stream/attach scripts
 #
 # Starts its own LTTng session daemon (and stops it), writes traces only
 # under a temporary directory that it removes at the end.
@@ -26,7 +26,7 @@ ROUNDS=${BENCH_ROUNDS:-11}
 # Order matters only for the first round; later rounds rotate it.
 CANDIDATES=(none floor-loop clock-costs floor-hooks fdr-direct fdr-inline xray-fdr xray-llvm lttng-ust uftrace-pg)
 # Scripts of the other benchmarks, each owned by its directory.
-OTHER_BENCHES=(record xray flush reader convert app stream patch)
+OTHER_BENCHES=(record xray flush reader convert app stream patch attach)
 
 RESULTS=$OUT/results
 RAW=$RESULTS/raw.tsv

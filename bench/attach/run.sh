@@ -1,12 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# run.sh OUT BINDIR: spin.c (rounds of 1 M calls of one small function,
-# thread CPU time per call) built four ways, each untraced, recorded by
+# run.sh [OUT BINDIR]: bench/attach (README.md); Markdown on stdout and
+# into results.md.  (1) spin.c (rounds of 1 M calls of one small function,
+# thread CPU time per call) built three ways, each untraced, recorded by
 # `fdr record -t 0` from its start, and attached to by `fdr record -p -t
-# 0` for ATTACH_S seconds in the middle of a run; medians of the rounds
-# into results.md.  Embedded backend, every call kept.
+# 0` for ATTACH_S seconds in the middle of a run; medians of the rounds.
+# Embedded backend, every call kept.  (2) idle.py: the Lua interpreter
+# built by clang-19 and by fdr-cc, nobody recording, CPU time.  (3)
+# latency.py: attach and detach times on Lua and on 20,000 functions.
 set -eu
-OUT=$1 B=$2
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+OUT=${1:-$top/build/bench-attach} B=${2:-$top/build/bin}
+IDLE_ROUNDS=${IDLE_ROUNDS:-9} LAT_REPEAT=${LAT_REPEAT:-5}
+make -s -C "$here" build OUT="$OUT" BINDIR="$B" >&2
+# Lua, bench/app's way: plain; fdr-cc alone (nobody records); and, to
+# tell where a cost comes from, XRay's sleds alone (-fxray-instrument
+# with fdr-cc's threshold, compiler-rt's runtime, no libfdr) and
+# fdr-cc's XRay sleds at clang's default threshold (functions of 200
+# instructions or more only; fdr-cc uses 1)
+for v in none fdrcc sleds thr200; do
+	case $v in
+	none) cc=clang-19 ;;
+	fdrcc) cc=$B/fdr-cc ;;
+	sleds) cc="clang-19 -fxray-instrument -fxray-instruction-threshold=1" ;;
+	thr200) cc="$B/fdr-cc -fxray-instruction-threshold=200" ;;
+	esac
+	rm -rf "$OUT/lua-$v.src" "$OUT/lua-$v"; mkdir -p "$OUT/lua-$v"
+	cp "$("$top/scripts/realprog/build-lua.sh" "$OUT/lua-$v.src" "$cc")" "$OUT/lua-$v/lua"
+	rm -rf "$OUT/lua-$v.src"
+done
+cd "$here"
 SECONDS_RUN=${SECONDS_RUN:-3} ATTACH_S=${ATTACH_S:-1} REPEAT=${REPEAT:-3}
 T=$(mktemp -d /tmp/bench-attach.XXXXXX)
 trap 'rm -rf "$T"' EXIT
@@ -22,13 +46,18 @@ attached() { # PROG OUT: attach for ATTACH_S s once the program runs
 	"$1" "$SECONDS_RUN" >"$2" &
 	pid=$!
 	sleep 0.8
-	t0=$(now)
-	"$B/fdr" record -p "$pid" -o "$T/d" -t 0 --duration "${ATTACH_S}s" 2>"$T/attach.err" ||
-		{ cat "$T/attach.err" >&2; }
-	t1=$(now)
+	# each line of fdr record's stderr with the time it came
+	"$B/fdr" record -p "$pid" -o "$T/d" -t 0 --duration "${ATTACH_S}s" 2>&1 >/dev/null |
+		while IFS= read -r l; do echo "$(now) $l"; done >"$T/attach.err"
 	wait "$pid"
-	# recording starts after the attach call and ends before the detach:
-	# the rounds wholly between t0 and t1 are the attached ones
+	# recording runs from its "attached" line to its "detached" line (the
+	# flush after it runs untraced rounds): the rounds wholly between
+	t0=$(awk '/ attached to process/ {print $1; exit}' "$T/attach.err")
+	t1=$(awk '/ detached from process/ {print $1; exit}' "$T/attach.err")
+	if [ -z "$t0" ] || [ -z "$t1" ]; then
+		cat "$T/attach.err" >&2
+		return
+	fi
 	inside "$2" "$t0" "$t1" >>"$2.in"
 }
 
@@ -41,7 +70,7 @@ for k in $(seq "$REPEAT"); do
 		"$B/fdr" record -o "$T/d" -t 0 -- "$OUT/spin_$v" "$SECONDS_RUN" >"$T/$v.start.$k" 2>/dev/null
 		middle "$T/$v.start.$k" >>"$T/$v.start"
 		attached "$OUT/spin_$v" "$T/$v.att.$k"
-		cat "$T/$v.att.$k.in" >>"$T/$v.attached"
+		cat "$T/$v.att.$k.in" >>"$T/$v.attached" 2>/dev/null || true
 	done
 done
 row() { # NAME V
@@ -58,7 +87,7 @@ row() { # NAME V
 	echo "CPU time per call (ns), median of the rounds; $REPEAT runs of ${SECONDS_RUN} s each"
 	echo "way; \`fdr record -t 0\` (every call kept, embedded backend) from the start,"
 	echo "or \`fdr record -p PID -t 0 --duration ${ATTACH_S}s\` into a running one (only the"
-	echo "rounds wholly inside the attached window count). $(date -u +%F), $(nproc) CPUs,"
+	echo "rounds wholly between its \"attached\" and \"detached\" lines count). $(date -u +%F), $(nproc) CPUs,"
 	echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')."
 	echo
 	echo "| build | untraced | recorded from the start | attached | attached rounds |"
@@ -66,5 +95,19 @@ row() { # NAME V
 	row "clang-19 -O2 (no fdr-cc)" plain
 	row "fdr-cc (XRay)" xray
 	row "fdr-cc --gcc" gcc
-} >results.md
+	echo
+	echo "## An fdr-cc build nobody records (issue 35: within 2 %)"
+	echo
+	python3 "$here/idle.py" "$IDLE_ROUNDS" "$OUT/lua-none/lua" "$OUT/lua-fdrcc/lua" \
+		"clang-19 -fxray-instrument -fxray-instruction-threshold=1 (XRay sleds, no fdr)=$OUT/lua-sleds/lua" \
+		"fdr-cc -O2 -fxray-instruction-threshold=200, nobody records=$OUT/lua-thr200/lua"
+	echo
+	echo "## Attach and detach times (issue 35)"
+	echo
+	python3 "$here/latency.py" "$B/fdr" "$LAT_REPEAT" \
+		"Lua 5.4 (fdr-cc)":"$OUT/lua-fdrcc/lua" "$top/bench/app/workload.lua" 100000 \
+		"$top/tests/realprog/workload.lua" -- \
+		"gen_funcs.py 20000 (fdr-cc)":"$OUT/funcs_xray" 600
+} >"$T/results.md"
+cp "$T/results.md" results.md
 cat results.md

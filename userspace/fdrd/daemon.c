@@ -21,6 +21,7 @@
 
 #include <fdr.h>
 
+#include "attach_service.h"
 #include "ctl_retry.h"
 #include "flush.h"
 #include "msg.h"
@@ -103,6 +104,9 @@ struct loop {
 	unsigned int retry_ms;
 	uint32_t grace_generation;	/* generation whose grace period passed */
 	enum waiting waiting;
+	struct service svc;		/* --attach-pid, --attach-unit */
+	struct timespec next_look;	/* for the service's PID */
+	unsigned int look_ms;
 	int done, status;
 };
 
@@ -286,9 +290,11 @@ static void reload(struct loop *lp)
 		return;
 	}
 	if (!same_target(n.target, lp->o->target) ||
-	    !same_target(n.session, lp->o->session)) {
-		msg_error("reload: --session or --target cannot change while fdrd runs (restart it); "
-			  "keeping the options in use");
+	    !same_target(n.session, lp->o->session) || n.attach_pid != lp->o->attach_pid ||
+	    !same_target(n.attach_unit, lp->o->attach_unit)) {
+		msg_error("reload: --session, --target, --attach-pid or --attach-unit: a "
+			  "target cannot change while fdrd runs (restart it); keeping the "
+			  "options in use");
 		options_free(&n);
 		return;
 	}
@@ -325,6 +331,81 @@ static void trigger_by_hand(struct loop *lp)
 		msg_info("SIGUSR1: trigger fired; the region is finalized");
 }
 
+static bool time_to_look(struct loop *lp)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec < lp->next_look.tv_sec ||
+	    (now.tv_sec == lp->next_look.tv_sec && now.tv_nsec < lp->next_look.tv_nsec))
+		return false;
+	lp->next_look = now;
+	lp->next_look.tv_sec += lp->look_ms / 1000;
+	lp->next_look.tv_nsec += (long)(lp->look_ms % 1000) * 1000000;
+	if (lp->next_look.tv_nsec >= 1000000000) {
+		lp->next_look.tv_sec++;
+		lp->next_look.tv_nsec -= 1000000000;
+	}
+	return true;
+}
+
+/*
+ * The service, between two steps (never during a flush): attach when the
+ * region records and a process is there to attach to (a unit's main PID
+ * is looked up at most once a second, backing off to a minute while it
+ * fails); at its exit, finalize the region so that what it recorded last
+ * is flushed.  A --attach-pid that cannot be attached to ends fdrd.
+ */
+static void tend_service(struct loop *lp)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+	pid_t pid;
+
+	if (!lp->o->attach_pid && !lp->o->attach_unit)
+		return;
+	if (service_attached(&lp->svc)) {
+		if (service_exited(&lp->svc) && !CTL_RETRY(fdr_ctl_status(lp->ctl, &st)) &&
+		    st.state == FDR_STATE_INITIALIZED)
+			CTL_RETRY(fdr_ctl_finalize(lp->ctl));
+		return;
+	}
+	if (!time_to_look(lp) || CTL_RETRY(fdr_ctl_status(lp->ctl, &st)) ||
+	    st.state != FDR_STATE_INITIALIZED)
+		return;
+	pid = service_pid(&lp->svc, lp->o);
+	if (pid > 0 && !service_attach(&lp->svc, pid, lp->o)) {
+		lp->look_ms = 1000;
+		return;
+	}
+	if (pid != 0 && lp->o->attach_pid) {
+		lp->done = 1;
+		lp->status = 1;
+	}
+	if (pid != 0)
+		lp->look_ms = lp->look_ms * 2 > RETRY_MAX_MS ? RETRY_MAX_MS : lp->look_ms * 2;
+}
+
+/*
+ * Stopping: detach (the service is left as it was; its "stop" finalizes
+ * the region) and flush what it recorded, with no next cycle.
+ */
+static void leave_service(struct loop *lp)
+{
+	struct fdr_status st = { .size = sizeof(st) };
+	bool reset = lp->o->auto_reset;
+
+	if (!service_attached(&lp->svc))
+		return;
+	service_detach(&lp->svc);
+	if (CTL_RETRY(fdr_ctl_status(lp->ctl, &st)) || st.state != FDR_STATE_FINALIZED ||
+	    st.flush_state != FDR_FLUSH_NOT_FLUSHING)
+		return;
+	lp->o->auto_reset = false;
+	lp->o->once = true;	/* one try: a failed flush is not retried */
+	handle_finalized(lp, &st);
+	lp->o->auto_reset = reset;
+}
+
 static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **argv,
 		 const char *start_dir)
 {
@@ -332,15 +413,20 @@ static int serve(struct fdr_ctl *ctl, struct fdrd_options *o, int argc, char **a
 		.ctl = ctl, .o = o, .argc = argc, .argv = argv, .start_dir = start_dir,
 		.flusher = { .ctl = ctl, .opts = o },
 		.retry_ms = o->retry_ms,
+		.look_ms = 1000,
 	};
 
+	service_init(&lp.svc);
 	while (!lp.done && !stop_signal) {
 		if (reload_signal)
 			reload(&lp);
 		if (trigger_signal)
 			trigger_by_hand(&lp);
-		step(&lp);
+		tend_service(&lp);
+		if (!lp.done)
+			step(&lp);
 	}
+	leave_service(&lp);
 	log_precheck_free(&lp.flusher.precheck);
 	if (stop_signal)
 		msg_info("stopping on signal %d", (int)stop_signal);
@@ -395,6 +481,11 @@ int main(int argc, char **argv)
 	}
 	if (!getcwd(start_dir, sizeof(start_dir))) {
 		fprintf(stderr, "fdrd: the current directory: %s\n", strerror(errno));
+		return 1;
+	}
+	/* before daemonizing and syslog: the user sees why on the terminal */
+	if (o.attach_pid && service_check(o.attach_pid)) {
+		options_free(&o);
 		return 1;
 	}
 	msg_use_syslog(o.use_syslog);

@@ -54,6 +54,14 @@ static const char usage[] =
 "                          of 1024); the newest log is always kept, and a log\n"
 "                          that alone would be larger is not written (error)\n"
 "      --once              exit after one log (status 1 if the flush failed)\n"
+"      --attach-pid=PID    (also --attach=PID) make the running program PID,\n"
+"                          built by fdr-cc, record into this region (as fdr\n"
+"                          record -p does), until fdrd stops or it exits; with\n"
+"                          --auto-reset and a latency trigger (fdrctl init\n"
+"                          --trigger-duration) a log is left at every slow call\n"
+"      --attach-unit=UNIT  the same for the main PID of systemd unit UNIT\n"
+"                          (systemctl show -p MainPID), attached again when\n"
+"                          it restarts\n"
 "      --wait-device       when the device is missing (fdr.ko not loaded),\n"
 "                          say so and wait for it instead of exiting\n"
 "  -c, --config=FILE       more options from FILE, as on this command line\n"
@@ -77,17 +85,18 @@ static const char usage[] =
 "  -h, --help              show this help\n"
 "\n"
 "SIGTERM or SIGINT: a flush in progress is finished, then fdrd exits 0;\n"
-"a stream's log so far is named and the region records on.\n"
+"a stream's log so far is named and the region records on.  An attached\n"
+"program is detached first (left as it was) and what it recorded flushed.\n"
 "SIGUSR1: fire a trigger by hand on the region (as fdrctl trigger): it is\n"
 "finalized, and flushed as for any finalize.\n"
 "SIGHUP: read the command line and the --config file again and use them\n"
 "from the next flush on (all but --target and --session; bad options keep\n"
-"the old ones).\n";
+"the old ones; --attach-pid and --attach-unit need a restart too).\n";
 
 enum { OPT_RETRY = 256, OPT_FSYNC, OPT_AUTO_RESET, OPT_ONCE, OPT_SYSLOG,
        OPT_IO, OPT_DEPTH, OPT_CHUNK, OPT_PREALLOC, OPT_NO_PREALLOC,
        OPT_REGFILE, OPT_WAIT_DEV, OPT_INSECURE, OPT_MAX_LOGS, OPT_MAX_BYTES,
-       OPT_STREAM_INTERVAL, OPT_SESSION_GROUP };
+       OPT_STREAM_INTERVAL, OPT_SESSION_GROUP, OPT_ATTACH_PID, OPT_ATTACH_UNIT };
 
 /* What the options file may not hold. */
 #define NOT_IN_FILE(c)	((c) == 'c' || (c) == 'h')
@@ -107,6 +116,9 @@ static const struct option longopts[] = {
 	{ "once", no_argument, NULL, OPT_ONCE },
 	{ "max-logs", required_argument, NULL, OPT_MAX_LOGS },
 	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+	{ "attach-pid", required_argument, NULL, OPT_ATTACH_PID },
+	{ "attach", required_argument, NULL, OPT_ATTACH_PID },
+	{ "attach-unit", required_argument, NULL, OPT_ATTACH_UNIT },
 	{ "wait-device", no_argument, NULL, OPT_WAIT_DEV },
 	{ "foreground", no_argument, NULL, 'f' },
 	{ "syslog", no_argument, NULL, OPT_SYSLOG },
@@ -234,6 +246,16 @@ static int parse_one(int c, struct fdrd_options *o, const char **dir)
 	case OPT_ONCE: o->once = true; return 0;
 	case OPT_MAX_LOGS: return parse_max_logs(optarg, &o->retain);
 	case OPT_MAX_BYTES: return parse_max_bytes(optarg, &o->retain);
+	case OPT_ATTACH_PID:
+		if (parse_uint("attach-pid", optarg, 4194304, &v))
+			return -1;
+		if (!v) {
+			fprintf(stderr, "fdrd: --attach-pid: 0: a process ID, 1 or more\n");
+			return -1;
+		}
+		o->attach_pid = (int)v;
+		return 0;
+	case OPT_ATTACH_UNIT: o->attach_unit = optarg; return 0;
 	case OPT_WAIT_DEV: o->wait_device = true; return 0;
 	case 'f': o->foreground = true; return 0;
 	case OPT_SYSLOG: o->use_syslog = true; return 0;
@@ -337,6 +359,11 @@ enum options_result options_parse(int argc, char **argv, struct fdrd_options *o)
 	r = OPTIONS_EXIT_USAGE;
 	if (check_session(o))
 		goto out;
+	if (o->attach_pid && o->attach_unit) {
+		fprintf(stderr, "fdrd: --attach-pid and --attach-unit: one program to attach "
+			"to, not both (run an fdrd for each)\n");
+		goto out;
+	}
 	bad = log_name_check_pattern(o->pattern);
 	if (bad) {
 		fprintf(stderr, "fdrd: --pattern '%s': %s\n", o->pattern, bad);

@@ -24,6 +24,8 @@ struct fdrd_options {
 	bool allow_insecure_dir;	/* others may write, no sticky bit: accept */
 	struct uring_write_opts write;
 	struct retention_limits retain;	/* --max-logs, --max-bytes */
+	int attach_pid;			/* --attach-pid PID, 0: none */
+	const char *attach_unit;	/* --attach-unit UNIT, NULL: none */
 	const char *config;		/* --config FILE, NULL: none */
 	struct config_args config_args;	/* its words (target, pattern may
 					 * point into them) */

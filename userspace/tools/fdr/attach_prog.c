@@ -5,13 +5,13 @@
  * an fdr-cc build, XRay or --gcc)
  * and its command line for DIR/info.
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "attach_pid.h"
 #include "record.h"
 
 #define MAX_ARGS	256
@@ -54,35 +54,18 @@ int fdr__attach_prog(struct record_opts *o, struct prog *p)
 	static char *argv[MAX_ARGS + 1];
 	static char exe[PATH_MAX];
 	char link[64];
-	ssize_t n;
 	int r;
 
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int)o->pid);
-	n = readlink(link, exe, sizeof(exe) - 1);
-	if (n < 0) {
-		r = errno;
-		fprintf(stderr, "fdr record: process %d: %s\n", (int)o->pid,
-			r == ENOENT ? "no such process" : r == EACCES || r == EPERM ?
-			"not yours to record (only who may ptrace it may: the same "
-			"user, or CAP_SYS_PTRACE)" : strerror(r));
+	if (fdr__attach_exe(o->pid, exe, sizeof(exe)))
 		return FDR_EXIT_FAILED;
-	}
-	exe[n] = 0;
 	read_cmdline(o->pid, exe, argv);
 	o->argv = argv;
 	/* by its name when that is still the file it runs (messages name it),
 	 * else through /proc (deleted or replaced since) */
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)o->pid);
 	r = fdr__prog_check(same_file(link, exe) ? exe : link, p, false);
 	if (r)
 		return r;
 	snprintf(p->path, sizeof(p->path), "%s", exe);
-	if ((p->elf.instr != FDR_INSTR_XRAY && p->elf.instr != FDR_INSTR_CYG) ||
-	    !p->elf.attach_entry) {
-		fprintf(stderr, "fdr record: process %d (%s) cannot be attached to: "
-			"it was not built by an fdr-cc that can attach (XRay or --gcc "
-			"mode, fdr_attach_entry); rebuild it with this fdr's fdr-cc\n",
-			(int)o->pid, exe);
-		return FDR_EXIT_FAILED;
-	}
-	return -1;
+	return fdr__attach_can(o->pid, exe, &p->elf) ? -1 : FDR_EXIT_FAILED;
 }

@@ -101,10 +101,9 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		return FDR_EXIT_FAILED;
 	}
 	catch_stop_signals();
-	r = fdr__attach_start(&a, o->pid, p->elf.entry, p->elf.attach_entry, cmd);
-	if (r) {
+	if (fdr__attach_start(&a, o->pid, p->elf.entry, p->elf.attach_entry, cmd)) {
 		close(pidfd);
-		return r;
+		return FDR_EXIT_FAILED;
 	}
 	if (cyg)	/* read its names even if it exits or removes them */
 		symmap = fdr__attach_symmap_open(o->pid);
@@ -114,7 +113,10 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 	if (exited) {
 		fprintf(stderr, "fdr record: process %d exited\n", (int)o->pid);
 		r = 0;
-	} else if (!(r = fdr__attach_stop(&a))) {
+	} else if (fdr__attach_stop(&a)) {
+		r = FDR_EXIT_FAILED;
+	} else {
+		r = 0;
 		fprintf(stderr, "fdr record: detached from process %d\n", (int)o->pid);
 	}
 	if (cyg)

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * attach_pid.c - `fdr record -p`'s calls into the running program
- * (attach_pid.h).  The thread called is the main thread (any thread
- * will do: the others keep running during "start" and "stop", so that a
- * lock one of them holds is released).  "unmap" needs every thread
+ * attach_pid.c - the recorder's calls into the running program, for
+ * `fdr record -p` and `fdrd --attach-pid` (attach_pid.h).  The thread
+ * called is the main thread (any thread will do: the others keep running
+ * during "start" and "stop", so that a lock one of them holds is
+ * released).  "unmap" needs every thread
  * stopped outside a record: when one is inside, all are let go for a
  * moment and stopped again.
  */
 #include <dirent.h>
 #include <elf.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,7 @@
 #include <unistd.h>
 
 #include "attach_pid.h"
-#include "record.h"
+#include "msg.h"
 #include "tracee.h"
 
 #define MAX_THREADS	1024	/* what "unmap" takes (adapters/attach_entry.c) */
@@ -55,10 +57,10 @@ static void say_ptrace_refused(pid_t pid, int err)
 		scope[strcspn(scope, "\n")] = 0;
 		fclose(f);
 	}
-	fprintf(stderr, "fdr record: cannot attach to process %d: %s: only who may "
+	msg_error("cannot attach to process %d: %s: only who may "
 		"ptrace it may record it (the same user, not set-user-ID, or "
 		"CAP_SYS_PTRACE; kernel.yama.ptrace_scope is %s: 1 allows only its "
-		"ancestors, 2 only CAP_SYS_PTRACE, 3 nobody)\n", (int)pid, strerror(-err),
+		"ancestors, 2 only CAP_SYS_PTRACE, 3 nobody)", (int)pid, strerror(-err),
 		scope);
 }
 
@@ -136,27 +138,27 @@ int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
 	r = load_bias(pid, elf_entry, &bias);
 	if (r == -EACCES || r == -EPERM) {
 		say_ptrace_refused(pid, r);
-		return FDR_EXIT_FAILED;
+		return -1;
 	}
 	if (r) {
-		fprintf(stderr, "fdr record: process %d: cannot read its auxiliary vector: "
-			"%s\n", (int)pid, strerror(-r));
-		return FDR_EXIT_FAILED;
+		msg_error("process %d: cannot read its auxiliary vector: %s", (int)pid,
+			  strerror(-r));
+		return -1;
 	}
 	a->entry = bias + attach_entry;
 	a->threads = count_threads(pid);
 	r = call_one(a, cmd, &ret);
 	if (r == -EPERM || r == -EACCES) {
 		say_ptrace_refused(pid, r);
-		return FDR_EXIT_FAILED;
+		return -1;
 	}
 	if (r || ret < 0) {
-		fprintf(stderr, "fdr record: process %d: cannot start recording: %s%s\n",
-			(int)pid, strerror(r ? -r : (int)-ret), ret == -EALREADY ?
-			" (another fdr record -p is attached to it)" : ret == -EISCONN ?
+		msg_error("process %d: cannot start recording: %s%s", (int)pid,
+			  strerror(r ? -r : (int)-ret), ret == -EALREADY ?
+			  " (another fdr record -p or fdrd is attached to it)" : ret == -EISCONN ?
 			" (it records already, or waits to, into the region its FDR_TARGET "
 			"or /dev/fdr gave it at its start)" : "");
-		return FDR_EXIT_FAILED;
+		return -1;
 	}
 	a->functions = ret;
 	return 0;
@@ -238,15 +240,14 @@ int fdr__attach_stop(struct attached *a)
 	if (r == -ESRCH)
 		return 0;	/* it exited: nothing to detach from */
 	if (r || ret) {
-		fprintf(stderr, "fdr record: process %d: cannot stop recording: %s\n",
-			(int)a->pid, strerror(r ? -r : (int)-ret));
-		return FDR_EXIT_FAILED;
+		msg_error("process %d: cannot stop recording: %s", (int)a->pid,
+			  strerror(r ? -r : (int)-ret));
+		return -1;
 	}
 	while ((r = unmap_once(a, all, cmd, sizeof(cmd))) == -EBUSY && ++tries < UNMAP_TRIES)
 		nanosleep(&pause, NULL);
 	if (r && r != -ESRCH)
-		fprintf(stderr, "fdr record: process %d: recording stopped, but the region "
-			"stays mapped in it until it exits: %s\n", (int)a->pid,
-			strerror(-r));
+		msg_warn("process %d: recording stopped, but the region stays mapped in "
+			 "it until it exits: %s", (int)a->pid, strerror(-r));
 	return 0;
 }

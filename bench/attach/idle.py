@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""idle.py ROUNDS PLAIN FDRCC [NAME=LUA]...: does an fdr-cc build that
+nobody records cost anything?  PLAIN and FDRCC are two builds of the Lua
+interpreter (clang-19 -O2 and fdr-cc -O2, the same source, flags and
+workload: bench/app/workload.lua over tests/realprog/workload.lua); the
+others are shown beside them (where the cost comes from).  Each round
+runs every build once, as its own process, the order rotating; CPU time
+(user + system) of each run, medians over the rounds.  Markdown on
+stdout; its "- idle ratio" line is the issue-35 target (≤ 1.02)."""
+import os
+import resource
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+WORKLOAD = os.path.join(TOP, "tests", "realprog", "workload.lua")
+SCRIPT = os.path.join(TOP, "bench", "app", "workload.lua")
+LUA_ROUNDS = os.environ.get("BENCH_ATTACH_LUA_ROUNDS", "400")
+
+
+def cpu_of(lua):
+    """CPU seconds of one run of lua (run as ./lua in its directory, as
+    bench/app does: argv[0] lives in Lua's heap), and its output."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("XRAY_OPTIONS", "FDR_OPTIONS", "FDR_TARGET")}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    p = subprocess.run(["./lua", SCRIPT, LUA_ROUNDS, WORKLOAD], cwd=os.path.dirname(lua),
+                       env=env, stdout=subprocess.PIPE, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), p.stdout
+
+
+def main():
+    rounds = int(sys.argv[1])
+    builds = [("clang-19 -O2", sys.argv[2]), ("fdr-cc -O2, nobody records", sys.argv[3])]
+    builds += [tuple(a.rsplit("=", 1)) for a in sys.argv[4:]]
+    t = {lua: [] for _, lua in builds}
+    outs = set()
+    for r in range(rounds):
+        for k in range(len(builds)):
+            lua = builds[(r + k) % len(builds)][1]
+            cpu, out = cpu_of(lua)
+            t[lua].append(cpu)
+            outs.add(out)
+    base = statistics.median(t[builds[0][1]])
+    print("Lua 5.4 (bench/app's build and workload, %s workload rounds per run), CPU "
+          "time (user + system) of the whole run, median of %d runs each, interleaved "
+          "(the order rotates every round):" % (LUA_ROUNDS, rounds))
+    print()
+    print("| build | CPU s (median) | min–max | ÷ clang-19 -O2 |")
+    print("|---|---:|---|---:|")
+    for name, lua in builds:
+        m = statistics.median(t[lua])
+        print("| %s | %.3f | %.3f–%.3f | %.3f× |" % (name, m, min(t[lua]), max(t[lua]),
+                                                   m / base))
+    print()
+    print("- idle ratio %.3f× (fdr-cc ÷ plain CPU time; target ≤ 1.02×)%s" %
+          (statistics.median(t[builds[1][1]]) / base,
+           "" if len(outs) == 1 else "; the builds printed different output"))
+
+
+if __name__ == "__main__":
+    main()
