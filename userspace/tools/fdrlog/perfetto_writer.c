@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * perfetto_writer.c - Perfetto's protobuf trace (convert.h,
- * Documentation/perfetto.md): a stream of TracePackets, written as the
- * trace is walked, so memory is the trace's plus a stack per thread.
+ * Documentation/perfetto.md): a stream of TracePackets, written event by
+ * event, from the log streamed (fdr_trace_stream: memory does not grow
+ * with the log) or from a built trace (what the filters need).
  *
  * Every thread gets a track (a TrackDescriptor with its pid, tid and
  * command; one per process with the process's name, from fdrd's side
@@ -25,7 +26,9 @@
  * threshold rewound), so each of those gets its own END; an exit whose
  * entry the ring overwrote has nothing to close and writes nothing.
  * Calls still open at the end stay open (Perfetto shows them as not
- * ended).
+ * ended).  Each thread's events come in its order (the log's when
+ * streamed, by TSC from a sorted trace); a slice's time never goes back
+ * on its track (slice_ns).
  */
 #include <errno.h>
 #include <stdbool.h>
