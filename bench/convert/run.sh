@@ -37,9 +37,9 @@ LOG=$OUT/big.log
 measure() {
 	/usr/bin/time -f "%e %U %S %M" -o "$TMP/time" \
 		"$FDR" convert --format "$1" "$2" | wc -c >"$TMP/size"
-	awk -v b="$(cat "$TMP/size")" '{ printf "%.3f %.3f %d %d\n", $1, $2 + $3, $4, b }' "$TMP/time"
+	awk -v b="$(cat "$TMP/size")" '{ printf "%.3f %.3f %d %s\n", $1, $2 + $3, $4, b }' "$TMP/time"
 }
-show() { awk '{ printf "%s s wall, %s s cpu, %d MiB max RSS, %d bytes", $1, $2, $3 / 1024, $4 }'; }
+show() { awk '{ printf "%s s wall, %s s cpu, %d MiB max RSS, %s bytes", $1, $2, $3 / 1024, $4 }'; }
 
 # ---- 1: rounds on the MB log ----
 : >"$OUT/perfetto.times"
