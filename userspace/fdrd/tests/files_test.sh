@@ -113,7 +113,7 @@ test_dir_swapped() {
 	"$FDRD" --foreground -t "$TARGET" -o "$out" --grace-ms 0 --retry-ms 200 2>"$WORK/fdrd.err" &
 	DPID=$!
 	local i
-	for ((i = 0; i < 250; i++)); do
+	for ((i = 0; i < 1500; i++)); do	# up to 30 s: a loaded host
 		grep -q "flushing .* into" "$WORK/fdrd.err" && break
 		sleep 0.02
 	done
@@ -147,7 +147,7 @@ test_dir_opened_up() {
 	"$FDRD" --foreground -t "$TARGET" -o "$out" --grace-ms 0 --retry-ms 200 2>"$WORK/fdrd.err" &
 	DPID=$!
 	local i
-	for ((i = 0; i < 250; i++)); do
+	for ((i = 0; i < 1500; i++)); do	# up to 30 s: a loaded host
 		grep -q "flushing .* into" "$WORK/fdrd.err" && break
 		sleep 0.02
 	done
