@@ -29,7 +29,7 @@ struct expand_stream {
 struct expander {
 	struct fdr_trace *t;
 	struct expand_stream *stream;	/* NULL: building the whole trace */
-	size_t nargs_max;		/* building: what the index counted */
+	size_t nevents_max, nargs_max;	/* building: what the index counted */
 	unsigned version;
 	uint64_t base_tsc;
 	uint16_t cpu;
@@ -48,6 +48,7 @@ static void expander_reset(struct expander *x)
 	memset(x, 0, sizeof(*x));
 	x->t = keep.t;
 	x->stream = keep.stream;
+	x->nevents_max = keep.nevents_max;
 	x->nargs_max = keep.nargs_max;
 	x->version = keep.version;
 	x->read_since = keep.read_since;
@@ -198,6 +199,10 @@ static int expand_block(struct expander *x, const struct block *b,
 		if (producer_next(&p, &rec, err) != 1)
 			return -1;	/* only if the file changed since indexing */
 		expand_record(x, &rec);
+		/* one event a record at most, into the array's spare slot */
+		if (!x->stream && x->t->count > x->nevents_max)
+			return reader_fail(err, rec.offset, "", "the log changed while it was "
+					   "read: more events than the index counted");
 	}
 	if (x->stream)
 		log_pages_read(x->t->log, &x->read_since, p.off - b->start.off);
@@ -229,8 +234,8 @@ static int expand_all(struct fdr_trace *t, const struct block_index *ix,
 {
 	size_t *start = malloc(sizeof(*start) * (ix->ngroups + 1));
 	struct block **v = start ? blocks_by_group(ix, start) : NULL;
-	struct expander x = { .t = t, .stream = stream, .nargs_max = ix->nargs_max,
-			      .version = t->log->header.version };
+	struct expander x = { .t = t, .stream = stream, .nevents_max = ix->nevents_max,
+			      .nargs_max = ix->nargs_max, .version = t->log->header.version };
 	int ret = 0;
 
 	if (!v) {
