@@ -13,7 +13,8 @@
  *  - fdr_log_verify(): the structural check; the first error found;
  *  - fdr_trace_build(): the expanded events (absolute TSC, cpu, thread,
  *    process, args, payloads) exactly as LLVM 19's llvm-xray expands them,
- *    optionally stable-sorted by TSC.
+ *    optionally stable-sorted by TSC; fdr_trace_stream(): the same events
+ *    one at a time, in memory that does not grow with the events.
  *
  * Functions returning int return 0 on success and -1 on error, with
  * *err filled in (err may be NULL).
@@ -125,6 +126,24 @@ struct fdr_trace {
 int fdr_trace_build(struct fdr_trace *trace, const struct fdr_log *log,
 		    unsigned flags, struct fdr_reader_error *err);
 void fdr_trace_free(struct fdr_trace *trace);
+
+/*
+ * The same events without holding them: fn gets each event as the trace
+ * unsorted would hold it (llvm-xray's expansion order: thread by thread,
+ * each thread's buffers by wall time), with a trace t that holds just that
+ * event (fdr_event_args, fdr_event_payload, fdr_event_drop_marker work on
+ * it; both valid during the call only).  The log is verified (and its
+ * buffers indexed) first: fn is not called for a log that does not verify.
+ * Memory: the buffer index (a few dozen bytes a buffer) and one event
+ * with up to FDR_STREAM_ARGS_MAX arguments (an event with more, which
+ * only a crafted log has, keeps the first ones); the pages of a mapped
+ * file are released as they are read.  Returns 0, -1 with *err, or fn's
+ * non-zero return, which stops the walk.
+ */
+#define FDR_STREAM_ARGS_MAX 1024
+typedef int (*fdr_event_fn)(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx);
+int fdr_trace_stream(const struct fdr_log *log, fdr_event_fn fn, void *ctx,
+		     struct fdr_reader_error *err);
 
 /* The i-th event in sorted order if sorted, else in expansion order. */
 static inline const struct fdr_event *fdr_trace_at(const struct fdr_trace *t, size_t i)

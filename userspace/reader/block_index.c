@@ -107,6 +107,7 @@ static int index_all(struct indexer *in, const struct fdr_log *log,
 {
 	struct producer p, before;
 	struct fdr_record rec;
+	uint64_t read_since = 0;
 	int r;
 
 	producer_init(&p, log);
@@ -118,6 +119,7 @@ static int index_all(struct indexer *in, const struct fdr_log *log,
 			return -1;
 		if (r == 0)
 			break;
+		log_pages_read(log, &read_since, p.off - before.off);
 		if (index_record(in, &before, &rec, err))
 			return -1;
 	}

@@ -25,6 +25,25 @@ struct fdr_log {
 	size_t mapping_size;
 };
 
+/*
+ * count more bytes of a file-mapped log were read (*read_since: the
+ * reader's count since the last drop): every LOG_RELEASE_BYTES,
+ * drop the mapping's pages (MADV_DONTNEED; they come back from the page
+ * cache if read again), so a pass over a log of any size keeps a bounded
+ * resident set.  Nothing for a caller's buffer.
+ */
+#define LOG_RELEASE_BYTES (4u << 20)
+void log_release_pages(const struct fdr_log *log);
+static inline void log_pages_read(const struct fdr_log *log, uint64_t *read_since,
+				  uint64_t count)
+{
+	*read_since += count;
+	if (*read_since >= LOG_RELEASE_BYTES) {
+		log_release_pages(log);
+		*read_since = 0;
+	}
+}
+
 /* printf-style error with offset and record kind; always returns -1. */
 int reader_fail(struct fdr_reader_error *err, uint64_t offset, const char *record,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));

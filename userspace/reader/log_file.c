@@ -120,6 +120,12 @@ void fdr_log_close(struct fdr_log *log)
 	free(log);
 }
 
+void log_release_pages(const struct fdr_log *log)
+{
+	if (log->mapping)
+		madvise(log->mapping, log->mapping_size, MADV_DONTNEED);
+}
+
 const struct fdr_log_header *fdr_log_get_header(const struct fdr_log *log)
 {
 	return &log->header;

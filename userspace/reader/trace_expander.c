@@ -9,37 +9,95 @@
  * record set and nothing reset: custom events keep the last function id,
  * every record after a typed event keeps its event type.  We reproduce
  * that, since it is what llvm-xray prints.
+ *
+ * Two sinks: fdr_trace_build() fills an array sized by the index;
+ * fdr_trace_stream() keeps one event (and its arguments) at a time and
+ * hands each to its callback once the next record shows it complete, so
+ * memory is the block index whatever the log's size.
  */
 #include <stdlib.h>
 #include "internal.h"
 
+/* Streaming: the callback, and what stopped it. */
+struct expand_stream {
+	fdr_event_fn fn;
+	void *ctx;
+	int stop;		/* the callback's non-zero return */
+	size_t args_cap;	/* of t->args */
+};
+
 struct expander {
 	struct fdr_trace *t;
+	struct expand_stream *stream;	/* NULL: building the whole trace */
+	size_t nevents_max, nargs_max;	/* building: what the index counted */
 	unsigned version;
 	uint64_t base_tsc;
 	uint16_t cpu;
 	int32_t pid, tid;
 	bool ignoring;		/* after EndOfBuffer until NewBuffer */
 	bool building;		/* the last event may still take arguments */
+	uint64_t read_since;	/* streaming: log_pages_read's count */
 	int32_t func_id;	/* sticky fields of LLVM's current record */
 	uint16_t record_type;
 };
 
 static void expander_reset(struct expander *x)
 {
-	struct fdr_trace *t = x->t;
-	unsigned version = x->version;
+	struct expander keep = *x;
 
 	memset(x, 0, sizeof(*x));
-	x->t = t;
-	x->version = version;
+	x->t = keep.t;
+	x->stream = keep.stream;
+	x->nevents_max = keep.nevents_max;
+	x->nargs_max = keep.nargs_max;
+	x->version = keep.version;
+	x->read_since = keep.read_since;
+}
+
+/* Streaming: hand the event held to the callback, and empty the trace. */
+static void stream_flush(struct expander *x)
+{
+	struct expand_stream *s = x->stream;
+
+	if (!s || !x->t->count)
+		return;
+	if (!s->stop)
+		s->stop = s->fn(x->t, &x->t->events[0], s->ctx);
+	x->t->count = 0;
+	x->t->nargs = 0;
+}
+
+/* Streaming keeps up to FDR_STREAM_ARGS_MAX arguments of an event (more
+ * only a crafted log has); building, what the index counted (the bytes may
+ * have changed under the mapping since: never past the array). */
+static bool arg_room(struct expander *x)
+{
+	struct expand_stream *s = x->stream;
+	uint64_t *args;
+	size_t cap;
+
+	if (!s)
+		return x->t->nargs < x->nargs_max;
+	if (x->t->nargs < s->args_cap)
+		return true;
+	if (s->args_cap >= FDR_STREAM_ARGS_MAX)
+		return false;
+	cap = s->args_cap ? s->args_cap * 2 : 8;
+	args = realloc(x->t->args, cap * sizeof(*args));
+	if (!args)
+		return false;
+	x->t->args = args;
+	s->args_cap = cap;
+	return true;
 }
 
 static struct fdr_event *begin_event(struct expander *x, uint8_t kind, uint64_t tsc,
 				     uint16_t cpu)
 {
-	struct fdr_event *ev = &x->t->events[x->t->count++];
+	struct fdr_event *ev;
 
+	stream_flush(x);
+	ev = &x->t->events[x->t->count++];
 	ev->tsc = tsc;
 	ev->aux = x->t->nargs;
 	ev->count = 0;
@@ -98,7 +156,7 @@ static void expand_metadata(struct expander *x, const struct fdr_record *rec)
 		x->pid = rec->id;
 		break;
 	case FDR_MD_CALL_ARGUMENT:
-		if (x->building) {
+		if (x->building && arg_room(x)) {
 			struct fdr_event *ev = &x->t->events[x->t->count - 1];
 
 			ev->kind = FDR_EVENT_ENTER_ARG;
@@ -137,11 +195,17 @@ static int expand_block(struct expander *x, const struct block *b,
 	struct producer p = b->start;
 	struct fdr_record rec;
 
-	for (uint64_t i = 0; i < b->nrecords; i++) {
+	for (uint64_t i = 0; i < b->nrecords && !(x->stream && x->stream->stop); i++) {
 		if (producer_next(&p, &rec, err) != 1)
-			return -1;	/* cannot happen: indexing read it all */
+			return -1;	/* only if the file changed since indexing */
 		expand_record(x, &rec);
+		/* one event a record at most, into the array's spare slot */
+		if (!x->stream && x->t->count > x->nevents_max)
+			return reader_fail(err, rec.offset, "", "the log changed while it was "
+					   "read: more events than the index counted");
 	}
+	if (x->stream)
+		log_pages_read(x->t->log, &x->read_since, p.off - b->start.off);
 	return 0;
 }
 
@@ -166,11 +230,12 @@ static struct block **blocks_by_group(const struct block_index *ix, size_t *star
 }
 
 static int expand_all(struct fdr_trace *t, const struct block_index *ix,
-		      struct fdr_reader_error *err)
+		      struct expand_stream *stream, struct fdr_reader_error *err)
 {
 	size_t *start = malloc(sizeof(*start) * (ix->ngroups + 1));
 	struct block **v = start ? blocks_by_group(ix, start) : NULL;
-	struct expander x = { .t = t, .version = t->log->header.version };
+	struct expander x = { .t = t, .stream = stream, .nevents_max = ix->nevents_max,
+			      .nargs_max = ix->nargs_max, .version = t->log->header.version };
 	int ret = 0;
 
 	if (!v) {
@@ -186,6 +251,9 @@ static int expand_all(struct fdr_trace *t, const struct block_index *ix,
 		expander_reset(&x);
 		for (size_t i = 0; i < n && !ret; i++)
 			ret = expand_block(&x, first[i], err);
+		stream_flush(&x);	/* a thread's last event: no argument follows */
+		if (stream && stream->stop)
+			break;
 	}
 	free(v);
 	free(start);
@@ -212,7 +280,7 @@ int fdr_trace_build(struct fdr_trace *t, const struct fdr_log *log, unsigned fla
 		reader_fail(err, 0, "", "out of memory for %zu events", ix.nevents_max);
 		goto fail;
 	}
-	if (expand_all(t, &ix, err))
+	if (expand_all(t, &ix, NULL, err))
 		goto fail;
 	block_index_free(&ix);
 	if (flags & FDR_TRACE_SORT_BY_TSC) {
@@ -228,6 +296,24 @@ fail:
 	block_index_free(&ix);
 	fdr_trace_free(t);
 	return -1;
+}
+
+int fdr_trace_stream(const struct fdr_log *log, fdr_event_fn fn, void *ctx,
+		     struct fdr_reader_error *err)
+{
+	struct expand_stream s = { .fn = fn, .ctx = ctx };
+	struct fdr_trace t = { .log = log };
+	struct block_index ix;
+	struct fdr_event ev;
+	int r;
+
+	if (block_index_build(&ix, log, err))
+		return -1;
+	t.events = &ev;
+	r = expand_all(&t, &ix, &s, err);
+	block_index_free(&ix);
+	free(t.args);
+	return r ? r : s.stop;
 }
 
 void fdr_trace_free(struct fdr_trace *t)

@@ -433,6 +433,71 @@ static void test_drop_markers(void)
 	fdr_log_close(log);
 }
 
+/* fdr_trace_stream against the unsorted trace: event i, its arguments
+ * and payload; stop after `stop` events (0: never). */
+struct stream_cmp { const struct fdr_trace *want; size_t i, stop; int bad; };
+
+static int same_event(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx)
+{
+	struct stream_cmp *c = ctx;
+	const struct fdr_event *w = c->i < c->want->count ? &c->want->events[c->i] : NULL;
+	uint32_t na, nb, pa, pb;
+	const uint64_t *a = fdr_event_args(t, ev, &na), *b = w ? fdr_event_args(c->want, w, &nb) : NULL;
+	const uint8_t *x = fdr_event_payload(t, ev, &pa), *y = w ? fdr_event_payload(c->want, w, &pb) : NULL;
+
+	if (!w || ev->tsc != w->tsc || ev->tid != w->tid || ev->pid != w->pid ||
+	    ev->kind != w->kind || ev->func_id != w->func_id || ev->cpu != w->cpu ||
+	    na != nb || (na && memcmp(a, b, na * 8)) || pa != pb || (pa && memcmp(x, y, pa)))
+		c->bad = 1;
+	c->i++;
+	return c->stop && c->i == c->stop ? 7 : 0;
+}
+
+static void check_stream(const struct img *m, const char *what)
+{
+	struct fdr_reader_error err;
+	struct fdr_trace t;
+	struct fdr_log *log;
+	struct stream_cmp c = { &t, 0, 0, 0 };
+	char name[160];
+	int r;
+
+	fdr_log_open_memory(&log, m->b, m->n, &err);
+	if (fdr_trace_build(&t, log, 0, &err)) {
+		check(0, what);
+		fdr_log_close(log);
+		return;
+	}
+	r = fdr_trace_stream(log, same_event, &c, &err);
+	snprintf(name, sizeof(name), "%s: streamed, the unsorted trace's %zu events", what, t.count);
+	check(r == 0 && !c.bad && c.i == t.count, name);
+	c = (struct stream_cmp){ &t, 0, 2, 0 };
+	snprintf(name, sizeof(name), "%s: a callback's non-zero return stops the stream", what);
+	check(fdr_trace_stream(log, same_event, &c, &err) == 7 && c.i == 2 && !c.bad, name);
+	fdr_trace_free(&t);
+	fdr_log_close(log);
+}
+
+static void test_stream(void)
+{
+	struct img m;
+	struct fdr_reader_error err;
+	struct fdr_log *log;
+	struct stream_cmp c = { 0 };
+
+	build_v2(&m);
+	check_stream(&m, "v2 log with an argument");
+	build_drops(&m);
+	check_stream(&m, "drop markers and custom events");
+	build_v2(&m);
+	m.b[33] -= 8;
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_trace_stream(log, same_event, &c, &err) == -1 && c.i == 0 &&
+	      strstr(err.message, "expected BufferExtents"),
+	      "stream of a log that does not verify: its error, no event handed out");
+	fdr_log_close(log);
+}
+
 int main(void)
 {
 	test_drop_markers();
@@ -441,6 +506,7 @@ int main(void)
 	test_v5_events();
 	test_v1_padding();
 	test_errors();
+	test_stream();
 	check_sorted_stable(600, 300, "TSC sort, 2 ascending runs (merge): equals a stable sort");
 	check_sorted_stable(600, 13, "TSC sort, 46 runs with equal keys (merge): equals a stable sort");
 	check_sorted_stable(10000, 2, "TSC sort, 5000 runs (radix): equals a stable sort");

@@ -131,7 +131,7 @@ static int on_exit_event(struct walk *w, struct thread_stack *s, const struct fd
 	return w->ops->call ? w->ops->call(w->ctx, &c) : 0;
 }
 
-static int walk_event(struct walk *w, const struct fdr_event *ev)
+int call_walk_step(struct walk *w, const struct fdr_event *ev)
 {
 	struct thread_stack *s;
 	int r;
@@ -162,24 +162,43 @@ static int report_open_calls(struct walk *w)
 	return 0;
 }
 
+struct walk *call_walk_start(const struct call_walk_ops *ops, void *ctx)
+{
+	struct walk *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->ops = ops;
+	w->ctx = ctx;
+	key_index_init(&w->thread_ix);
+	key_index_init(&w->top_ix);
+	return w;
+}
+
+int call_walk_finish(struct walk *w, int r)
+{
+	if (!r)
+		r = report_open_calls(w);
+	for (size_t i = 0; i < w->thread_ix.n; i++)
+		free(w->threads[i].f);
+	free(w->threads);
+	free(w->top);
+	key_index_free(&w->thread_ix);
+	key_index_free(&w->top_ix);
+	free(w);
+	return r;
+}
+
 int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *ctx)
 {
-	struct walk w = { .ops = ops, .ctx = ctx };
+	struct walk *w = call_walk_start(ops, ctx);
 	int r = 0;
 
-	key_index_init(&w.thread_ix);
-	key_index_init(&w.top_ix);
+	if (!w)
+		return -1;
 	for (size_t i = 0; i < t->count && !r; i++)
-		r = walk_event(&w, fdr_trace_at(t, i));
-	if (!r)
-		r = report_open_calls(&w);
-	for (size_t i = 0; i < w.thread_ix.n; i++)
-		free(w.threads[i].f);
-	free(w.threads);
-	free(w.top);
-	key_index_free(&w.thread_ix);
-	key_index_free(&w.top_ix);
-	return r;
+		r = call_walk_step(w, fdr_trace_at(t, i));
+	return call_walk_finish(w, r);
 }
 
 bool call_is_nested(const struct call_done *c, size_t from)

@@ -48,6 +48,17 @@ struct call_walk_ops {
 /* Walk t; 0, -1 on out of memory, or what a callback returned. */
 int call_walk(const struct fdr_trace *t, const struct call_walk_ops *ops, void *ctx);
 
+/* The same a step at a time, for events that come one by one
+ * (fdr_trace_stream): start (NULL on out of memory), step each event in
+ * order (its return as call_walk's), finish with the last return r (the
+ * open calls reported if r is 0): r, or what that returned.  Memory: a
+ * stack per thread and a slot per (thread, function), whatever the count
+ * of events. */
+struct walk;
+struct walk *call_walk_start(const struct call_walk_ops *ops, void *ctx);
+int call_walk_step(struct walk *w, const struct fdr_event *ev);
+int call_walk_finish(struct walk *w, int r);
+
 /*
  * Is c inside another call of its own function, one at c->frames[from] or
  * above (direct or mutual recursion, on c's thread)?  Then c's time is

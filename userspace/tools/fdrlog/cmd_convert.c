@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,8 @@ static const char help[] =
 	"  chrome  Chrome trace-event JSON (Perfetto, chrome://tracing): B/E events\n"
 	"          per thread, timestamps in microseconds from CycleFrequency\n"
 	"  perfetto  Perfetto's protobuf trace (ui.perfetto.dev): slices per thread,\n"
-	"          interned names, LOG.sched as ftrace sched_switch/sched_waking\n"
+	"          interned names, LOG.sched as ftrace sched_switch/sched_waking;\n"
+	"          streamed (memory does not grow with the log) unless filtered\n"
 	"--instr-map BINARY  (instead of DIR's names) name functions from the xray_instr_map of an\n"
 	"                    -fxray-instrument binary (like llvm-xray -m BINARY -y)\n"
 	"--sym-map FILE      name functions from the -finstrument-functions\n"
@@ -132,34 +134,85 @@ static void export_for_llvm(struct out_buffer *o, const struct fdr_trace *t,
 			"for what the ring overwrote\n", enters, exits);
 }
 
-static int convert(const struct convert_opts *co, const struct fdr_trace *t,
-		   const struct symbols *syms, const struct fdr_thread_table *threads,
-		   const struct fdr_sched *sched)
+/* What one conversion reads: the log expanded (t), or, streaming (t
+ * NULL), the log itself. */
+struct convert_in {
+	const struct fdr_trace *t;
+	const struct fdr_log *log;
+	const char *path;		/* of the log, for its errors */
+	const struct symbols *syms;
+	const struct fdr_thread_table *threads;
+	const struct fdr_sched *sched;
+};
+
+/* Write the format to o; 1 when the log (streamed) does not verify. */
+static int write_format(const struct convert_opts *co, struct out_buffer *o,
+			const struct convert_in *in)
+{
+	struct fdr_reader_error err;
+
+	if (!in->t) {
+		if (!write_perfetto_stream(o, in->log, in->syms, in->threads, in->sched, &err))
+			return 0;
+		report_log_error("convert", in->path, &err);
+		return 1;
+	}
+	if (co->for_llvm)
+		export_for_llvm(o, in->t, in->syms);
+	else if (!strcmp(co->format, "yaml"))
+		write_yaml(o, in->t, in->syms);
+	else if (!strcmp(co->format, "perfetto"))
+		write_perfetto(o, in->t, in->syms, in->threads, in->sched);
+	else
+		write_chrome(o, in->t, in->syms, in->threads, in->sched);
+	return 0;
+}
+
+static int convert(const struct convert_opts *co, const struct convert_in *in)
 {
 	struct out_buffer o;
 	char tmp[4096];
 	int fd = out_file_open("convert", co->out, tmp, sizeof(tmp));
+	int r, bad_log = 0;
 
 	if (fd < 0)
 		return 1;
-	int r;
-
 	if (out_init(&o, fd) == 0) {
-		if (co->for_llvm)
-			export_for_llvm(&o, t, syms);
-		else if (!strcmp(co->format, "yaml"))
-			write_yaml(&o, t, syms);
-		else if (!strcmp(co->format, "perfetto"))
-			write_perfetto(&o, t, syms, threads, sched);
-		else
-			write_chrome(&o, t, syms, threads, sched);
-		out_flush(&o);
+		bad_log = write_format(co, &o, in);
+		if (!bad_log)
+			out_flush(&o);
 	}
 	if (o.error)
 		fprintf(stderr, "fdr convert: writing %s: %s\n",
 			co->out ? co->out : "standard output", strerror(o.error));
-	r = out_file_finish("convert", co->out, tmp, fd, o.error ? 1 : 0);
+	r = out_file_finish("convert", co->out, tmp, fd, o.error || bad_log ? 1 : 0);
 	out_release(&o);
+	return r;
+}
+
+/* Perfetto streams the log unless a filter needs the whole trace. */
+static bool streams(const struct convert_opts *co)
+{
+	return !strcmp(co->format, "perfetto") && !filter_opts_active(&co->view.filter);
+}
+
+/* Expand the log (sorted by TSC unless --no-sort), filter, convert. */
+static int convert_trace(const struct convert_opts *co, struct convert_in *in)
+{
+	struct fdr_reader_error err;
+	struct fdr_trace trace;
+	int r;
+
+	if (fdr_trace_build(&trace, in->log, co->no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err)) {
+		report_log_error("convert", in->path, &err);
+		return 1;
+	}
+	/* before the output is opened: a bad filter leaves no file */
+	r = view_filter_apply(&co->view.filter, &trace, in->syms, "fdr convert");
+	in->t = &trace;
+	if (r == 0)
+		r = convert(co, in);
+	fdr_trace_free(&trace);
 	return r;
 }
 
@@ -167,10 +220,8 @@ static int convert(const struct convert_opts *co, const struct fdr_trace *t,
 static int convert_log(const struct convert_opts *co, const struct data_source *ds,
 		       struct fdr_log *log)
 {
-	struct fdr_reader_error err;
 	struct fdr_thread_table *threads;
 	struct fdr_sched *sched = NULL;
-	struct fdr_trace trace;
 	struct symbols *syms;
 	int r;
 
@@ -182,17 +233,9 @@ static int convert_log(const struct convert_opts *co, const struct data_source *
 		symbols_free(syms);
 		return 1;
 	}
-	r = fdr_trace_build(&trace, log, co->no_sort ? 0 : FDR_TRACE_SORT_BY_TSC, &err);
-	if (r) {
-		report_log_error("convert", ds->log, &err);
-		r = 1;
-	} else {
-		/* before the output is opened: a bad filter leaves no file */
-		r = view_filter_apply(&co->view.filter, &trace, syms, "fdr convert");
-		if (r == 0)
-			r = convert(co, &trace, syms, threads, sched);
-		fdr_trace_free(&trace);
-	}
+	struct convert_in in = { NULL, log, ds->log, syms, threads, sched };
+
+	r = streams(co) ? convert(co, &in) : convert_trace(co, &in);
 	fdr_sched_close(sched);
 	fdr_thread_table_free(threads);
 	symbols_free(syms);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * perfetto_writer.c - Perfetto's protobuf trace (convert.h,
- * Documentation/perfetto.md): a stream of TracePackets, written as the
- * trace is walked, so memory is the trace's plus a stack per thread.
+ * Documentation/perfetto.md): a stream of TracePackets, written event by
+ * event, from the log streamed (fdr_trace_stream: memory does not grow
+ * with the log) or from a built trace (what the filters need).
  *
  * Every thread gets a track (a TrackDescriptor with its pid, tid and
  * command; one per process with the process's name, from fdrd's side
@@ -25,12 +26,15 @@
  * threshold rewound), so each of those gets its own END; an exit whose
  * entry the ring overwrote has nothing to close and writes nothing.
  * Calls still open at the end stay open (Perfetto shows them as not
- * ended).
+ * ended).  Each thread's events come in its order (the log's when
+ * streamed, by TSC from a sorted trace); a slice's time never goes back
+ * on its track (slice_ns).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "array_grow.h"
 #include "call_walk.h"
 #include "convert.h"
 #include "key_index.h"
@@ -45,18 +49,22 @@ enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_DURATION, ARG_II
 
 struct perfetto {
 	struct out_buffer *o;
-	const struct fdr_trace *t;
+	const struct fdr_trace *t;	/* the event's (streaming: it alone) */
 	const struct symbols *syms;
 	const struct fdr_thread_table *threads;
+	const struct fdr_sched *sched;
 	uint64_t freq;
 	struct pb_msg m;
 	struct key_index names, tracks, procs;
+	struct walk *walk;		/* NULL until the sequence started */
+	uint64_t *track_ns;		/* a track's last timestamp, by uuid - 1 */
+	size_t cap_track_ns;
 	const struct fdr_event *ev;	/* the event being written */
 	uint64_t track;			/* its thread's */
 	uint64_t last_key, last_track;	/* runs of one thread skip the lookup */
 	const struct fdr_trigger_info *trigger;	/* from the side table, may be NULL */
-	const struct fdr_event *trigger_exit;	/* its call's exit: the last seen */
-	uint64_t trigger_track;
+	uint64_t trigger_tsc;		/* its call's exit: the last seen */
+	uint64_t trigger_track;		/* 0: not seen */
 	uint32_t arg_names;		/* arg1 .. arg<arg_names> interned */
 	int error;
 };
@@ -164,6 +172,12 @@ static uint64_t thread_track(struct perfetto *pf, uint32_t pid, uint32_t tid)
 	pf->last_track = (uint64_t)i + 1;
 	if (!added)
 		return (uint64_t)i + 1;
+	if (array_grow((void **)&pf->track_ns, &pf->cap_track_ns, (size_t)i + 1,
+		       sizeof(*pf->track_ns))) {
+		pf->error = ENOMEM;
+		return 0;
+	}
+	pf->track_ns[i] = 0;
 	ti = fdr_thread_table_find(pf->threads, (int32_t)tid);
 	process_track(pf, pid);
 	pb_begin(m, TP_TRACK_DESCRIPTOR);
@@ -235,18 +249,32 @@ static void uint_annotation(struct pb_msg *m, uint64_t name_iid, uint64_t v)
 }
 
 /* A packet's header: its time and sequence. */
-static void packet_head(struct perfetto *pf, uint64_t tsc)
+static void packet_head(struct perfetto *pf, uint64_t ns)
 {
-	pb_varint(&pf->m, TP_TIMESTAMP, perfetto_ns(tsc, pf->freq));
+	pb_varint(&pf->m, TP_TIMESTAMP, ns);
 	pb_varint(&pf->m, TP_SEQUENCE_ID, SEQUENCE_ID);
 	pb_varint(&pf->m, TP_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
+}
+
+/* The time of a slice's BEGIN or END: never before the track's last one.
+ * Perfetto sorts a track's events by time, so a TSC that went backwards
+ * in the thread's order (only a crafted log or an unsynchronised TSC
+ * has one) would move a BEGIN or END out of the nesting the matching
+ * gave; written at the last time instead, it stays in place. */
+static uint64_t slice_ns(struct perfetto *pf, uint64_t tsc, uint64_t track)
+{
+	uint64_t ns = perfetto_ns(tsc, pf->freq), *last = &pf->track_ns[track - 1];
+
+	if (ns < *last)
+		ns = *last;
+	return *last = ns;
 }
 
 static void slice_end(struct perfetto *pf, uint64_t tsc, uint64_t track)
 {
 	struct pb_msg *m = &pf->m;
 
-	packet_head(pf, tsc);
+	packet_head(pf, slice_ns(pf, tsc, track));
 	pb_begin(m, TP_TRACK_EVENT);
 	pb_varint(m, TE_TYPE, TE_SLICE_END);
 	pb_varint(m, TE_TRACK_UUID, track);
@@ -262,7 +290,7 @@ static void slice_begin(struct perfetto *pf, const struct fdr_event *ev, uint64_
 	const uint64_t *args = fdr_event_args(pf->t, ev, &nargs);
 	uint64_t iid;
 
-	packet_head(pf, ev->tsc);
+	packet_head(pf, slice_ns(pf, ev->tsc, track));
 	iid = name_iid(pf, ev->func_id, &open);
 	arg_names(pf, nargs, &open);
 	if (open)
@@ -286,7 +314,7 @@ static void instant(struct perfetto *pf, const struct fdr_event *ev, uint64_t tr
 	const uint8_t *data = fdr_event_payload(pf->t, ev, &n);
 	bool drop = fdr_event_drop_marker(pf->t, ev, &dropped);
 
-	packet_head(pf, ev->tsc);
+	packet_head(pf, perfetto_ns(ev->tsc, pf->freq));
 	pb_begin(m, TP_TRACK_EVENT);
 	pb_varint(m, TE_TYPE, TE_INSTANT);
 	pb_varint(m, TE_TRACK_UUID, track);
@@ -332,15 +360,17 @@ static int on_frame_closed(void *ctx, int32_t fid)
 	return pf->o->error != 0;
 }
 
-/* Also remembers the last call of the trigger's function on its thread:
- * the one that ended the recording (the log ends with it). */
+/* Also remembers the latest call of the trigger's function on its
+ * thread (by its exit's TSC): the one that ended the recording (the log
+ * ends with it). */
 static int on_call(void *ctx, const struct call_done *c)
 {
 	struct perfetto *pf = ctx;
 
 	if (pf->trigger && (int32_t)c->tid == pf->trigger->tid &&
-	    c->frames[c->depth].fid == pf->trigger->fid) {
-		pf->trigger_exit = pf->ev;
+	    c->frames[c->depth].fid == pf->trigger->fid &&
+	    (!pf->trigger_track || pf->ev->tsc >= pf->trigger_tsc)) {
+		pf->trigger_tsc = pf->ev->tsc;
 		pf->trigger_track = pf->track;
 	}
 	return on_frame_closed(ctx, 0);
@@ -352,9 +382,9 @@ static void trigger_mark(struct perfetto *pf)
 {
 	struct pb_msg *m = &pf->m;
 
-	if (!pf->trigger_exit)
+	if (!pf->trigger_track)
 		return;
-	packet_head(pf, pf->trigger_exit->tsc);
+	packet_head(pf, perfetto_ns(pf->trigger_tsc, pf->freq));
 	pb_begin(m, TP_TRACK_EVENT);
 	pb_varint(m, TE_TYPE, TE_INSTANT);
 	pb_varint(m, TE_TRACK_UUID, pf->trigger_track);
@@ -365,19 +395,83 @@ static void trigger_mark(struct perfetto *pf)
 }
 
 /* Tracks for the threads that have no event but a name or a state. */
-static void named_threads(struct perfetto *pf, const struct fdr_sched *sched)
+static void named_threads(struct perfetto *pf)
 {
 	for (size_t i = 0; i < fdr_thread_table_count(pf->threads); i++) {
 		const struct fdr_thread_info *ti = fdr_thread_table_at(pf->threads, i);
 
 		thread_track(pf, (uint32_t)ti->pid, (uint32_t)ti->tid);
 	}
-	for (size_t i = 0; i < fdr_sched_thread_count(sched); i++) {
-		const struct fdr_sched_thread *th = fdr_sched_thread_at(sched, i);
+	for (size_t i = 0; i < fdr_sched_thread_count(pf->sched); i++) {
+		const struct fdr_sched_thread *th = fdr_sched_thread_at(pf->sched, i);
 		const struct fdr_thread_info *ti = fdr_thread_table_find(pf->threads, th->tid);
 
 		thread_track(pf, (uint32_t)(ti ? ti->pid : th->pid), (uint32_t)th->tid);
 	}
+}
+
+/* The first packets, and the matching of calls.  Streaming, not before
+ * the first event: the reader has verified the log by then, so a log that
+ * does not verify writes nothing, even to standard output. */
+static int start(struct perfetto *pf)
+{
+	static const struct call_walk_ops ops = {
+		.call = on_call, .unwound = on_frame_closed, .event = on_event
+	};
+
+	pf->walk = call_walk_start(&ops, pf);
+	if (!pf->walk)
+		return pf->error = ENOMEM;
+	start_sequence(pf);
+	named_threads(pf);
+	return pf->error;
+}
+
+/* One event of the log, in its thread's order (fdr_event_fn). */
+static int feed(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx)
+{
+	struct perfetto *pf = ctx;
+	int r;
+
+	if (!pf->walk && start(pf))
+		return pf->error;
+	pf->t = t;
+	r = call_walk_step(pf->walk, ev);
+	if (r < 0)
+		pf->error = ENOMEM;
+	return r ? (pf->error ? pf->error : pf->o->error) : 0;
+}
+
+static void init(struct perfetto *pf, struct out_buffer *o, const struct fdr_log *log,
+		 const struct symbols *syms, const struct fdr_thread_table *threads,
+		 const struct fdr_sched *sched)
+{
+	*pf = (struct perfetto){ .o = o, .syms = syms, .threads = threads, .sched = sched,
+				 .freq = fdr_log_get_header(log)->cycle_frequency,
+				 .trigger = fdr_thread_table_trigger(threads) };
+	pb_init(&pf->m);
+	key_index_init(&pf->names);
+	key_index_init(&pf->tracks);
+	key_index_init(&pf->procs);
+}
+
+static void release(struct perfetto *pf);
+
+/* What follows the last event: the trigger, the scheduling file; then
+ * the first error, if any, in o->error. */
+static void finish(struct perfetto *pf)
+{
+	if (!pf->walk)
+		start(pf);
+	if (pf->walk && call_walk_finish(pf->walk, 0) < 0)
+		pf->error = ENOMEM;
+	if (!pf->error)
+		trigger_mark(pf);
+	if (pf->sched && !pf->error)
+		perfetto_sched(pf->o, &pf->m, pf->sched, pf->threads, pf->freq);
+	if (pf->error && !pf->o->error)
+		pf->o->error = pf->error;
+	release(pf);
 }
 
 static void release(struct perfetto *pf)
@@ -385,32 +479,37 @@ static void release(struct perfetto *pf)
 	key_index_free(&pf->names);
 	key_index_free(&pf->tracks);
 	key_index_free(&pf->procs);
+	free(pf->track_ns);
 	pb_free(&pf->m);
 }
 
 void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		    const struct fdr_thread_table *threads, const struct fdr_sched *sched)
 {
-	struct perfetto pf = { .o = o, .t = t, .syms = syms, .threads = threads,
-			       .freq = fdr_log_get_header(t->log)->cycle_frequency,
-			       .trigger = fdr_thread_table_trigger(threads) };
-	static const struct call_walk_ops ops = {
-		.call = on_call, .unwound = on_frame_closed, .event = on_event
-	};
+	struct perfetto pf;
 
-	pb_init(&pf.m);
-	key_index_init(&pf.names);
-	key_index_init(&pf.tracks);
-	key_index_init(&pf.procs);
-	start_sequence(&pf);
-	named_threads(&pf, sched);
-	if (call_walk(t, &ops, &pf) < 0)
-		pf.error = ENOMEM;
-	if (!pf.error)
-		trigger_mark(&pf);
-	if (sched && !pf.error)
-		perfetto_sched(o, &pf.m, sched, threads, pf.freq);
-	if (pf.error && !o->error)
-		o->error = pf.error;
-	release(&pf);
+	init(&pf, o, t->log, syms, threads, sched);
+	for (size_t i = 0; i < t->count; i++)
+		if (feed(t, fdr_trace_at(t, i), &pf))
+			break;
+	finish(&pf);
+}
+
+int write_perfetto_stream(struct out_buffer *o, const struct fdr_log *log,
+			  const struct symbols *syms, const struct fdr_thread_table *threads,
+			  const struct fdr_sched *sched, struct fdr_reader_error *err)
+{
+	struct perfetto pf;
+	int r;
+
+	init(&pf, o, log, syms, threads, sched);
+	r = fdr_trace_stream(log, feed, &pf, err);
+	if (r < 0) {	/* the log's fault, found before the first event */
+		if (pf.walk)
+			call_walk_finish(pf.walk, -1);
+		release(&pf);
+		return -1;
+	}
+	finish(&pf);
+	return 0;
 }

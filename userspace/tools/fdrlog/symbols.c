@@ -41,6 +41,17 @@ static bool same_symbol(const struct symbol *a, const struct symbol *b)
 	       (a->name == b->name || (a->name && b->name && !strcmp(a->name, b->name)));
 }
 
+/* Stop sealing at v[i], whose fid has another symbol: the entries not
+ * yet looked at join the kept ones, so that each name is freed once. */
+static int32_t conflict(struct symbols *s, size_t kept, size_t i)
+{
+	int32_t fid = s->v[i].fid;
+
+	memmove(&s->v[kept], &s->v[i], (s->n - i) * sizeof(*s->v));
+	s->n = kept + (s->n - i);
+	return fid;
+}
+
 int32_t symbols_seal(struct symbols *s)
 {
 	size_t kept = 0;
@@ -50,7 +61,7 @@ int32_t symbols_seal(struct symbols *s)
 	for (size_t i = 0; i < s->n; i++) {
 		if (kept && s->v[kept - 1].fid == s->v[i].fid) {
 			if (!same_symbol(&s->v[kept - 1], &s->v[i]))
-				return s->v[i].fid;
+				return conflict(s, kept, i);
 			free(s->v[i].name);
 			continue;
 		}

@@ -80,29 +80,41 @@ def trigger_of(path):
 
 
 def expected_events(records, freq, trigger=None):
-    """(pid?, tid) -> [(type, ns, name, args)] by llvm-xray's matching."""
+    """(pid?, tid) -> [(type, ns, name, args)] by llvm-xray's matching, each
+    thread's records in the YAML's order (the stream's: --no-sort), a
+    slice's time never below the thread's last slice time, the trigger at
+    the latest exit of its function on its thread; as Perfetto orders them
+    (by time, stably)."""
     ns = lambda t: t * 1000000000 // freq if freq else t * 1000
-    out, stacks, mark = {}, {}, None
+    out, stacks, last, mark = {}, {}, {}, None
     for r in records:
         tid = int(r.get("thread", 0))
         tid = tid - (1 << 32) if tid >= 1 << 31 else tid   # a hidden task's -id (fdr_sched.h)
         ev, st = out.setdefault(tid, []), stacks.setdefault(tid, [])
         kind, t = r["kind"], ns(int(r["tsc"]))
+        slice_t = max(t, last.get(tid, 0))
         if kind in ("function-enter", "function-enter-arg"):
             st.append(r["func-id"])
-            ev.append(("TYPE_SLICE_BEGIN", t, "#" + r["func-id"], r["args"]))
+            ev.append(("TYPE_SLICE_BEGIN", slice_t, "#" + r["func-id"], r["args"]))
+            last[tid] = slice_t
         elif kind in ("function-exit", "function-tail-exit"):
             if r["func-id"] in st:
                 i = len(st) - 1 - st[::-1].index(r["func-id"])
-                ev += [("TYPE_SLICE_END", t, None, [])] * (len(st) - i)
+                ev += [("TYPE_SLICE_END", slice_t, None, [])] * (len(st) - i)
+                last[tid] = slice_t
                 del st[i:]
-                if trigger and trigger[:2] == (tid, r["func-id"]):
+                if trigger and trigger[:2] == (tid, r["func-id"]) and (not mark or t >= mark[1][1]):
                     mark = (tid, ("TYPE_INSTANT", t, "trigger", [trigger[2]]))
         else:
             ev.append(("TYPE_INSTANT", t, kind, []))
     if mark:
         out[mark[0]].append(mark[1])
-    return out
+    return {tid: by_time(evs) for tid, evs in out.items()}
+
+
+def by_time(events):
+    """A thread's events as Perfetto sorts them: by time, ties in file order."""
+    return sorted(events, key=lambda e: e[1])
 
 
 def track_events(packets, rows):
@@ -160,7 +172,7 @@ def track_events(packets, rows):
     for pid, pname in procs.items():
         if rows and pname != process_name(rows, pid):
             sys.exit("process %d named %r, expected %r" % (pid, pname, process_name(rows, pid)))
-    return got
+    return {tid: by_time(evs) for tid, evs in got.items()}
 
 
 # Perfetto's thread states from prev_state (Linux TASK_* bits), as check_chrome's numbers.

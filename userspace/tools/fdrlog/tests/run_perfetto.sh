@@ -6,7 +6,9 @@
 # against the scheduling file (thread states, wakeups) and `fdrlog
 # replay` (the same calls), on the logs of
 # gen_sched.py, gen_views.py, cases/ and gen_crafted; the decoded sched
-# trace byte for byte; size against the Chrome JSON; errors.
+# trace byte for byte; size against the Chrome JSON; errors.  Without a
+# filter the log is streamed, each thread's records in the log's order:
+# the YAML compared is --no-sort's; with one, the sorted trace.
 # usage: run_perfetto.sh FDRLOG HEX2BIN GEN_CRAFTED WORKDIR
 set -u
 FDRLOG=$1 HEX2BIN=$2 GEN=$3 WORK=$4
@@ -26,7 +28,7 @@ decode() { protoc --proto_path="$HERE" --decode=perfetto.protos.Trace perfetto_m
 convert_check() {
 	name=$1 log=$2 threads=${3:-}
 	shift $(($# < 3 ? $# : 3))
-	"$FDRLOG" convert --format yaml "$log" >"$name.yaml" &&
+	"$FDRLOG" convert --format yaml --no-sort "$log" >"$name.yaml" &&
 		"$FDRLOG" convert --format perfetto -o "$name.pb" "$log" &&
 		decode "$name.pb" "$name.txt" &&
 		python3 "$HERE/check_perfetto.py" "$@" "$name.txt" "$name.yaml" $threads
@@ -88,6 +90,14 @@ check $(( ! $? )) "check_perfetto.py fails on another log's calls"
 "$FDRLOG" convert --format perfetto -o fdrlog.pb views.xray && "$FDR" convert --format perfetto -o fdr.pb views.xray &&
 	cmp -s fdrlog.pb fdr.pb
 check $? "fdr convert --format perfetto: the bytes of fdrlog convert"
+
+# ---- a filter: the whole trace, sorted by TSC, instead of the stream ----
+cd "$WORK/views" || exit 1
+"$FDRLOG" convert --format yaml --tid 101,102,201 views.xray >tid.yaml &&
+	"$FDRLOG" convert --format perfetto --tid 101,102,201 -o tid.pb views.xray && decode tid.pb tid.txt &&
+	python3 "$HERE/check_perfetto.py" tid.txt tid.yaml views.xray.threads &&
+	! cmp -s tid.pb fdr.pb
+check $? "--tid (every thread): the whole-trace path, the calls of the sorted YAML, packets in another order"
 
 # ---- every valid hand-built case (drop markers, typed events, v1, ...) ----
 mkdir -p "$WORK/cases" && cd "$WORK/cases" || exit 1
