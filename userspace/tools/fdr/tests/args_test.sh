@@ -7,18 +7,8 @@
 # llvm-xray still reads the log; a bad spec, an unknown function or -a
 # without -g is refused with exit 125 and no DIR.
 # TAP on stdout.
-set -u
-BUILD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-B=$BUILD/bin
-FDR=$B/fdr
+. "$(dirname "$0")/tap_lib.sh" args "$1"
 XRAY=${LLVM_XRAY:-llvm-xray-19}
-T=$(mktemp -d /tmp/fdr-args.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
 same() { # name want got
 	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1" "want: $2" "got:  $3"; fi
 }
@@ -101,5 +91,4 @@ rc=$?
 if [ $rc -eq 125 ] && grep -q "has no DWARF for its functions: rebuild it with -g" bad.err && [ ! -e bad ]; then
 	ok "-a on a build without -g: refused, saying why"
 else nok "-a on a build without -g: refused, saying why" "exit $rc" "$(cat bad.err)"; fi
-echo "1..$n"
-[ "$failed" -eq 0 ]
+tap_end

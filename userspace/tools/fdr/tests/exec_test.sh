@@ -9,16 +9,7 @@
 # .preinit_array functions are recorded by name.  The call counts
 # fdr report prints are checked against what the programs print.
 # TAP on stdout.
-set -u
-BUILD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-B=$BUILD/bin
-FDR=$B/fdr
-T=$(mktemp -d /tmp/fdr-exec.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$(dirname "$0")/tap_lib.sh" exec "$1"
 
 # calls NAME REPORT: the calls of every report row named NAME, summed
 calls() { awk -v f="$1" '$NF == f { s += $(NF - 1) } END { print s + 0 }' "$2"; }
@@ -128,5 +119,4 @@ for mode in xray gcc; do
 	fi
 done
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

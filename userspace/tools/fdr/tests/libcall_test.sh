@@ -5,18 +5,8 @@
 # records per function equal what an independent counter, an rtld-audit
 # module (libcall_audit.c), counts on a run with the same input, and the
 # program's output and exit status do not change (TAP on stdout).
-set -u
+. "$(dirname "$0")/tap_lib.sh" libcall "$1"
 export LC_ALL=C
-BUILD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-B=$BUILD/bin
-FDR=$B/fdr
-T=$(mktemp -d /tmp/fdr-libcall.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
 cd "$T" || exit 1
 . "$HERE/log_checks.sh"
 
@@ -108,5 +98,4 @@ done
 	&& ok "--no-libcall: an uninstrumented PROG is refused, no data directory" \
 	|| nok "--no-libcall: an uninstrumented PROG is refused, no data directory" "rc=$rc" "$(cat e.err)"
 
-echo "1..$n"
-[ $failed = 0 ]
+tap_end

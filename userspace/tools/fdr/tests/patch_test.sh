@@ -6,18 +6,8 @@
 # fdr-cc (XRay changes no inlining: the same calls happen), the program's
 # output does not change, the patcher's own cases (moved jcc, call and
 # RIP-relative load; refusals) do what they should (TAP on stdout).
-set -u
+. "$(dirname "$0")/tap_lib.sh" patch "$1"
 export LC_ALL=C
-BUILD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-B=$BUILD/bin
-FDR=$B/fdr
-T=$(mktemp -d /tmp/fdr-patch.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
 cd "$T" || exit 1
 . "$HERE/log_checks.sh"
 
@@ -242,5 +232,4 @@ check "C++ exceptions: every exit closes the newest entry" nested c.data
 	&& ok "-P with a bad regular expression: a usage error naming it" \
 	|| nok "-P with a bad regular expression: a usage error naming it" "rc=$rc" "$(cat e.err)"
 
-echo "1..$n"
-[ $failed = 0 ]
+tap_end

@@ -6,16 +6,7 @@
 # bytes with the binary moved away or rebuilt; a directory without the
 # map (an older fdr's) is named from the binary only when it is there
 # with the recorded build-id.  TAP on stdout.
-set -u
-BUILD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-B=$BUILD/bin
-FDR=$B/fdr
-T=$(mktemp -d /tmp/fdr-port.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
+. "$(dirname "$0")/tap_lib.sh" port "$1"
 
 # views DIR OUTDIR: every reading command's output and stderr
 views() {
@@ -101,5 +92,4 @@ else
 		"$(cat gone.out gone.err)"
 fi
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

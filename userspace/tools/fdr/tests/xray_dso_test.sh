@@ -5,17 +5,7 @@
 # (userspace/adapters/xray_dso.h).  A program linked against one and
 # dlopen()ing/dlclose()ing another; every call counted against what the
 # program says it made, named in fdr report and replay (TAP on stdout).
-set -u
-BUILD=$(cd "$1" && pwd)
-HERE=$(cd "$(dirname "$0")" && pwd)
-B=$BUILD/bin
-FDR=$B/fdr
-T=$(mktemp -d /tmp/fdr-dso.XXXXXX)
-trap 'rm -rf "$T"' EXIT
-n=0 failed=0
-ok() { n=$((n + 1)); echo "ok $n $1"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n $1"; shift; for l in "$@"; do echo "# $l"; done; }
-check() { local name=$1; shift; if "$@" >"$T/check.out" 2>&1; then ok "$name"; else nok "$name" "$(head -c 2000 "$T/check.out")"; fi; }
+. "$(dirname "$0")/tap_lib.sh" dso "$1"
 # "name=calls ..." of every function of `fdr report --json DIR [args]`, by name
 profile() {
 	"$FDR" report --json "$@" 2>"$T/r.err" | python3 -c 'import json,sys
@@ -142,5 +132,4 @@ check "fdr-c++: a program catching its throws" "$B/fdr-c++" -O1 -o thrmain thrma
 	&& ok "a throw through library frames closes them: after() at main's level, 3 times" \
 	|| nok "a throw through library frames closes them: after() at main's level, 3 times" "$(cat thr.txt)"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end
