@@ -68,54 +68,127 @@ static const char *dwarf_function_name(Dwarf *dw, uint64_t addr)
 	return name;
 }
 
-/* The function containing addr in the symbol table of type (SHT_SYMTAB/SHT_DYNSYM). */
-static const char *table_function_name(Elf *elf, uint64_t addr, Elf64_Word type)
-{
-	GElf_Shdr shdr;
-	Elf_Scn *scn = NULL;
+/*
+ * The STT_FUNC symbols of one symbol table, sorted by start address: a
+ * name is looked up once per function, and walking the table for each
+ * made a program of 20,000 functions take seconds to name.
+ */
+struct func_sym {
+	uint64_t start, end;	/* end: start + size */
+	size_t order;		/* position in the table: the first wins a tie */
+	const char *name;
+};
 
+struct func_index {
+	struct func_sym *v;
+	size_t n;
+};
+
+static int func_sym_cmp(const void *a, const void *b)
+{
+	const struct func_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Index the symbol tables of type (SHT_SYMTAB/SHT_DYNSYM); 0 or -ENOMEM. */
+static int func_index_build(Elf *elf, Elf64_Word type, struct func_index *ix)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	ix->v = NULL;
+	ix->n = 0;
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
 		Elf_Data *data;
+		size_t count;
+		struct func_sym *v;
 
 		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != type || !shdr.sh_entsize)
 			continue;
 		data = elf_getdata(scn, NULL);
-		for (size_t i = 0; data && i < shdr.sh_size / shdr.sh_entsize; i++) {
+		if (!data)
+			continue;
+		/* what was read, not what a hostile header claims */
+		count = data->d_size / shdr.sh_entsize;
+		if (!count)
+			continue;
+		v = realloc(ix->v, (ix->n + count) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		ix->v = v;
+		for (size_t i = 0; i < count; i++) {
 			GElf_Sym sym;
+			const char *name;
 
 			if (!gelf_getsym(data, (int)i, &sym) ||
-			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    !(name = elf_strptr(elf, shdr.sh_link, sym.st_name)))
 				continue;
-			if (addr == sym.st_value ||
-			    (addr > sym.st_value && addr < sym.st_value + sym.st_size))
-				return elf_strptr(elf, shdr.sh_link, sym.st_name);
+			v[ix->n] = (struct func_sym){ sym.st_value, sym.st_value + sym.st_size,
+						      ix->n, name };
+			ix->n++;
 		}
 	}
+	if (ix->n)
+		qsort(ix->v, ix->n, sizeof(*ix->v), func_sym_cmp);
+	return 0;
+}
+
+/*
+ * The function at addr: the first symbol starting there, else the
+ * nearest one below whose size covers it (a few steps back, past
+ * zero-sized symbols and aliases at the same start).
+ */
+static const char *func_index_name(const struct func_index *ix, uint64_t addr)
+{
+	size_t lo = 0, hi = ix->n;
+
+	while (lo < hi) {	/* lo: the first symbol starting at or after addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->v[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ix->n && ix->v[lo].start == addr)
+		return ix->v[lo].name;
+	for (size_t i = lo, steps = 0; i > 0 && steps < 16; i--, steps++)
+		if (addr < ix->v[i - 1].end)
+			return ix->v[i - 1].name;
 	return NULL;
 }
 
 /* .symtab, else .dynsym (what a stripped -rdynamic binary still has). */
-static const char *symtab_function_name(Elf *elf, uint64_t addr)
-{
-	const char *name = table_function_name(elf, addr, SHT_SYMTAB);
+struct func_names {
+	struct func_index symtab, dynsym;
+};
 
-	return name ? name : table_function_name(elf, addr, SHT_DYNSYM);
+static const char *symtab_function_name(const struct func_names *fn, uint64_t addr)
+{
+	const char *name = func_index_name(&fn->symtab, addr);
+
+	return name ? name : func_index_name(&fn->dynsym, addr);
 }
 
-static int add_function(struct symbols *s, Elf *elf, Dwarf *dw, int32_t fid, uint64_t fn)
+static int add_function(struct symbols *s, const struct func_names *names, Dwarf *dw,
+			int32_t fid, uint64_t fn)
 {
 	const char *name = dwarf_function_name(dw, fn);
 	char *copy = NULL;
 
 	if (!name)
-		name = symtab_function_name(elf, fn);
+		name = symtab_function_name(names, fn);
 	if (name && !(copy = symbols_demangled_copy(name)))
 		return -1;
 	return symbols_add(s, fid, fn, copy);
 }
 
-static int read_sleds(struct symbols *s, Elf *elf, Dwarf *dw, const GElf_Shdr *shdr,
-		      const uint8_t *p, size_t size)
+static int read_sleds(struct symbols *s, const struct func_names *names, Dwarf *dw,
+		      const GElf_Shdr *shdr, const uint8_t *p, size_t size)
 {
 	uint64_t cur_fn = 0;
 	int32_t fid = 1;
@@ -129,13 +202,13 @@ static int read_sleds(struct symbols *s, Elf *elf, Dwarf *dw, const GElf_Shdr *s
 			fn += shdr->sh_addr + off + 8;
 		if (cur_fn == 0) {
 			cur_fn = fn;
-			if (add_function(s, elf, dw, fid, fn))
+			if (add_function(s, names, dw, fid, fn))
 				return -1;
 		}
 		if (fn != cur_fn) {
 			fid++;
 			cur_fn = fn;
-			if (add_function(s, elf, dw, fid, fn))
+			if (add_function(s, names, dw, fid, fn))
 				return -1;
 		}
 	}
@@ -149,6 +222,7 @@ static int load(struct symbols *s, Elf *elf, const char *path, char *msg, size_t
 	Elf_Scn *scn;
 	Elf_Data *data;
 	Dwarf *dw;
+	struct func_names names = { { NULL, 0 }, { NULL, 0 } };
 	int r;
 
 	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr)) {
@@ -171,7 +245,12 @@ static int load(struct symbols *s, Elf *elf, const char *path, char *msg, size_t
 		return -1;
 	}
 	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
-	r = read_sleds(s, elf, dw, &shdr, data->d_buf, data->d_size);
+	r = func_index_build(elf, SHT_SYMTAB, &names.symtab) ||
+	    func_index_build(elf, SHT_DYNSYM, &names.dynsym);
+	if (!r)
+		r = read_sleds(s, &names, dw, &shdr, data->d_buf, data->d_size);
+	free(names.symtab.v);
+	free(names.dynsym.v);
 	if (dw)
 		dwarf_end(dw);
 	if (r)
