@@ -22,6 +22,8 @@ static int prog_status(int wstatus)
 /* Did the trigger end the recording, and on which call? */
 static void trigger_summary(const struct record_opts *o, const struct fdr_status *st)
 {
+	bool named;
+
 	if (!o->trigger_ns)
 		return;
 	if (st->finalize_reason != FDR_FINALIZE_TRIGGER) {
@@ -31,8 +33,11 @@ static void trigger_summary(const struct record_opts *o, const struct fdr_status
 			o->trigger_ns / 1e6);
 		return;
 	}
-	fprintf(stderr, "fdr record: the trigger stopped recording: function #%d lasted "
+	/* a trigger on one function fires on that one: named as given */
+	named = o->trigger_func && o->trigger_func[0] != '#';
+	fprintf(stderr, "fdr record: the trigger stopped recording: function #%d%s%s%s lasted "
 		"%.3f ms (pid %d, tid %d); the log ends with that call\n", st->finalize_fid,
+		named ? " (" : "", named ? o->trigger_func : "", named ? ")" : "",
 		st->finalize_duration_ns / 1e6, st->finalize_pid, st->finalize_tid);
 }
 

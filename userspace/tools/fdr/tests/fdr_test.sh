@@ -571,11 +571,13 @@ last_records() { # DIR N
 	"$B/fdrlog" dump "$1/log.xray" 2>/dev/null | grep 'Function ' | tail -n "$2" |
 		sed -n 's/.*\(Enter\|Exit\).*fid[= ]\([0-9]*\).*/\2-\1/p' | tr '\n' ' '
 }
-trigger_ok() { # NAME DIR STDERR: stall fired it, named in the summary and info; log ends with it
+trigger_ok() { # NAME DIR STDERR [SHOWN]: stall fired it, named in the summary and info; log ends with it
 	local name=$1 d=$2 err=$3 fid
 	"$FDR" report --json "$d" >"$d.json" 2>/dev/null; fid=$(fid_of "$d.json" stall 2>/dev/null)
 	local ticks; ticks=$(calls "$d.json" tick)
-	if [ -n "$fid" ] && grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" "$err" &&
+	# SHOWN (4th argument): the name the summary gives, as the trigger named it
+	local named=${4:+ ($4)}
+	if [ -n "$fid" ] && grep -q "the trigger stopped recording: function #$fid$named lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" "$err" &&
 		awk -F'\t' -v f="$fid" '$1 == "finalized" && $2 == "trigger" && $3 == f && $4 >= 20000000 { ok = 1 } END { exit !ok }' "$d/info" &&
 		[ "$(calls "$d.json" stall)" = 1 ] && [ "${ticks:-0}" -gt 0 ] && [ "${ticks:-0}" -lt 5001 ]; then
 		ok "$name"
@@ -591,7 +593,7 @@ ends_with_stall() { # DIR: the last records are a tick's Exit, then stall's Ente
 	[ "$got" = "$want" ] || { echo "want '$want' got '$got'"; "$B/fdrlog" dump "$1/log.xray" | tail -5; return 1; }
 }
 "$FDR" record -o trg -t 0 -b 4K -n 2 --trigger 10ms:stall -- ./traced outlier 2>trg.err
-trigger_ok "trigger 10ms:stall: fires on the 20 ms call, named in the summary and DIR/info" trg trg.err
+trigger_ok "trigger 10ms:stall: fires on the 20 ms call, named in the summary and DIR/info" trg trg.err stall
 check "trigger 10ms:stall: the log ends with the calls before it and the slow call" ends_with_stall trg
 report_names_trigger() {
 	"$FDR" report trg >trg.txt 2>/dev/null &&
@@ -607,7 +609,7 @@ TRACED_STALL_MS=600 "$FDR" record -o trga -t 0 -b 4K -n 2 --trigger 300ms -- ./t
 trigger_ok "trigger 300ms (any function): fires on the stall too" trga trga.err
 check "trigger 300ms (any function): the log ends with it" ends_with_stall trga
 "$FDR" record -o trgt -b 4K -n 2 --trigger 10ms:stall -- ./traced outlier 2>trgt.err
-trigger_ok "trigger with the default threshold (5us): fires the same" trgt trgt.err
+trigger_ok "trigger with the default threshold (5us): fires the same" trgt trgt.err stall
 "$FDR" record -o trgn -t 0 -b 4K -n 2 --trigger 50ms:stall -- ./traced outlier 2>trgn.err; rc=$?
 [ $rc = 0 ] && grep -q 'the trigger did not fire: no call of stall lasted 50.000 ms' trgn.err &&
 	! grep -q '^finalized' trgn/info && [ "$(last_records trgn 1)" = "1-Exit " ] &&

@@ -204,7 +204,7 @@ fdr record -t 0 -b 4K -n 2 --trigger "10ms:#${fid:-0}" -o t1 -- $P/traced_gcc ou
 fired_on_stall() {
 	ticks=$(calls t1 tick)
 	[ -n "$fid" ] &&
-		grep -q "the trigger stopped recording: function #$fid lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" t1.err &&
+		grep -q "the trigger stopped recording: function #$fid\( ([^)]*)\)\? lasted [0-9.]* ms (pid [0-9]*, tid [0-9]*)" t1.err &&
 		grep -q "^finalized	trigger	$fid	" t1/info && [ "$(calls t1 stall)" = 1 ] &&
 		[ "${ticks:-0}" -gt 0 ] && [ "${ticks:-0}" -lt 5001 ] ||
 		{ echo "# fid=$fid ticks=$ticks" >&2; sed 's/^/# /' t0.err t1.err >&2; return 1; }
