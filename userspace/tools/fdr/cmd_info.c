@@ -29,15 +29,31 @@ static const char help[] =
 	"TSC rate, records, recycled buffers, drops, what ended it, scheduling data).\n";
 
 /* The keys of DIR/info that fdr info shows, as read. */
+#define INFO_ARGS_SHOWN 8
+
 struct info {
 	char *kv[64][2];
 	size_t n;
+	/* "args" lines, one a function with an -A/-R/-a spec: -a writes
+	 * thousands, so they are counted and a few kept, apart */
+	char *args[INFO_ARGS_SHOWN];
+	size_t nargs;
 };
+
+static int keep_args(struct info *in, const char *value)
+{
+	if (in->nargs < INFO_ARGS_SHOWN && !(in->args[in->nargs] = strdup(value)))
+		return -1;
+	in->nargs++;
+	return 0;
+}
 
 static int keep(const char *key, const char *value, void *arg)
 {
 	struct info *in = arg;
 
+	if (!strcmp(key, "args"))
+		return keep_args(in, value);
 	if (in->n == sizeof(in->kv) / sizeof(in->kv[0]))
 		return 0;
 	in->kv[in->n][0] = strdup(key);
@@ -214,6 +230,28 @@ static void trigger_rows(const struct info *in, const struct data_source *ds,
 		row("finalized by", "%s", get(in, "finalize"));
 }
 
+/* -A/-R/-a: "FID@SPEC" lines, shown as uftrace info shows its argspec. */
+static void args_rows(const struct info *in, const struct symbols *syms)
+{
+	char tmp[512];
+
+	if (!in->nargs)
+		return;
+	row("arguments", "%zu function(s) with a spec (fdr replay shows the values)",
+	    in->nargs);
+	for (size_t i = 0; i < in->nargs && i < INFO_ARGS_SHOWN; i++) {
+		const char *at = strchr(in->args[i], '@');
+		int32_t fid = (int32_t)strtol(in->args[i], NULL, 10);
+
+		if (!at || fid <= 0)	/* DIR/info is the user's to write: say it */
+			row("", "%s (not FID@SPEC)", in->args[i]);
+		else
+			row("", "%s@%s", fname(syms, fid, tmp, sizeof(tmp)), at + 1);
+	}
+	if (in->nargs > INFO_ARGS_SHOWN)
+		row("", "... and %zu more (DIR/info lists them all)", in->nargs - INFO_ARGS_SHOWN);
+}
+
 static void region_row(const struct info *in, const struct fdr_log *log)
 {
 	unsigned cpus, per_cpu;
@@ -244,6 +282,7 @@ static void recording_info(const struct info *in, const struct data_source *ds,
 	    "flight recorder (the last buffers, written at the end)");
 	threshold_row(in);
 	trigger_rows(in, ds, syms);
+	args_rows(in, syms);
 	region_row(in, log);
 	row("records", "%s in %s thread(s)", get(in, "records"), get(in, "threads"));
 	row("buffers recycled", "%s", get(in, "buffers_recycled"));
@@ -289,6 +328,8 @@ int fdr__cmd_info(int argc, char **argv)
 		free(in.kv[i][0]);
 		free(in.kv[i][1]);
 	}
+	for (size_t i = 0; i < in.nargs && i < INFO_ARGS_SHOWN; i++)
+		free(in.args[i]);
 	fdr__data_close(&ds);
 	return 0;
 }

@@ -64,6 +64,25 @@ args	5@arg1/c,retval/c
 args	6@arg1/s,retval/d32
 args	7@arg1/d32,retval/d32
 args	8@arg1/d32,arg2/p,retval/d32" "$(grep '^args	' auto/info)"
+"$FDR" info auto >auto.info 2>&1
+same "fdr info: the specs by function name, as uftrace info's argspec" \
+"# arguments           : 8 function(s) with a spec (fdr replay shows the values)
+#                     : int_add@arg1/d32,arg2/d32,retval/d32
+#                     : u64_max@arg1/u64,retval/u64" "$(grep -A2 '^# arguments' auto.info)"
+# -a on many functions writes an args line each: fdr info still shows
+# every other fact of DIR/info (it kept 64 lines before)
+python3 -c 'import sys
+for i in range(100): print("__attribute__((noinline)) int f%d(int x) { return x + %d; }" % (i, i))
+print("int main(void) { int s = 0;")
+for i in range(100): print("s += f%d(s);" % i)
+print("return s == 0 ? 1 : 0; }")' >many.c
+"$B/fdr-cc" -O2 -g -o many many.c 2>/dev/null
+"$FDR" record -t 0 -o many_auto -a ./many >/dev/null 2>&1
+"$FDR" info many_auto >many.info 2>&1
+if grep -q "^# arguments  *: 101 function(s)" many.info && grep -q "and 93 more" many.info &&
+	grep -q "^# exit status  *: exited with code: 0" many.info && grep -q "^# max rss  *: [0-9]" many.info; then
+	ok "fdr info after -a on 101 functions: the specs counted, every other fact still shown"
+else nok "fdr info after -a on 101 functions: the specs counted, every other fact still shown" "$(cat many.info)"; fi
 
 # ---- llvm-xray reads the log: CallArguments, custom events ----
 check "llvm-xray fdr-dump --verify: a log with arguments verifies" "$XRAY" fdr-dump --verify d/log.xray
