@@ -162,11 +162,11 @@ static const char *func_index_name(const struct func_index *ix, uint64_t addr)
 	return NULL;
 }
 
-/* .symtab, else .dynsym (what a stripped -rdynamic binary still has). */
 struct func_names {
 	struct func_index symtab, dynsym;
 };
 
+/* .symtab, else .dynsym (what a stripped -rdynamic binary still has). */
 static const char *symtab_function_name(const struct func_names *fn, uint64_t addr)
 {
 	const char *name = func_index_name(&fn->symtab, addr);
