@@ -337,14 +337,22 @@ void arg_put_args(struct out_buffer *o, const struct arg_spec *spec, const uint6
 	out_char(o, ')');
 }
 
-void arg_put_ret(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
-		 uint32_t ret_size)
+void arg_put_ret_value(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
+		       uint32_t ret_size)
 {
 	uint64_t v;
 
 	if (!ret || ret_size < 16)
 		return;
 	memcpy(&v, ret + 8, sizeof(v));
-	out_str(o, " = ");
 	put_value(o, spec && spec->has_ret ? &spec->ret : NULL, v, ret + 16, ret_size - 16, 0);
+}
+
+void arg_put_ret(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
+		 uint32_t ret_size)
+{
+	if (!ret || ret_size < 16)
+		return;
+	out_str(o, " = ");
+	arg_put_ret_value(o, spec, ret, ret_size);
 }

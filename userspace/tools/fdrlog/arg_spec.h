@@ -66,11 +66,14 @@ void arg_specs_free(struct arg_specs *all);
 /*
  * "(a, b)" and " = r" of one call as uftrace replay shows them: args
  * the CallArguments, strs / ret the call's FDR_ARGS_* payloads (NULL:
- * none); spec NULL: every value in the auto format.
+ * none); spec NULL: every value in the auto format.  arg_put_ret_value:
+ * "r" alone (the Chrome export's "retval").
  */
 void arg_put_args(struct out_buffer *o, const struct arg_spec *spec, const uint64_t *args,
 		  uint32_t n, const uint8_t *strs, uint32_t strs_size);
 void arg_put_ret(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
 		 uint32_t ret_size);
+void arg_put_ret_value(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
+		       uint32_t ret_size);
 
 #endif

@@ -15,9 +15,20 @@
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
+#include "arg_spec.h"
 #include "chrome_sched.h"
 #include "convert.h"
 #include "parallel_format.h"
+
+struct chrome_job {
+	const struct fdr_trace *t;
+	const struct symbols *syms;
+	const struct fdr_thread_table *threads;
+	const struct arg_specs *args;	/* fdr record -A/-R's, or NULL */
+	uint64_t freq;
+	bool after_metadata;	/* the first event follows another */
+};
 
 static void json_hex_escape(struct out_buffer *o, unsigned c)
 {
@@ -104,9 +115,77 @@ static void write_name(struct out_buffer *o, const struct fdr_event *ev,
 	chrome_json_string(o, name, strlen(name));
 }
 
-static void write_args(struct out_buffer *o, const struct fdr_trace *t,
-		       const struct fdr_event *ev)
+/* How far around a call's enter or exit its -A/-R record may be: other
+ * threads' events interleave in TSC order, the call's own comes next. */
+#define ARGS_LOOKAROUND 256
+
+/* The -A strings record (FDR_ARGS_STR_MAGIC, after the call's enter at i:
+ * dir 1) or -R record (FDR_ARGS_RET_MAGIC, before its exit: dir -1): the
+ * same thread's neighbouring event, if it is one; else NULL. */
+static const uint8_t *args_record(const struct fdr_trace *t, size_t i, int dir,
+				  const char *magic, uint32_t *size)
 {
+	uint32_t tid = fdr_trace_at(t, i)->tid;
+
+	for (size_t k = 1; k <= ARGS_LOOKAROUND; k++) {
+		const struct fdr_event *e;
+		const uint8_t *p;
+
+		if (dir > 0 ? i + k >= t->count : k > i)
+			break;
+		e = fdr_trace_at(t, dir > 0 ? i + k : i - k);
+		if (e->tid != tid)
+			continue;
+		if (e->kind != FDR_EVENT_CUSTOM)
+			return NULL;
+		p = fdr_event_payload(t, e, size);
+		return p && *size >= 16 && !memcmp(p, magic, 8) ? p : NULL;
+	}
+	return NULL;
+}
+
+/* "key":"text", text what fmt (arg_put_args, arg_put_ret_value) made of
+ * the call's values in scratch, as fdr replay prints them. */
+static void put_typed(struct out_buffer *o, struct out_buffer *scratch, const char *key)
+{
+	out_str(o, key);
+	chrome_json_string(o, scratch->buf, scratch->len);
+	scratch->len = 0;
+}
+
+/* fdr record -A/-R's values of the call entered or left at event i, typed
+ * by its spec: "arguments" on the enter ("(-1, \"a\")"), "retval" on
+ * the exit; viewers merge a slice's B and E args. */
+static void write_typed_args(struct out_buffer *o, const struct chrome_job *job, size_t i,
+			     struct out_buffer *scratch)
+{
+	const struct fdr_event *ev = fdr_trace_at(job->t, i);
+	const struct arg_spec *spec = arg_specs_find(job->args, ev->func_id);
+	const uint64_t *args;
+	const uint8_t *p;
+	uint32_t n, size = 0;
+
+	if (!spec || (!scratch->buf && out_init(scratch, -1)))
+		return;
+	if (ev->kind == FDR_EVENT_ENTER_ARG) {
+		args = fdr_event_args(job->t, ev, &n);
+		p = args_record(job->t, i, 1, FDR_ARGS_STR_MAGIC, &size);
+		arg_put_args(scratch, spec, args, n, p, size);
+		put_typed(o, scratch, ",\"arguments\":");
+	} else if (ev->kind == FDR_EVENT_EXIT || ev->kind == FDR_EVENT_TAIL_EXIT) {
+		p = args_record(job->t, i, -1, FDR_ARGS_RET_MAGIC, &size);
+		if (!p)
+			return;
+		arg_put_ret_value(scratch, spec, p, size);
+		put_typed(o, scratch, ",\"retval\":");
+	}
+}
+
+static void write_args(struct out_buffer *o, const struct chrome_job *job, size_t i,
+		       struct out_buffer *scratch)
+{
+	const struct fdr_trace *t = job->t;
+	const struct fdr_event *ev = fdr_trace_at(t, i);
 	const uint64_t *args;
 	const uint8_t *data;
 	uint32_t n;
@@ -118,13 +197,15 @@ static void write_args(struct out_buffer *o, const struct fdr_trace *t,
 	args = fdr_event_args(t, ev, &n);
 	if (n) {
 		out_str(o, ",\"call_args\":[");
-		for (uint32_t i = 0; i < n; i++) {
-			if (i)
+		for (uint32_t k = 0; k < n; k++) {
+			if (k)
 				out_char(o, ',');
-			out_u64(o, args[i]);
+			out_u64(o, args[k]);
 		}
 		out_char(o, ']');
 	}
+	if (job->args)
+		write_typed_args(o, job, i, scratch);
 	data = fdr_event_payload(t, ev, &n);
 	if (ev->kind == FDR_EVENT_TYPED) {
 		out_str(o, ",\"type\":");
@@ -159,43 +240,39 @@ static uint64_t event_pid(const struct fdr_thread_table *threads,
 	return ti ? (uint64_t)ti->pid : ev->pid;
 }
 
-static void write_event(struct out_buffer *o, const struct fdr_trace *t,
-			const struct fdr_event *ev, const struct symbols *syms,
-			const struct fdr_thread_table *threads, uint64_t freq)
+static void write_event(struct out_buffer *o, const struct chrome_job *job, size_t i,
+			struct out_buffer *scratch)
 {
+	const struct fdr_event *ev = fdr_trace_at(job->t, i);
+
 	out_str(o, "{\"name\":");
-	write_name(o, ev, syms);
+	write_name(o, ev, job->syms);
 	out_str(o, ",\"cat\":\"");
 	out_str(o, ev->kind >= FDR_EVENT_CUSTOM ? "event" : "function");
 	out_str(o, "\",\"ph\":\"");
 	out_str(o, phase(ev->kind));
 	out_str(o, "\",\"ts\":");
-	chrome_timestamp(o, ev->tsc, freq);
+	chrome_timestamp(o, ev->tsc, job->freq);
 	out_str(o, ",\"pid\":");
-	out_u64(o, event_pid(threads, ev));
+	out_u64(o, event_pid(job->threads, ev));
 	out_str(o, ",\"tid\":");
 	out_u64(o, ev->tid);
-	write_args(o, t, ev);
+	write_args(o, job, i, scratch);
 	out_char(o, '}');
 }
-
-struct chrome_job {
-	const struct fdr_trace *t;
-	const struct symbols *syms;
-	const struct fdr_thread_table *threads;
-	uint64_t freq;
-	bool after_metadata;	/* the first event follows another */
-};
 
 static void write_events(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
 {
 	const struct chrome_job *job = ctx;
+	struct out_buffer scratch = { .fd = -1 };	/* allocated at the first -A value */
 
 	for (size_t i = lo; i < hi; i++) {
 		out_str(o, i || job->after_metadata ? ",\n" : "\n");
-		write_event(o, job->t, fdr_trace_at(job->t, i), job->syms, job->threads,
-			    job->freq);
+		write_event(o, job, i, &scratch);
 	}
+	if (scratch.error && !o->error)
+		o->error = scratch.error;
+	out_release(&scratch);
 }
 
 bool thread_name_known(const char *s)
@@ -277,10 +354,11 @@ static void tsc_extent(const struct fdr_trace *t, uint64_t *lo, uint64_t *hi)
 }
 
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		  const struct fdr_thread_table *threads, const struct fdr_sched *sched)
+		  const struct arg_specs *args, const struct fdr_thread_table *threads,
+		  const struct fdr_sched *sched)
 {
 	uint64_t freq = fdr_log_get_header(t->log)->cycle_frequency;
-	struct chrome_job job = { t, syms, threads, freq,
+	struct chrome_job job = { t, syms, threads, args, freq,
 				  fdr_thread_table_count(threads) + fdr_sched_thread_count(sched) > 0 };
 	struct chrome_sched cs = { sched, threads, freq, 0, 0 };
 

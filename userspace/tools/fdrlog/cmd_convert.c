@@ -141,6 +141,7 @@ struct convert_in {
 	const struct fdr_log *log;
 	const char *path;		/* of the log, for its errors */
 	const struct symbols *syms;
+	const struct arg_specs *args;	/* fdr record -A/-R's, or NULL */
 	const struct fdr_thread_table *threads;
 	const struct fdr_sched *sched;
 };
@@ -164,7 +165,7 @@ static int write_format(const struct convert_opts *co, struct out_buffer *o,
 	else if (!strcmp(co->format, "perfetto"))
 		write_perfetto(o, in->t, in->syms, in->threads, in->sched);
 	else
-		write_chrome(o, in->t, in->syms, in->threads, in->sched);
+		write_chrome(o, in->t, in->syms, in->args, in->threads, in->sched);
 	return 0;
 }
 
@@ -233,7 +234,8 @@ static int convert_log(const struct convert_opts *co, const struct data_source *
 		symbols_free(syms);
 		return 1;
 	}
-	struct convert_in in = { NULL, log, ds->log, syms, threads, sched };
+	struct convert_in in = { NULL, log, ds->log, syms, ds->args.n ? &ds->args : NULL,
+				  threads, sched };
 
 	r = streams(co) ? convert(co, &in) : convert_trace(co, &in);
 	fdr_sched_close(sched);

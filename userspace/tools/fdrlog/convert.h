@@ -32,11 +32,14 @@ void yaml_record(struct out_buffer *o, const struct fdr_trace *t, const struct f
 int write_llvm_export(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		      size_t *added_enters, size_t *added_exits);
 
-/* Chrome trace-event JSON; threads (may be NULL): fdrd's side table, for
- * real pids and process/thread names; sched (may be NULL): the thread
- * states and wakeups (chrome_sched.h). */
+struct arg_specs;
+/* Chrome trace-event JSON; args (may be NULL): fdr record -A/-R's specs,
+ * the calls' values typed by them ("arguments", "retval"); threads (may
+ * be NULL): fdrd's side table, for real pids and process/thread names;
+ * sched (may be NULL): the thread states and wakeups (chrome_sched.h). */
 void write_chrome(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		  const struct fdr_thread_table *threads, const struct fdr_sched *sched);
+		  const struct arg_specs *args, const struct fdr_thread_table *threads,
+		  const struct fdr_sched *sched);
 
 /* Names from the side table (chrome_writer.c), shared with perfetto_writer.c:
  * a comm or exe fdrd knew (not empty, not "unknown"); a process's name,
@@ -64,7 +67,6 @@ struct filter_opts;
  * their names checked before: view_filter_check); attached: the log
  * starts at an fdr record -p attach with no buffer recycled, so a missing
  * entry is a call entered before it.  -1 on out of memory. */
-struct arg_specs;
 /* args: the argument specs of fdr record -A/-R (NULL: none; values then
  * print in uftrace's auto format). */
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,

@@ -3,7 +3,7 @@
 # args_test.sh BUILD - fdr record -A/-R on an XRay build: the values fdr
 # replay shows equal what the program prints of them itself (negative,
 # UINT64_MAX, a string with quotes, newline, tab and UTF-8, a double, a
-# char); strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
+# char), and so do the Chrome export's typed "arguments" and "retval"; strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
 # llvm-xray still reads the log; a bad spec, an unknown function or -a
 # without -g is refused with exit 125 and no DIR.
 # TAP on stdout.
@@ -40,6 +40,29 @@ grep -qF '|   first_byte(NULL) = -1;' replay.out \
 grep -q '^args	1@arg1/d32,arg2/d32,retval/d32$' d/info \
 	&& ok "DIR/info keeps the types, by function id" \
 	|| nok "DIR/info keeps the types, by function id" "$(grep ^args d/info)"
+
+# Chrome JSON: the same values, typed ("arguments" on B, "retval" on E)
+"$FDR" convert --format chrome -o d.json d 2>conv_chrome.err
+python3 - d.json >chrome_calls.out 2>&1 <<'PY'
+import json, sys
+shown = ("int_add", "u64_max", "str_len", "half", "next_char")
+stacks = {}
+for e in json.load(open(sys.argv[1]))["traceEvents"]:
+    if e.get("cat") != "function":
+        continue
+    st = stacks.setdefault(e["tid"], [])
+    if e["ph"] == "B":
+        st.append(e)
+    elif e["ph"] == "E" and st:
+        b = st.pop()
+        if b["name"] in shown:
+            print("%s%s = %s" % (b["name"], b["args"].get("arguments", "?"),
+                                 e["args"].get("retval", "?")))
+        elif b["name"] != "first_byte" and ("arguments" in b["args"] or "retval" in e["args"]):
+            print("%s: values without a spec" % b["name"])
+PY
+same "convert --format chrome: every call's typed values equal what the program printed" \
+	"$(cat prog.out)" "$(cat chrome_calls.out conv_chrome.err)"
 
 # -R alone: a plain Enter, the value before the Exit
 "$FDR" record -t 0 -o ronly -R plain@retval/d32 ./args_prog >/dev/null 2>ronly.err

@@ -52,7 +52,7 @@ static void write_everything(const struct fdr_trace *t)
 	size_t enters, exits;
 
 	write_yaml(&out, t, NULL);
-	write_chrome(&out, t, NULL, NULL, NULL);
+	write_chrome(&out, t, NULL, NULL, NULL, NULL);
 	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &filter, false) ||
 	    write_flame(&out, t, NULL, &filter, "fuzz") ||
 	    write_graph(&out, t, NULL, &filter, &whole) || write_graph(&out, t, NULL, &filter, &one) ||
