@@ -153,7 +153,7 @@ static int write_format(const struct convert_opts *co, struct out_buffer *o,
 	struct fdr_reader_error err;
 
 	if (!in->t) {
-		if (!write_perfetto_stream(o, in->log, in->syms, in->threads, in->sched, &err))
+		if (!write_perfetto_stream(o, in->log, in->syms, in->args, in->threads, in->sched, &err))
 			return 0;
 		report_log_error("convert", in->path, &err);
 		return 1;
@@ -163,7 +163,7 @@ static int write_format(const struct convert_opts *co, struct out_buffer *o,
 	else if (!strcmp(co->format, "yaml"))
 		write_yaml(o, in->t, in->syms);
 	else if (!strcmp(co->format, "perfetto"))
-		write_perfetto(o, in->t, in->syms, in->threads, in->sched);
+		write_perfetto(o, in->t, in->syms, in->args, in->threads, in->sched);
 	else
 		write_chrome(o, in->t, in->syms, in->args, in->threads, in->sched);
 	return 0;

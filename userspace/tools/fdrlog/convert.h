@@ -50,16 +50,19 @@ const char *thread_table_process_name(const struct fdr_thread_table *tt, int32_t
 				      char *tmp, size_t len);
 
 /* Perfetto's protobuf trace (perfetto_writer.c, Documentation/perfetto.md):
- * the same threads, calls and scheduling data as write_chrome. */
+ * the same threads, calls, typed values and scheduling data as
+ * write_chrome. */
 void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		    const struct fdr_thread_table *threads, const struct fdr_sched *sched);
+		    const struct arg_specs *args, const struct fdr_thread_table *threads,
+		    const struct fdr_sched *sched);
 /* The same from the log itself, streamed (fdr_trace_stream): memory does
  * not grow with the events; each thread's calls in the log's order (the
  * trace unsorted).  -1 with *err when the log does not verify (nothing
  * written then); write errors in o->error. */
 int write_perfetto_stream(struct out_buffer *o, const struct fdr_log *log,
-			  const struct symbols *syms, const struct fdr_thread_table *threads,
-			  const struct fdr_sched *sched, struct fdr_reader_error *err);
+			  const struct symbols *syms, const struct arg_specs *args,
+			  const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+			  struct fdr_reader_error *err);
 
 struct filter_opts;
 /* uftrace-replay-like call trees per thread (replay.c), with the times

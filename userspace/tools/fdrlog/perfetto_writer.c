@@ -12,7 +12,8 @@
  * SLICE_END at the exit, on one packet sequence whose function names are
  * interned (InternedData.event_names, sent with the first event that
  * uses them); a call's arguments are debug annotations arg1, arg2, ...
- * (uftrace's names).  Custom events, typed events and drop markers are
+ * (uftrace's names), and with fdr record -A/-R's specs its values typed
+ * ("arguments" on the BEGIN, "retval" on the END: struct pending_args).  Custom events, typed events and drop markers are
  * instants, and so is the end of the call whose latency trigger ended the
  * recording (named in the side table's finalize line).  The scheduling file goes in as ftrace events
  * (perfetto_sched.c), from which Perfetto derives its own thread-state
@@ -34,6 +35,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include "arg_spec.h"
 #include "array_grow.h"
 #include "call_walk.h"
 #include "convert.h"
@@ -43,7 +46,22 @@
 /* Interned ids of the fixed names; a function's is NAME_IID_FUNC + its
  * dense index (first seen, first numbered: small varints). */
 enum { NAME_IID_CUSTOM = 1, NAME_IID_TYPED, NAME_IID_DROP, NAME_IID_TRIGGER, NAME_IID_FUNC = 8 };
-enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_DURATION, ARG_IID_ARG = 8 };
+enum { ARG_IID_DATA = 1, ARG_IID_TYPE, ARG_IID_RECORDS, ARG_IID_DURATION, ARG_IID_ARGUMENTS,
+       ARG_IID_RETVAL, ARG_IID_ARG = 8 };
+#define RET_BYTES_MAX 128	/* an fdr.rval record: 16 bytes, a string's 67 */
+
+/* A track's -A/-R values waiting for the record that completes them: an
+ * entry whose strings come in the thread's next record (fdr.astr), a
+ * return value (fdr.rval) for the call the thread's next exit ends. */
+struct pending_args {
+	bool begin, ret;
+	uint64_t tsc;
+	int32_t fid;
+	uint32_t nargs;
+	uint64_t args[FDR_ENTER_ARGS_MAX];
+	uint32_t ret_size;
+	uint8_t ret_bytes[RET_BYTES_MAX];
+};
 #define PROCESS_UUID_BASE (1ull << 32)	/* thread tracks count from 1 */
 #define SEQUENCE_ID 1
 
@@ -59,6 +77,10 @@ struct perfetto {
 	struct walk *walk;		/* NULL until the sequence started */
 	uint64_t *track_ns;		/* a track's last timestamp, by uuid - 1 */
 	size_t cap_track_ns;
+	const struct arg_specs *args;	/* fdr record -A/-R's, or NULL */
+	struct pending_args *pending;	/* by uuid - 1, with args only */
+	size_t cap_pending;
+	struct out_buffer text;		/* a call's values, typed (arg_spec.h) */
 	const struct fdr_event *ev;	/* the event being written */
 	uint64_t track;			/* its thread's */
 	uint64_t last_key, last_track;	/* runs of one thread skip the lookup */
@@ -122,6 +144,10 @@ static void start_sequence(struct perfetto *pf)
 	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_TYPE, "type");
 	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_RECORDS, "records");
 	interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_DURATION, "duration_ns");
+	if (pf->args) {	/* a log without -A/-R values decodes as before */
+		interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_ARGUMENTS, "arguments");
+		interned(m, ID_DEBUG_ANNOTATION_NAMES, ARG_IID_RETVAL, "retval");
+	}
 	pb_end(m);
 	perfetto_emit(pf->o, m);
 }
@@ -178,6 +204,14 @@ static uint64_t thread_track(struct perfetto *pf, uint32_t pid, uint32_t tid)
 		return 0;
 	}
 	pf->track_ns[i] = 0;
+	if (pf->args) {
+		if (array_grow((void **)&pf->pending, &pf->cap_pending, (size_t)i + 1,
+			       sizeof(*pf->pending))) {
+			pf->error = ENOMEM;
+			return 0;
+		}
+		pf->pending[i] = (struct pending_args){ 0 };
+	}
 	ti = fdr_thread_table_find(pf->threads, (int32_t)tid);
 	process_track(pf, pid);
 	pb_begin(m, TP_TRACK_DESCRIPTOR);
@@ -270,7 +304,21 @@ static uint64_t slice_ns(struct perfetto *pf, uint64_t tsc, uint64_t track)
 	return *last = ns;
 }
 
-static void slice_end(struct perfetto *pf, uint64_t tsc, uint64_t track)
+/* "name": the values pf->text holds (as fdr replay prints them). */
+static void text_annotation(struct perfetto *pf, uint64_t name_iid)
+{
+	struct pb_msg *m = &pf->m;
+
+	pb_begin(m, TE_DEBUG_ANNOTATIONS);
+	pb_varint(m, DA_NAME_IID, name_iid);
+	pb_bytes(m, DA_STRING_VALUE, pf->text.buf, pf->text.len);
+	pb_end(m);
+	pf->text.len = 0;
+}
+
+/* ret: the call's fdr.rval record (NULL: none), typed as "retval". */
+static void slice_end(struct perfetto *pf, uint64_t tsc, uint64_t track,
+		      const struct pending_args *ret)
 {
 	struct pb_msg *m = &pf->m;
 
@@ -278,31 +326,112 @@ static void slice_end(struct perfetto *pf, uint64_t tsc, uint64_t track)
 	pb_begin(m, TP_TRACK_EVENT);
 	pb_varint(m, TE_TYPE, TE_SLICE_END);
 	pb_varint(m, TE_TRACK_UUID, track);
+	if (ret) {
+		arg_put_ret_value(&pf->text, arg_specs_find(pf->args, ret->fid), ret->ret_bytes,
+				  ret->ret_size);
+		text_annotation(pf, ARG_IID_RETVAL);
+	}
 	pb_end(m);
 	perfetto_emit(pf->o, m);
 }
 
-static void slice_begin(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+/* A call's BEGIN: its argument registers as arg1.., and with a spec
+ * (spec, strs: its fdr.astr record or NULL) the values typed as
+ * "arguments". */
+static void slice_begin(struct perfetto *pf, const struct pending_args *c, uint64_t track,
+			const struct arg_spec *spec, const uint8_t *strs, uint32_t strs_size)
 {
 	struct pb_msg *m = &pf->m;
 	bool open = false;
-	uint32_t nargs = 0;
-	const uint64_t *args = fdr_event_args(pf->t, ev, &nargs);
 	uint64_t iid;
 
-	packet_head(pf, slice_ns(pf, ev->tsc, track));
-	iid = name_iid(pf, ev->func_id, &open);
-	arg_names(pf, nargs, &open);
+	packet_head(pf, slice_ns(pf, c->tsc, track));
+	iid = name_iid(pf, c->fid, &open);
+	arg_names(pf, c->nargs, &open);
 	if (open)
 		pb_end(m);
 	pb_begin(m, TP_TRACK_EVENT);
 	pb_varint(m, TE_TYPE, TE_SLICE_BEGIN);
 	pb_varint(m, TE_TRACK_UUID, track);
 	pb_varint(m, TE_NAME_IID, iid);
-	for (uint32_t i = 0; i < nargs; i++)
-		uint_annotation(m, ARG_IID_ARG + i, args[i]);
+	for (uint32_t i = 0; i < c->nargs; i++)
+		uint_annotation(m, ARG_IID_ARG + i, c->args[i]);
+	if (spec && c->nargs) {
+		arg_put_args(&pf->text, spec, c->args, c->nargs, strs, strs_size);
+		text_annotation(pf, ARG_IID_ARGUMENTS);
+	}
 	pb_end(m);
 	perfetto_emit(pf->o, m);
+}
+
+static bool has_string(const struct arg_spec *spec)
+{
+	for (unsigned i = 0; spec && i < spec->n; i++)
+		if (spec->arg[i].fmt == 's')
+			return true;
+	return false;
+}
+
+/* The entry ev: written now, or, when its spec has strings, when the
+ * thread's next record (its fdr.astr) comes (pending_begin). */
+static void call_entry(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+{
+	const struct arg_spec *spec = pf->args ? arg_specs_find(pf->args, ev->func_id) : NULL;
+	struct pending_args c = { .tsc = ev->tsc, .fid = ev->func_id }, *p;
+	const uint64_t *args = fdr_event_args(pf->t, ev, &c.nargs);
+
+	if (c.nargs > FDR_ENTER_ARGS_MAX)
+		c.nargs = FDR_ENTER_ARGS_MAX;
+	memcpy(c.args, args, c.nargs * sizeof(*args));
+	if (!has_string(spec) || !c.nargs) {
+		slice_begin(pf, &c, track, spec, NULL, 0);
+		return;
+	}
+	p = &pf->pending[track - 1];
+	c.ret = p->ret;
+	c.ret_size = p->ret_size;
+	memcpy(c.ret_bytes, p->ret_bytes, sizeof(c.ret_bytes));
+	c.begin = true;
+	*p = c;
+}
+
+static bool args_record(const uint8_t *p, uint32_t size, const char *magic)
+{
+	return p && size >= 16 && !memcmp(p, magic, 8);
+}
+
+/* Before ev on its track: an entry waiting for its strings is written,
+ * with them if ev is its fdr.astr (then 1: ev is used up). */
+static int pending_begin(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+{
+	struct pending_args *p = &pf->pending[track - 1];
+	uint32_t size = 0;
+	const uint8_t *data = ev->kind == FDR_EVENT_CUSTOM ?
+			      fdr_event_payload(pf->t, ev, &size) : NULL;
+	bool strs = args_record(data, size, FDR_ARGS_STR_MAGIC);
+
+	if (!p->begin)
+		return 0;
+	p->begin = false;
+	slice_begin(pf, p, track, arg_specs_find(pf->args, p->fid), strs ? data : NULL,
+		    strs ? size : 0);
+	return strs;
+}
+
+/* An fdr.rval record kept for the exit that follows (1), or not one (0). */
+static int keep_return(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
+{
+	struct pending_args *p = &pf->pending[track - 1];
+	uint32_t size = 0;
+	const uint8_t *data = ev->kind == FDR_EVENT_CUSTOM ?
+			      fdr_event_payload(pf->t, ev, &size) : NULL;
+
+	if (!args_record(data, size, FDR_ARGS_RET_MAGIC) || size > sizeof(p->ret_bytes))
+		return 0;
+	p->ret = true;
+	p->ret_size = size;
+	memcpy(p->ret_bytes, data, size);
+	return 1;
 }
 
 /* A custom or typed event, or a drop marker: an instant with its data. */
@@ -341,22 +470,26 @@ static void instant(struct perfetto *pf, const struct fdr_event *ev, uint64_t tr
 static int on_event(void *ctx, const struct fdr_event *ev)
 {
 	struct perfetto *pf = ctx;
+	uint64_t track = thread_track(pf, event_pid(pf, ev), ev->tid);
 
 	pf->ev = ev;
-	pf->track = thread_track(pf, event_pid(pf, ev), ev->tid);
-	if (pf->track && (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG))
-		slice_begin(pf, ev, pf->track);
-	else if (pf->track && ev->kind >= FDR_EVENT_CUSTOM)
-		instant(pf, ev, pf->track);
+	pf->track = track;
+	if (track && pf->args && (pending_begin(pf, ev, track) || keep_return(pf, ev, track)))
+		return pf->error || pf->o->error;
+	if (track && (ev->kind == FDR_EVENT_ENTER || ev->kind == FDR_EVENT_ENTER_ARG))
+		call_entry(pf, ev, track);
+	else if (track && ev->kind >= FDR_EVENT_CUSTOM)
+		instant(pf, ev, track);
 	return pf->error || pf->o->error;
 }
 
+/* A frame above the exit's own call (unwound): never its return value. */
 static int on_frame_closed(void *ctx, int32_t fid)
 {
 	struct perfetto *pf = ctx;
 
 	(void)fid;
-	slice_end(pf, pf->ev->tsc, pf->track);
+	slice_end(pf, pf->ev->tsc, pf->track, NULL);
 	return pf->o->error != 0;
 }
 
@@ -366,12 +499,19 @@ static int on_frame_closed(void *ctx, int32_t fid)
 static int on_call(void *ctx, const struct call_done *c)
 {
 	struct perfetto *pf = ctx;
+	struct pending_args *ret = pf->args && pf->track ? &pf->pending[pf->track - 1] : NULL;
 
 	if (pf->trigger && (int32_t)c->tid == pf->trigger->tid &&
 	    c->frames[c->depth].fid == pf->trigger->fid &&
 	    (!pf->trigger_track || pf->ev->tsc >= pf->trigger_tsc)) {
 		pf->trigger_tsc = pf->ev->tsc;
 		pf->trigger_track = pf->track;
+	}
+	if (ret && ret->ret) {
+		ret->ret = false;
+		ret->fid = c->frames[c->depth].fid;
+		slice_end(pf, pf->ev->tsc, pf->track, ret);
+		return pf->o->error != 0;
 	}
 	return on_frame_closed(ctx, 0);
 }
@@ -443,16 +583,34 @@ static int feed(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx
 }
 
 static void init(struct perfetto *pf, struct out_buffer *o, const struct fdr_log *log,
-		 const struct symbols *syms, const struct fdr_thread_table *threads,
-		 const struct fdr_sched *sched)
+		 const struct symbols *syms, const struct arg_specs *args,
+		 const struct fdr_thread_table *threads, const struct fdr_sched *sched)
 {
 	*pf = (struct perfetto){ .o = o, .syms = syms, .threads = threads, .sched = sched,
 				 .freq = fdr_log_get_header(log)->cycle_frequency,
-				 .trigger = fdr_thread_table_trigger(threads) };
+				 .trigger = fdr_thread_table_trigger(threads),
+				 .text = { .fd = -1 } };
 	pb_init(&pf->m);
 	key_index_init(&pf->names);
 	key_index_init(&pf->tracks);
 	key_index_init(&pf->procs);
+	if (args && out_init(&pf->text, -1) == 0)
+		pf->args = args;
+	else if (args)
+		pf->error = ENOMEM;
+}
+
+/* Entries still waiting for their strings when the log ends. */
+static void flush_pending(struct perfetto *pf)
+{
+	for (size_t i = 0; pf->args && i < pf->tracks.n && !pf->error; i++) {
+		struct pending_args *p = &pf->pending[i];
+
+		if (p->begin) {
+			p->begin = false;
+			slice_begin(pf, p, i + 1, arg_specs_find(pf->args, p->fid), NULL, 0);
+		}
+	}
 }
 
 static void release(struct perfetto *pf);
@@ -463,6 +621,7 @@ static void finish(struct perfetto *pf)
 {
 	if (!pf->walk)
 		start(pf);
+	flush_pending(pf);
 	if (pf->walk && call_walk_finish(pf->walk, 0) < 0)
 		pf->error = ENOMEM;
 	if (!pf->error)
@@ -480,15 +639,18 @@ static void release(struct perfetto *pf)
 	key_index_free(&pf->tracks);
 	key_index_free(&pf->procs);
 	free(pf->track_ns);
+	free(pf->pending);
+	out_release(&pf->text);
 	pb_free(&pf->m);
 }
 
 void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
-		    const struct fdr_thread_table *threads, const struct fdr_sched *sched)
+		    const struct arg_specs *args, const struct fdr_thread_table *threads,
+		    const struct fdr_sched *sched)
 {
 	struct perfetto pf;
 
-	init(&pf, o, t->log, syms, threads, sched);
+	init(&pf, o, t->log, syms, args, threads, sched);
 	for (size_t i = 0; i < t->count; i++)
 		if (feed(t, fdr_trace_at(t, i), &pf))
 			break;
@@ -496,13 +658,14 @@ void write_perfetto(struct out_buffer *o, const struct fdr_trace *t, const struc
 }
 
 int write_perfetto_stream(struct out_buffer *o, const struct fdr_log *log,
-			  const struct symbols *syms, const struct fdr_thread_table *threads,
-			  const struct fdr_sched *sched, struct fdr_reader_error *err)
+			  const struct symbols *syms, const struct arg_specs *args,
+			  const struct fdr_thread_table *threads, const struct fdr_sched *sched,
+			  struct fdr_reader_error *err)
 {
 	struct perfetto pf;
 	int r;
 
-	init(&pf, o, log, syms, threads, sched);
+	init(&pf, o, log, syms, args, threads, sched);
 	r = fdr_trace_stream(log, feed, &pf, err);
 	if (r < 0) {	/* the log's fault, found before the first event */
 		if (pf.walk)

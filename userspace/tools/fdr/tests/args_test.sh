@@ -3,7 +3,8 @@
 # args_test.sh BUILD - fdr record -A/-R on an XRay build: the values fdr
 # replay shows equal what the program prints of them itself (negative,
 # UINT64_MAX, a string with quotes, newline, tab and UTF-8, a double, a
-# char), and so do the Chrome export's typed "arguments" and "retval"; strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
+# char), and so do the Chrome and Perfetto exports' typed "arguments"
+# and "retval"; strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
 # llvm-xray still reads the log; a bad spec, an unknown function or -a
 # without -g is refused with exit 125 and no DIR.
 # TAP on stdout.
@@ -63,6 +64,55 @@ for e in json.load(open(sys.argv[1]))["traceEvents"]:
 PY
 same "convert --format chrome: every call's typed values equal what the program printed" \
 	"$(cat prog.out)" "$(cat chrome_calls.out conv_chrome.err)"
+
+# Perfetto: the same, as debug annotations "arguments" (BEGIN), "retval" (END)
+"$FDR" convert --format perfetto -o d.pftrace d 2>conv_pf.err &&
+	protoc --proto_path="$HERE/../../fdrlog/tests" --decode=perfetto.protos.Trace \
+		perfetto_min.proto <d.pftrace >d.pftxt 2>>conv_pf.err
+python3 - d.pftxt >pf_calls.out 2>&1 <<'PY'
+import ast, sys
+def parse(lines):
+    """protoc's text format: nested dicts of lists"""
+    root, stack = {}, []
+    cur = root
+    for line in lines:
+        line = line.strip()
+        if line.endswith("{"):
+            child = {}
+            cur.setdefault(line[:-1].strip(), []).append(child)
+            stack.append(cur)
+            cur = child
+        elif line == "}":
+            cur = stack.pop()
+        elif line:
+            k, v = line.split(":", 1)
+            cur.setdefault(k, []).append(v.strip())
+    return root
+def text(v):
+    return ast.literal_eval(v).encode("latin-1").decode("utf-8", "backslashreplace")
+shown = ("int_add", "u64_max", "str_len", "half", "next_char")
+names, notes, stacks = {}, {}, {}
+for pkt in parse(open(sys.argv[1])).get("packet", []):
+    for i in pkt.get("interned_data", []):
+        for e in i.get("event_names", []):
+            names[e["iid"][0]] = text(e["name"][0])
+        for e in i.get("debug_annotation_names", []):
+            notes[e["iid"][0]] = text(e["name"][0])
+    for te in pkt.get("track_event", []):
+        ann = {notes[a["name_iid"][0]]: text(a["string_value"][0])
+               for a in te.get("debug_annotations", []) if "string_value" in a}
+        st = stacks.setdefault(te["track_uuid"][0], [])
+        if te["type"][0] == "TYPE_SLICE_BEGIN":
+            st.append((names[te["name_iid"][0]], ann))
+        elif te["type"][0] == "TYPE_SLICE_END" and st:
+            name, b = st.pop()
+            if name in shown:
+                print("%s%s = %s" % (name, b.get("arguments", "?"), ann.get("retval", "?")))
+            elif name != "first_byte" and ("arguments" in b or "retval" in ann):
+                print("%s: values without a spec" % name)
+PY
+same "convert --format perfetto: every call's typed values equal what the program printed" \
+	"$(cat prog.out)" "$(cat pf_calls.out conv_pf.err)"
 
 # -R alone: a plain Enter, the value before the Exit
 "$FDR" record -t 0 -o ronly -R plain@retval/d32 ./args_prog >/dev/null 2>ronly.err
