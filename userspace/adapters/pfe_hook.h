@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pfe_hook.h - fdr-cc --patchable's runtime (Documentation/
+ * integrations.md, "fdr-cc --patchable").
+ *
+ * clang's -fpatchable-function-entry=5 puts one 5-byte nop
+ * (0f 1f 44 00 xx) at each function's entry and lists its address in
+ * the __patchable_function_entries section, whose bounds the linker
+ * gives as __start_/__stop___patchable_function_entries.  To record,
+ * the runtime writes "jmp rel32" over each nop, to a stub of the
+ * function's own (patch_stub.h) that calls fdr__patch_entry and jumps
+ * back behind the nop: the -P machinery (patch_hook.h, plt_shadow.c:
+ * ids, names, the shadow stack of returns) without its decoder, since
+ * nothing is moved.  To stop, the nops are written back.
+ *
+ * A nop is one instruction: a thread runs all of it or none of it.  So
+ * while other threads run, a site whose 5 bytes lie inside one aligned
+ * 8-byte word is swapped by one atomic 8-byte store (a thread fetches
+ * the old nop or the new jmp, never a mix: the reasoning of XRay's
+ * 2-byte store); a site across two words is refused then (counted,
+ * FDR_PATCH_NOT_ATOMIC).  Bytes that are not such a nop are never
+ * written (FDR_PATCH_NOT_NOP).
+ */
+#ifndef FDR_PFE_HOOK_H
+#define FDR_PFE_HOOK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "patch_coverage.h"
+
+/* Patch the sites whose function patterns selects (NULL: all);
+ * live: other threads may be running the program's code.  The sites,
+ * their stubs, ids and names are made at the first call and kept for
+ * the process's life: a frame entered while patched returns through
+ * fdr__patch_return and its shadow entry after the unpatch too.
+ * Counts into *cov (may be NULL); returns how many are patched, or
+ * -errno with none patched. */
+int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool live);
+
+/* Write every patched site's nop back (other threads running). */
+void fdr__pfe_unpatch(void);
+
+/* Are sites patched now? */
+bool fdr__pfe_patched(void);
+
+/* After fork, in the child: name every id again in its own sym-map. */
+void fdr__pfe_rename(void);
+
+#endif /* FDR_PFE_HOOK_H */

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * pfe_patch.c - write and unwrite fdr-cc --patchable's nop sites
+ * (pfe_hook.h).
+ *
+ * The first call finds the sites, makes one stub each in a mapping
+ * within a rel32 of them, claims each function's id and names it in the
+ * sym-map, as fdr record -P does for the functions it patches
+ * (plt_preload.c); all of that is kept, so the stubs, fdr__plt_syms and
+ * the shadow stacks a returning frame needs stay valid after an
+ * unpatch.  The text pages are writable (and executable) only while the
+ * sites are written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "fid_assign.h"
+#include "module_lookup.h"
+#include "patch_hook.h"
+#include "patch_stub.h"
+#include "pfe_hook.h"
+#include "plt_hook.h"
+#include "sym_map.h"
+
+/* The linker's bounds of the section, if the program has one. */
+extern const uintptr_t __start___patchable_function_entries[]
+	__attribute__((weak, visibility("hidden")));
+extern const uintptr_t __stop___patchable_function_entries[]
+	__attribute__((weak, visibility("hidden")));
+
+#define NOP_LEN		5
+#define WORD		8
+
+struct site {
+	uintptr_t at;		/* the nop */
+	uint8_t nop[NOP_LEN];	/* its bytes, to write back */
+	bool patched;
+};
+
+static struct {
+	struct site *v;		/* v[i] is fdr__plt_syms[i]'s */
+	uint8_t *stubs;		/* the cell, then v[i]'s stub */
+	uint32_t n;
+	int err;		/* of the first call, for every later one */
+	bool ready, patched;
+} pfe;
+
+/* clang's 5-byte nop: nopl disp8(%rax,%rax,1), any disp8. */
+static bool is_nop5(const uint8_t *p)
+{
+	return p[0] == 0x0f && p[1] == 0x1f && p[2] == 0x44 && p[3] == 0x00;
+}
+
+static void name_sym(uint32_t i)
+{
+	const struct fdr_plt_sym *s = &fdr__plt_syms[i];
+	struct fdr_module *m = fdr__module_find(s->addr);
+
+	if (s->fid)
+		fdr__sym_map_append((uint32_t)s->fid, s->name, m ? m->path : NULL,
+				    m ? s->addr - m->bias : s->addr);
+}
+
+/* Site i's stub, table entry, id and name. */
+static void make_one(uint8_t *stubs, uint32_t i, uintptr_t at)
+{
+	struct fdr_module *m = fdr__module_find(at);
+	const char *name = m ? fdr__module_symbol(m, at - m->bias) : NULL;
+
+	pfe.v[i].at = at;
+	memcpy(pfe.v[i].nop, (const void *)at, NOP_LEN);
+	fdr__patch_make_stub(stubs + FDR_PATCH_STUB_SIZE * (1 + (size_t)i), i,
+			     (const uintptr_t *)stubs, at + NOP_LEN);
+	fdr__plt_syms[i] = (struct fdr_plt_sym){
+		.target = at + NOP_LEN, .name = name ? name : "?", .addr = at, .keeps_all = true,
+		.fid = (int32_t)fdr__fid_claim(m, m ? at - m->bias : at) };
+	name_sym(i);
+}
+
+static int prepare(void)
+{
+	const uintptr_t *b = __start___patchable_function_entries;
+	const uintptr_t *e = __stop___patchable_function_entries;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	uint8_t *stubs;
+	size_t size;
+
+	if (!b || !e || e <= b || fdr__plt_nsyms)
+		return -ENOENT;	/* no sites; or -P's table already in use */
+	pfe.n = (uint32_t)(e - b);
+	for (uint32_t i = 0; i < pfe.n; i++) {
+		lo = b[i] < lo ? b[i] : lo;
+		hi = b[i] > hi ? b[i] : hi;
+	}
+	size = FDR_PATCH_STUB_SIZE * (1 + (size_t)pfe.n);
+	pfe.v = calloc(pfe.n, sizeof(*pfe.v));
+	if (!pfe.v || fdr__plt_syms_reserve(pfe.n) ||
+	    !(stubs = fdr__patch_map_near(lo, hi + NOP_LEN, size)))
+		return -ENOMEM;
+	pfe.stubs = stubs;
+	memcpy(stubs, &(uintptr_t){ (uintptr_t)fdr__patch_entry }, sizeof(uintptr_t));
+	for (uint32_t i = 0; i < pfe.n; i++)
+		make_one(stubs, i, b[i]);
+	fdr__plt_nsyms = pfe.n;
+	return mprotect(stubs, size, PROT_READ | PROT_EXEC) ? -errno : 0;
+}
+
+/* The 5 bytes at at, in one atomic store when they lie in one word;
+ * else a plain copy, only when no other thread runs. */
+static enum fdr_patch_why write_site(uintptr_t at, const uint8_t *bytes, bool live)
+{
+	uintptr_t w = at & ~(uintptr_t)(WORD - 1);
+	uint64_t v;
+
+	if (at - w + NOP_LEN <= WORD) {
+		memcpy(&v, (const void *)w, WORD);
+		memcpy((uint8_t *)&v + (at - w), bytes, NOP_LEN);
+		__atomic_store_n((uint64_t *)w, v, __ATOMIC_RELEASE);
+		return FDR_PATCH_OK;
+	}
+	if (live)
+		return FDR_PATCH_NOT_ATOMIC;
+	memcpy((void *)at, bytes, NOP_LEN);
+	return FDR_PATCH_OK;
+}
+
+static enum fdr_patch_why patch_site(uint32_t i, bool live)
+{
+	struct site *s = &pfe.v[i];
+	const uint8_t *stub = pfe.stubs + FDR_PATCH_STUB_SIZE * (1 + (size_t)i);
+	uint8_t jmp[NOP_LEN] = { 0xe9 };
+	int32_t rel;
+	enum fdr_patch_why why;
+
+	if (!is_nop5((const uint8_t *)s->at) || memcmp((const void *)s->at, s->nop, NOP_LEN))
+		return FDR_PATCH_NOT_NOP;
+	rel = (int32_t)((intptr_t)stub - (intptr_t)(s->at + NOP_LEN));
+	memcpy(jmp + 1, &rel, sizeof(rel));
+	why = write_site(s->at, jmp, live);
+	s->patched = why == FDR_PATCH_OK;
+	return why;
+}
+
+/* The pages of [lo, hi) with prot; 0 or -1. */
+static int text_prot(uintptr_t lo, uintptr_t hi, int prot)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t a = lo & ~(page - 1);
+
+	return mprotect((void *)a, ((hi + page - 1) & ~(page - 1)) - a, prot);
+}
+
+/* The range of the sites, selected or all. */
+static void site_range(const struct fdr_patch_select *sel, uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = UINTPTR_MAX;
+	*hi = 0;
+	for (uint32_t i = 0; i < pfe.n; i++) {
+		if (sel && !fdr__patch_selected(sel, fdr__plt_syms[i].name))
+			continue;
+		*lo = pfe.v[i].at < *lo ? pfe.v[i].at : *lo;
+		*hi = pfe.v[i].at + NOP_LEN > *hi ? pfe.v[i].at + NOP_LEN : *hi;
+	}
+}
+
+static bool wanted(const struct fdr_patch_select *sel, uint32_t i)
+{
+	const char *name = fdr__plt_syms[i].name;
+
+	return (!sel || fdr__patch_selected(sel, name)) && !fdr__plt_skip(name) &&
+	       fdr__plt_syms[i].fid;
+}
+
+static int patch_all(const struct fdr_patch_select *sel, struct fdr_patch_coverage *cov,
+		     bool live)
+{
+	enum fdr_patch_why why;
+	uintptr_t lo, hi;
+	int n = 0;
+
+	site_range(sel, &lo, &hi);
+	if (lo < hi && text_prot(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -errno;
+	for (uint32_t i = 0; i < pfe.n; i++) {
+		if (cov)
+			cov->functions++;
+		if (!wanted(sel, i))
+			continue;
+		why = patch_site(i, live);
+		n += why == FDR_PATCH_OK;
+		if (cov) {
+			cov->selected++;
+			fdr__patch_coverage_count(cov, fdr__plt_syms[i].name, why);
+		}
+	}
+	if (lo < hi)
+		text_prot(lo, hi, PROT_READ | PROT_EXEC);
+	pfe.patched = n > 0;
+	return n;
+}
+
+int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool live)
+{
+	struct fdr_patch_select *sel = NULL;
+	int n;
+
+	if (!pfe.ready) {
+		pfe.err = prepare();
+		pfe.ready = true;
+	}
+	if (pfe.err)
+		return pfe.err;
+	if (pfe.patched)
+		return -EALREADY;
+	if (patterns && *patterns && !(sel = fdr__patch_select_new(patterns)))
+		return -EINVAL;
+	n = patch_all(sel, cov, live);
+	fdr__patch_select_free(sel);
+	return n;
+}
+
+void fdr__pfe_unpatch(void)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+
+	if (!pfe.patched)
+		return;
+	site_range(NULL, &lo, &hi);
+	if (text_prot(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
+		return;		/* it was writable at the patch: cannot happen */
+	for (uint32_t i = 0; i < pfe.n; i++)
+		if (pfe.v[i].patched && write_site(pfe.v[i].at, pfe.v[i].nop, true) == FDR_PATCH_OK)
+			pfe.v[i].patched = false;
+	text_prot(lo, hi, PROT_READ | PROT_EXEC);
+	pfe.patched = false;
+}
+
+bool fdr__pfe_patched(void)
+{
+	return pfe.patched;
+}
+
+void fdr__pfe_rename(void)
+{
+	fdr__sym_map_forget();
+	for (uint32_t i = 0; i < pfe.n; i++)
+		name_sym(i);
+}
