@@ -21,9 +21,10 @@
 
 /*
  * What fdr-cc links with -Wl,--undefined=fdr_patchable_mode_link, and
- * what fdr record recognizes the build by (elf_info.c).
+ * what fdr record recognizes the build by (elf_info.c); its section is
+ * what keeps a preloaded libfdr-plt.so out (plt_detect.c).
  */
-const char fdr_patchable_mode_link[] = "patchable";
+__attribute__((section("fdr_patchable"))) const char fdr_patchable_mode_link[] = "patchable";
 
 /* `fdr record -p` calls it from outside (attach_entry.c): keep it. */
 long fdr_attach_entry(const char *cmd);
