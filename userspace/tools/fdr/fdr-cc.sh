@@ -62,6 +62,10 @@ for a in "$@"; do
 	esac
 done
 
+if [ "$patchable" = yes ] && [ "$family" = gcc ]; then
+	echo "fdr-cc --patchable: needs clang (GCC's -fpatchable-function-entry=5 writes five 1-byte nops, which cannot be patched while threads run); drop --gcc or FDR_CC=gcc" >&2
+	exit 2
+fi
 if [ -z "$compiler" ]; then
 	if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; fi
 fi
@@ -92,6 +96,10 @@ if [ "$family" = gcc ]; then
 	# shared libraries loaded later call the program's hooks: export them
 	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
 elif [ "$patchable" = yes ]; then
+	if [ "$lang" = c++ ] && [ "$static" = yes ] && [ "$link" = yes ]; then
+		echo "fdr-c++ --patchable: a static C++ program cannot be linked: a throw through a patched frame needs fdr's interposers of the unwinder's entry points, which only a dynamic link can have; link it dynamically, or drop --patchable (XRay)" >&2
+		exit 2
+	fi
 	# returns are caught on a shadow stack (longjmp needs no wrap); a C++
 	# throw gives the frames their return addresses back first: the
 	# program interposes libgcc's and libstdc++'s entry points (exported)
