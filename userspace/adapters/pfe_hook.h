@@ -25,6 +25,7 @@
 #define FDR_PFE_HOOK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "patch_coverage.h"
@@ -46,5 +47,19 @@ bool fdr__pfe_patched(void);
 
 /* After fork, in the child: name every id again in its own sym-map. */
 void fdr__pfe_rename(void);
+
+/* pfe_text.c: the executable's text segments. */
+#define FDR_PFE_SEGS_MAX	8
+struct fdr_pfe_text {
+	int n;
+	uintptr_t lo[FDR_PFE_SEGS_MAX], hi[FDR_PFE_SEGS_MAX];
+	int prot[FDR_PFE_SEGS_MAX];	/* the file's */
+};
+void fdr__pfe_text_find(struct fdr_pfe_text *t);
+/* Does one segment hold [at, at + len)? */
+bool fdr__pfe_text_holds(const struct fdr_pfe_text *t, uintptr_t at, size_t len);
+/* on: read-write-execute; off: the file's protection again.  0 or -1
+ * (a security policy may refuse writable code). */
+int fdr__pfe_text_writable(const struct fdr_pfe_text *t, bool on);
 
 #endif /* FDR_PFE_HOOK_H */

@@ -37,6 +37,7 @@ extern const uintptr_t __stop___patchable_function_entries[]
 struct site {
 	uintptr_t at;		/* the nop */
 	uint8_t nop[NOP_LEN];	/* its bytes, to write back */
+	bool in_text;		/* inside a text segment: may be read */
 	bool patched;
 };
 
@@ -44,6 +45,7 @@ static struct {
 	struct site *v;		/* v[i] is fdr__plt_syms[i]'s */
 	uint8_t *stubs;		/* the cell, then v[i]'s stub */
 	uint32_t n;
+	struct fdr_pfe_text text;
 	int err;		/* of the first call, for every later one */
 	bool ready, patched;
 } pfe;
@@ -71,7 +73,9 @@ static void make_one(uint8_t *stubs, uint32_t i, uintptr_t at)
 	const char *name = m ? fdr__module_symbol(m, at - m->bias) : NULL;
 
 	pfe.v[i].at = at;
-	memcpy(pfe.v[i].nop, (const void *)at, NOP_LEN);
+	pfe.v[i].in_text = fdr__pfe_text_holds(&pfe.text, at, NOP_LEN);
+	if (pfe.v[i].in_text)
+		memcpy(pfe.v[i].nop, (const void *)at, NOP_LEN);
 	fdr__patch_make_stub(stubs + FDR_PATCH_STUB_SIZE * (1 + (size_t)i), i,
 			     (const uintptr_t *)stubs, at + NOP_LEN);
 	fdr__plt_syms[i] = (struct fdr_plt_sym){
@@ -90,6 +94,7 @@ static int prepare(void)
 
 	if (!b || !e || e <= b || fdr__plt_nsyms)
 		return -ENOENT;	/* no sites; or -P's table already in use */
+	fdr__pfe_text_find(&pfe.text);
 	pfe.n = (uint32_t)(e - b);
 	for (uint32_t i = 0; i < pfe.n; i++) {
 		lo = b[i] < lo ? b[i] : lo;
@@ -135,35 +140,14 @@ static enum fdr_patch_why patch_site(uint32_t i, bool live)
 	int32_t rel;
 	enum fdr_patch_why why;
 
-	if (!is_nop5((const uint8_t *)s->at) || memcmp((const void *)s->at, s->nop, NOP_LEN))
+	if (!s->in_text || !is_nop5((const uint8_t *)s->at) ||
+	    memcmp((const void *)s->at, s->nop, NOP_LEN))
 		return FDR_PATCH_NOT_NOP;
 	rel = (int32_t)((intptr_t)stub - (intptr_t)(s->at + NOP_LEN));
 	memcpy(jmp + 1, &rel, sizeof(rel));
 	why = write_site(s->at, jmp, live);
 	s->patched = why == FDR_PATCH_OK;
 	return why;
-}
-
-/* The pages of [lo, hi) with prot; 0 or -1. */
-static int text_prot(uintptr_t lo, uintptr_t hi, int prot)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t a = lo & ~(page - 1);
-
-	return mprotect((void *)a, ((hi + page - 1) & ~(page - 1)) - a, prot);
-}
-
-/* The range of the sites, selected or all. */
-static void site_range(const struct fdr_patch_select *sel, uintptr_t *lo, uintptr_t *hi)
-{
-	*lo = UINTPTR_MAX;
-	*hi = 0;
-	for (uint32_t i = 0; i < pfe.n; i++) {
-		if (sel && !fdr__patch_selected(sel, fdr__plt_syms[i].name))
-			continue;
-		*lo = pfe.v[i].at < *lo ? pfe.v[i].at : *lo;
-		*hi = pfe.v[i].at + NOP_LEN > *hi ? pfe.v[i].at + NOP_LEN : *hi;
-	}
 }
 
 static bool wanted(const struct fdr_patch_select *sel, uint32_t i)
@@ -178,12 +162,22 @@ static int patch_all(const struct fdr_patch_select *sel, struct fdr_patch_covera
 		     bool live)
 {
 	enum fdr_patch_why why;
-	uintptr_t lo, hi;
 	int n = 0;
 
-	site_range(sel, &lo, &hi);
-	if (lo < hi && text_prot(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
-		return -errno;
+	if (fdr__pfe_text_writable(&pfe.text, true)) {
+		int err = errno;
+
+		fdr__pfe_text_writable(&pfe.text, false);
+		for (uint32_t i = 0; cov && i < pfe.n; i++) {
+			cov->functions++;
+			if (wanted(sel, i)) {
+				cov->selected++;
+				fdr__patch_coverage_count(cov, fdr__plt_syms[i].name,
+							  FDR_PATCH_READ_ONLY);
+			}
+		}
+		return -err;
+	}
 	for (uint32_t i = 0; i < pfe.n; i++) {
 		if (cov)
 			cov->functions++;
@@ -196,8 +190,7 @@ static int patch_all(const struct fdr_patch_select *sel, struct fdr_patch_covera
 			fdr__patch_coverage_count(cov, fdr__plt_syms[i].name, why);
 		}
 	}
-	if (lo < hi)
-		text_prot(lo, hi, PROT_READ | PROT_EXEC);
+	fdr__pfe_text_writable(&pfe.text, false);
 	pfe.patched = n > 0;
 	return n;
 }
@@ -224,17 +217,14 @@ int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool li
 
 void fdr__pfe_unpatch(void)
 {
-	uintptr_t lo = UINTPTR_MAX, hi = 0;
-
 	if (!pfe.patched)
 		return;
-	site_range(NULL, &lo, &hi);
-	if (text_prot(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
+	if (fdr__pfe_text_writable(&pfe.text, true))
 		return;		/* it was writable at the patch: cannot happen */
 	for (uint32_t i = 0; i < pfe.n; i++)
 		if (pfe.v[i].patched && write_site(pfe.v[i].at, pfe.v[i].nop, true) == FDR_PATCH_OK)
 			pfe.v[i].patched = false;
-	text_prot(lo, hi, PROT_READ | PROT_EXEC);
+	fdr__pfe_text_writable(&pfe.text, false);
 	pfe.patched = false;
 }
 

@@ -42,7 +42,8 @@ __attribute__((constructor)) static void pfe_start(void)
 	if (fdr_attach(NULL) < 0)
 		return;		/* fdr_attach said why; the program runs as is */
 	n = fdr__pfe_patch(fdr__env(FDR_PATCH_ENV), &cov, !fdr__patch_alone());
-	fdr__patch_coverage_write(&cov, n >= 0);
+	/* a refusal of the text's mprotect is counted; other errors are not */
+	fdr__patch_coverage_write(&cov, n >= 0 || cov.selected);
 	if (n > 0)
 		pthread_atfork(NULL, NULL, fdr__pfe_rename);
 }

@@ -75,23 +75,28 @@ got=$(recorded s.data)
 	&& ok "-P '^op_' -P fib: those functions only" \
 	|| nok "-P '^op_' -P fib: those functions only" "patched: $got" "$(head -c 1000 s.err)"
 
-# ---- a listed site that is not the compiler's nop: refused, counted ----
+# ---- listed sites that are not the compiler's nop: refused, counted ----
+# (one in the text whose first bytes are code; one in the data, which
+# must not even be read as code or made executable: no function there,
+# named "?")
 cat > notnop.c <<'X'
 #include <stdio.h>
-/* listed as a patchable entry, but its first bytes are code */
+int data_word = 5;
 __asm__(".text\n.p2align 4\n.globl notnop\n.type notnop,@function\nnotnop:\n"
 	"\tmovl $7,%eax\n\tret\n.size notnop,6\n"
 	".section __patchable_function_entries,\"awo\",@progbits,notnop\n"
-	".p2align 3\n.quad notnop\n.text\n");
+	".p2align 3\n.quad notnop\n.quad data_word\n.text\n");
 int notnop(void);
-int main(void) { printf("%d\n", notnop()); return 0; }
+int main(void) { data_word++; printf("%d %d\n", notnop(), data_word); return 0; }
 X
 check "build: a listed site whose bytes are not a nop" "$B/fdr-cc" --patchable -O2 -o notnop notnop.c
 "$FDR" record -o n.data -t 0 -- ./notnop > n.out 2> n.err; rc=$?
-[ $rc = 0 ] && [ "$(cat n.out)" = 7 ] && grep -q '^refused	not a 5-byte nop	notnop$' n.data/fdr-patch.*.txt \
-	&& grep -q 'functions patched (2 selected); refused: 1 not a 5-byte nop$' n.err \
-	&& ok "a site that is not the nop: refused (bytes checked), counted and itemised, the program runs" \
-	|| nok "a site that is not the nop: refused, counted and itemised" "rc=$rc $(cat n.out)" \
+[ $rc = 0 ] && [ "$(cat n.out)" = "7 6" ] \
+	&& grep -q '^refused	not a 5-byte nop	notnop$' n.data/fdr-patch.*.txt \
+	&& grep -q '^refused	not a 5-byte nop	?$' n.data/fdr-patch.*.txt \
+	&& grep -q ': 1 of 3 functions patched (3 selected); refused: 2 not a 5-byte nop$' n.err \
+	&& ok "sites that are not the nop (code; data): refused, counted and itemised, the program runs" \
+	|| nok "sites that are not the nop: refused, counted and itemised" "rc=$rc $(cat n.out)" \
 		"$(cat n.err)" "$(cat n.data/fdr-patch.*.txt 2>/dev/null)"
 
 # ---- nobody records: nothing of fdr's happens ----
