@@ -97,9 +97,13 @@ static int prepare(void)
 	fdr__pfe_text_find(&pfe.text);
 	pfe.n = (uint32_t)(e - b);
 	for (uint32_t i = 0; i < pfe.n; i++) {
+		if (!fdr__pfe_text_holds(&pfe.text, b[i], NOP_LEN))
+			continue;	/* never patched: no stub it must reach */
 		lo = b[i] < lo ? b[i] : lo;
 		hi = b[i] > hi ? b[i] : hi;
 	}
+	if (lo > hi)
+		lo = hi = pfe.text.lo[0];
 	size = FDR_PATCH_STUB_SIZE * (1 + (size_t)pfe.n);
 	pfe.v = calloc(pfe.n, sizeof(*pfe.v));
 	if (!pfe.v || fdr__plt_syms_reserve(pfe.n) ||
