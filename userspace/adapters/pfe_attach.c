@@ -3,8 +3,9 @@
  * pfe_attach.c - fdr_attach_entry()'s fdr-cc --patchable half
  * (attach_mode.h): start attaches libfdr to the recorder's region and
  * writes the jmps over the nop sites while the program's threads run
- * (pfe_hook.h: one atomic store each); stop writes the nops back and
- * detaches.  The stubs, the return trampoline and each thread's shadow
+ * (pfe_hook.h: one atomic store each); "stopped", every thread stopped by
+ * the recorder, those across two words; stop writes the others' nops
+ * back and detaches; the unmap, every thread stopped, the rest.  The stubs, the return trampoline and each thread's shadow
  * stack stay: a call entered while attached returns through them after
  * the detach too, recording nothing.
  */
@@ -13,6 +14,7 @@
 
 #include "attach_mode.h"
 #include "fdr.h"
+#include "fdr_detach.h"
 #include "pfe_hook.h"
 
 int fdr__attach_mode_start(const char *target, const char *functions)
@@ -21,7 +23,7 @@ int fdr__attach_mode_start(const char *target, const char *functions)
 
 	if (strcmp(functions, "-"))
 		return -EINVAL;		/* -F/-N patch XRay sleds: the recorder refuses them */
-	if (fdr__pfe_patched())
+	if (fdr__attached())
 		return -EISCONN;	/* fdr record started it: it records already */
 	r = fdr_attach(target);
 	if (r < 0) {
@@ -37,6 +39,14 @@ int fdr__attach_mode_start(const char *target, const char *functions)
 
 void fdr__attach_mode_stop(void)
 {
-	fdr__pfe_unpatch();		/* no new call reaches us */
-	fdr_detach();
+	fdr__pfe_unpatch(true);		/* no new call reaches us but through */
+	fdr_detach();			/* the sites "stopped" patched: detached */
+}
+
+int fdr__attach_mode_stopped(bool recording)
+{
+	if (recording)
+		return fdr__pfe_patch_pending();
+	fdr__pfe_unpatch(false);
+	return 0;
 }

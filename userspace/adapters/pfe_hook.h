@@ -17,9 +17,11 @@
  * while other threads run, a site whose 5 bytes lie inside one aligned
  * 8-byte word is swapped by one atomic 8-byte store (a thread fetches
  * the old nop or the new jmp, never a mix: the reasoning of XRay's
- * 2-byte store); a site across two words is refused then (counted,
- * FDR_PATCH_NOT_ATOMIC).  Bytes that are not such a nop are never
- * written (FDR_PATCH_NOT_NOP).
+ * 2-byte store); a site across two words (after an endbr64) waits until
+ * the recorder has stopped every thread (fdr__pfe_patch_pending: no
+ * stopped thread can be inside an instruction), or is refused when
+ * nobody will (counted, FDR_PATCH_NOT_ATOMIC).  Bytes that are not such
+ * a nop are never written (FDR_PATCH_NOT_NOP).
  */
 #ifndef FDR_PFE_HOOK_H
 #define FDR_PFE_HOOK_H
@@ -31,7 +33,8 @@
 #include "patch_coverage.h"
 
 /* Patch the sites whose function patterns selects (NULL: all);
- * live: other threads may be running the program's code.  The sites,
+ * live: other threads may be running the program's code (a site across
+ * two words is then left pending, and counted as refused).  The sites,
  * their stubs, ids and names are made at the first call and kept for
  * the process's life: a frame entered while patched returns through
  * fdr__patch_return and its shadow entry after the unpatch too.
@@ -39,11 +42,13 @@
  * -errno with none patched. */
 int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool live);
 
-/* Write every patched site's nop back (other threads running). */
-void fdr__pfe_unpatch(void);
+/* With every other thread stopped: patch the pending sites; how many. */
+int fdr__pfe_patch_pending(void);
 
-/* Are sites patched now? */
-bool fdr__pfe_patched(void);
+/* Write the patched sites' nops back; live (other threads running):
+ * not those across two words, which stay patched (their calls reach a
+ * detached libfdr, recording nothing) until a call with live false. */
+void fdr__pfe_unpatch(bool live);
 
 /* After fork, in the child: name every id again in its own sym-map. */
 void fdr__pfe_rename(void);

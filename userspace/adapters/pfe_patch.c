@@ -39,6 +39,7 @@ struct site {
 	uint8_t nop[NOP_LEN];	/* its bytes, to write back */
 	bool in_text;		/* inside a text segment: may be read */
 	bool patched;
+	bool pending;		/* across two words: for "stopped" */
 };
 
 static struct {
@@ -47,7 +48,7 @@ static struct {
 	uint32_t n;
 	struct fdr_pfe_text text;
 	int err;		/* of the first call, for every later one */
-	bool ready, patched;
+	bool ready;
 } pfe;
 
 /* clang's 5-byte nop: nopl disp8(%rax,%rax,1), any disp8. */
@@ -117,41 +118,58 @@ static int prepare(void)
 	return mprotect(stubs, size, PROT_READ | PROT_EXEC) ? -errno : 0;
 }
 
-/* The 5 bytes at at, in one atomic store when they lie in one word;
- * else a plain copy, only when no other thread runs. */
-static enum fdr_patch_why write_site(uintptr_t at, const uint8_t *bytes, bool live)
+/* Do the 5 bytes at at lie across two aligned 8-byte words? */
+static bool straddles(uintptr_t at)
+{
+	return (at & (WORD - 1)) + NOP_LEN > WORD;
+}
+
+/* The 5 bytes at at: in one atomic store when they lie in one word, else
+ * a plain copy (the caller knows no other thread runs). */
+static void write_site(uintptr_t at, const uint8_t *bytes)
 {
 	uintptr_t w = at & ~(uintptr_t)(WORD - 1);
 	uint64_t v;
 
-	if (at - w + NOP_LEN <= WORD) {
+	if (!straddles(at)) {
 		memcpy(&v, (const void *)w, WORD);
 		memcpy((uint8_t *)&v + (at - w), bytes, NOP_LEN);
 		__atomic_store_n((uint64_t *)w, v, __ATOMIC_RELEASE);
-		return FDR_PATCH_OK;
+		return;
 	}
-	if (live)
-		return FDR_PATCH_NOT_ATOMIC;
 	memcpy((void *)at, bytes, NOP_LEN);
-	return FDR_PATCH_OK;
 }
 
+/* Site i's jmp to its stub. */
+static void jmp_of(uint32_t i, uint8_t *jmp)
+{
+	const uint8_t *stub = pfe.stubs + FDR_PATCH_STUB_SIZE * (1 + (size_t)i);
+	int32_t rel = (int32_t)((intptr_t)stub - (intptr_t)(pfe.v[i].at + NOP_LEN));
+
+	jmp[0] = 0xe9;
+	memcpy(jmp + 1, &rel, sizeof(rel));
+}
+
+/* live: other threads run; a site across two words waits for
+ * fdr__pfe_patch_pending then. */
 static enum fdr_patch_why patch_site(uint32_t i, bool live)
 {
 	struct site *s = &pfe.v[i];
-	const uint8_t *stub = pfe.stubs + FDR_PATCH_STUB_SIZE * (1 + (size_t)i);
-	uint8_t jmp[NOP_LEN] = { 0xe9 };
-	int32_t rel;
-	enum fdr_patch_why why;
+	uint8_t jmp[NOP_LEN];
 
+	if (s->patched)
+		return FDR_PATCH_OK;	/* left by a detach that could not */
 	if (!s->in_text || !is_nop5((const uint8_t *)s->at) ||
 	    memcmp((const void *)s->at, s->nop, NOP_LEN))
 		return FDR_PATCH_NOT_NOP;
-	rel = (int32_t)((intptr_t)stub - (intptr_t)(s->at + NOP_LEN));
-	memcpy(jmp + 1, &rel, sizeof(rel));
-	why = write_site(s->at, jmp, live);
-	s->patched = why == FDR_PATCH_OK;
-	return why;
+	if (live && straddles(s->at)) {
+		s->pending = true;
+		return FDR_PATCH_NOT_ATOMIC;
+	}
+	jmp_of(i, jmp);
+	write_site(s->at, jmp);
+	s->patched = true;
+	return FDR_PATCH_OK;
 }
 
 static bool wanted(const struct fdr_patch_select *sel, uint32_t i)
@@ -195,7 +213,6 @@ static int patch_all(const struct fdr_patch_select *sel, struct fdr_patch_covera
 		}
 	}
 	fdr__pfe_text_writable(&pfe.text, false);
-	pfe.patched = n > 0;
 	return n;
 }
 
@@ -210,8 +227,6 @@ int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool li
 	}
 	if (pfe.err)
 		return pfe.err;
-	if (pfe.patched)
-		return -EALREADY;
 	if (patterns && *patterns && !(sel = fdr__patch_select_new(patterns)))
 		return -EINVAL;
 	n = patch_all(sel, cov, live);
@@ -219,22 +234,42 @@ int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool li
 	return n;
 }
 
-void fdr__pfe_unpatch(void)
+int fdr__pfe_patch_pending(void)
 {
-	if (!pfe.patched)
-		return;
-	if (fdr__pfe_text_writable(&pfe.text, true))
-		return;		/* it was writable at the patch: cannot happen */
-	for (uint32_t i = 0; i < pfe.n; i++)
-		if (pfe.v[i].patched && write_site(pfe.v[i].at, pfe.v[i].nop, true) == FDR_PATCH_OK)
-			pfe.v[i].patched = false;
+	uint8_t jmp[NOP_LEN];
+	int n = 0;
+
+	if (!pfe.ready || pfe.err || fdr__pfe_text_writable(&pfe.text, true))
+		return 0;
+	for (uint32_t i = 0; i < pfe.n; i++) {
+		struct site *s = &pfe.v[i];
+
+		if (!s->pending || memcmp((const void *)s->at, s->nop, NOP_LEN))
+			continue;
+		jmp_of(i, jmp);
+		write_site(s->at, jmp);
+		s->patched = true;
+		s->pending = false;
+		n++;
+	}
 	fdr__pfe_text_writable(&pfe.text, false);
-	pfe.patched = false;
+	return n;
 }
 
-bool fdr__pfe_patched(void)
+void fdr__pfe_unpatch(bool live)
 {
-	return pfe.patched;
+	if (!pfe.ready || pfe.err || fdr__pfe_text_writable(&pfe.text, true))
+		return;		/* it was writable at the patch: cannot happen */
+	for (uint32_t i = 0; i < pfe.n; i++) {
+		struct site *s = &pfe.v[i];
+
+		s->pending = false;
+		if (!s->patched || (live && straddles(s->at)))
+			continue;	/* the unmap writes those back, all stopped */
+		write_site(s->at, s->nop);
+		s->patched = false;
+	}
+	fdr__pfe_text_writable(&pfe.text, false);
 }
 
 void fdr__pfe_rename(void)

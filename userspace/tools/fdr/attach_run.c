@@ -102,7 +102,7 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		return FDR_EXIT_FAILED;
 	}
 	catch_stop_signals();
-	if (fdr__attach_start(&a, o->pid, p->elf.entry, p->elf.attach_entry, cmd)) {
+	if (fdr__attach_start(&a, o->pid, &p->elf, cmd)) {
 		close(pidfd);
 		return FDR_EXIT_FAILED;
 	}

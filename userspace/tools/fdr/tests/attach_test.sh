@@ -16,7 +16,11 @@
 # back at each detach: its text is the file's after; its first attach
 # leaves the stubs' mapping and its sym-map open for the process's life
 # (a frame entered while attached may return through them later), so
-# its "before" is taken after that first window.
+# its "before" is taken after that first window.  patchable_cet is the
+# same worker built with -fcf-protection=full: its exported functions'
+# nops follow an endbr64, across two 8-byte words, and are patched with
+# every thread stopped ("stopped"); after a recorder's SIGKILL those stay
+# patched (recording nothing) until the next detach writes them back.
 set -u
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -60,7 +64,7 @@ snapshot() { # PID OUT
 # behind it, the bytes of the last patch stay, as __xray_unpatch leaves them.
 # A --patchable build has no sleds: all of its text is the file's.
 text_as_file() { # PID
-	if [ "$mode" = patchable ]; then
+	if [ "$flavour" = patchable ]; then
 		: >"$W/sleds.yaml"
 	else
 		[ -s "$W/sleds.yaml" ] || llvm-xray-19 extract "$W/worker" >"$W/sleds.yaml" 2>/dev/null || return 1
@@ -122,6 +126,14 @@ print(f"fdr__cyg_idle is {v}")
 sys.exit(0 if v == 1 else 1)
 PY
 }
+# How many nop sites the worker lists (__patchable_function_entries, 8 bytes each)
+nop_sites() {
+	local size
+	size=$(readelf -SW "$W/worker" | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk '$1 == "__patchable_function_entries" { print $5 }')
+	echo $(( 0x${size:-0} / 8 ))
+}
+text_not_as_file() { ! text_as_file "$1" >/dev/null; }
 # TIDs of the threads that live as long as the program
 long_lived_tids() { for t in /proc/$1/task/*; do grep -qsE '^(work|reader)' "$t/comm" && basename "$t"; done | sort; }
 # TIDs of the threads named work* (the workers and main)
@@ -131,10 +143,11 @@ log_tids() { awk '$1 == "thread" {print $2}' "$1/log.xray.threads" | sort; }
 cd "$T" || exit 1
 # suite xray|gcc|patchable: every check on the worker built by fdr-cc in that mode
 suite() {
-local mode=$1 flag="" trig=slow
+local mode=$1 flag="" trig=slow flavour=$1
 W=$T/$mode; mkdir -p "$W"
 [ "$mode" = gcc ] && flag=--gcc
 [ "$mode" = patchable ] && flag=--patchable
+[ "$mode" = patchable_cet ] && flag="--patchable -fcf-protection=full" flavour=patchable
 if ! "$B/fdr-cc" $flag -O2 -g -pthread -o "$W/worker" "$HERE/attach_worker.c" >"$W/build.out" 2>&1; then
 	nok "$mode: build: fdr-cc $flag -O2 -pthread attach_worker.c" "$(head -c 1500 "$W/build.out")"
 	return
@@ -151,7 +164,7 @@ start_worker
 snapshot "$PID" "$W/before"
 bad=""
 for i in $(seq "$WINDOWS"); do
-	[ "$mode" = patchable ] && [ "$i" = 2 ] && snapshot "$PID" "$W/before"
+	[ "$flavour" = patchable ] && [ "$i" = 2 ] && snapshot "$PID" "$W/before"
 	d=$W/w$i
 	before=$(working_tids "$PID")
 	if ! timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 40ms >"$d.out" 2>&1; then
@@ -168,6 +181,9 @@ for i in $(seq "$WINDOWS"); do
 	if [ -n "$missing" ]; then
 		bad="window $i: threads that worked through the window but are not in the log: $missing"; break
 	fi
+	if [ "$flavour" = patchable ] && ! grep -q " $(nop_sites) functions patched;" "$d.out"; then
+		bad="window $i: not every nop site ($(nop_sites)) patched: $(head -c 600 "$d.out")"; break
+	fi
 	if ! grep -q "^fdr record: attached to process $PID" "$d.out" ||
 	   ! grep -q "^fdr record: detached from process $PID" "$d.out"; then
 		bad="window $i: no attach/detach lines: $(head -c 600 "$d.out")"; break
@@ -181,7 +197,7 @@ d=$W/report
 timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 100ms >"$d.out" 2>&1
 "$B/fdr" report "$d" >"$d.report" 2>&1
 "$B/fdr" replay "$d" >"$d.replay" 2>&1
-if [ "$mode" = patchable ]; then
+if [ "$flavour" = patchable ]; then
 	# a call running at the attach never reached a patched entry: its
 	# return is not caught either, so neither end is in the log
 	check "$mode: report and replay: no exit without entry" \
@@ -203,7 +219,7 @@ check "$mode: after the detaches: mappings, fds, threads, signal dispositions as
 	diff "$W/before" "$W/after"
 if [ "$mode" = xray ]; then
 	check "$mode: after the detaches: the text is the file's (sleds unpatched)" text_as_file "$PID"
-elif [ "$mode" = patchable ]; then
+elif [ "$flavour" = patchable ]; then
 	check "$mode: after the detaches: the text is the file's (every nop written back)" text_as_file "$PID"
 else
 	check "$mode: after the detaches: the hooks skip the record path again, as before the first" \
@@ -257,12 +273,17 @@ if [ "$mode" = xray ]; then
 	check "$mode: ... and unpatched its sleds (the text is the file's)" text_as_file "$PID"
 elif [ "$mode" = patchable ]; then
 	check "$mode: ... and wrote its nops back (the text is the file's)" text_as_file "$PID"
+elif [ "$mode" = patchable_cet ]; then
+	check "$mode: ... and wrote back the nops it could with threads running (those after an endbr64 wait)" \
+		text_not_as_file "$PID"
 else
 	check "$mode: ... and its hooks skip the record path again" hooks_idle "$PID"
 fi
 check "$mode: ... and it keeps running" kill -0 "$PID"
 timeout 60 "$B/fdr" record -p "$PID" -o "$W/again" -t 0 --duration 40ms >"$W/again.out" 2>&1
 check "$mode: ... and can be attached to again" "$B/fdrlog" verify "$W/again/log.xray"
+[ "$mode" = patchable_cet ] &&
+	check "$mode: ... whose detach writes every nop back (the text is the file's)" text_as_file "$PID"
 
 # another user: refused, naming the rule
 if command -v setpriv >/dev/null; then
@@ -317,8 +338,8 @@ waiting_gcc() {
 			 ! grep -v -e 'is not initialized' -e ' 0 wrong results\$' '$W/waiting.out'"
 }
 
-# ATTACH_SUITES: a subset (default all three, then --gcc's waiting case)
-for m in ${ATTACH_SUITES:-xray gcc patchable}; do suite "$m"; done
+# ATTACH_SUITES: a subset (default all four, then --gcc's waiting case)
+for m in ${ATTACH_SUITES:-xray gcc patchable patchable_cet}; do suite "$m"; done
 [ -x "$T/gcc/worker" ] && waiting_gcc
 
 echo "1..$n"
