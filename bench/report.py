@@ -347,10 +347,11 @@ def patch_rows(text, status):
 
 
 def idle_rows(text, status):
-    """bench/attach's target (issue 35): an fdr-cc build nobody records
-    within 2 % of the plain build, from its '- idle ratio R×' line."""
-    name = ("fdr-cc build nobody records ÷ the same source without fdr-cc, "
-            "CPU time (Lua 5.4, bench/attach)")
+    """bench/attach's target (issue 35): an fdr-cc --patchable build nobody
+    records within 2 % of the plain build, from its '- idle ratio R×' line
+    (XRay, fdr-cc's default, costs more idle: a trade-off results.md shows)."""
+    name = ("fdr-cc --patchable build nobody records ÷ the same source without "
+            "fdr-cc, CPU time (Lua 5.4, bench/attach; XRay's ratio beside it there)")
     m = re.search(r"^-\s+idle ratio ([0-9]+(?:\.[0-9]+)?)", text or "", re.MULTILINE)
     if not m:
         return [(name, "≤ 1.02×", "—", "**not measured** (%s)" % status)]

@@ -18,13 +18,15 @@ make -s -C "$here" build OUT="$OUT" BINDIR="$B" >&2
 # tell where a cost comes from, XRay's sleds alone (-fxray-instrument
 # with fdr-cc's threshold, compiler-rt's runtime, no libfdr) and
 # fdr-cc's XRay sleds at clang's default threshold (functions of 200
-# instructions or more only; fdr-cc uses 1)
-for v in none fdrcc sleds thr200; do
+# instructions or more only; fdr-cc uses 1); and fdr-cc --patchable (a
+# 5-byte nop a function, fdr's runtime patching them when recording)
+for v in none fdrcc sleds thr200 pfe; do
 	case $v in
 	none) cc=clang-19 ;;
 	fdrcc) cc=$B/fdr-cc ;;
 	sleds) cc="clang-19 -fxray-instrument -fxray-instruction-threshold=1" ;;
 	thr200) cc="$B/fdr-cc -fxray-instruction-threshold=200" ;;
+	pfe) cc="$B/fdr-cc --patchable" ;;
 	esac
 	rm -rf "$OUT/lua-$v.src" "$OUT/lua-$v"; mkdir -p "$OUT/lua-$v"
 	cp "$("$top/scripts/realprog/build-lua.sh" "$OUT/lua-$v.src" "$cc")" "$OUT/lua-$v/lua"
@@ -62,11 +64,11 @@ attached() { # PROG OUT: attach for ATTACH_S s once the program runs
 }
 
 for k in $(seq "$REPEAT"); do
-	for v in plain xray gcc; do
+	for v in plain xray gcc pfe; do
 		"$OUT/spin_$v" "$SECONDS_RUN" >"$T/$v.untraced.$k"
 		middle "$T/$v.untraced.$k" >>"$T/$v.untraced"
 	done
-	for v in xray gcc; do
+	for v in xray gcc pfe; do
 		"$B/fdr" record -o "$T/d" -t 0 -- "$OUT/spin_$v" "$SECONDS_RUN" >"$T/$v.start.$k" 2>/dev/null
 		middle "$T/$v.start.$k" >>"$T/$v.start"
 		attached "$OUT/spin_$v" "$T/$v.att.$k"
@@ -95,10 +97,12 @@ row() { # NAME V
 	row "clang-19 -O2 (no fdr-cc)" plain
 	row "fdr-cc (XRay)" xray
 	row "fdr-cc --gcc" gcc
+	row "fdr-cc --patchable" pfe
 	echo
-	echo "## An fdr-cc build nobody records (issue 35: within 2 %)"
+	echo "## An fdr-cc --patchable build nobody records (issue 35: within 2 %)"
 	echo
-	python3 "$here/idle.py" "$IDLE_ROUNDS" "$OUT/lua-none/lua" "$OUT/lua-fdrcc/lua" \
+	python3 "$here/idle.py" "$IDLE_ROUNDS" "$OUT/lua-none/lua" "$OUT/lua-pfe/lua" \
+		"fdr-cc -O2 (XRay, the default), nobody records=$OUT/lua-fdrcc/lua" \
 		"clang-19 -fxray-instrument -fxray-instruction-threshold=1 (XRay sleds, no fdr)=$OUT/lua-sleds/lua" \
 		"fdr-cc -O2 -fxray-instruction-threshold=200, nobody records=$OUT/lua-thr200/lua"
 	echo
@@ -107,7 +111,10 @@ row() { # NAME V
 	python3 "$here/latency.py" "$B/fdr" "$LAT_REPEAT" \
 		"Lua 5.4 (fdr-cc)":"$OUT/lua-fdrcc/lua" "$top/bench/app/workload.lua" 100000 \
 		"$top/tests/realprog/workload.lua" -- \
-		"gen_funcs.py 20000 (fdr-cc)":"$OUT/funcs_xray" 600
+		"Lua 5.4 (fdr-cc --patchable)":"$OUT/lua-pfe/lua" "$top/bench/app/workload.lua" 100000 \
+		"$top/tests/realprog/workload.lua" -- \
+		"gen_funcs.py 20000 (fdr-cc)":"$OUT/funcs_xray" 600 -- \
+		"gen_funcs.py 20000 (fdr-cc --patchable)":"$OUT/funcs_pfe" 600
 } >"$T/results.md"
 cp "$T/results.md" results.md
 cat results.md

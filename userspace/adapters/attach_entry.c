@@ -24,7 +24,12 @@
  *   unmap FSBASE...
  *	with every other thread stopped by the recorder (their %fs bases
  *	given): -EBUSY if one is inside a record, else reset their writers
- *	and unmap every region.
+ *	and unmap every region (and, --patchable, write back the nops
+ *	"stopped" patched).
+ *   stopped
+ *	with every other thread stopped, after "start": what the mode
+ *	could not do while they ran (fdr__attach_mode_stopped); how many
+ *	more functions record.
  *
  * Each returns 0 (or a count) or -errno; the caller's errno is kept.
  * -EAGAIN: the thread was stopped holding libfdr's lock (start, stop);
@@ -238,6 +243,8 @@ __FDR_NO_INSTRUMENT static int unmap(const char *list)
 	}
 	if (*list)
 		return -E2BIG;
+	if (fdr__attach_mode_stopped)
+		fdr__attach_mode_stopped(false);
 	for (size_t i = 0; i < n; i++) {
 		struct fdr_thread *t = (struct fdr_thread *)(fs[i] + off);
 
@@ -260,6 +267,8 @@ __FDR_NO_INSTRUMENT static int run(const char *cmd)
 
 	if (!strncmp(cmd, "unmap ", 6))
 		return a.recording ? -EBUSY : unmap(cmd + 6);
+	if (!strcmp(cmd, "stopped"))	/* the world stopped: no lock taken */
+		return fdr__attach_mode_stopped && a.recording ? fdr__attach_mode_stopped(true) : 0;
 	if (fdr__lock_is_mine())
 		return -EAGAIN;	/* stopped inside libfdr: let it out, call again */
 	pthread_mutex_lock(&a.lock);

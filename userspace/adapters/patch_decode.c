@@ -24,19 +24,6 @@
 
 static const uint8_t endbr64[4] = { 0xf3, 0x0f, 0x1e, 0xfa };
 
-const char *const fdr__patch_why_name[FDR_PATCH_NWHY] = {
-	[FDR_PATCH_OK] = "patched",
-	[FDR_PATCH_TOO_SHORT] = "too short",
-	[FDR_PATCH_UNDECODABLE] = "undecodable",
-	[FDR_PATCH_JUMP_INTO] = "jump into the patch",
-	[FDR_PATCH_INDIRECT] = "indirect jump",
-	[FDR_PATCH_UNMOVABLE] = "unmovable first instruction",
-	[FDR_PATCH_NO_ROOM] = "no trampoline room",
-	[FDR_PATCH_READ_ONLY] = "text not writable",
-	[FDR_PATCH_ENTRY] = "program entry point",
-	[FDR_PATCH_THREADS] = "other threads running",
-};
-
 /* The moved code being written: buf[0] runs at at. */
 struct emit {
 	uint8_t *buf;

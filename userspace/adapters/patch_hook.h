@@ -41,10 +41,14 @@ enum fdr_patch_why {
 				 * address on its stack, argc instead */
 	FDR_PATCH_THREADS,	/* another thread exists: it could run the bytes
 				 * being rewritten (patch_alone.c) */
+	FDR_PATCH_NOT_NOP,	/* fdr-cc --patchable: the entry's bytes are not
+				 * the nop the compiler wrote (pfe_hook.h) */
+	FDR_PATCH_NOT_ATOMIC,	/* --patchable while threads run: the nop
+				 * straddles an 8-byte word (pfe_hook.h) */
 	FDR_PATCH_NWHY
 };
 
-/* The names the coverage file and fdr record print. */
+/* The names the coverage file and fdr record print (patch_why.c). */
 extern const char *const fdr__patch_why_name[FDR_PATCH_NWHY];
 
 /* patch_decode.c: the plan for one function. */

@@ -25,13 +25,12 @@
 #include "fdr_env.h"
 #include "patch_coverage.h"
 #include "patch_hook.h"
+#include "patch_stub.h"
 #include "plt_hook.h"
 
 #define SEGS_MAX	8
-#define STUB_SIZE	32
+#define STUB_SIZE	FDR_PATCH_STUB_SIZE
 #define SLOT_SIZE	(STUB_SIZE + FDR_PATCH_CODE_MAX)
-#define NEAR_STEP	(1ul << 20)
-#define NEAR_REACH	0x7ff00000ul	/* under 2 GiB, for every rel32 */
 
 struct exe {
 	uintptr_t bias, lo, hi;			/* run-time range mapped */
@@ -97,58 +96,6 @@ static int text_prot(const struct exe *x, int prot)
 	return r;
 }
 
-static void *map_at(uintptr_t a, size_t size)
-{
-	void *p = mmap((void *)a, size, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	if (p != (void *)a) {	/* a kernel before 4.17 took it as a hint */
-		munmap(p, size);
-		return NULL;
-	}
-	return p;
-}
-
-/* size bytes from which every byte of the executable is a rel32 away. */
-static void *map_near(const struct exe *x, size_t size)
-{
-	uintptr_t a, above = (uintptr_t)sbrk(0) + 256 * NEAR_STEP;
-	void *p;
-
-	for (a = page_down(x->lo - size) & ~(NEAR_STEP - 1);
-	     a > 16 * NEAR_STEP && x->hi - a < NEAR_REACH; a -= NEAR_STEP)
-		if ((p = map_at(a, size)))
-			return p;
-	for (a = (above > x->hi ? above : x->hi + NEAR_STEP) & ~(NEAR_STEP - 1);
-	     a + size - x->lo < NEAR_REACH; a += NEAR_STEP)
-		if ((p = map_at(a, size)))
-			return p;
-	return NULL;
-}
-
-/*
- * "push $index; call *cell(%rip); lea 8(%rsp),%rsp; jmp code": the cell
- * holds fdr__patch_entry, which returns here (patch_tramp_x86_64.S).
- */
-static void make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell, const uint8_t *code)
-{
-	static const uint8_t drop_index[5] = { 0x48, 0x8d, 0x64, 0x24, 0x08 };
-	int32_t to_cell = (int32_t)((intptr_t)cell - (intptr_t)(p + 11));
-	int32_t to_code = (int32_t)((intptr_t)code - (intptr_t)(p + 21));
-
-	memset(p, 0xcc, STUB_SIZE);
-	p[0] = 0x68;
-	memcpy(p + 1, &index, 4);
-	p[5] = 0xff;
-	p[6] = 0x15;
-	memcpy(p + 7, &to_cell, 4);
-	memcpy(p + 11, drop_index, sizeof(drop_index));
-	p[16] = 0xe9;
-	memcpy(p + 17, &to_code, 4);
-}
-
 /* The jmp at plan->at to the stub, the rest of the moved bytes int3. */
 static void write_jmp(const struct fdr_patch_plan *plan, const uint8_t *stub)
 {
@@ -184,7 +131,7 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fd
 	if (why != FDR_PATCH_OK)
 		return why;
 	memcpy(code, plan.code, plan.code_len);
-	make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base, code);
+	fdr__patch_make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base, (uintptr_t)code);
 	fdr__plt_syms[fdr__plt_nsyms++] = (struct fdr_plt_sym){
 		.target = (uintptr_t)code, .name = f->name, .addr = fn, .keeps_all = true };
 	write_jmp(&plan, stub);
@@ -252,7 +199,7 @@ static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const stru
 		return;
 	}
 	if (!u->cov.selected || fdr__plt_syms_reserve(u->cov.selected) ||
-	    !(u->r.base = map_near(x, u->r.size))) {
+	    !(u->r.base = fdr__patch_map_near(x->lo, x->hi, u->r.size))) {
 		u->cov.n[FDR_PATCH_NO_ROOM] = u->cov.selected;
 		return;
 	}

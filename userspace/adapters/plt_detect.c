@@ -6,8 +6,9 @@
  * what it execs; a program built with fdr-cc links libfdr statically and
  * records through it, and a second, preloaded libfdr in the same process
  * would give each thread two buffers.  So libfdr-plt.so stays out of such
- * a program: an XRay build has an xray_instr_map section (read from the
- * file's section headers), a dynamic --gcc build exports the hooks
+ * a program: an XRay build has an xray_instr_map section, an fdr-cc
+ * --patchable one an fdr_patchable section (pfe_start.c; both read from
+ * the file's section headers), a dynamic --gcc build exports the hooks
  * (from the executable itself: glibc has stubs of the same names).
  */
 #include <dlfcn.h>
@@ -21,19 +22,28 @@
 #include "plt_hook.h"
 
 #define XRAY_SECTION	"xray_instr_map"
+#define PFE_SECTION	"fdr_patchable"
 
 static bool read_at(int fd, void *buf, size_t len, off_t off)
 {
 	return pread(fd, buf, len, off) == (ssize_t)len;
 }
 
-/* Is there a section named XRAY_SECTION?  Every value read is checked
- * against the sizes read, never trusted. */
-static bool has_xray_section(int fd)
+/* Is the string at off want? */
+static bool named(int fd, off_t off, const char *want)
+{
+	char name[sizeof(XRAY_SECTION)];
+	size_t len = strlen(want) + 1;
+
+	return len <= sizeof(name) && read_at(fd, name, len, off) && !memcmp(name, want, len);
+}
+
+/* Is there a section named XRAY_SECTION or PFE_SECTION?  Every value
+ * read is checked against the sizes read, never trusted. */
+static bool has_fdr_section(int fd)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr names, sh;
-	char name[sizeof(XRAY_SECTION)];
 
 	if (!read_at(fd, &eh, sizeof(eh), 0) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) ||
@@ -44,10 +54,10 @@ static bool has_xray_section(int fd)
 	for (unsigned i = 0; i < eh.e_shnum; i++) {
 		if (!read_at(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + (uint64_t)i * sizeof(sh))))
 			return false;
-		if (sh.sh_name >= names.sh_size ||
-		    !read_at(fd, name, sizeof(name), (off_t)(names.sh_offset + sh.sh_name)))
+		if (sh.sh_name >= names.sh_size)
 			continue;
-		if (!memcmp(name, XRAY_SECTION, sizeof(name)))
+		if (named(fd, (off_t)(names.sh_offset + sh.sh_name), XRAY_SECTION) ||
+		    named(fd, (off_t)(names.sh_offset + sh.sh_name), PFE_SECTION))
 			return true;
 	}
 	return false;
@@ -73,7 +83,7 @@ bool fdr__plt_exe_records_itself(void)
 	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	xray = has_xray_section(fd);
+	xray = has_fdr_section(fd);
 	close(fd);
 	return xray;
 }

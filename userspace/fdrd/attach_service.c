@@ -87,7 +87,7 @@ int service_attach(struct service *s, pid_t pid, const struct fdrd_options *o)
 	/* threshold -1: the service's own (its FDR_OPTIONS, else libfdr's);
 	 * every function */
 	snprintf(cmd, sizeof(cmd), "start %d -1 %s -", (int)getpid(), target);
-	if (fdr__attach_start(&s->a, pid, elf.entry, elf.attach_entry, cmd)) {
+	if (fdr__attach_start(&s->a, pid, &elf, cmd)) {
 		close(fd);
 		return -1;
 	}

@@ -33,11 +33,12 @@ int fdr__attach_exe(pid_t pid, char *exe, size_t size)
 
 bool fdr__attach_can(pid_t pid, const char *exe, const struct fdr_elf_info *elf)
 {
-	if ((elf->instr == FDR_INSTR_XRAY || elf->instr == FDR_INSTR_CYG) &&
+	if ((elf->instr == FDR_INSTR_XRAY || elf->instr == FDR_INSTR_CYG ||
+	     elf->instr == FDR_INSTR_PATCHABLE) &&
 	    elf->attach_entry)
 		return true;
 	msg_error("process %d (%s) cannot be attached to: it was not built by an "
-		  "fdr-cc that can attach (XRay or --gcc mode, fdr_attach_entry); "
+		  "fdr-cc that can attach (XRay, --gcc or --patchable mode, fdr_attach_entry); "
 		  "rebuild it with this fdr's fdr-cc", (int)pid, exe);
 	return false;
 }

@@ -6,7 +6,9 @@
  * during "start" and "stop", so that a lock one of them holds is
  * released).  "unmap" needs every thread
  * stopped outside a record: when one is inside, all are let go for a
- * moment and stopped again.
+ * moment and stopped again.  So does "stopped", after the "start" of an
+ * fdr-cc --patchable build: a nop site across two 8-byte words cannot be
+ * swapped in one store, but no stopped thread can be inside the nop.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -127,9 +129,29 @@ static int call_one(struct attached *a, const char *cmd, long *ret)
 	return r;
 }
 
-int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
-		      uint64_t attach_entry, const char *cmd)
+static int stop_all(pid_t pid, struct tracee *all, unsigned *n);
+static void release_all(struct tracee *all, unsigned n);
+
+/* "stopped" with every thread stopped: how many more functions record,
+ * or -errno. */
+static long call_stopped(struct attached *a)
 {
+	static struct tracee all[MAX_THREADS];
+	unsigned n;
+	long ret = 0;
+	int r = stop_all(a->pid, all, &n);
+
+	if (!r)
+		r = fdr__tracee_call(&all[0], a->entry, "stopped", &ret);
+	if (r != -ESRCH)
+		release_all(all, n);
+	return r ? r : ret;
+}
+
+int fdr__attach_start(struct attached *a, pid_t pid, const struct fdr_elf_info *elf,
+		      const char *cmd)
+{
+	uint64_t elf_entry = elf->entry, attach_entry = elf->attach_entry;
 	uint64_t bias = 0;
 	long ret = 0;
 	int r;
@@ -161,6 +183,8 @@ int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
 		return -1;
 	}
 	a->functions = ret;
+	if (elf->instr == FDR_INSTR_PATCHABLE && (ret = call_stopped(a)) > 0)
+		a->functions += ret;	/* < 0: those sites stay nops, counted */
 	return 0;
 }
 

@@ -22,11 +22,12 @@ struct attached {
 	long functions;		/* patched */
 };
 
-/* Find fdr_attach_entry in pid (elf_entry, attach_entry: the ELF values
- * of the program) and make it run "start ..." (cmd).  0, or -1 after a
- * message. */
-int fdr__attach_start(struct attached *a, pid_t pid, uint64_t elf_entry,
-		      uint64_t attach_entry, const char *cmd);
+/* Find fdr_attach_entry in pid (elf: the program's ELF facts) and make
+ * it run "start ..." (cmd); for an fdr-cc --patchable build, then
+ * "stopped" with every thread stopped (the nop sites it could not patch
+ * while they ran).  0, or -1 after a message. */
+int fdr__attach_start(struct attached *a, pid_t pid, const struct fdr_elf_info *elf,
+		      const char *cmd);
 /* "stop", then, with every thread stopped and outside a record, "unmap".
  * 0 (also when it exited meanwhile), or -1 after a message. */
 int fdr__attach_stop(struct attached *a);

@@ -138,6 +138,8 @@ static enum fdr_instr instrumentation(const struct elf *e)
 	if (xray)
 		return defines_any(e, "fdr_xray_mode_link") ? FDR_INSTR_XRAY
 							    : FDR_INSTR_XRAY_NO_MODE;
+	if (defines_any(e, "fdr_patchable_mode_link"))
+		return FDR_INSTR_PATCHABLE;
 	if (defines_any(e, "__cyg_profile_func_enter"))
 		return FDR_INSTR_CYG;
 	/*

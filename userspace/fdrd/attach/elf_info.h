@@ -16,6 +16,7 @@ enum fdr_instr {
 	FDR_INSTR_XRAY,		/* xray_instr_map and the fdr XRay mode */
 	FDR_INSTR_XRAY_NO_MODE,	/* -fxray-instrument, but not the fdr mode */
 	FDR_INSTR_CYG,		/* the -finstrument-functions hooks */
+	FDR_INSTR_PATCHABLE,	/* fdr-cc --patchable: nop sites, fdr's runtime */
 };
 
 struct fdr_elf_info {

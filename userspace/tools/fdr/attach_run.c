@@ -88,7 +88,8 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		    const struct run_env *env, struct backend *b)
 {
 	static char cmd[65536 + 512];
-	bool cyg = p->elf.instr == FDR_INSTR_CYG;
+	/* both name their functions in a sym-map of their own */
+	bool cyg = p->elf.instr == FDR_INSTR_CYG || p->elf.instr == FDR_INSTR_PATCHABLE;
 	int pidfd, r, symmap = -1;
 	struct attached a;
 	bool exited;
@@ -101,7 +102,7 @@ int fdr__attach_run(const struct record_opts *o, const struct prog *p,
 		return FDR_EXIT_FAILED;
 	}
 	catch_stop_signals();
-	if (fdr__attach_start(&a, o->pid, p->elf.entry, p->elf.attach_entry, cmd)) {
+	if (fdr__attach_start(&a, o->pid, &p->elf, cmd)) {
 		close(pidfd);
 		return FDR_EXIT_FAILED;
 	}

@@ -4,7 +4,12 @@
 # `fdr record` (make CC=fdr-cc CXX=fdr-c++).  They run clang-19 (clang++-19)
 # with XRay's instrumentation and, when linking a program, link the fdr
 # XRay mode; with --gcc or FDR_CC=gcc, gcc (g++) with
-# -finstrument-functions and fdr's hooks.  Everything else is the
+# -finstrument-functions and fdr's hooks; with --patchable, clang-19 with
+# -fpatchable-function-entry=5 (a 5-byte nop at each function's entry,
+# what uftrace -P patches too) and fdr's runtime that patches those nops
+# when fdr record runs or attaches to the program (under 1 % when
+# nobody records, where XRay's sleds cost about 7 %; more per recorded
+# call: Documentation/integrations.md, "fdr-cc --patchable").  Everything else is the
 # compiler's own: the arguments are passed on unchanged.
 #
 #   compile only (-c, -S, -E, -M, -MM)   only the instrumentation flag
@@ -40,11 +45,12 @@ case ${compiler##*/} in
 esac
 
 # Pass 1: our own flag, and what kind of invocation this is.
-link=yes inputs=0 skip_next=no
+link=yes inputs=0 skip_next=no patchable=no
 for a in "$@"; do
 	if [ "$skip_next" = yes ]; then skip_next=no; continue; fi
 	case $a in
 	--gcc) family=gcc ;;
+	--patchable) patchable=yes ;;
 	-c|-S|-E|-M|-MM) link=no ;;
 	-shared|-r) [ "$link" = yes ] && link=lib ;;
 	-o|-I|-L|-x|-MF|-MT|-MQ|-include|-imacros|-isystem|-idirafter|-iquote|\
@@ -56,6 +62,10 @@ for a in "$@"; do
 	esac
 done
 
+if [ "$patchable" = yes ] && [ "$family" = gcc ]; then
+	echo "fdr-cc --patchable: needs clang (GCC's -fpatchable-function-entry=5 writes five 1-byte nops, which cannot be patched while threads run); drop --gcc or FDR_CC=gcc" >&2
+	exit 2
+fi
 if [ -z "$compiler" ]; then
 	if [ "$family" = gcc ]; then compiler=gcc; else compiler=clang-19; fi
 fi
@@ -85,6 +95,23 @@ if [ "$family" = gcc ]; then
 	libs="$unwind $adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
 	# shared libraries loaded later call the program's hooks: export them
 	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
+elif [ "$patchable" = yes ]; then
+	if [ "$lang" = c++ ] && [ "$static" = yes ] && [ "$link" = yes ]; then
+		echo "fdr-c++ --patchable: a static C++ program cannot be linked: a throw through a patched frame needs fdr's interposers of the unwinder's entry points, which only a dynamic link can have; link it dynamically, or drop --patchable (XRay)" >&2
+		exit 2
+	fi
+	# returns are caught on a shadow stack (longjmp needs no wrap); a C++
+	# throw gives the frames their return addresses back first: the
+	# program interposes libgcc's and libstdc++'s entry points (exported)
+	instr="-fpatchable-function-entry=5"
+	cxx=
+	if [ "$lang" = c++ ] && [ "$static" = no ]; then
+		cxx="-Wl,--whole-archive $adapters/libfdr-patchable-cxx.a -Wl,--no-whole-archive"
+		for s in _Unwind_RaiseException __cxa_begin_catch __cxa_rethrow; do
+			cxx="$cxx -Wl,--export-dynamic-symbol=$s"
+		done
+	fi
+	libs="-Wl,--undefined=fdr_patchable_mode_link $cxx $adapters/libfdr-patchable.a $lib/libfdr.a -lpthread"
 else
 	instr="-fxray-instrument -fxray-instruction-threshold=1"
 	cxx=
@@ -110,7 +137,7 @@ done
 n=$#
 while [ "$n" -gt 0 ]; do
 	a=$1; shift; n=$((n - 1))
-	[ "$a" = --gcc ] || set -- "$@" "$a"
+	[ "$a" = --gcc ] || [ "$a" = --patchable ] || set -- "$@" "$a"
 done
 
 if [ "$link" = yes ] && [ "$inputs" -gt 0 ]; then

@@ -82,6 +82,7 @@ static const char *instr_name(const struct prog *p)
 	switch (p->elf.instr) {
 	case FDR_INSTR_XRAY: return "xray";
 	case FDR_INSTR_CYG: return "cyg";
+	case FDR_INSTR_PATCHABLE: return "patchable";
 	default: return "unknown";
 	}
 }

@@ -56,25 +56,13 @@ static int refuse(const char *prog, const char *why, const char *fix)
 	return FDR_EXIT_FAILED;
 }
 
-int fdr__patch_setup(const struct record_opts *o, const struct prog *p)
+/* $FDR_PATCH: the patterns, one a line. */
+static int set_patterns(const struct record_opts *o)
 {
 	char v[65536] = "";
 	size_t len = 0;
 	int r;
 
-	if (!o->npatch)
-		return 0;
-	if (o->pid)
-		return refuse("a running process", "patching happens at start-up",
-			      "run the program under fdr record instead");
-	if (p->script)
-		return refuse(o->argv[0], "it is a script", "give its interpreter as PROG");
-	if (p->elf.instr != FDR_INSTR_NONE)
-		return refuse(o->argv[0], "it is built with fdr-cc (or XRay)",
-			      "its functions are recorded without -P (-F selects them)");
-	if (!p->elf.dynamic)
-		return refuse(o->argv[0], "it is statically linked and the runtime is "
-			      "preloaded", "link it dynamically, or rebuild it with fdr-cc");
 	for (size_t i = 0; i < o->npatch; i++) {
 		if ((r = check_pattern(o->patch[i])))
 			return r;
@@ -86,6 +74,26 @@ int fdr__patch_setup(const struct record_opts *o, const struct prog *p)
 	    (o->no_libcall && setenv(PATCH_NO_LIBCALL_ENV, "1", 1)))
 		return refuse(o->argv[0], "out of memory", "retry");
 	return 0;
+}
+
+int fdr__patch_setup(const struct record_opts *o, const struct prog *p)
+{
+	if (!o->npatch)
+		return 0;
+	if (o->pid)
+		return refuse("a running process", "patching happens at start-up",
+			      "run the program under fdr record instead");
+	if (p->script)
+		return refuse(o->argv[0], "it is a script", "give its interpreter as PROG");
+	if (p->elf.instr == FDR_INSTR_PATCHABLE)
+		return set_patterns(o);		/* its own runtime patches (pfe_hook.h) */
+	if (p->elf.instr != FDR_INSTR_NONE)
+		return refuse(o->argv[0], "it is built with fdr-cc (or XRay)",
+			      "its functions are recorded without -P (-F selects them)");
+	if (!p->elf.dynamic)
+		return refuse(o->argv[0], "it is statically linked and the runtime is "
+			      "preloaded", "link it dynamically, or rebuild it with fdr-cc");
+	return set_patterns(o);
 }
 
 static void print_one(const char *dir, const char *name)
@@ -131,7 +139,9 @@ void fdr__patch_summary(const struct record_opts *o, const char *dir)
 	struct dirent **v;
 	int n;
 
-	if (!o->npatch || (n = scandir(dir, &v, NULL, alphasort)) < 0)
+	/* -P's, or an fdr-cc --patchable program's (pfe_hook.h); an attach
+	 * writes none */
+	if (o->pid || (n = scandir(dir, &v, NULL, alphasort)) < 0)
 		return;
 	for (int i = 0; i < n; i++) {
 		if (!strncmp(v[i]->d_name, COVERAGE_PREFIX, strlen(COVERAGE_PREFIX)))

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # attach_test.sh BUILD - `fdr record -p PID` on a running fdr-cc program,
-# XRay and --gcc builds of it, embedded backend (TAP on stdout): for each,
+# XRay, --gcc and --patchable builds of it, embedded backend (TAP on
+# stdout): for each,
 # ATTACH_WINDOWS attach/detach
 # windows (default 10 here; the issue's 200: ATTACH_WINDOWS=200) while it
 # runs, each log passing fdrlog verify and llvm-xray's fdr-dump --verify
@@ -11,6 +12,15 @@
 # before; the latency trigger; SIGKILL of the recorder; another user
 # refused; -F (XRay) and --stream.  The --gcc build's hooks run on every
 # call: attached, they record; detached, they skip the record path again.
+# The --patchable build's nops are patched at each attach and written
+# back at each detach: its text is the file's after; its first attach
+# leaves the stubs' mapping and its sym-map open for the process's life
+# (a frame entered while attached may return through them later), so
+# its "before" is taken after that first window.  patchable_cet is the
+# same worker built with -fcf-protection=full: its exported functions'
+# nops follow an endbr64, across two 8-byte words, and are patched with
+# every thread stopped ("stopped"); after a recorder's SIGKILL those stay
+# patched (recording nothing) until the next detach writes them back.
 set -u
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -52,8 +62,13 @@ snapshot() { # PID OUT
 # The executable's text in memory is the file's but for the sleds' tails:
 # every sled starts as in the file (XRay's unpatched `jmp +9` or `ret`);
 # behind it, the bytes of the last patch stay, as __xray_unpatch leaves them.
+# A --patchable build has no sleds: all of its text is the file's.
 text_as_file() { # PID
-	[ -s "$W/sleds.yaml" ] || llvm-xray-19 extract "$W/worker" >"$W/sleds.yaml" 2>/dev/null || return 1
+	if [ "$flavour" = patchable ]; then
+		: >"$W/sleds.yaml"
+	else
+		[ -s "$W/sleds.yaml" ] || llvm-xray-19 extract "$W/worker" >"$W/sleds.yaml" 2>/dev/null || return 1
+	fi
 	python3 - "$1" "$W/worker" "$W/sleds.yaml" <<'PY'
 import re, struct, sys
 pid, exe, sleds = sys.argv[1:4]
@@ -111,6 +126,14 @@ print(f"fdr__cyg_idle is {v}")
 sys.exit(0 if v == 1 else 1)
 PY
 }
+# How many nop sites the worker lists (__patchable_function_entries, 8 bytes each)
+nop_sites() {
+	local size
+	size=$(readelf -SW "$W/worker" | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk '$1 == "__patchable_function_entries" { print $5 }')
+	echo $(( 0x${size:-0} / 8 ))
+}
+text_not_as_file() { ! text_as_file "$1" >/dev/null; }
 # TIDs of the threads that live as long as the program
 long_lived_tids() { for t in /proc/$1/task/*; do grep -qsE '^(work|reader)' "$t/comm" && basename "$t"; done | sort; }
 # TIDs of the threads named work* (the workers and main)
@@ -118,17 +141,19 @@ working_tids() { for t in /proc/$1/task/*; do grep -qs '^work' "$t/comm" && base
 log_tids() { awk '$1 == "thread" {print $2}' "$1/log.xray.threads" | sort; }
 
 cd "$T" || exit 1
-# suite xray|gcc: every check on the worker built by fdr-cc in that mode
+# suite xray|gcc|patchable: every check on the worker built by fdr-cc in that mode
 suite() {
-local mode=$1 flag="" trig=slow
+local mode=$1 flag="" trig=slow flavour=$1
 W=$T/$mode; mkdir -p "$W"
 [ "$mode" = gcc ] && flag=--gcc
+[ "$mode" = patchable ] && flag=--patchable
+[ "$mode" = patchable_cet ] && flag="--patchable -fcf-protection=full" flavour=patchable
 if ! "$B/fdr-cc" $flag -O2 -g -pthread -o "$W/worker" "$HERE/attach_worker.c" >"$W/build.out" 2>&1; then
 	nok "$mode: build: fdr-cc $flag -O2 -pthread attach_worker.c" "$(head -c 1500 "$W/build.out")"
 	return
 fi
-# a --gcc build's ids are link-time addresses: the trigger takes #id
-[ "$mode" = gcc ] && trig=$(printf '#%d' "0x$(nm "$W/worker" | awk '$3 == "slow" { print $1 }')")
+# a --gcc or --patchable build's ids are link-time addresses: the trigger takes #id
+[ "$mode" != xray ] && trig=$(printf '#%d' "0x$(nm "$W/worker" | awk '$3 == "slow" { print $1 }')")
 
 # untraced: the reference output
 start_worker; sleep 0.5; stop_worker
@@ -139,6 +164,7 @@ start_worker
 snapshot "$PID" "$W/before"
 bad=""
 for i in $(seq "$WINDOWS"); do
+	[ "$flavour" = patchable ] && [ "$i" = 2 ] && snapshot "$PID" "$W/before"
 	d=$W/w$i
 	before=$(working_tids "$PID")
 	if ! timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 40ms >"$d.out" 2>&1; then
@@ -155,6 +181,9 @@ for i in $(seq "$WINDOWS"); do
 	if [ -n "$missing" ]; then
 		bad="window $i: threads that worked through the window but are not in the log: $missing"; break
 	fi
+	if [ "$flavour" = patchable ] && ! grep -q " $(nop_sites) functions patched;" "$d.out"; then
+		bad="window $i: not every nop site ($(nop_sites)) patched: $(head -c 600 "$d.out")"; break
+	fi
 	if ! grep -q "^fdr record: attached to process $PID" "$d.out" ||
 	   ! grep -q "^fdr record: detached from process $PID" "$d.out"; then
 		bad="window $i: no attach/detach lines: $(head -c 600 "$d.out")"; break
@@ -168,10 +197,19 @@ d=$W/report
 timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 100ms >"$d.out" 2>&1
 "$B/fdr" report "$d" >"$d.report" 2>&1
 "$B/fdr" replay "$d" >"$d.replay" 2>&1
+if [ "$flavour" = patchable ]; then
+	# a call running at the attach never reached a patched entry: its
+	# return is not caught either, so neither end is in the log
+	check "$mode: report and replay: no exit without entry" \
+		bash -c "grep -q ', 0 calls entered before the attach' '$d.report' &&
+			 ! grep -q 'ring overwrote' '$d.report' && ! grep -q 'entry lost' '$d.replay' &&
+			 grep -qw leaf '$d.report'"
+else
 check "$mode: report: calls running at the attach are counted as such, no exit without entry" \
 	bash -c "grep -q 'entered before the attach' '$d.report' && ! grep -q 'ring overwrote' '$d.report'"
 check "$mode: replay: calls running at the attach are marked so, never 'entry lost'" \
 	bash -c "grep -q 'entered before the attach' '$d.replay' && ! grep -q 'entry lost' '$d.replay'"
+fi
 # XRay: fdr record's map; --gcc: the program's own sym-map, copied
 check "$mode: -p: DIR keeps the program's function names (fdr-syms.*.map, issue 37)" \
 	bash -c "cat '$d'/fdr-syms.*.map | grep -q '^[0-9]*	main	/.*/worker[a-z_]*	0x'"
@@ -181,6 +219,8 @@ check "$mode: after the detaches: mappings, fds, threads, signal dispositions as
 	diff "$W/before" "$W/after"
 if [ "$mode" = xray ]; then
 	check "$mode: after the detaches: the text is the file's (sleds unpatched)" text_as_file "$PID"
+elif [ "$flavour" = patchable ]; then
+	check "$mode: after the detaches: the text is the file's (every nop written back)" text_as_file "$PID"
 else
 	check "$mode: after the detaches: the hooks skip the record path again, as before the first" \
 		hooks_idle "$PID"
@@ -231,12 +271,19 @@ if [ -n "$gone" ]; then ok "$mode: recorder SIGKILLed: the program ended its wat
 else nok "$mode: recorder SIGKILLed: the program still records after $ms ms" "$(cat /proc/$PID/task/*/comm)" "$(ls /dev/shm)"; fi
 if [ "$mode" = xray ]; then
 	check "$mode: ... and unpatched its sleds (the text is the file's)" text_as_file "$PID"
+elif [ "$mode" = patchable ]; then
+	check "$mode: ... and wrote its nops back (the text is the file's)" text_as_file "$PID"
+elif [ "$mode" = patchable_cet ]; then
+	check "$mode: ... and wrote back the nops it could with threads running (those after an endbr64 wait)" \
+		text_not_as_file "$PID"
 else
 	check "$mode: ... and its hooks skip the record path again" hooks_idle "$PID"
 fi
 check "$mode: ... and it keeps running" kill -0 "$PID"
 timeout 60 "$B/fdr" record -p "$PID" -o "$W/again" -t 0 --duration 40ms >"$W/again.out" 2>&1
 check "$mode: ... and can be attached to again" "$B/fdrlog" verify "$W/again/log.xray"
+[ "$mode" = patchable_cet ] &&
+	check "$mode: ... whose detach writes every nop back (the text is the file's)" text_as_file "$PID"
 
 # another user: refused, naming the rule
 if command -v setpriv >/dev/null; then
@@ -291,8 +338,8 @@ waiting_gcc() {
 			 ! grep -v -e 'is not initialized' -e ' 0 wrong results\$' '$W/waiting.out'"
 }
 
-suite xray
-suite gcc
+# ATTACH_SUITES: a subset (default all four, then --gcc's waiting case)
+for m in ${ATTACH_SUITES:-xray gcc patchable patchable_cet}; do suite "$m"; done
 [ -x "$T/gcc/worker" ] && waiting_gcc
 
 echo "1..$n"

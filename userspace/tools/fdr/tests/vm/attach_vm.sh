@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # fdr record -p PID through /dev/fdr in the VM (busybox sh; KTAP on
 # stdout): the device backend's half of attach_test.sh.  For the worker
-# built by fdr-cc in XRay and in --gcc mode (static; /bin/fdr-tests,
+# built by fdr-cc in XRay, --gcc and --patchable mode (static; /bin/fdr-tests,
 # vm-install): its untraced output; WINDOWS attach/detach windows while
 # it runs, each in a session of the recorder's own, each log verified and
 # holding the working threads; nobody (uid 65534) refused, naming the
@@ -44,7 +44,7 @@ window() { # DIR: one attach, its checks; 0 or a message on stderr
 		{ echo "# $1: $(log_threads "$1") threads in the log" >&2; return 1; }
 }
 
-for mode in xray gcc; do
+for mode in xray gcc patchable; do
 	prog=$P/attach_worker_$mode
 	start_worker "$prog" "$mode.untraced"; sleep 0.5; stop_worker
 	check "$mode: the untraced run prints its known output" grep -qx "main: 0 wrong results" "$mode.untraced"
