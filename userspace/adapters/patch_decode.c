@@ -35,6 +35,7 @@ const char *const fdr__patch_why_name[FDR_PATCH_NWHY] = {
 	[FDR_PATCH_READ_ONLY] = "text not writable",
 	[FDR_PATCH_ENTRY] = "program entry point",
 	[FDR_PATCH_THREADS] = "other threads running",
+	[FDR_PATCH_RUNTIME] = "runtime's own library",
 };
 
 /* The moved code being written: buf[0] runs at at. */

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dl_phdr_info;
+
 #define FDR_PATCH_ENV		"FDR_PATCH"		/* patterns, one a line */
 #define FDR_PATCH_NO_LIBCALL_ENV "FDR_PATCH_NO_LIBCALL"	/* "1": no GOT hooks */
 #define FDR_PATCH_JMP_LEN	5
@@ -41,6 +43,7 @@ enum fdr_patch_why {
 				 * address on its stack, argc instead */
 	FDR_PATCH_THREADS,	/* another thread exists: it could run the bytes
 				 * being rewritten (patch_alone.c) */
+	FDR_PATCH_RUNTIME,	/* a library fdr's runtime runs on (patch_libs.c) */
 	FDR_PATCH_NWHY
 };
 
@@ -73,9 +76,15 @@ void fdr__patch_decoder_close(void *dec);
 enum fdr_patch_why fdr__patch_plan(void *dec, const struct fdr_patch_func *f, uintptr_t tramp,
 				   struct fdr_patch_plan *plan);
 
-/* patch_select.c: which function names the FDR_PATCH patterns select. */
+/* patch_select.c: which function names of the object at path (the
+ * executable when is_main) the FDR_PATCH patterns select: those without
+ * @MODULE select in the executable, PATTERN@MODULE in MODULE. */
 struct fdr_patch_select;
-struct fdr_patch_select *fdr__patch_select_new(const char *patterns);
+struct fdr_patch_select *fdr__patch_select_new(const char *patterns, const char *path,
+					       bool is_main);
+bool fdr__patch_select_none(const struct fdr_patch_select *s);
+/* Does a pattern name a module (then libraries are patched)? */
+bool fdr__patch_select_has_module(const char *patterns);
 bool fdr__patch_selected(const struct fdr_patch_select *s, const char *name);
 void fdr__patch_select_free(struct fdr_patch_select *s);
 
@@ -83,6 +92,38 @@ void fdr__patch_select_free(struct fdr_patch_select *s);
  * to fdr__plt_syms (ids are claimed with the library calls'); the number
  * patched.  Writes the coverage file ($FDR_SYMDIR/fdr-patch.<pid>.txt). */
 uint32_t fdr__patch_main(void);
+
+/* One loaded object to patch (patch_libs.c: a library's). */
+struct fdr_patch_target {
+	const struct dl_phdr_info *info;
+	const char *path;	/* its file: the symbols, the patterns' module */
+	bool is_main;
+	enum fdr_patch_why refuse;	/* not FDR_PATCH_OK: refuse every selected
+					 * function for that reason */
+	unsigned seq;		/* the coverage file's: 0 the executable's */
+	bool at_dlopen;
+};
+
+/* patch_main.c: patch t's selected functions, as fdr__patch_main the
+ * executable's; the number patched.  A library none is selected in
+ * leaves no coverage file. */
+uint32_t fdr__patch_object(const char *patterns, const struct fdr_patch_target *t);
+
+/* patch_libs.c: does a -P pattern name a library (PATTERN@MODULE)? */
+bool fdr__patch_libs_wanted(void);
+/* patch_libs.c: patch the libraries loaded at start-up; the number
+ * patched.  Before any other fdr__patch_lib*(). */
+uint32_t fdr__patch_libs_start(void);
+/* patch_libs.c: patch the library of info (refuse as in
+ * fdr_patch_target); the number patched. */
+uint32_t fdr__patch_lib(const struct dl_phdr_info *info, enum fdr_patch_why refuse,
+			bool at_dlopen);
+/* patch_libs.c: fdr's runtime runs on it (or the loader, the unwinder). */
+bool fdr__patch_lib_excluded(const struct dl_phdr_info *info);
+
+/* patch_dlopen.c: from now on, dlopen() patches what it loads and calls
+ * the real one as the program would (the runtime is attached). */
+void fdr__patch_dlopen_arm(void);
 
 /* patch_alone.c: true when the calling thread is the process's only one. */
 bool fdr__patch_alone(void);

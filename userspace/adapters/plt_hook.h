@@ -49,6 +49,10 @@ void fdr__plt_rehook_returns(uintptr_t rsp);
  * (before any hook runs: the array moves); 0 or -1. */
 int fdr__plt_syms_reserve(uint32_t more);
 
+/* plt_preload.c: claim the ids of fdr__plt_syms[from...] and name them
+ * in the sym-map (at start-up, and under patch_dlopen.c's lock). */
+void fdr__plt_claim_ids(uint32_t from);
+
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);
 
