@@ -76,6 +76,13 @@ x=$(report_calls x.data 'own_mid own_rec plug_leaf plug_rec main')
 	&& ok "-P . patches the executable only; libraries need PATTERN@MODULE" \
 	|| nok "-P . patches the executable only" "got: $x" "$(grep -- -P: x.err)"
 
+# ---- library calls only (no -P): dlopen() still finds what it finds ----
+# (the runtime's hook made glibc look a bare name up as libfdr-plt.so's)
+"$FDR" record -o n.data -t 0 -- ./prog > n.out 2> n.err; rc=$?
+[ $rc = 0 ] && cmp -s plain.out n.out \
+	&& ok "no -P: a bare-name dlopen() along the program's and a library's RUNPATH still loads" \
+	|| nok "no -P: a bare-name dlopen() along the RUNPATHs still loads" "rc=$rc" "$(head -c 800 n.err)"
+
 # ---- a dlopen() whose constructor starts a thread: nothing patched ----
 ./prog ctor > c_plain.out
 "$FDR" record -o c.data -t 0 -P '.@libpatchctor' -- ./prog ctor > c.out 2> c.err; rc=$?
