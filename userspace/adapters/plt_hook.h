@@ -38,6 +38,8 @@ void fdr__patch_return(void);
 /* plt_shadow.c: called by the trampolines (index, address of the
  * return address) -> target; (caller's rsp after return) -> return address */
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *ret_slot);
+/* plt_shadow.c: before the first hook runs (errno's TLS offset). */
+void fdr__plt_shadow_init(void);
 uintptr_t fdr__plt_exit(uintptr_t rsp);
 /* Before an exception unwinds: give every frame its real return address
  * back; after it is caught: close the frames it left (return slots below

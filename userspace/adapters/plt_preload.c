@@ -121,6 +121,7 @@ __attribute__((constructor)) static void plt_start(void)
 		return;		/* an exec'ed fdr-cc build: its libfdr records */
 	if (fdr_attach(NULL) < 0)
 		return;		/* fdr_attach said why; the program runs as is */
+	fdr__plt_shadow_init();
 	if (!fdr__patch_no_libcall())
 		hooked = fdr__plt_hook_main(&unbound);
 	patched = fdr__patch_main();
