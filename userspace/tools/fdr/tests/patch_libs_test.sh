@@ -102,6 +102,22 @@ caps=$(grep -- '-P: .*/libcapstone.so' r.err)
 	&& ok "libc and capstone (fdr's runtime runs on them): never patched, each selected function counted" \
 	|| nok "libc and capstone: never patched, counted" "rc=$rc" "$libc" "$caps" "$(head -c 800 r.err)"
 
+# ---- libstdc++ patched, C++ exceptions thrown through it and the program ----
+if clang++-19 -O2 -g -o throw "$HERE/patch_throw.cc" 2>/dev/null; then
+	./throw > th_plain.out
+	"$FDR" record -o th.data -t 0 -P . -P '.@libstdc++' -- ./throw > th.out 2> th.err; rc=$?
+	nstd=$(grep -- '-P: .*/libstdc++.so' th.err | sed -n 's/.*: \([0-9]*\) of .*/\1/p')
+	thrown=$(report_calls th.data __cxa_throw)
+	[ $rc = 0 ] && cmp -s th_plain.out th.out && [ "${nstd:-0}" -ge 1000 ] && [ "$thrown" != __cxa_throw=0 ] \
+		&& ok "libstdc++ patched ($nstd functions), exceptions thrown through it: output unchanged, $thrown" \
+		|| nok "libstdc++ patched, exceptions thrown through it: output unchanged" "rc=$rc" \
+			"patched: $nstd, $thrown" "$(head -c 1000 th.err)"
+	check "libstdc++ patched: every exit closes the newest entry" nested th.data
+else
+	ok "libstdc++ patched # SKIP no clang++-19"
+	ok "libstdc++ patched: nested # SKIP no clang++-19"
+fi
+
 # ---- usage ----
 "$FDR" record -o e1 -P 'foo@' -- ./prog >/dev/null 2>e.err; rc=$?
 [ $rc = 2 ] && grep -q '@LIBRARY' e.err && [ ! -e e1 ] \
