@@ -35,7 +35,7 @@ const char *const fdr__patch_why_name[FDR_PATCH_NWHY] = {
 	[FDR_PATCH_READ_ONLY] = "text not writable",
 	[FDR_PATCH_ENTRY] = "program entry point",
 	[FDR_PATCH_THREADS] = "other threads running",
-	[FDR_PATCH_RUNTIME] = "runtime's own library",
+	[FDR_PATCH_RUNTIME] = "used by fdr's runtime",
 };
 
 /* The moved code being written: buf[0] runs at at. */

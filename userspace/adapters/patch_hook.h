@@ -43,7 +43,8 @@ enum fdr_patch_why {
 				 * address on its stack, argc instead */
 	FDR_PATCH_THREADS,	/* another thread exists: it could run the bytes
 				 * being rewritten (patch_alone.c) */
-	FDR_PATCH_RUNTIME,	/* a library fdr's runtime runs on (patch_libs.c) */
+	FDR_PATCH_RUNTIME,	/* a library fdr's runtime runs on, or a function
+				 * of a name it calls (patch_libs.c, patch_imports.c) */
 	FDR_PATCH_NWHY
 };
 
@@ -120,6 +121,10 @@ uint32_t fdr__patch_lib(const struct dl_phdr_info *info, enum fdr_patch_why refu
 			bool at_dlopen);
 /* patch_libs.c: fdr's runtime runs on it (or the loader, the unwinder). */
 bool fdr__patch_lib_excluded(const struct dl_phdr_info *info);
+
+/* patch_imports.c: does fdr's runtime call a function of this name
+ * (which a definition in the program or a library would interpose)? */
+bool fdr__patch_runtime_imports(const char *name);
 
 /* patch_dlopen.c: from now on, dlopen() patches what it loads and calls
  * the real one as the program would (the runtime is attached). */

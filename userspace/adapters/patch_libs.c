@@ -6,7 +6,7 @@
  * one loaded later when dlopen() returns it (patch_dlopen.c).
  *
  * Never patched, every function a pattern selects in them counted as
- * "fdr's own library":
+ * "used by fdr's runtime":
  *  - libfdr-plt.so and the libraries it needs, followed through their
  *    DT_NEEDED (libc, capstone, the loader): every hook runs the
  *    recorder on them (clock_gettime, errno, the shadow stack's TLS, the

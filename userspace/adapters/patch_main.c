@@ -183,6 +183,8 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fd
 
 	if (fn <= getauxval(AT_ENTRY) && getauxval(AT_ENTRY) < fn + f->size)
 		return FDR_PATCH_ENTRY;
+	if (fdr__patch_runtime_imports(f->name))
+		return FDR_PATCH_RUNTIME;
 	if (!reaches(fn + FDR_PATCH_JMP_LEN + 4, (uintptr_t)stub))
 		return FDR_PATCH_NO_ROOM;
 	why = fdr__patch_plan(dec, f, (uintptr_t)code, &plan);

@@ -97,10 +97,21 @@ cov=$(grep -- "-P: $T/libpatchctor.so" c.err)
 "$FDR" record -o r.data -t 0 -P '.@libc' -P '.@libcapstone' -- ./prog > r.out 2> r.err; rc=$?
 libc=$(grep -- '-P: .*/libc.so.6:' r.err)
 caps=$(grep -- '-P: .*/libcapstone.so' r.err)
-[ $rc = 0 ] && cmp -s plain.out r.out && [[ $libc = *": 0 of "*"runtime's own library"* ]] \
-	&& [[ $caps = *": 0 of "*"runtime's own library"* ]] \
+[ $rc = 0 ] && cmp -s plain.out r.out && [[ $libc = *": 0 of "*"used by fdr's runtime"* ]] \
+	&& [[ $caps = *": 0 of "*"used by fdr's runtime"* ]] \
 	&& ok "libc and capstone (fdr's runtime runs on them): never patched, each selected function counted" \
 	|| nok "libc and capstone: never patched, counted" "rc=$rc" "$libc" "$caps" "$(head -c 800 r.err)"
+
+# ---- a program defining malloc and free, which the runtime calls ----
+check "build: a program defining malloc and free" clang-19 -O2 -g -o interpose "$HERE/patch_interpose.c"
+./interpose > i_plain.out
+"$FDR" record -o i.data -t 0 -P . -- ./interpose > i.out 2> i.err; rc=$?
+items=$(awk -F'\t' '$1 == "refused" && $2 == "used by fdr'"'"'s runtime" {print $3}' i.data/fdr-patch.*.txt | sort | paste -sd,)
+[ $rc = 0 ] && cmp -s i_plain.out i.out && [ "$items" = free,malloc ] \
+	&& [ "$(report_calls i.data work)" = work=1000 ] \
+	&& ok "malloc and free of the program (the runtime calls them): refused, the rest patched, output unchanged" \
+	|| nok "malloc and free of the program: refused, the rest patched" "rc=$rc" "refused: $items" \
+		"$(report_calls i.data work)" "$(head -c 800 i.err)"
 
 # ---- libstdc++ patched, C++ exceptions thrown through it and the program ----
 if clang++-19 -O2 -g -o throw "$HERE/patch_throw.cc" 2>/dev/null; then
