@@ -68,6 +68,17 @@ deep=$(grep -c -- "-P: $T/sub/libpatchdeep.so: 2 of [0-9]* functions patched (2 
 	&& ok "'^deep_@libpatchdeep' selects those functions of that library only, at each load" \
 	|| nok "'^deep_@libpatchdeep' selects those functions of that library only" "$(grep -- -P: l.err)"
 
+# ---- 20 more runs: dlopen() patching while the worker thread runs ----
+bad=0
+for i in $(seq 20); do
+	"$FDR" record -o s.data -t 0 -P '.@libpatchown' -P '.@libpatchplug' -- ./prog > s.out 2> s.err \
+		&& cmp -s plain.out s.out || bad=$((bad + 1))
+	rm -rf s.data
+done
+[ $bad = 0 ] && ok "20 runs patching at dlopen() while a thread runs the other library: the same output each time" \
+	|| nok "20 runs patching at dlopen() while a thread runs: the same output each time" "$bad bad" \
+		"$(head -c 800 s.err)"
+
 # ---- without @MODULE, as uftrace: the executable's functions only ----
 "$FDR" record -o x.data -t 0 -P . -- ./prog > x.out 2> x.err
 x=$(report_calls x.data 'own_mid own_rec plug_leaf plug_rec main')
