@@ -93,12 +93,12 @@ void fdr__plt_claim_ids(uint32_t from)
 
 	for (uint32_t i = from; i < fdr__plt_nsyms; i++) {
 		struct fdr_plt_sym *s = &fdr__plt_syms[i];
-		struct fdr_module *m = fdr__module_find(s->addr);
-		uint64_t key = id_key(m, s);
+		struct fdr_module *m;
 
 		if (skip && skip[i])
 			continue;
-		s->fid = (int32_t)fdr__fid_claim(id_module(m), key);
+		m = fdr__module_find(s->addr);
+		s->fid = (int32_t)fdr__fid_claim(id_module(m), id_key(m, s));
 		if (s->fid)
 			name_sym(s);
 	}
