@@ -51,30 +51,33 @@ static void write_refusals(int fd, const struct fdr_patch_coverage *c)
 	}
 }
 
-static int open_file(void)
+static int open_file(unsigned seq)
 {
 	const char *dir = fdr__env(FDR_SYMDIR_ENV);
-	char path[PATH_MAX];
+	char path[PATH_MAX], n[16] = "";
 
-	if (snprintf(path, sizeof(path), "%s/" FDR_PATCH_COVERAGE_PREFIX "%d.txt",
-		     dir && *dir ? dir : FDR_SYMDIR_DEFAULT, (int)getpid()) >= (int)sizeof(path))
+	if (seq)
+		snprintf(n, sizeof(n), ".%u", seq);
+	if (snprintf(path, sizeof(path), "%s/" FDR_PATCH_COVERAGE_PREFIX "%d%s.txt",
+		     dir && *dir ? dir : FDR_SYMDIR_DEFAULT, (int)getpid(), n) >= (int)sizeof(path))
 		return -1;
 	return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
-void fdr__patch_coverage_write(struct fdr_patch_coverage *c, bool ok)
+void fdr__patch_coverage_write(struct fdr_patch_coverage *c, bool ok,
+			       const struct fdr_patch_target *t)
 {
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	int fd = open_file();
+	int fd = open_file(t->seq);
 
-	exe[n > 0 ? n : 0] = 0;
 	if (fd < 0)
 		goto out;
-	dprintf(fd, "exe\t%s\n", exe);
+	dprintf(fd, "exe\t");
+	write_name(fd, t->path);
+	if (t->at_dlopen)
+		dprintf(fd, "loaded\tdlopen\n");
 	if (!ok)
-		dprintf(fd, "error\tcannot read the program's symbol table or start "
-			"capstone\n");
+		dprintf(fd, "error\tcannot read the symbol table of %s or start capstone\n",
+			t->is_main ? "the program" : "the library");
 	dprintf(fd, "functions\t%u\nselected\t%u\n", c->functions, c->selected);
 	for (int w = 0; w < FDR_PATCH_NWHY; w++)
 		dprintf(fd, "%s\t%u\n", fdr__patch_why_name[w], c->n[w]);

@@ -37,8 +37,9 @@ struct fdr_patch_coverage {
 void fdr__patch_coverage_count(struct fdr_patch_coverage *c, const char *name,
 			       enum fdr_patch_why why);
 
-/* ok false: the executable's symbols or capstone were not available.
+/* ok false: the object's symbols or capstone were not available.
  * Frees the itemised refusals. */
-void fdr__patch_coverage_write(struct fdr_patch_coverage *c, bool ok);
+void fdr__patch_coverage_write(struct fdr_patch_coverage *c, bool ok,
+			       const struct fdr_patch_target *t);
 
 #endif /* FDR_PATCH_COVERAGE_H */

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct dl_phdr_info;
+
 #define FDR_PATCH_ENV		"FDR_PATCH"		/* patterns, one a line */
 #define FDR_PATCH_NO_LIBCALL_ENV "FDR_PATCH_NO_LIBCALL"	/* "1": no GOT hooks */
 #define FDR_PATCH_JMP_LEN	5
@@ -45,6 +47,8 @@ enum fdr_patch_why {
 				 * the nop the compiler wrote (pfe_hook.h) */
 	FDR_PATCH_NOT_ATOMIC,	/* --patchable while threads run: the nop
 				 * straddles an 8-byte word (pfe_hook.h) */
+	FDR_PATCH_RUNTIME,	/* a library fdr's runtime runs on, or a function
+				 * of a name it calls (patch_libs.c, patch_imports.c) */
 	FDR_PATCH_NWHY
 };
 
@@ -77,9 +81,15 @@ void fdr__patch_decoder_close(void *dec);
 enum fdr_patch_why fdr__patch_plan(void *dec, const struct fdr_patch_func *f, uintptr_t tramp,
 				   struct fdr_patch_plan *plan);
 
-/* patch_select.c: which function names the FDR_PATCH patterns select. */
+/* patch_select.c: which function names of the object at path (the
+ * executable when is_main) the FDR_PATCH patterns select: those without
+ * @MODULE select in the executable, PATTERN@MODULE in MODULE. */
 struct fdr_patch_select;
-struct fdr_patch_select *fdr__patch_select_new(const char *patterns);
+struct fdr_patch_select *fdr__patch_select_new(const char *patterns, const char *path,
+					       bool is_main);
+bool fdr__patch_select_none(const struct fdr_patch_select *s);
+/* Does a pattern name a module (then libraries are patched)? */
+bool fdr__patch_select_has_module(const char *patterns);
 bool fdr__patch_selected(const struct fdr_patch_select *s, const char *name);
 void fdr__patch_select_free(struct fdr_patch_select *s);
 
@@ -87,6 +97,42 @@ void fdr__patch_select_free(struct fdr_patch_select *s);
  * to fdr__plt_syms (ids are claimed with the library calls'); the number
  * patched.  Writes the coverage file ($FDR_SYMDIR/fdr-patch.<pid>.txt). */
 uint32_t fdr__patch_main(void);
+
+/* One loaded object to patch (patch_libs.c: a library's). */
+struct fdr_patch_target {
+	const struct dl_phdr_info *info;
+	const char *path;	/* its file: the symbols, the patterns' module */
+	bool is_main;
+	enum fdr_patch_why refuse;	/* not FDR_PATCH_OK: refuse every selected
+					 * function for that reason */
+	unsigned seq;		/* the coverage file's: 0 the executable's */
+	bool at_dlopen;
+};
+
+/* patch_main.c: patch t's selected functions, as fdr__patch_main the
+ * executable's; the number patched.  A library none is selected in
+ * leaves no coverage file. */
+uint32_t fdr__patch_object(const char *patterns, const struct fdr_patch_target *t);
+
+/* patch_libs.c: does a -P pattern name a library (PATTERN@MODULE)? */
+bool fdr__patch_libs_wanted(void);
+/* patch_libs.c: patch the libraries loaded at start-up; the number
+ * patched.  Before any other fdr__patch_lib*(). */
+uint32_t fdr__patch_libs_start(void);
+/* patch_libs.c: patch the library of info (refuse as in
+ * fdr_patch_target); the number patched. */
+uint32_t fdr__patch_lib(const struct dl_phdr_info *info, enum fdr_patch_why refuse,
+			bool at_dlopen);
+/* patch_libs.c: fdr's runtime runs on it (or the loader, the unwinder). */
+bool fdr__patch_lib_excluded(const struct dl_phdr_info *info);
+
+/* patch_imports.c: does fdr's runtime call a function of this name
+ * (which a definition in the program or a library would interpose)? */
+bool fdr__patch_runtime_imports(const char *name);
+
+/* patch_dlopen.c: from now on, dlopen() patches what it loads and calls
+ * the real one as the program would (the runtime is attached). */
+void fdr__patch_dlopen_arm(void);
 
 /* patch_alone.c: true when the calling thread is the process's only one. */
 bool fdr__patch_alone(void);

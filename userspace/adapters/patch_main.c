@@ -14,6 +14,7 @@
  * thread but this one exists (patch_alone.c checks; else nothing is
  * patched).
  */
+#include <limits.h>
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,9 @@ struct region {
 	uint32_t used;
 };
 
-static int exe_segments(struct dl_phdr_info *info, size_t size, void *arg)
+/* The load bias, the span and the executable segments of an object. */
+static void object_segments(const struct dl_phdr_info *info, struct exe *x)
 {
-	struct exe *x = arg;
-
-	(void)size;
 	x->bias = info->dlpi_addr;
 	x->lo = UINTPTR_MAX;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -67,6 +66,12 @@ static int exe_segments(struct dl_phdr_info *info, size_t size, void *arg)
 		x->seg_prot[x->nsegs++] = PROT_EXEC | (ph->p_flags & PF_R ? PROT_READ : 0) |
 					  (ph->p_flags & PF_W ? PROT_WRITE : 0);
 	}
+}
+
+static int first_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(struct dl_phdr_info *)arg = *info;
 	return 1;	/* the executable is listed first */
 }
 
@@ -125,6 +130,8 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fd
 
 	if (fn <= getauxval(AT_ENTRY) && getauxval(AT_ENTRY) < fn + f->size)
 		return FDR_PATCH_ENTRY;
+	if (fdr__patch_runtime_imports(f->name))
+		return FDR_PATCH_RUNTIME;
 	if (!reaches(fn + FDR_PATCH_JMP_LEN + 4, (uintptr_t)stub))
 		return FDR_PATCH_NO_ROOM;
 	why = fdr__patch_plan(dec, f, (uintptr_t)code, &plan);
@@ -175,6 +182,7 @@ struct run {
 	struct region r;
 	struct fdr_patch_coverage cov;
 	bool count_only;
+	enum fdr_patch_why refuse;	/* FDR_PATCH_OK, or why none may be */
 };
 
 static void visit(const struct fdr_patch_func *f, void *arg)
@@ -194,8 +202,8 @@ static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const stru
 	u->count_only = true;
 	for_each_func(st, x, visit, u);
 	u->r.size = STUB_SIZE + (size_t)u->cov.selected * SLOT_SIZE;
-	if (u->cov.selected && !fdr__patch_alone()) {
-		u->cov.n[FDR_PATCH_THREADS] = u->cov.selected;
+	if (u->cov.selected && u->refuse != FDR_PATCH_OK) {
+		u->cov.n[u->refuse] = u->cov.selected;
 		return;
 	}
 	if (!u->cov.selected || fdr__plt_syms_reserve(u->cov.selected) ||
@@ -223,25 +231,44 @@ bool fdr__patch_no_libcall(void)
 	return v && !strcmp(v, "1");
 }
 
-uint32_t fdr__patch_main(void)
+uint32_t fdr__patch_object(const char *patterns, const struct fdr_patch_target *t)
 {
-	const char *patterns = fdr__env(FDR_PATCH_ENV);
 	struct fdr_elf_symtab st;
 	struct exe x = { 0 };
-	struct run u = { 0 };
+	struct run u = { .refuse = t->refuse };
 	bool ready;
 
-	if (!patterns || !*patterns)
-		return 0;
-	dl_iterate_phdr(exe_segments, &x);
-	u.sel = fdr__patch_select_new(patterns);
+	u.sel = fdr__patch_select_new(patterns, t->path, t->is_main);
+	if (u.sel && fdr__patch_select_none(u.sel)) {
+		fdr__patch_select_free(u.sel);
+		return 0;	/* no pattern is about this object */
+	}
+	object_segments(t->info, &x);
 	u.dec = fdr__patch_decoder_open();
-	ready = u.sel && u.dec && fdr__elf_symtab_open(&st, "/proc/self/exe") == 0;
+	ready = u.sel && u.dec &&
+		fdr__elf_symtab_open(&st, t->is_main ? "/proc/self/exe" : t->path) == 0;
 	if (ready)
 		patch_all(&u, &st, &x);
 	fdr__patch_select_free(u.sel);
 	if (u.dec)
 		fdr__patch_decoder_close(u.dec);
-	fdr__patch_coverage_write(&u.cov, ready);
+	fdr__patch_coverage_write(&u.cov, ready, t);
 	return u.cov.n[FDR_PATCH_OK];
+}
+
+uint32_t fdr__patch_main(void)
+{
+	const char *patterns = fdr__env(FDR_PATCH_ENV);
+	struct dl_phdr_info info;
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (!patterns || !*patterns)
+		return 0;
+	dl_iterate_phdr(first_object, &info);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	return fdr__patch_object(patterns, &(struct fdr_patch_target){
+		.info = &info, .path = exe, .is_main = true,
+		.refuse = fdr__patch_alone() ? FDR_PATCH_OK : FDR_PATCH_THREADS });
 }

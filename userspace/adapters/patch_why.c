@@ -19,4 +19,5 @@ const char *const fdr__patch_why_name[FDR_PATCH_NWHY] = {
 	[FDR_PATCH_THREADS] = "other threads running",
 	[FDR_PATCH_NOT_NOP] = "not a 5-byte nop",
 	[FDR_PATCH_NOT_ATOMIC] = "nop not in one 8-byte word",
+	[FDR_PATCH_RUNTIME] = "used by fdr's runtime",
 };

@@ -145,14 +145,27 @@ static void make_stub(uint8_t *base, uint32_t index)
 	memset(p + 11, 0xcc, STUB_SIZE - 11);
 }
 
+static uint32_t syms_cap;
+
+/*
+ * A library dlopen()ed later is patched while the program's threads run
+ * hooks that read the array (patch_dlopen.c): a larger one is filled,
+ * then published, and the old one is kept, since a hook may still be
+ * reading it.  Doubling bounds what is kept by the final size.
+ */
 int fdr__plt_syms_reserve(uint32_t more)
 {
-	struct fdr_plt_sym *v = realloc(fdr__plt_syms,
-					(size_t)(fdr__plt_nsyms + more) * sizeof(*v));
+	uint32_t need = fdr__plt_nsyms + more, cap = need > 2 * syms_cap ? need : 2 * syms_cap;
+	struct fdr_plt_sym *v;
 
-	if (!v)
+	if (need <= syms_cap)
+		return 0;
+	if (!(v = malloc((size_t)cap * sizeof(*v))))
 		return -1;
-	fdr__plt_syms = v;
+	if (fdr__plt_nsyms)
+		memcpy(v, fdr__plt_syms, (size_t)fdr__plt_nsyms * sizeof(*v));
+	__atomic_store_n(&fdr__plt_syms, v, __ATOMIC_RELEASE);
+	syms_cap = cap;
 	return 0;
 }
 
@@ -209,6 +222,7 @@ uint32_t fdr__plt_hook_main(uint32_t *unbound)
 	h.cap = (uint32_t)(h.d.njmprel + h.d.nrela);
 	bytes = (size_t)(h.cap + 1) * STUB_SIZE;
 	fdr__plt_syms = calloc(h.cap, sizeof(*fdr__plt_syms));
+	syms_cap = fdr__plt_syms ? h.cap : 0;
 	h.by_sym = calloc(h.nsym_max, sizeof(*h.by_sym));
 	h.stubs = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (!fdr__plt_syms || !h.by_sym || h.stubs == MAP_FAILED) {

@@ -38,6 +38,8 @@ void fdr__patch_return(void);
 /* plt_shadow.c: called by the trampolines (index, address of the
  * return address) -> target; (caller's rsp after return) -> return address */
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *ret_slot);
+/* plt_shadow.c: before the first hook runs (errno's TLS offset). */
+void fdr__plt_shadow_init(void);
 uintptr_t fdr__plt_exit(uintptr_t rsp);
 /* Before an exception unwinds: give every frame its real return address
  * back; after it is caught: close the frames it left (return slots below
@@ -48,6 +50,10 @@ void fdr__plt_rehook_returns(uintptr_t rsp);
 /* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
  * (before any hook runs: the array moves); 0 or -1. */
 int fdr__plt_syms_reserve(uint32_t more);
+
+/* plt_preload.c: claim the ids of fdr__plt_syms[from...] and name them
+ * in the sym-map (at start-up, and under patch_dlopen.c's lock). */
+void fdr__plt_claim_ids(uint32_t from);
 
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);

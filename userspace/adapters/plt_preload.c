@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fdr.h"
 #include "fid_assign.h"
@@ -42,16 +43,66 @@ static uint64_t id_key(const struct fdr_module *m, const struct fdr_plt_sym *s)
 	return (m ? s->addr - m->bias : s->addr) ^ (h << 40);
 }
 
-static void claim_ids(void)
+/*
+ * The module a function's id is claimed in: the first loaded from the
+ * same file, so that a library dlclose()d and dlopen()ed again at
+ * another address keeps its functions' ids (patch_dlopen.c).
+ */
+static struct fdr_module *id_module(struct fdr_module *m)
 {
-	for (uint32_t i = 0; i < fdr__plt_nsyms; i++) {
-		struct fdr_plt_sym *s = &fdr__plt_syms[i];
-		struct fdr_module *m = fdr__module_find(s->addr);
+	struct fdr_module *first;
 
-		s->fid = (int32_t)fdr__fid_claim(m, id_key(m, s));
+	for (uint32_t i = 0; m && i < m->index; i++)
+		if ((first = fdr__module_at(i)) && !strcmp(first->path, m->path))
+			return first;
+	return m;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The library calls of the executable to a function -P patched in its
+ * library (PATTERN@MODULE): the patch records the call, the GOT hook
+ * would record it a second time, nested; its stub goes straight on.
+ */
+static bool *patched_targets(void)
+{
+	uintptr_t *at = malloc((fdr__plt_nsyms + 1) * sizeof(*at));
+	bool *skip = calloc(fdr__plt_nsyms + 1, sizeof(*skip));
+	size_t n = 0;
+
+	for (uint32_t i = 0; at && i < fdr__plt_nsyms; i++)
+		if (fdr__plt_syms[i].keeps_all)
+			at[n++] = fdr__plt_syms[i].addr;
+	qsort(at, n, sizeof(*at), by_address);
+	for (uint32_t i = 0; at && skip && i < fdr__plt_nsyms; i++)
+		skip[i] = !fdr__plt_syms[i].keeps_all &&
+			  bsearch(&fdr__plt_syms[i].target, at, n, sizeof(*at), by_address);
+	free(at);
+	return skip;
+}
+
+void fdr__plt_claim_ids(uint32_t from)
+{
+	bool *skip = from ? NULL : patched_targets();
+
+	for (uint32_t i = from; i < fdr__plt_nsyms; i++) {
+		struct fdr_plt_sym *s = &fdr__plt_syms[i];
+		struct fdr_module *m;
+
+		if (skip && skip[i])
+			continue;
+		m = fdr__module_find(s->addr);
+		s->fid = (int32_t)fdr__fid_claim(id_module(m), id_key(m, s));
 		if (s->fid)
 			name_sym(s);
 	}
+	free(skip);
 }
 
 static void rewrite_map_in_child(void)
@@ -64,16 +115,20 @@ static void rewrite_map_in_child(void)
 
 __attribute__((constructor)) static void plt_start(void)
 {
-	uint32_t unbound, hooked = 0;
+	uint32_t unbound, hooked = 0, patched;
 
 	if (fdr__plt_exe_records_itself())
 		return;		/* an exec'ed fdr-cc build: its libfdr records */
 	if (fdr_attach(NULL) < 0)
 		return;		/* fdr_attach said why; the program runs as is */
+	fdr__plt_shadow_init();
 	if (!fdr__patch_no_libcall())
 		hooked = fdr__plt_hook_main(&unbound);
-	if (!fdr__patch_main() && !hooked)
+	patched = fdr__patch_main();
+	patched += fdr__patch_libs_start();
+	if (!patched && !hooked && !fdr__patch_libs_wanted())
 		return;
-	claim_ids();
+	fdr__plt_claim_ids(0);
 	pthread_atfork(NULL, NULL, rewrite_map_in_child);
+	fdr__patch_dlopen_arm();
 }

@@ -13,7 +13,10 @@
  * it interrupted, so that test is skipped there.
  *
  * errno is kept: recording may make system calls, and the caller reads
- * errno after the callee set it.
+ * errno after the callee set it.  libc's errno is initial-exec TLS, at
+ * one offset from the thread pointer in every thread (libc reads it so):
+ * the hooks find it there, rather than call __errno_location through the
+ * PLT twice a call.
  */
 #include <errno.h>
 #include <signal.h>
@@ -76,6 +79,26 @@ static void drop_dead(struct shadow *sh, uintptr_t *slot)
 
 static void __attribute__((noreturn)) lost(void);
 
+static intptr_t errno_offset;
+
+static char *thread_pointer(void)
+{
+	char *tp;
+
+	__asm__("mov %%fs:0, %0" : "=r"(tp));
+	return tp;
+}
+
+void fdr__plt_shadow_init(void)
+{
+	errno_offset = (char *)&errno - thread_pointer();
+}
+
+static int *errno_at(void)
+{
+	return (int *)(thread_pointer() + errno_offset);
+}
+
 /*
  * The caller's real return address.  A patched function that tail-calls
  * another (jmp, not call: patch_hook.h) hands it the slot it hooked: the
@@ -102,7 +125,7 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 
 	if (!s->fid)
 		return s->target;
-	err = errno;
+	err = *errno_at();
 	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
 		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
 	ret = real_ret(sh, slot);
@@ -121,7 +144,7 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 		*slot = e->hook;
 		fdr_enter(s->fid);
 	}
-	errno = err;
+	*errno_at() = err;
 	return s->target;
 }
 
@@ -142,7 +165,7 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
 	uint32_t i = sh->depth;
 	uintptr_t ret;
-	int err = errno;
+	int err = *errno_at();
 
 	while (i > 0 && sh->e[i - 1].slot != slot)
 		i--;
@@ -153,7 +176,7 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 	fdr_exit(sh->e[i - 1].fid);
 	barrier();
 	sh->depth = i - 1;
-	errno = err;
+	*errno_at() = err;
 	return ret;
 }
 

@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <limits.h>
 #include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,16 +26,23 @@
 #define REGEX_CHARS		".?*+-^$|()[]{}"
 #define THREADS_WHY		"other threads running"	/* patch_decode.c's name */
 
-/* A regular expression must compile: the runtime cannot say why. */
-static int check_pattern(const char *pat)
+/*
+ * A regular expression must compile: the runtime cannot say why.  As
+ * uftrace's, PATTERN@MODULE selects in the library MODULE (its file name,
+ * whole or up to a dot), PATTERN alone in the executable.
+ */
+static int check_pattern(const char *arg)
 {
-	char why[256];
+	char why[256], pat[4096];
+	const char *at = strrchr(arg, '@');
 	regex_t re;
 	int e;
 
-	if (!*pat || strchr(pat, '\n')) {
+	snprintf(pat, sizeof(pat), "%.*s", at ? (int)(at - arg) : (int)strlen(arg), arg);
+	if (!*pat || strchr(arg, '\n') || (at && (!at[1] || strchr(at, '/')))) {
 		fprintf(stderr, "fdr record: -P '%s': expected a function name or a regular "
-			"expression on one line\n", pat);
+			"expression on one line, then @LIBRARY (a file name, no '/') to select "
+			"in a library\n", arg);
 		return 2;
 	}
 	if (!strpbrk(pat, REGEX_CHARS))
@@ -46,7 +54,7 @@ static int check_pattern(const char *pat)
 	}
 	regerror(e, &re, why, sizeof(why));
 	fprintf(stderr, "fdr record: -P '%s': not a valid regular expression (%s); "
-		"'-P .' selects every function\n", pat, why);
+		"'-P .' selects every function\n", arg, why);
 	return 2;
 }
 
@@ -100,6 +108,7 @@ static void print_one(const char *dir, const char *name)
 {
 	char path[PATH_MAX], key[64], val[PATH_MAX], refused[1024] = "";
 	unsigned long functions = 0, selected = 0, patched = 0, n;
+	bool at_dlopen = false;
 	size_t rl = 0;
 	FILE *f;
 
@@ -111,6 +120,8 @@ static void print_one(const char *dir, const char *name)
 		n = strtoul(val, NULL, 10);
 		if (!strcmp(key, "exe"))
 			snprintf(path, sizeof(path), "%s", val);
+		else if (!strcmp(key, "loaded"))
+			at_dlopen = true;
 		else if (!strcmp(key, "error"))
 			fprintf(stderr, "fdr record: -P: %s: %s\n", path, val);
 		else if (!strcmp(key, "functions"))
@@ -127,7 +138,11 @@ static void print_one(const char *dir, const char *name)
 	fprintf(stderr, "fdr record: -P: %s: %lu of %lu functions patched (%lu selected)%s%s%s\n",
 		path, patched, functions, selected, rl ? "; refused: " : "", refused,
 		selected ? "" : "; no function matches the -P patterns");
-	if (strstr(refused, THREADS_WHY))
+	if (strstr(refused, THREADS_WHY) && at_dlopen)
+		fprintf(stderr, "fdr record: -P: %s: dlopen() started a thread (a constructor of "
+			"what it loaded), which could be running the code being rewritten: "
+			"nothing patched\n", path);
+	else if (strstr(refused, THREADS_WHY))
 		fprintf(stderr, "fdr record: -P: %s: a library's constructor started a thread "
 			"before the patching, which rewrites code a thread could be running: "
 			"nothing patched; rebuild the program with fdr-cc to record its "

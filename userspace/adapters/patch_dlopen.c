@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * patch_dlopen.c - fdr record -P PATTERN@MODULE: a library that dlopen()
+ * loads is patched before dlopen() returns it (patch_libs.c).
+ *
+ * libfdr-plt.so exports dlopen (plt_exports.map): preloaded, it comes
+ * before libc's for every object of the program.  It calls the real one
+ * through a thunk in anonymous memory: glibc looks a bare file name up
+ * along the RUNPATH of the object whose code called dlopen(), found by
+ * the return address, and takes the program's for an address in no
+ * object, so a dlopen() of the program's own finds what it would without
+ * fdr.  One of a library's looks a bare name up along that library's
+ * search path first (dlinfo RTLD_DI_SERINFO).  dlmopen() and glibc's own
+ * loads (NSS, iconv) are not wrapped: what they load is not patched.
+ *
+ * Patching rewrites several instructions of a function, so no thread may
+ * be running them (Documentation/integrations.md, "Patching and
+ * threads").  When the real dlopen() returns, only the new libraries'
+ * constructors have run their code, on this thread; a constructor may
+ * have started a thread: the process's threads are listed before and
+ * after, and with a new one the new libraries are not patched, every
+ * selected function counted as "other threads running".  One lock
+ * around the whole call: two dlopen()s do not patch at once, and one of
+ * a library another is patching returns after it.  A constructor's own
+ * dlopen() (the lock is recursive) leaves the patching to the outer one.
+ */
+#include <dirent.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "patch_hook.h"
+#include "plt_hook.h"
+
+#define OBJS_MAX	1024
+#define TIDS_MAX	4096
+#define THUNK_CELL	64
+
+typedef void *dlopen_fn(const char *file, int mode);
+
+struct objects {
+	unsigned n;
+	bool full;
+	struct dl_phdr_info v[OBJS_MAX];
+};
+
+struct tids {
+	unsigned n;
+	bool unknown;		/* /proc unreadable, or too many */
+	pid_t v[TIDS_MAX];
+};
+
+static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static unsigned depth;			/* under the lock */
+static dlopen_fn *real_dlopen;		/* through the thunk */
+static bool patch_libs;			/* set once armed */
+static struct objects before, after;
+static struct tids tids_before, tids_after;
+
+/* "sub $8,%rsp; call *cell(%rip); add $8,%rsp; ret", the cell at
+ * THUNK_CELL: the real dlopen() sees a return address in no object. */
+static dlopen_fn *make_thunk(dlopen_fn *real)
+{
+	static const uint8_t code[] = { 0x48, 0x83, 0xec, 0x08, 0xff, 0x15, 0, 0, 0, 0,
+					0x48, 0x83, 0xc4, 0x08, 0xc3 };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int32_t to_cell = THUNK_CELL - 10;
+	uint8_t *p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, code, sizeof(code));
+	memcpy(p + 6, &to_cell, 4);
+	memcpy(p + THUNK_CELL, &real, sizeof(real));
+	if (mprotect(p, page, PROT_READ | PROT_EXEC)) {
+		munmap(p, page);
+		return NULL;
+	}
+	return (dlopen_fn *)(void *)p;
+}
+
+/* A fork while another thread holds the lock: the child's is free. */
+static void lock_all(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void unlock_all(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
+static void reset_in_child(void)
+{
+	pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+	lock = fresh;
+	depth = 0;
+}
+
+void fdr__patch_dlopen_arm(void)
+{
+	pthread_atfork(lock_all, unlock_all, reset_in_child);
+	patch_libs = fdr__patch_libs_wanted();
+}
+
+static void find_real(void)
+{
+	dlopen_fn *real = (dlopen_fn *)dlsym(RTLD_NEXT, "dlopen");
+	dlopen_fn *thunk = real ? make_thunk(real) : NULL;
+
+	real_dlopen = thunk ? thunk : real;
+}
+
+static int list_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct objects *o = arg;
+
+	(void)size;
+	if (o->n == OBJS_MAX) {
+		o->full = true;
+		return 1;
+	}
+	o->v[o->n++] = *info;
+	return 0;
+}
+
+static void list_tids(struct tids *t)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+
+	t->n = 0;
+	t->unknown = !d;
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && !(t->unknown |= t->n == TIDS_MAX))
+			t->v[t->n++] = (pid_t)atoi(e->d_name);
+	if (d)
+		closedir(d);
+}
+
+/* A thread in after that before did not have (or we cannot tell). */
+static bool new_thread(const struct tids *b, const struct tids *a)
+{
+	if (b->unknown || a->unknown)
+		return true;
+	for (unsigned i = 0; i < a->n; i++) {
+		unsigned j = 0;
+
+		while (j < b->n && b->v[j] != a->v[i])
+			j++;
+		if (j == b->n)
+			return true;
+	}
+	return false;
+}
+
+static bool listed(const struct objects *o, const struct dl_phdr_info *info)
+{
+	for (unsigned i = 0; i < o->n; i++)
+		if (o->v[i].dlpi_addr == info->dlpi_addr && o->v[i].dlpi_phdr == info->dlpi_phdr)
+			return true;
+	return false;
+}
+
+/* Patch what the dlopen() between the two lists loaded; name the new
+ * functions (their ids claimed as at start-up). */
+static void patch_new(void)
+{
+	enum fdr_patch_why refuse = FDR_PATCH_OK;
+	uint32_t from = fdr__plt_nsyms;
+
+	after.n = 0;
+	after.full = false;
+	dl_iterate_phdr(list_object, &after);
+	list_tids(&tids_after);
+	if (before.full || after.full || new_thread(&tids_before, &tids_after))
+		refuse = FDR_PATCH_THREADS;
+	for (unsigned i = 1; i < after.n; i++)
+		if (!listed(&before, &after.v[i]))
+			fdr__patch_lib(&after.v[i], refuse, true);
+	fdr__plt_claim_ids(from);
+}
+
+/*
+ * A bare name a library dlopen()s: its path along that library's search
+ * list (its RPATH, LD_LIBRARY_PATH, its RUNPATH: RTLD_DI_SERINFO) when a
+ * file is there, else the name itself (glibc's cache and default
+ * directories, and the program's RUNPATH, take it then).
+ */
+static const char *as_caller(const void *caller, const char *file, char *path, size_t size)
+{
+	struct link_map *lm = NULL;
+	Dl_serinfo sz, *si;
+	Dl_info di;
+
+	if (!file || strchr(file, '/') || !dladdr1(caller, &di, (void **)&lm, RTLD_DL_LINKMAP) ||
+	    !lm || !lm->l_name[0] || dlinfo(lm, RTLD_DI_SERINFOSIZE, &sz) ||
+	    !(si = malloc(sz.dls_size)))
+		return file;
+	*si = sz;
+	if (!dlinfo(lm, RTLD_DI_SERINFO, si))
+		for (unsigned i = 0; i < si->dls_cnt; i++)
+			if (snprintf(path, size, "%s/%s", si->dls_serpath[i].dls_name, file) <
+			    (int)size && !access(path, F_OK)) {
+				free(si);
+				return path;
+			}
+	free(si);
+	return file;
+}
+
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	char path[PATH_MAX];
+	void *h;
+
+	pthread_once(&once, find_real);
+	if (!real_dlopen)
+		return NULL;	/* no libc dlopen: never on glibc */
+	file = as_caller(__builtin_return_address(0), file, path, sizeof(path));
+	pthread_mutex_lock(&lock);
+	if (patch_libs && !depth++) {
+		before.n = 0;
+		before.full = false;
+		dl_iterate_phdr(list_object, &before);
+		list_tids(&tids_before);
+	}
+	h = real_dlopen(file, mode);
+	if (patch_libs && !--depth && h)
+		patch_new();
+	pthread_mutex_unlock(&lock);
+	return h;
+}
