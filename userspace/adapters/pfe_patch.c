@@ -227,7 +227,8 @@ int fdr__pfe_patch(const char *patterns, struct fdr_patch_coverage *cov, bool li
 	}
 	if (pfe.err)
 		return pfe.err;
-	if (patterns && *patterns && !(sel = fdr__patch_select_new(patterns)))
+	/* the executable's own sites: patterns without @LIBRARY */
+	if (patterns && *patterns && !(sel = fdr__patch_select_new(patterns, "", true)))
 		return -EINVAL;
 	n = patch_all(sel, cov, live);
 	fdr__patch_select_free(sel);
