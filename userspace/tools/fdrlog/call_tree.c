@@ -56,6 +56,8 @@ static int push(struct call_forest *f, struct call_thread *th, const struct fdr_
 	f->nodes[i].enter = ev;
 	attach(f, th, i);
 	th->stack[th->depth++] = i;
+	if (th->depth > f->max_depth)
+		f->max_depth = th->depth;
 	return 0;
 }
 

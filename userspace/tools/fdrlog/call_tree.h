@@ -68,6 +68,7 @@ struct call_forest {
 	size_t count, cap;
 	struct call_thread *threads;	/* in order of first record */
 	size_t nthreads;
+	size_t max_depth;		/* the deepest nesting of any thread */
 };
 
 /* Build from a trace sorted by TSC; -1 on out of memory. */

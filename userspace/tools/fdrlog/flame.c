@@ -17,6 +17,7 @@
 #include <string.h>
 #include "call_agg.h"
 #include "convert.h"
+#include "deep_stack.h"
 #include "view_filter.h"
 
 #define SVG_WIDTH	1200.0
@@ -154,20 +155,42 @@ static void put_svg(struct flame *fl, struct out_buffer *o, uint64_t freq, const
 	out_str(o, "]]></script>\n</svg>\n");
 }
 
+/* What write_flame hands to the walk (deep_stack_run). */
+struct flame_job {
+	struct flame *fl;
+	struct out_buffer *o;
+	const struct fdr_trace *t;
+	const struct call_forest *f;
+	const struct filter_opts *v;
+	const char *title;
+	uint8_t **shown;
+};
+
+static int flame_forest(void *ctx)
+{
+	struct flame_job *j = ctx;
+	int r = -1;
+
+	if (view_filter_marks(j->v, j->t, j->f, j->fl->syms, j->shown) == 0 &&
+	    call_agg_init(&j->fl->g, j->f, *j->shown) == 0)
+		r = call_agg_add_all(&j->fl->g);
+	if (r == 0)
+		put_svg(j->fl, j->o, fdr_log_get_header(j->t->log)->cycle_frequency, j->title);
+	return r;
+}
+
 int write_flame(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		const struct filter_opts *v, const char *title)
 {
 	struct call_forest f;
 	struct flame fl = { .syms = syms };
 	uint8_t *shown = NULL;
-	int r = -1;
+	struct flame_job job = { &fl, o, t, &f, v, title, &shown };
+	int r;
 
 	if (call_forest_build(&f, t))
 		return -1;
-	if (view_filter_marks(v, t, &f, syms, &shown) == 0 && call_agg_init(&fl.g, &f, shown) == 0)
-		r = call_agg_add_all(&fl.g);
-	if (r == 0)
-		put_svg(&fl, o, fdr_log_get_header(t->log)->cycle_frequency, title);
+	r = deep_stack_run(f.max_depth, flame_forest, &job);
 	call_agg_free(&fl.g);
 	free(shown);
 	call_forest_free(&f);

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include "call_agg.h"
+#include "deep_stack.h"
 #include "graph.h"
 #include "view_filter.h"
 
@@ -223,6 +224,32 @@ static int whole_graph(struct graph *g, const struct call_forest *f, const uint8
 	return r;
 }
 
+/* What write_graph hands to the walk (deep_stack_run). */
+struct graph_job {
+	struct graph *g;
+	const struct fdr_trace *t;
+	const struct call_forest *f;
+	const struct filter_opts *filter;
+	const struct graph_request *req;
+	uint8_t **shown;
+};
+
+static int graph_forest(void *ctx)
+{
+	struct graph_job *j = ctx;
+	int r = -1;
+
+	if (view_filter_marks(j->filter, j->t, j->f, j->g->syms, j->shown) == 0) {
+		r = j->req->nfids ? 0 : whole_graph(j->g, j->f, *j->shown, j->req);
+		for (size_t i = 0; i < j->req->nfids && r == 0; i++) {
+			if (i)
+				out_char(j->g->o, '\n');
+			r = func_graph(j->g, j->f, *j->shown, j->req->fids[i], j->req->log);
+		}
+	}
+	return r;
+}
+
 int write_graph(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		const struct filter_opts *filter, const struct graph_request *req)
 {
@@ -230,18 +257,12 @@ int write_graph(struct out_buffer *o, const struct fdr_trace *t, const struct sy
 			   .freq = fdr_log_get_header(t->log)->cycle_frequency };
 	struct call_forest f;
 	uint8_t *shown = NULL;
-	int r = -1;
+	struct graph_job job = { &g, t, &f, filter, req, &shown };
+	int r;
 
 	if (call_forest_build(&f, t))
 		return -1;
-	if (view_filter_marks(filter, t, &f, syms, &shown) == 0) {
-		r = req->nfids ? 0 : whole_graph(&g, &f, shown, req);
-		for (size_t i = 0; i < req->nfids && r == 0; i++) {
-			if (i)
-				out_char(o, '\n');
-			r = func_graph(&g, &f, shown, req->fids[i], req->log);
-		}
-	}
+	r = deep_stack_run(f.max_depth, graph_forest, &job);
 	free(g.stack);
 	free(shown);
 	call_forest_free(&f);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "arg_spec.h"
+#include "deep_stack.h"
 #include "convert.h"
 #include "off_cpu.h"
 #include "view_filter.h"
@@ -318,6 +319,53 @@ static void put_thread_line(struct replay *r, const struct call_thread *th,
 	out_char(r->o, '\n');
 }
 
+/* What write_replay hands to the walk (deep_stack_run). */
+struct replay_job {
+	struct replay *r;
+	const struct filter_opts *v;
+	const struct fdr_thread_table *threads;
+};
+
+static int replay_threads(void *ctx)
+{
+	struct replay_job *job = ctx;
+	struct replay *r = job->r;
+	const struct call_forest *f = r->f;
+	struct out_buffer *o = r->o;
+	int err = mark(r, job->v);
+
+	if (!err)
+		out_str(o, "# DURATION     TID     FUNCTION\n");
+	for (size_t i = 0; i < f->nthreads && !err; i++) {
+		/* a thread in memory first: if nothing of it is shown, not
+		 * even its "# thread" line is */
+		struct out_buffer m;
+		size_t before = r->lines;
+
+		if (!filter_opts_wants_tid(job->v, f->threads[i].tid))
+			continue;	/* not even its time off CPU */
+		if (out_init(&m, -1)) {
+			err = -1;
+			break;
+		}
+		r->o = &m;
+		r->tid = f->threads[i].tid;
+		r->sth = fdr_sched_thread_find(r->sched, (int32_t)r->tid);
+		r->next_rec = 0;
+		r->have_off = false;
+		put_thread_line(r, &f->threads[i], job->threads);
+		put_roots(r, f->threads[i].first_root);
+		put_off_cpus(r, UINT64_MAX, 0, !r->narrowed);
+		if (r->lines > before && !m.error)
+			out_bytes(o, m.buf, m.len);
+		if (m.error && !o->error)
+			o->error = m.error;
+		out_release(&m);
+		r->o = o;
+	}
+	return err;
+}
+
 int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
 		 const struct arg_specs *args, const struct fdr_thread_table *threads, const struct fdr_sched *sched,
 		 const struct filter_opts *v, bool attached)
@@ -326,39 +374,12 @@ int write_replay(struct out_buffer *o, const struct fdr_trace *t, const struct s
 	struct replay r = { o, t, &f, syms, args, NULL, NULL, narrows(v),
 			    fdr_log_get_header(t->log)->cycle_frequency, 0, 0, sched, NULL, 0, { 0 },
 			    false, attached };
+	struct replay_job job = { &r, v, threads };
 	int err;
 
 	if (call_forest_build(&f, t))
 		return -1;
-	err = mark(&r, v);
-	if (!err)
-		out_str(o, "# DURATION     TID     FUNCTION\n");
-	for (size_t i = 0; i < f.nthreads && !err; i++) {
-		/* a thread in memory first: if nothing of it is shown, not
-		 * even its "# thread" line is */
-		struct out_buffer m;
-		size_t before = r.lines;
-
-		if (!filter_opts_wants_tid(v, f.threads[i].tid))
-			continue;	/* not even its time off CPU */
-		if (out_init(&m, -1)) {
-			err = -1;
-			break;
-		}
-		r.o = &m;
-		r.tid = f.threads[i].tid;
-		r.sth = fdr_sched_thread_find(sched, (int32_t)r.tid);
-		r.next_rec = 0;
-		r.have_off = false;
-		put_thread_line(&r, &f.threads[i], threads);
-		put_roots(&r, f.threads[i].first_root);
-		put_off_cpus(&r, UINT64_MAX, 0, !r.narrowed);
-		if (r.lines > before && !m.error)
-			out_bytes(o, m.buf, m.len);
-		if (m.error && !o->error)
-			o->error = m.error;
-		out_release(&m);
-	}
+	err = deep_stack_run(f.max_depth, replay_threads, &job);
 	free((void *)r.shown);
 	free(r.below);
 	call_forest_free(&f);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "deep_stack.h"
 #include "filter_match.h"
 #include "view_filter.h"
 
@@ -287,6 +288,22 @@ int view_filter_marks(const struct filter_opts *f, const struct fdr_trace *t,
 	return r;
 }
 
+/* What view_filter_apply hands to the walk (deep_stack_run). */
+struct apply_job {
+	const struct filter_opts *f;
+	const struct fdr_trace *t;
+	const struct call_forest *cf;
+	const struct symbols *syms;
+	uint8_t **shown;
+};
+
+static int apply_marks(void *ctx)
+{
+	struct apply_job *j = ctx;
+
+	return view_filter_marks(j->f, j->t, j->cf, j->syms, j->shown);
+}
+
 int view_filter_apply(const struct filter_opts *f, struct fdr_trace *t,
 		      const struct symbols *syms, const char *who)
 {
@@ -301,7 +318,9 @@ int view_filter_apply(const struct filter_opts *f, struct fdr_trace *t,
 		return r;
 	r = call_forest_build(&cf, t);
 	if (r == 0) {
-		r = view_filter_marks(f, t, &cf, syms, &shown);
+		struct apply_job job = { f, t, &cf, syms, &shown };
+
+		r = deep_stack_run(cf.max_depth, apply_marks, &job);
 		if (r == 0)
 			r = rebuild(t, &cf, shown);
 		free(shown);
