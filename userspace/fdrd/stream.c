@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpu_wait.h"
 #include "ctl_retry.h"
 #include "flush_common.h"
 #include "layout_facts.h"
@@ -46,6 +47,14 @@ struct stream {
 	bool at_limit;		/* --max-bytes reached: nothing more is written */
 	uint64_t passes, handed_back;
 };
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 static void sleep_ms(unsigned int ms)
 {
@@ -214,11 +223,21 @@ static bool finalized(struct stream *s)
 static int stream_loop(struct stream *s, const struct stream_hooks *h)
 {
 	unsigned int max = s->f->opts->stream_interval_ms, wait = MIN_INTERVAL_MS;
+	struct stream_facts *facts = &s->f->stream;
+	uint64_t waited0 = 0, last = now_ns();
 	struct log_layout l;
 	int n;
 
+	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0) };
 	for (;;) {
 		bool final = finalized(s);
+		uint64_t t = now_ns();
+
+		if (t - last > facts->max_gap_ns)	/* the writers' room must outlast it */
+			facts->max_gap_ns = t - last;
+		last = t;
+		if (facts->wait_known && cpu_wait_ns(&facts->cpu_wait_ns))
+			facts->cpu_wait_ns -= waited0;
 
 		if (final && s->f->opts->grace_ms)
 			sleep_ms(s->f->opts->grace_ms);	/* writers finish their record */
@@ -295,10 +314,14 @@ static enum flush_outcome publish(struct stream *s)
 	s->f->logs_written++;
 	snprintf(s->f->last_log, sizeof(s->f->last_log), "%s/%s",
 		 s->f->opts->output_dir, n.log);
-	msg_info("wrote %s/%s: streamed %zu buffers, %llu records, %llu bytes in %llu looks",
-		 s->f->opts->output_dir, n.log, s->log.all.nr_buffers,
-		 (unsigned long long)s->log.all.records,
-		 (unsigned long long)s->log.size, (unsigned long long)s->passes);
+	msg_info("wrote %s/%s: streamed %zu buffers, %llu records, %llu bytes in %llu looks "
+		 "(at most %.1f ms apart)", s->f->opts->output_dir, n.log,
+		 s->log.all.nr_buffers, (unsigned long long)s->log.all.records,
+		 (unsigned long long)s->log.size, (unsigned long long)s->passes,
+		 s->f->stream.max_gap_ns / 1e6);
+	if (s->f->stream.wait_known)
+		msg_info("the stream's thread waited %.1f ms in all for a CPU",
+			 s->f->stream.cpu_wait_ns / 1e6);
 	flush_say_trigger(&s->log.all, n.log);
 	retention_apply(&s->d, s->f->opts->pattern, &s->f->opts->retain, n.log,
 			flush_say_retention, NULL);

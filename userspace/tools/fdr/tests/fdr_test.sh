@@ -650,9 +650,23 @@ check "stream: the log is far larger than the ring (2 CPUs x 1 MiB at most)" \
 	test "$(stat -c %s strm/log.xray)" -gt $((8 * 1024 * 1024))
 check "stream: fdrlog verify accepts it" sh -c "'$B/fdrlog' verify strm/log.xray >/dev/null"
 check "stream: DIR/info says the mode" grep -qx 'mode	stream' strm/info
-"$FDR" record -o ring -t 0 -b 64K -n 16 -- ./traced many 2000000 2>/dev/null
+"$FDR" record -o ring -t 0 -b 64K -n 16 -- ./traced many 2000000 2>ring.err
 check "without --stream the same ring keeps only its last buffers" \
 	test "$(stat -c %s ring/log.xray)" -le $((64 * 1024 * 1024 / 32))
+check "a ring that wrapped: the summary says so and names --stream" grep -qx \
+	"fdr record: the ring wrapped: the log holds the last calls only; --stream keeps every record" ring.err
+check "a ring that did not wrap: no such line" sh -c "! grep -q 'ring wrapped' rec.err strm.err"
+# The stream's thread stopped (SIGSTOP to fdr, by PROG) while PROG runs:
+# the writers fill the ring and drop; the summary says how long the
+# thread went without looking, and how long it waited for a CPU.
+"$FDR" record -o stst -t 0 -b 64K -n 16 --stream -- \
+	sh -c 'kill -STOP $PPID; ./traced many 2000000; kill -CONT $PPID' 2>stst.err; rc=$?
+lost_re='^fdr record: the stream lost [1-9][0-9]* records: PROG wrote faster than they reached the disk'
+[ -r /proc/thread-self/schedstat ] &&
+	lost_re="$lost_re (fdr's stream thread waited [0-9]* ms in all for a CPU; its longest gap between two looks: [0-9.]* ms)"
+[ $rc = 0 ] && grep -q "$lost_re; more buffers (-n) absorb longer bursts\$" stst.err &&
+	ok "stream thread stopped: drops, the thread's CPU wait and longest gap named" ||
+	nok "stream thread stopped: drops, the thread's CPU wait and longest gap named" "rc=$rc" "$(cat stst.err)"
 "$FDR" record -o strp -t 0 -b 64K -n 16 --stream -- ./traced calls 2>/dev/null
 check "stream: a short run, every call in fdr report (leaf 12)" sh -c \
 	"'$FDR' report strp | grep -q '  12  leaf\$'"
