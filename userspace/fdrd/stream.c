@@ -219,6 +219,28 @@ static bool finalized(struct stream *s)
 	       s->st.state == FDR_STATE_FINALIZED;
 }
 
+/* A look at the ring now: the longest time between two, for the summary. */
+static void note_look(struct stream_facts *facts, uint64_t *last)
+{
+	uint64_t t = now_ns();
+
+	if (t - *last > facts->max_gap_ns)	/* the writers' room must outlast it */
+		facts->max_gap_ns = t - *last;
+	*last = t;
+}
+
+/* The last look: the finalize's facts for the side table. */
+static void keep_finalize_facts(struct stream *s, const struct log_layout *l)
+{
+	s->log.all.finalize_reason = l->finalize_reason;
+	s->log.all.finalize_signal = l->finalize_signal;
+	s->log.all.finalize_pid = l->finalize_pid;
+	s->log.all.finalize_tid = l->finalize_tid;
+	s->log.all.finalize_fid = l->finalize_fid;
+	s->log.all.finalize_duration_ns = l->finalize_duration_ns;
+	s->log.all.generation = l->generation;
+}
+
 /* Stream until the finalize (1), fdrd stops (0), or an error (-errno). */
 static int stream_loop(struct stream *s, const struct stream_hooks *h)
 {
@@ -231,27 +253,17 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0) };
 	for (;;) {
 		bool final = finalized(s);
-		uint64_t t = now_ns();
 
-		if (t - last > facts->max_gap_ns)	/* the writers' room must outlast it */
-			facts->max_gap_ns = t - last;
-		last = t;
-		if (facts->wait_known && cpu_wait_ns(&facts->cpu_wait_ns))
-			facts->cpu_wait_ns -= waited0;
-
+		note_look(facts, &last);
 		if (final && s->f->opts->grace_ms)
 			sleep_ms(s->f->opts->grace_ms);	/* writers finish their record */
 		n = stream_pass(s, final, &l);
-		if (final && n >= 0) {
-			s->log.all.finalize_reason = l.finalize_reason;
-			s->log.all.finalize_signal = l.finalize_signal;
-			s->log.all.finalize_pid = l.finalize_pid;
-			s->log.all.finalize_tid = l.finalize_tid;
-			s->log.all.finalize_fid = l.finalize_fid;
-			s->log.all.finalize_duration_ns = l.finalize_duration_ns;
-			s->log.all.generation = l.generation;
-		}
+		if (final && n >= 0)
+			keep_finalize_facts(s, &l);
 		log_layout_free(&l);
+		if ((n < 0 || final) && facts->wait_known &&	/* once: it opens a file */
+		    (facts->wait_known = cpu_wait_ns(&facts->cpu_wait_ns)))
+			facts->cpu_wait_ns -= waited0;
 		if (n < 0)
 			return n;
 		if (final)

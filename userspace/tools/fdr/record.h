@@ -33,7 +33,7 @@ struct record_opts {
 	const char *out_dir;		/* -o DIR */
 	long threshold_us;		/* -1: libfdr's default */
 	uint64_t buffer_size;
-	uint32_t buffers_per_cpu;
+	uint32_t buffers_per_cpu;	/* -n; 0: backend.c's default */
 	bool verbose;
 	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
 	bool stream;			/* --stream: FDR_INIT_STREAM */

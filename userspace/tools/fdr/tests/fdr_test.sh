@@ -670,6 +670,11 @@ lost_re='^fdr record: the stream lost [1-9][0-9]* records: PROG wrote faster tha
 "$FDR" record -o strp -t 0 -b 64K -n 16 --stream -- ./traced calls 2>/dev/null
 check "stream: a short run, every call in fdr report (leaf 12)" sh -c \
 	"'$FDR' report strp | grep -q '  12  leaf\$'"
+"$FDR" record -o strd -t 0 --stream -- ./traced calls 2>/dev/null
+check "stream without -n in a private region: 512 buffers per CPU (DIR/info)" \
+	grep -q "^region	[0-9]*	512	" strd/info
+check "the flight recorder without -n: 64 buffers per CPU (DIR/info)" \
+	grep -q "^region	[0-9]*	64	" fdr.data/info
 [ ! -e strm/.log.xray.tmp ] && ! ls -A strm | grep -q '^\.' &&
 	ok "stream: no temporary file in DIR" || nok "stream: no temporary file in DIR" "$(ls -A strm)"
 
