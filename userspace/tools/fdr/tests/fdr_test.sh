@@ -420,8 +420,18 @@ if mount -t tmpfs -o size=64k fdr-test "$MNT" 2>/dev/null; then
 	"$FDR" record -o "$MNT/d" -t 0 -- ./traced many 20000 2>e.err; rc=$?
 	[ $rc = 125 ] && grep -q 'No space left on device' e.err && ok "disk full: 125 and a message" || nok "disk full: 125 and a message" "rc=$rc" "$(cat e.err)"
 	no_leftovers "disk full: no data directory" "$MNT" d
+	# keeping every call by streaming: the disk fills mid-run
+	"$FDR" record -o "$MNT/d" -t 0 --stream -- ./traced many 2000000 2>e.err; rc=$?
+	[ $rc = 125 ] && grep -q "writing the stream's log: No space left on device" e.err &&
+		ok "disk full while streaming: 125 and a message" ||
+		nok "disk full while streaming: 125 and a message" "rc=$rc" "$(cat e.err)"
+	no_leftovers "disk full while streaming: no data directory" "$MNT" d
+	[ -z "$(ls -A "$MNT")" ] && ok "disk full while streaming: nothing left on the disk" ||
+		nok "disk full while streaming: nothing left on the disk" "$(ls -A "$MNT")"
 else
 	MNT=; skip "disk full" "cannot mount tmpfs (not root?)"; skip "disk full: no data directory" "no tmpfs"
+	skip "disk full while streaming" "no tmpfs"; skip "disk full while streaming: no data directory" "no tmpfs"
+	skip "disk full while streaming: nothing left on the disk" "no tmpfs"
 fi
 
 # ---- a thread with many buffers ----
