@@ -371,6 +371,10 @@ elif [ -z "$(sed -n 's/^fdr_alone\t//p' "$META")" ]; then
 		rate=$((ev * 1000000000 / (wall > 0 ? wall : 1)))
 		[ "$rate" -gt "$full_rate" ] && full_rate=$rate
 		log "fdr full speed $r: $rate events/s, $drop records dropped"
+		# fdr's own word on a drop: how long its stream thread waited
+		# for a CPU, and its longest gap between two looks at the ring
+		why=$(sed -n "s/.*stream lost .*disk (\(.*\)); more buffers.*/\1/p" "$TMP/fdr.full.$r.err")
+		[ -z "$why" ] || meta "flusher_wait.$r" "$why"
 	done
 	# Drops at full speed: the highest paced rate without, halving from
 	# the full-speed rate (a few steps).

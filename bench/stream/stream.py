@@ -312,6 +312,10 @@ def summary(raw, meta_path):
                        "with no drop: %s events/s" % f_rate(best))
         else:
             out.append("- (d) highest rate with no drop: none found")
+        for r in fulls_ok:
+            if meta.get("flusher_wait.%d" % r["round"]):
+                out.append("- (d) unpaced %d, fdr's summary: %s" % (
+                    r["round"], meta["flusher_wait.%d" % r["round"]]))
         drops = [int(r["lost"]) for r in fulls_ok if r["lost"].isdigit()]
         if fulls_ok:
             out.append("- fdr full speed: %d records dropped (%d runs%s)" % (

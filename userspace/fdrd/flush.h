@@ -36,6 +36,12 @@ struct flusher {
 	 * touches of a fresh mapping are slow: uring_source.c) */
 	bool read_fd;
 	struct uring_source source;	/* set during a flush that does */
+	/* the last stream: did its flusher get a CPU when it needed one? */
+	struct stream_facts {
+		bool wait_known;	/* cpu_wait_ns: the kernel said */
+		uint64_t cpu_wait_ns;	/* run-queue wait of the stream's thread */
+		uint64_t max_gap_ns;	/* longest time between two looks */
+	} stream;
 };
 
 /*

@@ -11,7 +11,12 @@
  *
  * In a stream region (FDR_CTL_STREAM) a RELEASED buffer is data the
  * stream flusher has not written yet: only FREE buffers are taken, and
- * with none the record is dropped, never waited for.
+ * with none the record is dropped, never waited for.  There the lowest
+ * FREE slot of the pool is taken, not the next in ring order: the few
+ * buffers the flusher keeps handing back are used again and again (their
+ * pages touched once: a first touch costs ~5.5 us a page on some guests,
+ * bench/flush/README.md), and the rest of a large ring is touched only
+ * when a burst, or a flusher kept off its CPU, needs it.
  */
 #include <sys/mman.h>
 #include <time.h>
@@ -94,19 +99,21 @@ __FDR_NO_INSTRUMENT static bool claim(struct fdr_region *r, struct fdr_buffer_de
 }
 
 /*
- * A stream region whose flusher is behind has no FREE buffer for a while,
- * and every record meanwhile comes here to be dropped: look before
- * bumping a pool's cursor, an atomic on a line of that pool's CPU.
+ * A stream region: the pool's lowest FREE slot (see the top of the
+ * file).  A flusher that is behind leaves none for a while, and every
+ * record meanwhile comes here to be dropped: plain loads until one looks
+ * FREE, no write to a shared line.
  */
-__FDR_NO_INSTRUMENT static bool pool_has_free(const struct fdr_region *r, uint32_t pool)
+__FDR_NO_INSTRUMENT static struct fdr_buffer_desc *take_lowest_free(struct fdr_region *r,
+							    uint32_t pool)
 {
-	const struct fdr_buffer_desc *d =
-		&r->descs[(uint64_t)pool * r->buffers_per_cpu];
+	struct fdr_buffer_desc *d = &r->descs[(uint64_t)pool * r->buffers_per_cpu];
 
 	for (uint32_t j = 0; j < r->buffers_per_cpu; j++)
-		if (__atomic_load_n(&d[j].state, __ATOMIC_RELAXED) == FDR_BUF_FREE)
-			return true;
-	return false;
+		if (__atomic_load_n(&d[j].state, __ATOMIC_RELAXED) == FDR_BUF_FREE &&
+		    claim(r, &d[j]))
+			return &d[j];
+	return NULL;
 }
 
 __FDR_NO_INSTRUMENT static struct fdr_buffer_desc *take_from_pool(struct fdr_region *r,
@@ -117,8 +124,8 @@ __FDR_NO_INSTRUMENT static struct fdr_buffer_desc *take_from_pool(struct fdr_reg
 	uint32_t bpc = r->buffers_per_cpu;
 	uint64_t pos;
 
-	if (r->stream && !pool_has_free(r, pool))
-		return NULL;
+	if (r->stream)
+		return take_lowest_free(r, pool);
 	pos = __atomic_fetch_add(&ring->next, 1, __ATOMIC_RELAXED);
 
 	for (uint32_t j = 0; j < bpc; j++) {

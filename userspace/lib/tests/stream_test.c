@@ -53,9 +53,11 @@ static struct fdr_init cfg_of(uint32_t flags)
 	return c;
 }
 
-static bool start(const char *tag, uint32_t flags)
+static bool start_bpc(const char *tag, uint32_t flags, uint32_t bpc)
 {
 	struct fdr_init cfg = cfg_of(flags);
+
+	cfg.buffers_per_cpu = bpc;
 
 	fdr_detach();
 	setenv("FDR_OPTIONS", "func_duration_threshold_us=0", 1);
@@ -63,6 +65,11 @@ static bool start(const char *tag, uint32_t flags)
 	CHECK(fdr_attach(tr.target) == 0, "attach %s", tr.target);
 	CHECK(tr_map(&tr) == 0, "map %s", tr.target);
 	return true;
+}
+
+static bool start(const char *tag, uint32_t flags)
+{
+	return start_bpc(tag, flags, BPC);
 }
 
 static void stop(void)
@@ -324,6 +331,35 @@ static bool test_marker_room(void)
 	return true;
 }
 
+/*
+ * A stream writer takes its pool's lowest FREE buffer: with a flusher
+ * that keeps up, a run goes round two buffers however large the ring
+ * (the rest is never touched); the ring order of a flight recorder would
+ * go round all 8.  Each round writes half a buffer (so a buffer is
+ * full at most once between two looks of the flusher), then "writes"
+ * what was released.
+ */
+static bool test_stream_reuses_lowest(void)
+{
+	uint32_t used = 0, bpc = 8;
+
+	if (!start_bpc("lowest", FDR_INIT_STREAM, bpc))
+		return false;
+	fake_tsc = 1000;
+	for (int round = 0; round < 4 * (int)bpc; round++) {
+		for (uint32_t i = 0; i < BUFSIZE / FDR_FUNCTION_SIZE / 2; i++)
+			enter(3);
+		flush_released(~0u);
+	}
+	for (uint32_t i = 0; i < tr.c->nr_buffers; i++)
+		used += tr_desc(&tr, i)->owner_tid != 0;
+	CHECK(dropped() == 0, "nothing dropped: %llu", (unsigned long long)dropped());
+	CHECK(used == 2, "buffers ever taken: %u of %u (2: the lowest two, in turn)",
+	      used, tr.c->nr_buffers);
+	stop();
+	return true;
+}
+
 /* The flight recorder keeps overwriting its oldest data. */
 static bool test_flight_recycles(void)
 {
@@ -555,6 +591,8 @@ int main(void)
 	tap_ok(test_marker_room(), "stream: a fresh buffer's room check reserves the marker");
 	tap_ok(test_marker_not_across_init(),
 	       "stream: INIT zeroes the drop counters; old drops are not told in a new generation");
+	tap_ok(test_stream_reuses_lowest(),
+	       "stream: a writer takes the lowest free buffer: a run that keeps up touches 2 of 8");
 	tap_ok(test_flight_recycles(), "flight recorder: RELEASED buffers recycled, no drop, no marker");
 	tap_ok(test_stream_flush_transitions(),
 	       "stream flush: begun INITIALIZED, FLUSHING through finalize and trigger, DONE only FINALIZED");

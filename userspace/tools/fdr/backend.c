@@ -16,6 +16,18 @@
 
 #include "record.h"
 
+/*
+ * Buffers per CPU without -n.  A stream in a private (embedded) region
+ * gets many: its writers take the lowest free buffer (libfdr's
+ * buffer.c), so the few the flusher keeps handing back are all a steady
+ * run touches, and the rest - memory that is never allocated until
+ * written - absorb a flusher kept off its CPU by other work for tens of
+ * ms (bench/app: 0 drops in 9 runs at load 4.6 against 2 of 9 with 64).
+ * The device allocates every buffer in the kernel up front: 64 there.
+ */
+#define DEFAULT_BUFFERS		64u
+#define STREAM_PRIVATE_BUFFERS	512u
+
 static struct fdr_init init_of(const struct record_opts *o)
 {
 	return (struct fdr_init){
@@ -23,7 +35,7 @@ static struct fdr_init init_of(const struct record_opts *o)
 		.flags = (o->no_sched ? FDR_INIT_NO_SCHED : 0) |
 			 (o->stream ? FDR_INIT_STREAM : 0),
 		.buffer_size = o->buffer_size,
-		.buffers_per_cpu = o->buffers_per_cpu,
+		.buffers_per_cpu = o->buffers_per_cpu ? o->buffers_per_cpu : DEFAULT_BUFFERS,
 		/* one run, one log: the first trigger ends it, no holdoff */
 		.trigger_ns = o->trigger_ns,
 		.trigger_fid = o->trigger_fid,
@@ -155,6 +167,8 @@ int fdr__backend_open(struct backend *b, const struct record_opts *o)
 	memset(b, 0, sizeof(*b));
 	if (try_device(b, &cfg))
 		return 0;
+	if (o->stream && !o->buffers_per_cpu)
+		cfg.buffers_per_cpu = STREAM_PRIVATE_BUFFERS;
 	return open_embedded(b, &cfg);
 }
 

@@ -41,6 +41,24 @@ static void trigger_summary(const struct record_opts *o, const struct fdr_status
 		st->finalize_duration_ns / 1e6, st->finalize_pid, st->finalize_tid);
 }
 
+/*
+ * Why a stream lost records: the writers filled the ring before the
+ * stream's thread looked again.  Its wait for a CPU says whether other
+ * work on the machine kept it off (bench/stream/README.md).
+ */
+static void say_stream_lost(const struct flush_summary *s)
+{
+	char wait[160] = "";
+
+	if (s->stream_wait_known)
+		snprintf(wait, sizeof(wait), " (fdr's stream thread waited %.0f ms in all "
+			 "for a CPU; its longest gap between two looks: %.1f ms)",
+			 s->stream_wait_ns / 1e6, s->stream_gap_ns / 1e6);
+	fprintf(stderr, "fdr record: the stream lost %llu records: PROG wrote faster "
+		"than they reached the disk%s; more buffers (-n) absorb longer bursts\n",
+		(unsigned long long)s->dropped, wait);
+}
+
 static void summary(const struct data_dir *d, const struct backend *b,
 		    const struct record_opts *o, const struct flush_summary *s, int wstatus)
 {
@@ -68,9 +86,10 @@ static void summary(const struct data_dir *d, const struct backend *b,
 			(unsigned long long)s->dropped, sched,
 			b->embedded ? "private embedded region" : b->target, how);
 	if (o->stream && s->dropped)
-		fprintf(stderr, "fdr record: the stream lost %llu records: PROG wrote faster "
-			"than they reached the disk; more buffers (-n) absorb longer bursts\n",
-			(unsigned long long)s->dropped);
+		say_stream_lost(s);
+	else if (!o->stream && s->recycled)
+		fprintf(stderr, "fdr record: the ring wrapped: the log holds the last "
+			"calls only; --stream keeps every record\n");
 }
 
 /*

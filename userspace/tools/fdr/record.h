@@ -33,7 +33,7 @@ struct record_opts {
 	const char *out_dir;		/* -o DIR */
 	long threshold_us;		/* -1: libfdr's default */
 	uint64_t buffer_size;
-	uint32_t buffers_per_cpu;
+	uint32_t buffers_per_cpu;	/* -n; 0: backend.c's default */
 	bool verbose;
 	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
 	bool stream;			/* --stream: FDR_INIT_STREAM */
@@ -175,6 +175,8 @@ struct flush_summary {
 	uint64_t records, threads, recycled, dropped;
 	bool sched;			/* log.xray.sched written */
 	uint64_t sched_records, sched_lost;
+	bool stream_wait_known;		/* --stream: its thread's run-queue wait */
+	uint64_t stream_wait_ns, stream_gap_ns;	/* and the longest gap between looks */
 };
 int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *dir,
 		   struct flush_summary *sum);

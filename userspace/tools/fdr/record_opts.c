@@ -33,7 +33,8 @@ static const char help[] =
 	"                          default 5us; 0 keeps every call)\n"
 	"  -b, --buffer-size N     bytes per buffer (K/M suffixes; default 64K)\n"
 	"  -n, --buffers-per-cpu N buffers per CPU (default 64): the ring keeps the\n"
-	"                          newest buffer-size * N bytes of each CPU\n"
+	"                          newest buffer-size * N bytes of each CPU; with\n"
+	"                          --stream in a private region, 512 (used as needed)\n"
 	"  -F, --filter FUNC       record only FUNC (repeatable; XRay builds: only\n"
 	"                          FUNC's sleds are patched)\n"
 	"  -N, --notrace FUNC      record all but FUNC (repeatable)\n"
@@ -188,7 +189,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 	int c, r;
 
 	*o = (struct record_opts){ .out_dir = FDR_DEFAULT_DATA_DIR, .threshold_us = -1,
-				   .buffer_size = 64 * 1024, .buffers_per_cpu = 64 };
+				   .buffer_size = 64 * 1024 };	/* -n: backend.c */
 	optind = 0;
 	/* '+': PROG's own options are PROG's, even without "--" */
 	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:P:T:p:A:R:a", opts, NULL)) != -1)

@@ -420,8 +420,18 @@ if mount -t tmpfs -o size=64k fdr-test "$MNT" 2>/dev/null; then
 	"$FDR" record -o "$MNT/d" -t 0 -- ./traced many 20000 2>e.err; rc=$?
 	[ $rc = 125 ] && grep -q 'No space left on device' e.err && ok "disk full: 125 and a message" || nok "disk full: 125 and a message" "rc=$rc" "$(cat e.err)"
 	no_leftovers "disk full: no data directory" "$MNT" d
+	# keeping every call by streaming: the disk fills mid-run
+	"$FDR" record -o "$MNT/d" -t 0 --stream -- ./traced many 2000000 2>e.err; rc=$?
+	[ $rc = 125 ] && grep -q "writing the stream's log: No space left on device" e.err &&
+		ok "disk full while streaming: 125 and a message" ||
+		nok "disk full while streaming: 125 and a message" "rc=$rc" "$(cat e.err)"
+	no_leftovers "disk full while streaming: no data directory" "$MNT" d
+	[ -z "$(ls -A "$MNT")" ] && ok "disk full while streaming: nothing left on the disk" ||
+		nok "disk full while streaming: nothing left on the disk" "$(ls -A "$MNT")"
 else
 	MNT=; skip "disk full" "cannot mount tmpfs (not root?)"; skip "disk full: no data directory" "no tmpfs"
+	skip "disk full while streaming" "no tmpfs"; skip "disk full while streaming: no data directory" "no tmpfs"
+	skip "disk full while streaming: nothing left on the disk" "no tmpfs"
 fi
 
 # ---- a thread with many buffers ----
@@ -650,12 +660,31 @@ check "stream: the log is far larger than the ring (2 CPUs x 1 MiB at most)" \
 	test "$(stat -c %s strm/log.xray)" -gt $((8 * 1024 * 1024))
 check "stream: fdrlog verify accepts it" sh -c "'$B/fdrlog' verify strm/log.xray >/dev/null"
 check "stream: DIR/info says the mode" grep -qx 'mode	stream' strm/info
-"$FDR" record -o ring -t 0 -b 64K -n 16 -- ./traced many 2000000 2>/dev/null
+"$FDR" record -o ring -t 0 -b 64K -n 16 -- ./traced many 2000000 2>ring.err
 check "without --stream the same ring keeps only its last buffers" \
 	test "$(stat -c %s ring/log.xray)" -le $((64 * 1024 * 1024 / 32))
+check "a ring that wrapped: the summary says so and names --stream" grep -qx \
+	"fdr record: the ring wrapped: the log holds the last calls only; --stream keeps every record" ring.err
+check "a ring that did not wrap: no such line" sh -c "! grep -q 'ring wrapped' rec.err strm.err"
+# The stream's thread stopped (SIGSTOP to fdr, by PROG) while PROG runs:
+# the writers fill the ring and drop; the summary says how long the
+# thread went without looking, and how long it waited for a CPU.
+"$FDR" record -o stst -t 0 -b 64K -n 16 --stream -- \
+	sh -c 'kill -STOP $PPID; ./traced many 2000000; kill -CONT $PPID' 2>stst.err; rc=$?
+lost_re='^fdr record: the stream lost [1-9][0-9]* records: PROG wrote faster than they reached the disk'
+[ -r /proc/thread-self/schedstat ] &&
+	lost_re="$lost_re (fdr's stream thread waited [0-9]* ms in all for a CPU; its longest gap between two looks: [0-9.]* ms)"
+[ $rc = 0 ] && grep -q "$lost_re; more buffers (-n) absorb longer bursts\$" stst.err &&
+	ok "stream thread stopped: drops, the thread's CPU wait and longest gap named" ||
+	nok "stream thread stopped: drops, the thread's CPU wait and longest gap named" "rc=$rc" "$(cat stst.err)"
 "$FDR" record -o strp -t 0 -b 64K -n 16 --stream -- ./traced calls 2>/dev/null
 check "stream: a short run, every call in fdr report (leaf 12)" sh -c \
 	"'$FDR' report strp | grep -q '  12  leaf\$'"
+"$FDR" record -o strd -t 0 --stream -- ./traced calls 2>/dev/null
+check "stream without -n in a private region: 512 buffers per CPU (DIR/info)" \
+	grep -q "^region	[0-9]*	512	" strd/info
+check "the flight recorder without -n: 64 buffers per CPU (DIR/info)" \
+	grep -q "^region	[0-9]*	64	" fdr.data/info
 [ ! -e strm/.log.xray.tmp ] && ! ls -A strm | grep -q '^\.' &&
 	ok "stream: no temporary file in DIR" || nok "stream: no temporary file in DIR" "$(ls -A strm)"
 
