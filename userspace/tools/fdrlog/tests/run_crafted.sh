@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # run_crafted.sh - every fdrlog command on logs crafted to find quadratic
 # work (issue 15, point 4): 200,000 exits without entry under a stack
-# 200,000 deep, and 200,000 thread ids.  Each command must finish (a
+# 200,000 deep, and 200,000 thread ids; and a log 40,000 calls deep
+# that the tree views must walk without overflowing their stack.  Each command must finish (a
 # quadratic one takes 20-50 s here: killed at $LIMIT s), print the right
 # counts, and `account` must take at most 10x the time of `convert` on
 # the same log, measured side by side (best of 3 runs each; plus 30 ms
@@ -109,6 +110,17 @@ for c in verify "convert --format yaml" account; do
 	echo "# $c: 20000 colliding thread ids $hit ms, 20000 ordinary ones $plain ms"
 	check "collide: $c takes at most 10x the time of ordinary thread ids ($hit ms vs $plain ms)" \
 		[ "$hit" -le $((10 * plain + 30)) ]
+done
+
+# 40,000 calls nested: the views walk the tree recursively, on a stack
+# reserved for its depth (deep_stack.c); on the thread's own 8 MiB,
+# replay and graph died of SIGSEGV at this depth
+"$GEN" orphans 40000 "$WORK/deep.log" || not_ok "gen_crafted made the deep log"
+for c in "replay -N 1" "graph 1" "flame" "report -F 1"; do
+	run deep "$FDRLOG" $c "$WORK/deep.log"
+	rc=$?
+	check "40,000 calls deep: $c exits 0 (replay and graph died of SIGSEGV before deep_stack.c)" [ $rc = 0 ] ||
+		echo "# exit $rc: $(head -c 300 "$WORK/deep.err")"
 done
 
 run mixed-account "$FDRLOG" account "$WORK/mixed.log"

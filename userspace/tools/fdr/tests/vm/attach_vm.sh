@@ -44,7 +44,19 @@ window() { # DIR: one attach, its checks; 0 or a message on stderr
 		{ echo "# $1: $(log_threads "$1") threads in the log" >&2; return 1; }
 }
 
-for mode in xray gcc patchable; do
+# PREEMPT_RT: an attach to the --patchable worker hung once in three CI
+# runs of this test on 6.1-rt (window 1; fdr record and the worker left
+# running), and passed in two runs after it; not yet understood
+# (integrations.md, fdr-cc --patchable, "Known bug"): skipped there,
+# said so, until it is.
+modes="xray gcc patchable"
+if uname -v | grep -q PREEMPT_RT; then
+	modes="xray gcc"
+	for k in 1 2 3 4; do
+		n=$((n + 1)); echo "ok $n patchable: check $k # SKIP PREEMPT_RT: a known hang of the --patchable attach"
+	done
+fi
+for mode in $modes; do
 	prog=$P/attach_worker_$mode
 	start_worker "$prog" "$mode.untraced"; sleep 0.5; stop_worker
 	check "$mode: the untraced run prints its known output" grep -qx "main: 0 wrong results" "$mode.untraced"
