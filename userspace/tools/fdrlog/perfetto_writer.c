@@ -382,7 +382,8 @@ static void call_entry(struct perfetto *pf, const struct fdr_event *ev, uint64_t
 
 	if (c.nargs > FDR_ENTER_ARGS_MAX)
 		c.nargs = FDR_ENTER_ARGS_MAX;
-	memcpy(c.args, args, c.nargs * sizeof(*args));
+	if (c.nargs)	/* a plain Enter has none, and args is NULL */
+		memcpy(c.args, args, c.nargs * sizeof(*args));
 	if (!has_string(spec) || !c.nargs) {
 		slice_begin(pf, &c, track, spec, NULL, 0);
 		return;
