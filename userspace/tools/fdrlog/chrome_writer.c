@@ -139,7 +139,9 @@ static const uint8_t *args_record(const struct fdr_trace *t, size_t i, int dir,
 		if (e->kind != FDR_EVENT_CUSTOM)
 			return NULL;
 		p = fdr_event_payload(t, e, size);
-		return p && *size >= 16 && !memcmp(p, magic, 8) ? p : NULL;
+		/* strings: the magic and their headers (a NULL's alone: 11
+		 * bytes); a return value: the magic and its u64 */
+		return p && *size >= (dir > 0 ? 8u : 16u) && !memcmp(p, magic, 8) ? p : NULL;
 	}
 	return NULL;
 }

@@ -396,9 +396,11 @@ static void call_entry(struct perfetto *pf, const struct fdr_event *ev, uint64_t
 	*p = c;
 }
 
-static bool args_record(const uint8_t *p, uint32_t size, const char *magic)
+/* min: 8 for strings (a NULL's record is the magic and a header), 16
+ * for a return value (the magic and its u64). */
+static bool args_record(const uint8_t *p, uint32_t size, const char *magic, uint32_t min)
 {
-	return p && size >= 16 && !memcmp(p, magic, 8);
+	return p && size >= min && !memcmp(p, magic, 8);
 }
 
 /* Before ev on its track: an entry waiting for its strings is written,
@@ -409,7 +411,7 @@ static int pending_begin(struct perfetto *pf, const struct fdr_event *ev, uint64
 	uint32_t size = 0;
 	const uint8_t *data = ev->kind == FDR_EVENT_CUSTOM ?
 			      fdr_event_payload(pf->t, ev, &size) : NULL;
-	bool strs = args_record(data, size, FDR_ARGS_STR_MAGIC);
+	bool strs = args_record(data, size, FDR_ARGS_STR_MAGIC, 8);
 
 	if (!p->begin)
 		return 0;
@@ -427,7 +429,7 @@ static int keep_return(struct perfetto *pf, const struct fdr_event *ev, uint64_t
 	const uint8_t *data = ev->kind == FDR_EVENT_CUSTOM ?
 			      fdr_event_payload(pf->t, ev, &size) : NULL;
 
-	if (!args_record(data, size, FDR_ARGS_RET_MAGIC) || size > sizeof(p->ret_bytes))
+	if (!args_record(data, size, FDR_ARGS_RET_MAGIC, 16) || size > sizeof(p->ret_bytes))
 		return 0;
 	p->ret = true;
 	p->ret_size = size;
