@@ -337,6 +337,15 @@ void arg_put_args(struct out_buffer *o, const struct arg_spec *spec, const uint6
 	out_char(o, ')');
 }
 
+enum arg_record arg_record_kind(const uint8_t *p, uint32_t size)
+{
+	if (p && size >= 8 && !memcmp(p, FDR_ARGS_STR_MAGIC, 8))
+		return ARG_RECORD_STR;
+	if (p && size >= 16 && !memcmp(p, FDR_ARGS_RET_MAGIC, 8))
+		return ARG_RECORD_RET;
+	return ARG_RECORD_NONE;
+}
+
 void arg_put_ret_value(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
 		       uint32_t ret_size)
 {

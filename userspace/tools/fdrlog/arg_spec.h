@@ -76,4 +76,11 @@ void arg_put_ret(struct out_buffer *o, const struct arg_spec *spec, const uint8_
 void arg_put_ret_value(struct out_buffer *o, const struct arg_spec *spec, const uint8_t *ret,
 		       uint32_t ret_size);
 
+/* What a custom event's payload p (size bytes) is to -A/-R: the strings
+ * of a call's arguments (FDR_ARGS_STR_MAGIC, at least the magic: a NULL's
+ * record is the magic and one header), its return value
+ * (FDR_ARGS_RET_MAGIC and a u64), or neither (format.md §2). */
+enum arg_record { ARG_RECORD_NONE, ARG_RECORD_STR, ARG_RECORD_RET };
+enum arg_record arg_record_kind(const uint8_t *p, uint32_t size);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arg_spec.h"
 #include "array_grow.h"
 #include "call_tree.h"
 #include "thread_index.h"
@@ -118,8 +119,8 @@ static int args_event(struct call_forest *f, struct call_thread *th,
 {
 	uint32_t size = 0;
 	const uint8_t *p = ev->kind == FDR_EVENT_CUSTOM ? fdr_event_payload(t, ev, &size) : NULL;
-	bool str = p && size >= 8 && !memcmp(p, FDR_ARGS_STR_MAGIC, 8);
-	bool ret = p && size >= 16 && !memcmp(p, FDR_ARGS_RET_MAGIC, 8);
+	enum arg_record kind = arg_record_kind(p, size);
+	bool str = kind == ARG_RECORD_STR, ret = kind == ARG_RECORD_RET;
 	struct call_node *n;
 
 	if (!str && !ret)

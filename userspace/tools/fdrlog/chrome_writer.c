@@ -119,11 +119,11 @@ static void write_name(struct out_buffer *o, const struct fdr_event *ev,
  * threads' events interleave in TSC order, the call's own comes next. */
 #define ARGS_LOOKAROUND 256
 
-/* The -A strings record (FDR_ARGS_STR_MAGIC, after the call's enter at i:
- * dir 1) or -R record (FDR_ARGS_RET_MAGIC, before its exit: dir -1): the
- * same thread's neighbouring event, if it is one; else NULL. */
+/* The -A strings record (after the call's enter at i: dir 1) or -R
+ * record (before its exit: dir -1): the same thread's neighbouring
+ * event, if it is one of that kind; else NULL. */
 static const uint8_t *args_record(const struct fdr_trace *t, size_t i, int dir,
-				  const char *magic, uint32_t *size)
+				  enum arg_record kind, uint32_t *size)
 {
 	uint32_t tid = fdr_trace_at(t, i)->tid;
 
@@ -139,9 +139,7 @@ static const uint8_t *args_record(const struct fdr_trace *t, size_t i, int dir,
 		if (e->kind != FDR_EVENT_CUSTOM)
 			return NULL;
 		p = fdr_event_payload(t, e, size);
-		/* strings: the magic and their headers (a NULL's alone: 11
-		 * bytes); a return value: the magic and its u64 */
-		return p && *size >= (dir > 0 ? 8u : 16u) && !memcmp(p, magic, 8) ? p : NULL;
+		return arg_record_kind(p, *size) == kind ? p : NULL;
 	}
 	return NULL;
 }
@@ -171,11 +169,11 @@ static void write_typed_args(struct out_buffer *o, const struct chrome_job *job,
 		return;
 	if (ev->kind == FDR_EVENT_ENTER_ARG) {
 		args = fdr_event_args(job->t, ev, &n);
-		p = args_record(job->t, i, 1, FDR_ARGS_STR_MAGIC, &size);
+		p = args_record(job->t, i, 1, ARG_RECORD_STR, &size);
 		arg_put_args(scratch, spec, args, n, p, size);
 		put_typed(o, scratch, ",\"arguments\":");
 	} else if (ev->kind == FDR_EVENT_EXIT || ev->kind == FDR_EVENT_TAIL_EXIT) {
-		p = args_record(job->t, i, -1, FDR_ARGS_RET_MAGIC, &size);
+		p = args_record(job->t, i, -1, ARG_RECORD_RET, &size);
 		if (!p)
 			return;
 		arg_put_ret_value(scratch, spec, p, size);

@@ -396,13 +396,6 @@ static void call_entry(struct perfetto *pf, const struct fdr_event *ev, uint64_t
 	*p = c;
 }
 
-/* min: 8 for strings (a NULL's record is the magic and a header), 16
- * for a return value (the magic and its u64). */
-static bool args_record(const uint8_t *p, uint32_t size, const char *magic, uint32_t min)
-{
-	return p && size >= min && !memcmp(p, magic, 8);
-}
-
 /* Before ev on its track: an entry waiting for its strings is written,
  * with them if ev is its fdr.astr (then 1: ev is used up). */
 static int pending_begin(struct perfetto *pf, const struct fdr_event *ev, uint64_t track)
@@ -411,7 +404,7 @@ static int pending_begin(struct perfetto *pf, const struct fdr_event *ev, uint64
 	uint32_t size = 0;
 	const uint8_t *data = ev->kind == FDR_EVENT_CUSTOM ?
 			      fdr_event_payload(pf->t, ev, &size) : NULL;
-	bool strs = args_record(data, size, FDR_ARGS_STR_MAGIC, 8);
+	bool strs = arg_record_kind(data, size) == ARG_RECORD_STR;
 
 	if (!p->begin)
 		return 0;
@@ -429,7 +422,7 @@ static int keep_return(struct perfetto *pf, const struct fdr_event *ev, uint64_t
 	const uint8_t *data = ev->kind == FDR_EVENT_CUSTOM ?
 			      fdr_event_payload(pf->t, ev, &size) : NULL;
 
-	if (!args_record(data, size, FDR_ARGS_RET_MAGIC, 16) || size > sizeof(p->ret_bytes))
+	if (arg_record_kind(data, size) != ARG_RECORD_RET || size > sizeof(p->ret_bytes))
 		return 0;
 	p->ret = true;
 	p->ret_size = size;
