@@ -272,7 +272,9 @@ __FDR_NO_INSTRUMENT static int run(const char *cmd)
 	if (fdr__lock_is_mine())
 		return -EAGAIN;	/* stopped inside libfdr: let it out, call again */
 	pthread_mutex_lock(&a.lock);
-	if (!strcmp(cmd, "stop")) {
+	if (!strcmp(cmd, "stop") && a.watching && pthread_equal(pthread_self(), a.watcher)) {
+		r = -EDEADLK;	/* it cannot join itself: the recorder calls another */
+	} else if (!strcmp(cmd, "stop")) {
 		stop_locked(false);
 		end_watcher();
 		r = 0;

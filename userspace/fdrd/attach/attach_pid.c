@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * attach_pid.c - the recorder's calls into the running program, for
- * `fdr record -p` and `fdrd --attach-pid` (attach_pid.h).  The thread
- * called is the main thread (any thread will do: the others keep running
- * during "start" and "stop", so that a lock one of them holds is
- * released).  "unmap" needs every thread
+ * `fdr record -p` and `fdrd --attach-pid` (attach_pid.h).  "start" and
+ * "stop" run in one thread while the others keep running, so that a
+ * lock one of them holds is released.  The thread called is one stopped
+ * waiting in a system call where the C library holds no lock of its own
+ * (fdr__tracee_idle): "start" allocates, and a thread stopped inside
+ * malloc, or pthread_create's stack list, would wait for ever on its own
+ * lock (the --patchable attach that hung in the VM).  Only when none is
+ * found for PICK_MS (a program that never waits) is any thread taken; a
+ * call that then does not return is stopped and put back after
+ * FDR_TRACEE_CALL_MS, with a message.  "unmap" needs every thread
  * stopped outside a record: when one is inside, all are let go for a
  * moment and stopped again.  So does "stopped", after the "start" of an
  * fdr-cc --patchable build: a nop site across two 8-byte words cannot be
  * swapped in one store, but no stopped thread can be inside the nop.
+ * Neither allocates nor takes a lock it could wait on.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -25,7 +32,22 @@
 #include "tracee.h"
 
 #define MAX_THREADS	1024	/* what "unmap" takes (adapters/attach_entry.c) */
-#define UNMAP_TRIES	500	/* 2 ms apart: a second in all */
+#define RETRY_MS	2000	/* -EAGAIN, -EBUSY: tried again 2 ms apart, this long */
+#define PICK_MS		1000	/* looking for an idle thread, this long */
+#define WATCHER		"fdr-watch"	/* attach_entry.c's thread: never called */
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static void pause_2ms(void)
+{
+	nanosleep(&(struct timespec){ 0, 2 * 1000 * 1000 }, NULL);
+}
 
 /* The load bias: AT_ENTRY less the ELF's e_entry. */
 static int load_bias(pid_t pid, uint64_t elf_entry, uint64_t *bias)
@@ -66,25 +88,64 @@ static void say_ptrace_refused(pid_t pid, int err)
 		scope);
 }
 
-/* Stop the main thread (else any): 0 or -errno. */
-static int stop_one(struct tracee *t, pid_t pid)
+/* Is tid the watcher "start" made?  "stop" joins it: not from itself. */
+static bool is_watcher(pid_t pid, pid_t tid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	return !strcmp(comm, WATCHER "\n");
+}
+
+/* One pass over the threads: stop one that is idle (any, when any).  0,
+ * -ENOENT (none idle), or -errno of the main thread's stop (EPERM). */
+static int stop_pass(struct tracee *t, pid_t pid, bool any)
 {
 	char path[64];
 	struct dirent *e;
+	int r, found = -ENOENT;
 	DIR *d;
-	int r = fdr__tracee_stop(t, pid);
 
-	if (r != -ESRCH)
-		return r;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	d = opendir(path);	/* a zombie main thread: another */
+	d = opendir(path);
 	if (!d)
 		return -ESRCH;
-	while ((e = readdir(d)) && r == -ESRCH)
-		if (atoi(e->d_name) > 0 && atoi(e->d_name) != pid)
-			r = fdr__tracee_stop(t, atoi(e->d_name));
+	while (found == -ENOENT && (e = readdir(d))) {
+		pid_t tid = atoi(e->d_name);
+
+		if (tid <= 0 || is_watcher(pid, tid))
+			continue;
+		r = fdr__tracee_stop(t, tid);
+		if (!r && (any || fdr__tracee_idle(t)))
+			found = 0;
+		else if (!r)
+			fdr__tracee_release(t);
+		else if (r != -ESRCH && r != -ETIMEDOUT)
+			found = r;	/* not ours to trace */
+	}
 	closedir(d);
-	return r;
+	return found;
+}
+
+/* Stop a thread to call: an idle one, else after PICK_MS any.  0 or
+ * -errno. */
+static int stop_one(struct tracee *t, pid_t pid)
+{
+	uint64_t deadline = now_ms() + PICK_MS;
+	int r;
+
+	while ((r = stop_pass(t, pid, false)) == -ENOENT && now_ms() < deadline)
+		pause_2ms();
+	if (r == -ENOENT)
+		r = stop_pass(t, pid, true);
+	return r == -ENOENT ? -ESRCH : r;
 }
 
 static unsigned count_threads(pid_t pid)
@@ -112,25 +173,38 @@ static int call_once(struct attached *a, const char *cmd, long *ret)
 	if (r)
 		return r;
 	r = fdr__tracee_call(&t, a->entry, cmd, ret);
-	if (r != -ESRCH)
+	if (r != -EDEADLK)	/* else it runs our call: let it end it */
 		fdr__tracee_release(&t);
 	return r;
 }
 
 /* As call_once, again while the thread was stopped holding libfdr's
- * lock (-EAGAIN: it must run out of it first), up to a second. */
+ * lock (-EAGAIN: it must run out of it first), for up to RETRY_MS. */
 static int call_one(struct attached *a, const char *cmd, long *ret)
 {
-	struct timespec pause = { 0, 2 * 1000 * 1000 };
-	int r, tries = 0;
+	uint64_t deadline = now_ms() + RETRY_MS;
+	int r;
 
-	while (!(r = call_once(a, cmd, ret)) && *ret == -EAGAIN && ++tries < UNMAP_TRIES)
-		nanosleep(&pause, NULL);
+	while (!(r = call_once(a, cmd, ret)) && *ret == -EAGAIN && now_ms() < deadline)
+		pause_2ms();
 	return r;
 }
 
+/* Why a call failed, for the messages: ours (the wait) or its value. */
+static const char *call_error(int r, long ret)
+{
+	if (r == -ETIMEDOUT)
+		return "a thread did not stop, or the call did not return, within "
+		       "the time allowed (a lock it waits on is held by a thread that "
+		       "does not run?); the thread was put back as it was";
+	if (r == -EDEADLK)
+		return "the call did not return and its thread could not be stopped "
+		       "again: the process will fault when it returns";
+	return strerror(r ? -r : (int)-ret);
+}
+
 static int stop_all(pid_t pid, struct tracee *all, unsigned *n);
-static void release_all(struct tracee *all, unsigned n);
+static void release_all(struct tracee *all, unsigned n, bool first_runs);
 
 /* "stopped" with every thread stopped: how many more functions record,
  * or -errno. */
@@ -143,8 +217,7 @@ static long call_stopped(struct attached *a)
 
 	if (!r)
 		r = fdr__tracee_call(&all[0], a->entry, "stopped", &ret);
-	if (r != -ESRCH)
-		release_all(all, n);
+	release_all(all, n, r == -EDEADLK);
 	return r ? r : ret;
 }
 
@@ -176,25 +249,34 @@ int fdr__attach_start(struct attached *a, pid_t pid, const struct fdr_elf_info *
 	}
 	if (r || ret < 0) {
 		msg_error("process %d: cannot start recording: %s%s", (int)pid,
-			  strerror(r ? -r : (int)-ret), ret == -EALREADY ?
+			  call_error(r, ret), ret == -EALREADY ?
 			  " (another fdr record -p or fdrd is attached to it)" : ret == -EISCONN ?
 			" (it records already, or waits to, into the region its FDR_TARGET "
 			"or /dev/fdr gave it at its start)" : "");
 		return -1;
 	}
 	a->functions = ret;
-	if (elf->instr == FDR_INSTR_PATCHABLE && (ret = call_stopped(a)) > 0)
-		a->functions += ret;	/* < 0: those sites stay nops, counted */
+	if (elf->instr != FDR_INSTR_PATCHABLE)
+		return 0;
+	ret = call_stopped(a);
+	if (ret > 0)
+		a->functions += ret;
+	else if (ret < 0)	/* those sites stay nops: recording goes on without them */
+		msg_warn("process %d: the functions that start with endbr64 are not "
+			 "recorded: %s", (int)pid, call_error((int)ret, 0));
 	return 0;
 }
 
-/* Stop every thread (listing until no new one appears); how many in *n. */
+/* Stop every thread (listing until no new one appears); how many in *n.
+ * One that is there and does not stop is an error: the callers need
+ * them all.  On error, the ones stopped are in all[0..*n). */
 static int stop_all(pid_t pid, struct tracee *all, unsigned *n)
 {
 	char path[64];
 	struct dirent *e;
 	bool added;
 	DIR *d;
+	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	*n = 0;
@@ -215,9 +297,13 @@ static int stop_all(pid_t pid, struct tracee *all, unsigned *n)
 				closedir(d);
 				return -E2BIG;
 			}
-			if (fdr__tracee_stop(&all[*n], tid) == 0) {
+			r = fdr__tracee_stop(&all[*n], tid);
+			if (r == 0) {
 				(*n)++;
 				added = true;
+			} else if (r != -ESRCH) {
+				closedir(d);
+				return r;
 			}
 		}
 		closedir(d);
@@ -225,9 +311,10 @@ static int stop_all(pid_t pid, struct tracee *all, unsigned *n)
 	return *n ? 0 : -ESRCH;
 }
 
-static void release_all(struct tracee *all, unsigned n)
+/* all[0] is the one called: left alone if it still runs the call. */
+static void release_all(struct tracee *all, unsigned n, bool first_runs)
 {
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = first_runs ? 1 : 0; i < n; i++)
 		fdr__tracee_release(&all[i]);
 }
 
@@ -240,7 +327,7 @@ static int unmap_once(struct attached *a, struct tracee *all, char *cmd, size_t 
 	int r = stop_all(a->pid, all, &n);
 
 	if (r) {
-		release_all(all, n);
+		release_all(all, n, false);
 		return r;
 	}
 	len = (size_t)snprintf(cmd, cmdsz, "unmap");
@@ -248,8 +335,7 @@ static int unmap_once(struct attached *a, struct tracee *all, char *cmd, size_t 
 		len += (size_t)snprintf(cmd + len, cmdsz - len, " %llx",
 					(unsigned long long)all[i].regs.fs_base);
 	r = fdr__tracee_call(&all[0], a->entry, cmd, &ret);
-	if (r != -ESRCH)
-		release_all(all, n);
+	release_all(all, n, r == -EDEADLK);
 	return r ? r : (int)ret;
 }
 
@@ -257,21 +343,22 @@ int fdr__attach_stop(struct attached *a)
 {
 	static struct tracee all[MAX_THREADS];
 	static char cmd[MAX_THREADS * 20 + 16];
-	struct timespec pause = { 0, 2 * 1000 * 1000 };
+	uint64_t deadline;
 	long ret = 0;
-	int r = call_one(a, "stop", &ret), tries = 0;
+	int r = call_one(a, "stop", &ret);
 
 	if (r == -ESRCH)
 		return 0;	/* it exited: nothing to detach from */
 	if (r || ret) {
 		msg_error("process %d: cannot stop recording: %s", (int)a->pid,
-			  strerror(r ? -r : (int)-ret));
+			  call_error(r, ret));
 		return -1;
 	}
-	while ((r = unmap_once(a, all, cmd, sizeof(cmd))) == -EBUSY && ++tries < UNMAP_TRIES)
-		nanosleep(&pause, NULL);
+	deadline = now_ms() + RETRY_MS;
+	while ((r = unmap_once(a, all, cmd, sizeof(cmd))) == -EBUSY && now_ms() < deadline)
+		pause_2ms();
 	if (r && r != -ESRCH)
 		msg_warn("process %d: recording stopped, but the region stays mapped in "
-			 "it until it exits: %s", (int)a->pid, strerror(-r));
+			 "it until it exits: %s", (int)a->pid, call_error(r, 0));
 	return 0;
 }

@@ -21,6 +21,9 @@
 # nops follow an endbr64, across two 8-byte words, and are patched with
 # every thread stopped ("stopped"); after a recorder's SIGKILL those stay
 # patched (recording nothing) until the next detach writes them back.
+# attach_malloc.c (XRay, --gcc, --patchable; ATTACH_MALLOC picks): a main
+# thread always inside malloc, attached 5 times: the recorder must call
+# in its idle reader, never hang.
 set -u
 BUILD=$(cd "$1" && pwd)
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -348,9 +351,46 @@ waiting_gcc() {
 			 ! grep -v -e 'is not initialized' -e ' 0 wrong results\$' '$W/waiting.out'"
 }
 
+# A main thread inside malloc all the time, a reader idle in read(2):
+# each attach must call in the reader (fdr_attach_entry allocates: made
+# to run in a thread stopped holding malloc's lock, it waited for ever,
+# and fdr record with it).  Each window within 60 s, its log verified,
+# the program's sums right after.
+malloc_busy() { # MODE
+	local mode=$1 flag="" bad="" i d
+	W=$T/malloc_$mode; mkdir -p "$W"
+	[ "$mode" = gcc ] && flag=--gcc
+	[ "$mode" = patchable ] && flag=--patchable
+	if ! "$B/fdr-cc" $flag -O2 -pthread -o "$W/worker" "$HERE/attach_malloc.c" >"$W/build.out" 2>&1; then
+		nok "malloc, $mode: build" "$(head -c 1500 "$W/build.out")"; return
+	fi
+	rm -f "$T/fifo"; mkfifo "$T/fifo"
+	"$W/worker" <"$T/fifo" >"$W/worker.out" 2>&1 &
+	PID=$!
+	exec 3>"$T/fifo"
+	sleep 0.3
+	for i in $(seq 5); do
+		d=$W/w$i
+		if ! timeout 60 "$B/fdr" record -p "$PID" -o "$d" -t 0 --duration 40ms >"$d.out" 2>&1 ||
+		   ! "$B/fdrlog" verify "$d/log.xray" >"$d.verify" 2>&1; then
+			bad="window $i: $(head -c 600 "$d.out" "$d.verify" 2>/dev/null)"; break
+		fi
+	done
+	if [ -z "$bad" ]; then ok "malloc, $mode: main thread always in malloc: 5 windows, none hangs, each log verifies"
+	else nok "malloc, $mode: main thread always in malloc: 5 windows" "$bad"; fi
+	# a thread left inside a call would never end: bounded, then killed
+	exec 3>&-
+	for _ in $(seq 100); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+	kill -9 "$PID" 2>/dev/null && echo "# malloc, $mode: it did not end within 10 s: killed"
+	wait "$PID"; PID=0
+	check "malloc, $mode: ... and the program's sums are right after" \
+		grep -qx "malloc: all sums right" "$W/worker.out"
+}
+
 # ATTACH_SUITES: a subset (default all four, then --gcc's waiting case)
 for m in ${ATTACH_SUITES:-xray gcc patchable patchable_cet}; do suite "$m"; done
 [ -x "$T/gcc/worker" ] && waiting_gcc
+for m in ${ATTACH_MALLOC:-xray gcc patchable}; do malloc_busy "$m"; done
 
 echo "1..$n"
 [ "$failed" = 0 ]
