@@ -5,7 +5,9 @@
  * names fdrd's region as the target and fdrd's PID as the recorder, so
  * that the service's watcher stops recording by itself if fdrd dies; it
  * is done once, and --auto-reset's next INIT is followed by libfdr in the
- * service without another ptrace call.
+ * service without another ptrace call.  A --gcc or --patchable service
+ * names its functions in a sym-map of its own: fdrd keeps it open from
+ * the attach on and copies it next to each log it writes.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,12 +21,14 @@
 #include "elf_info.h"
 #include "msg.h"
 #include "session.h"
+#include "symmap.h"
 #include "unit_pid.h"
 
 void service_init(struct service *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->pidfd = -1;
+	s->symfd = -1;
 }
 
 pid_t service_pid(const struct service *s, const struct fdrd_options *o)
@@ -92,6 +96,11 @@ int service_attach(struct service *s, pid_t pid, const struct fdrd_options *o)
 		return -1;
 	}
 	s->pidfd = fd;
+	if (s->symfd >= 0)
+		close(s->symfd);	/* the last service's: its logs have their copy */
+	s->symfd = -1;
+	if (elf.instr == FDR_INSTR_CYG || elf.instr == FDR_INSTR_PATCHABLE)
+		s->symfd = fdr__symmap_open(pid);
 	msg_info("attached to process %d (%s), %u thread%s: it records into %s", (int)pid,
 		 exe, s->a.threads, s->a.threads == 1 ? "" : "s", target);
 	return 0;
@@ -117,4 +126,20 @@ void service_detach(struct service *s)
 		msg_info("detached from process %d", (int)s->a.pid);
 	close(s->pidfd);
 	s->pidfd = -1;
+}
+
+void service_names(struct service *s, const char *dir)
+{
+	char to[PATH_MAX];
+	int r;
+
+	if (s->symfd < 0 && s->pidfd >= 0)	/* it had not made one at the attach */
+		s->symfd = fdr__symmap_open(s->a.pid);
+	if (s->symfd < 0)
+		return;
+	snprintf(to, sizeof(to), "%s/fdr-syms.%d.map", dir, (int)s->a.pid);
+	r = fdr__symmap_copy(s->symfd, to, true);
+	if (r)
+		msg_warn("%s: %s: fdr report will show the functions of process %d as ids",
+			 to, strerror(-r), (int)s->a.pid);
 }

@@ -18,6 +18,7 @@ struct service {
 	struct attached a;
 	int pidfd;		/* of the attached process, -1: none attached */
 	pid_t last;		/* the last one attached to (not again once it exited) */
+	int symfd;		/* a --gcc or --patchable one's sym-map, -1: none */
 };
 
 void service_init(struct service *s);
@@ -35,6 +36,11 @@ int service_attach(struct service *s, pid_t pid, const struct fdrd_options *o);
 bool service_exited(struct service *s);
 /* Stop recording in it and leave it as it was (if attached). */
 void service_detach(struct service *s);
+/* Copy the names of the functions of the service fdrd attached last
+ * (--gcc, --patchable: its sym-map, read through /proc/PID/fd) into dir,
+ * as fdr-syms.PID.map, where fdr report finds them: after each log
+ * written, since the service names more functions as it runs. */
+void service_names(struct service *s, const char *dir);
 
 static inline bool service_attached(const struct service *s)
 {

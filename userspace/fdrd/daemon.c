@@ -168,6 +168,7 @@ static void handle_finalized(struct loop *lp, const struct fdr_status *st)
 		return;
 	}
 	lp->retry_ms = lp->o->retry_ms;
+	service_names(&lp->svc, lp->o->output_dir);	/* next to the log */
 	if (lp->o->auto_reset)
 		reinit(lp->ctl, st);
 	if (lp->o->once) {
@@ -209,6 +210,7 @@ static void handle_stream(struct loop *lp, const struct fdr_status *st)
 		return;
 	}
 	lp->retry_ms = lp->o->retry_ms;
+	service_names(&lp->svc, lp->o->output_dir);	/* next to the log */
 	if (out == FLUSH_STOPPED)
 		return;
 	lp->grace_generation = st->generation;	/* its grace period is spent */

@@ -9,7 +9,8 @@
 # leaves the service as it was (mappings, fds, threads, signal
 # dispositions; its output as untraced); a program not built by fdr-cc
 # is refused before anything starts; a unit's main PID comes from
-# systemctl (a stand-in on $PATH here).
+# systemctl (a stand-in on $PATH here); a --gcc service's function names
+# are left next to fdrd's logs, and fdr report on one names them.
 #
 #   attach_test.sh BUILD_DIR
 set -u
@@ -132,5 +133,29 @@ check "... and detaches at SIGTERM" \
 	bash -c "[ $rc = 0 ] && grep -q '^fdrd: detached from process $SPID\$' fdrd.err" || diag <fdrd.err
 stop_service
 check "... the service's output is the untraced one" grep -qx "0 wrong results" service.out
+
+# a --gcc service names its functions in a sym-map of its own: fdrd
+# copies it next to each log, and fdr report on a log names them
+if "$B/fdr-cc" --gcc -O2 -g -pthread -o service "$HERE/service.c" >build.out 2>&1; then
+	rm -rf out; mkdir out
+	"$B/fdrctl" --target "$TARGET" destroy >/dev/null 2>&1
+	"$B/fdrctl" --target "$TARGET" init --buffer-size 65536 --buffers-per-cpu 16 >/dev/null
+	start_service
+	start_fdrd --auto-reset --attach-pid "$SPID"
+	wait_msgs "^fdrd: attached to process $SPID " 1 10 >/dev/null
+	sleep 0.3	# a few slow requests
+	"$B/fdrctl" --target "$TARGET" finalize >/dev/null
+	wait_msgs '^fdrd: wrote ' 1 20 >/dev/null
+	stop_fdrd
+	spid=$SPID
+	stop_service
+	log=$(ls out/*.xray 2>/dev/null | head -n 1)
+	"$B/fdr" report "${log:-out/none}" >report.out 2>&1
+	check "--gcc service: fdrd leaves its sym-map next to the log, and fdr report names slow_request()" \
+		bash -c "[ -s out/fdr-syms.$spid.map ] && grep -qw slow_request report.out &&
+			 ! grep -q '#[0-9]' report.out" || { diag <fdrd.err; diag <report.out; }
+else
+	not_ok "fdr-cc --gcc -O2 service.c"; diag <build.out
+fi
 
 tap_end
