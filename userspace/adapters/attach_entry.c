@@ -32,7 +32,8 @@
  *	more functions record.
  *
  * Each returns 0 (or a count) or -errno; the caller's errno is kept.
- * -EAGAIN: the thread was stopped holding libfdr's lock (start, stop);
+ * -EAGAIN: the thread was stopped holding libfdr's lock (start, stop), or
+ * is the watcher (stop: it would join itself);
  * -EBUSY: some thread is inside a record or that lock (unmap): the
  * recorder lets the threads run for a moment and calls again.  The recorder
  * runs "start" and "stop" with the other threads running, so that a lock
@@ -273,7 +274,8 @@ __FDR_NO_INSTRUMENT static int run(const char *cmd)
 		return -EAGAIN;	/* stopped inside libfdr: let it out, call again */
 	pthread_mutex_lock(&a.lock);
 	if (!strcmp(cmd, "stop") && a.watching && pthread_equal(pthread_self(), a.watcher)) {
-		r = -EDEADLK;	/* it cannot join itself: the recorder calls another */
+		r = -EAGAIN;	/* it cannot join itself; not yet named, the recorder
+				 * took it for another: it calls again */
 	} else if (!strcmp(cmd, "stop")) {
 		stop_locked(false);
 		end_watcher();
