@@ -5,10 +5,12 @@
  * "stop" run in one thread while the others keep running, so that a
  * lock one of them holds is released.  The thread called is one stopped
  * waiting in a system call where the C library holds no lock of its own
- * (fdr__tracee_idle): "start" allocates, and a thread stopped inside
- * malloc, or pthread_create's stack list, would wait for ever on its own
- * lock (the --patchable attach that hung in the VM).  Only when none is
- * found for PICK_MS (a program that never waits) is any thread taken; a
+ * (fdr__tracee_idle), or, in a dynamically linked program, one stopped
+ * outside the C library's code: "start" allocates, and a thread stopped
+ * inside malloc, or pthread_create's stack list, would wait for ever on
+ * its own lock (the --patchable attach that hung in the VM).  Only when
+ * none is found for PICK_MS (a static program that never waits) is any
+ * thread taken; a
  * call that then does not return is stopped and put back after
  * FDR_TRACEE_CALL_MS, with a message.  "unmap" needs every thread
  * stopped outside a record: when one is inside, all are let go for a
@@ -104,9 +106,66 @@ static bool is_watcher(pid_t pid, pid_t tid)
 	return !strcmp(comm, WATCHER "\n");
 }
 
-/* One pass over the threads: stop one that is idle (any, when any).  0,
- * -ENOENT (none idle), or -errno of the main thread's stop (EPERM). */
-static int stop_pass(struct tracee *t, pid_t pid, bool any)
+/* The C library's code in a dynamically linked process: where a thread
+ * stopped in user mode may hold one of its locks.  n 0: none mapped (a
+ * static program, whose C library cannot be told from its own code). */
+struct libc_text {
+	int n;
+	uint64_t lo[16], hi[16];
+};
+
+static bool is_libc(const char *path)
+{
+	static const char *const names[] = { "libc.so", "libc-", "ld-linux", "libpthread" };
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strncmp(base, names[i], strlen(names[i])))
+			return true;
+	return false;
+}
+
+static void find_libc(pid_t pid, struct libc_text *c)
+{
+	char path[64], line[512], perms[8], file[400];
+	unsigned long long lo, hi;
+	FILE *f;
+
+	c->n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	while (f && c->n < 16 && fgets(line, sizeof(line), f)) {
+		file[0] = 0;
+		if (sscanf(line, "%llx-%llx %7s %*s %*s %*s %399s", &lo, &hi, perms, file) < 3)
+			continue;
+		if (strchr(perms, 'x') && is_libc(file)) {
+			c->lo[c->n] = lo;
+			c->hi[c->n++] = hi;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* May a call run in t: waiting in an idle system call, or (a dynamic
+ * program) stopped outside the C library's code, which is where its
+ * locks are held. */
+static bool safe_to_call(const struct tracee *t, const struct libc_text *c)
+{
+	if (fdr__tracee_idle(t))
+		return true;
+	if (!c->n)
+		return false;
+	for (int i = 0; i < c->n; i++)
+		if (t->regs.rip >= c->lo[i] && t->regs.rip < c->hi[i])
+			return false;
+	return true;
+}
+
+/* One pass over the threads: stop one that is safe to call (any, when
+ * any).  0, -ENOENT (none), or -errno of a stop (EPERM). */
+static int stop_pass(struct tracee *t, pid_t pid, bool any, const struct libc_text *c)
 {
 	char path[64];
 	struct dirent *e;
@@ -123,7 +182,7 @@ static int stop_pass(struct tracee *t, pid_t pid, bool any)
 		if (tid <= 0 || is_watcher(pid, tid))
 			continue;
 		r = fdr__tracee_stop(t, tid);
-		if (!r && (any || fdr__tracee_idle(t)))
+		if (!r && (any || safe_to_call(t, c)))
 			found = 0;
 		else if (!r)
 			fdr__tracee_release(t);
@@ -134,17 +193,19 @@ static int stop_pass(struct tracee *t, pid_t pid, bool any)
 	return found;
 }
 
-/* Stop a thread to call: an idle one, else after PICK_MS any.  0 or
- * -errno. */
+/* Stop a thread to call: one safe to call, else after PICK_MS any.  0
+ * or -errno. */
 static int stop_one(struct tracee *t, pid_t pid)
 {
 	uint64_t deadline = now_ms() + PICK_MS;
+	struct libc_text c;
 	int r;
 
-	while ((r = stop_pass(t, pid, false)) == -ENOENT && now_ms() < deadline)
+	find_libc(pid, &c);
+	while ((r = stop_pass(t, pid, false, &c)) == -ENOENT && now_ms() < deadline)
 		pause_2ms();
 	if (r == -ENOENT)
-		r = stop_pass(t, pid, true);
+		r = stop_pass(t, pid, true, &c);
 	return r == -ENOENT ? -ESRCH : r;
 }
 
