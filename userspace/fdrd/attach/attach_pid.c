@@ -164,7 +164,8 @@ static bool safe_to_call(const struct tracee *t, const struct libc_text *c)
 }
 
 /* One pass over the threads: stop one that is safe to call (any, when
- * any).  0, -ENOENT (none), or -errno of a stop (EPERM). */
+ * any).  0, -ENOENT (none), or -errno of a stop (EPERM, ETIMEDOUT: a
+ * thread that did not stop stays seized, and would be refused next). */
 static int stop_pass(struct tracee *t, pid_t pid, bool any, const struct libc_text *c)
 {
 	char path[64];
@@ -186,8 +187,8 @@ static int stop_pass(struct tracee *t, pid_t pid, bool any, const struct libc_te
 			found = 0;
 		else if (!r)
 			fdr__tracee_release(t);
-		else if (r != -ESRCH && r != -ETIMEDOUT)
-			found = r;	/* not ours to trace */
+		else if (r != -ESRCH)
+			found = r;	/* not ours to trace; or it did not stop */
 	}
 	closedir(d);
 	return found;
