@@ -63,7 +63,7 @@ nload=$(grep -c -- "-P: $T/libpatchplug.so: 3 of" l.err)
 	&& ok "a library dlopen()ed again is patched again and keeps its functions' ids" \
 	|| nok "a library dlopen()ed again is patched again and keeps its ids" "ids: $nids loads: $nload" \
 		"$(grep -- -P: l.err)"
-deep=$(grep -c -- "-P: $T/sub/libpatchdeep.so: 2 of [0-9]* functions patched (2 selected)" l.err)
+deep=$(grep -c -- "-P: $T/sub/libpatchdeep.so: 2 of [0-9]* functions patched (2 selected, from .symtab)" l.err)
 [ "$deep" = 2 ] \
 	&& ok "'^deep_@libpatchdeep' selects those functions of that library only, at each load" \
 	|| nok "'^deep_@libpatchdeep' selects those functions of that library only" "$(grep -- -P: l.err)"
