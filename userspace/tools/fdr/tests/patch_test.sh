@@ -231,6 +231,36 @@ statics=$(patched wr.data "$T/dl_prog" | grep -cxF -f <(tr ' ' '\n' <<<"$STATICS
 	&& ok "a debug file whose build id differs: not used (.dynsym only), output unchanged" \
 	|| nok "a debug file whose build id differs: not used" "rc=$rc statics=$statics" "$(grep -- -P: wr.err)"
 
+# ---- __m256 arguments and results (ymm0-7) through the hooks ----
+# patch_avx.c: a patched function and a library call through the PLT, in
+# 5 threads; 4K buffers send many records down the recorder's general
+# path (libc's AVX memcpy, vzeroupper), with glibc's AVX-512 string
+# functions and with its AVX2 ones; FDR_XRAY_VSTATE=sse, which keeps
+# xmm only, must break it (the check can fail)
+if grep -qw avx /proc/cpuinfo; then
+	check "build: patch_avx.c (clang-19 -O2 -mavx, GCC -O2 -mavx with -fipa-ra) and its library" \
+		bash -c "clang-19 -O2 -mavx -fPIC -shared -o libpatchavx.so '$HERE/patch_avx_lib.c' && \
+		clang-19 -O2 -mavx -o avx '$HERE/patch_avx.c' -L. -lpatchavx -Wl,-rpath,'\$ORIGIN' -lpthread && \
+		gcc -O2 -mavx -o avx_gcc '$HERE/patch_avx.c' -L. -lpatchavx -Wl,-rpath,'\$ORIGIN' -lpthread"
+	bad=
+	for prog in avx avx_gcc; do
+		for tun in '' 'glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD'; do
+			GLIBC_TUNABLES=$tun "$FDR" record -o v.data -b 4K -n 1024 -t 0 -P . -- ./$prog 3000 \
+				> v.out 2> v.err || bad="$bad $prog:rc=$?${tun:+(avx2)}"
+			grep -qx 'wrong results: 0' v.out || bad="$bad $prog:$(cat v.out)"
+			c=$(report_calls v.data <(echo lib_fma own_fma))
+			[ "$c" = "lib_fma=15000 own_fma=15000" ] || bad="$bad $prog:$c"
+		done
+	done
+	FDR_XRAY_VSTATE=sse "$FDR" record -o vs.data -b 4K -n 1024 -t 0 -P . -- ./avx 3000 > vs.out 2>&1
+	[ -z "$bad" ] && ! grep -qx 'wrong results: 0' vs.out \
+		&& ok "__m256 arguments and results of a patched function and a PLT call: unchanged (clang, GCC; libc's AVX-512 and AVX2 paths); 15000 calls each; keeping xmm only breaks them" \
+		|| nok "__m256 arguments and results through the hooks unchanged" "$bad" "sse: $(cat vs.out)" \
+			"$(head -c 1000 v.err)"
+else
+	ok "__m256 through the hooks # SKIP the CPU has no AVX"
+fi
+
 # ---- a Debian binary from the archive: python3, stripped (.dynsym) and
 # built by GCC with -fipa-ra (callers keep values in registers the callee
 # does not write: patch_tramp_x86_64.S keeps every one) ----
