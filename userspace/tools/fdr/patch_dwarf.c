@@ -162,6 +162,16 @@ static void found_close(struct found *f)
 	*f = (struct found){ .fd = -1 };
 }
 
+/* Does dw describe a compilation unit (not merely .debug_frame)? */
+static bool has_units(Dwarf *dw)
+{
+	Dwarf_CU *cu = NULL;
+	Dwarf_Die cudie, subdie;
+	uint8_t type;
+
+	return dwarf_get_units(dw, NULL, &cu, NULL, &type, &cudie, &subdie) == 0;
+}
+
 /* path's DWARF, if its build id (when both have one) is want's. */
 static bool try_debug(struct found *f, const char *path, const void *id, ssize_t idlen)
 {
@@ -174,7 +184,7 @@ static bool try_debug(struct found *f, const char *path, const void *id, ssize_t
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	dlen = f->elf ? dwelf_elf_gnu_build_id(f->elf, &did) : -1;
 	if (!f->elf || (idlen > 0 && dlen > 0 && (dlen != idlen || memcmp(id, did, (size_t)idlen))) ||
-	    !(f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL))) {
+	    !(f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL)) || !has_units(f->dw)) {
 		found_close(f);
 		return false;
 	}
@@ -235,11 +245,13 @@ static bool find_debug(struct found *f, const char *path, int fd, Elf *elf)
 	ssize_t idlen = dwelf_elf_gnu_build_id(elf, &id);
 	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
 
-	if (dw) {
+	if (dw && has_units(dw)) {
 		*f = (struct found){ .fd = -1, .dw = dw };
 		snprintf(f->path, sizeof(f->path), "%s", path);
 		return true;
 	}
+	if (dw)
+		dwarf_end(dw);
 	return (idlen > 0 && by_build_id(f, id, idlen)) || by_debuglink(f, path, elf, id, idlen);
 }
 
@@ -296,16 +308,18 @@ static int one_object(const char *dir, const char *obj)
 	return r;
 }
 
-/* Does a -P PATTERN@MODULE name the library at path (patch_select.c's rule)? */
+/* Does a -P PATTERN@MODULE name the library at path (patch_select.c's
+ * rule), or, with path NULL, any library? */
 static bool names_lib(const struct record_opts *o, const char *path)
 {
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const char *base = !path ? NULL : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 
 	for (size_t i = 0; i < o->npatch; i++) {
 		const char *at = strrchr(o->patch[i], '@');
 		size_t len = at ? strlen(at + 1) : 0;
 
-		if (at && !strncmp(base, at + 1, len) && (base[len] == '\0' || base[len] == '.'))
+		if (at && (!base || (!strncmp(base, at + 1, len) &&
+				    (base[len] == '\0' || base[len] == '.'))))
 			return true;
 	}
 	return false;
@@ -319,7 +333,7 @@ void fdr__patch_dwarf(const struct record_opts *o, const struct prog *p, const c
 		return;
 	elf_version(EV_CURRENT);
 	one_object(dir, p->path);
-	if (fdr__prog_libs(p->path, &libs))
+	if (!names_lib(o, NULL) || fdr__prog_libs(p->path, &libs))
 		return;
 	for (size_t i = 0; i < libs.n; i++)
 		if (names_lib(o, libs.path[i]))
