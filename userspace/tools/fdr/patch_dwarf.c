@@ -172,7 +172,7 @@ static bool has_units(Dwarf *dw)
 	return dwarf_get_units(dw, NULL, &cu, NULL, &type, &cudie, &subdie) == 0;
 }
 
-/* path's DWARF, if its build id (when both have one) is want's. */
+/* path's DWARF, unless both it and the object have a build id and they differ. */
 static bool try_debug(struct found *f, const char *path, const void *id, ssize_t idlen)
 {
 	const void *did;
