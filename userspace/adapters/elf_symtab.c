@@ -51,6 +51,7 @@ __FDR_NO_INSTRUMENT static int pick_table(struct fdr_elf_symtab *st,
 		st->nsyms = sh->sh_size / sizeof(Elf64_Sym);
 		st->strtab = (const char *)st->image + str->sh_offset;
 		st->strsz = str->sh_size;
+		st->table = want;
 		return 0;
 	}
 	return -ENOENT;

@@ -25,6 +25,7 @@ struct fdr_elf_symtab {
 	size_t strsz;
 	struct fdr_elf_func *funcs;	/* function symbols sorted by address */
 	size_t nfuncs;
+	uint32_t table;			/* SHT_SYMTAB, or SHT_DYNSYM when stripped */
 };
 
 /* Map path and find its symbol table.  Returns 0 or a negative errno

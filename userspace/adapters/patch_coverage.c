@@ -78,7 +78,14 @@ void fdr__patch_coverage_write(struct fdr_patch_coverage *c, bool ok,
 	if (!ok)
 		dprintf(fd, "error\tcannot read the symbol table of %s or start capstone\n",
 			t->is_main ? "the program" : "the library");
-	dprintf(fd, "functions\t%u\nselected\t%u\n", c->functions, c->selected);
+	dprintf(fd, "functions\t%u\n", c->functions);
+	if (c->table)
+		dprintf(fd, "symbols\t%s\n", c->table);
+	if (c->debug) {
+		dprintf(fd, "dwarf\t%u\t", c->ndwarf);
+		write_name(fd, c->debug);
+	}
+	dprintf(fd, "selected\t%u\n", c->selected);
 	for (int w = 0; w < FDR_PATCH_NWHY; w++)
 		dprintf(fd, "%s\t%u\n", fdr__patch_why_name[w], c->n[w]);
 	write_refusals(fd, c);

@@ -4,6 +4,8 @@
  * record to print: $FDR_SYMDIR/fdr-patch.<pid>.txt, UTF-8 text, lines
  *   exe<TAB><path>
  *   functions<TAB><N>	function symbols of the executable's text
+ *   symbols<TAB><.symtab or .dynsym>	where they came from (none: no table)
+ *   dwarf<TAB><N><TAB><file>	N more from the DWARF of file (patch_funcs.h)
  *   selected<TAB><N>	of those, named by a -P pattern
  *   <reason><TAB><N>	one line per fdr__patch_why_name, "patched" first
  *   refused<TAB><reason><TAB><name>   each function patch_one refused, in
@@ -30,6 +32,9 @@ struct fdr_patch_coverage {
 	uint32_t n[FDR_PATCH_NWHY];	/* [FDR_PATCH_OK]: patched */
 	struct fdr_patch_refusal *refused;	/* itemised, malloc'ed */
 	uint32_t nrefused, cap;
+	const char *table;		/* patch_funcs.h's, or NULL */
+	const char *debug;
+	uint32_t ndwarf;
 };
 
 /* Count one selected function's outcome; a refusal is itemised too (as

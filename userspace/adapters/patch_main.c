@@ -4,7 +4,8 @@
  * functions (patch_hook.h), in the preload constructor.
  *
  * The functions are the executable file's own symbol table (.symtab,
- * .dynsym when stripped), each address once; a symbol must lie inside an
+ * .dynsym when stripped, with what its DWARF adds: patch_funcs.h), each
+ * address once; a function must lie inside an
  * executable PT_LOAD segment of the file, or it is not a function we may
  * write to (the file is as hostile as any input).  The trampolines live
  * in one mapping within 2 GiB of the executable (below it: above it is
@@ -22,9 +23,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "elf_symtab.h"
 #include "fdr_env.h"
 #include "patch_coverage.h"
+#include "patch_funcs.h"
 #include "patch_hook.h"
 #include "patch_stub.h"
 #include "plt_hook.h"
@@ -146,32 +147,23 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fd
 	return FDR_PATCH_OK;
 }
 
-static uint64_t start_of(const struct fdr_elf_symtab *st, size_t i)
-{
-	uint64_t start, end;
-
-	fdr__elf_symtab_func(st, i, &start, &end);
-	return start;
-}
-
 /* The functions of the index, each start once, inside the text, with
  * the bytes up to the next one's start (its padding may take the jmp). */
-static void for_each_func(const struct fdr_elf_symtab *st, const struct exe *x,
+static void for_each_func(const struct fdr_patch_funcs *fs, const struct exe *x,
 			  void (*fn)(const struct fdr_patch_func *f, void *arg), void *arg)
 {
-	for (size_t i = 0, j; i < st->nfuncs; i = j) {
-		uint64_t start, end, limit;
-		const char *name = fdr__elf_symtab_func(st, i, &start, &end);
+	for (size_t i = 0, j; i < fs->n; i = j) {
+		uint64_t start = fs->v[i].start, end = fs->v[i].end, limit;
 		uintptr_t seg_end = text_end(x, x->bias + start, x->bias + end);
 
-		for (j = i + 1; j < st->nfuncs && start_of(st, j) == start; j++)
+		for (j = i + 1; j < fs->n && fs->v[j].start == start; j++)
 			;
 		if (!seg_end)
 			continue;
 		limit = seg_end - x->bias;
-		if (j < st->nfuncs && start_of(st, j) < limit)
-			limit = start_of(st, j);
-		fn(&(struct fdr_patch_func){ name, x->bias + start, end - start,
+		if (j < fs->n && fs->v[j].start < limit)
+			limit = fs->v[j].start;
+		fn(&(struct fdr_patch_func){ fs->v[i].name, x->bias + start, end - start,
 					     (limit > end ? limit : end) - start }, arg);
 	}
 }
@@ -197,7 +189,7 @@ static void visit(const struct fdr_patch_func *f, void *arg)
 		fdr__patch_coverage_count(&u->cov, f->name, patch_one(u->dec, &u->r, f));
 }
 
-static void patch_all(struct run *u, const struct fdr_elf_symtab *st, const struct exe *x)
+static void patch_all(struct run *u, const struct fdr_patch_funcs *st, const struct exe *x)
 {
 	u->count_only = true;
 	for_each_func(st, x, visit, u);
@@ -233,7 +225,7 @@ bool fdr__patch_no_libcall(void)
 
 uint32_t fdr__patch_object(const char *patterns, const struct fdr_patch_target *t)
 {
-	struct fdr_elf_symtab st;
+	struct fdr_patch_funcs st;
 	struct exe x = { 0 };
 	struct run u = { .refuse = t->refuse };
 	bool ready;
@@ -246,9 +238,14 @@ uint32_t fdr__patch_object(const char *patterns, const struct fdr_patch_target *
 	object_segments(t->info, &x);
 	u.dec = fdr__patch_decoder_open();
 	ready = u.sel && u.dec &&
-		fdr__elf_symtab_open(&st, t->is_main ? "/proc/self/exe" : t->path) == 0;
-	if (ready)
+		fdr__patch_funcs_open(&st, t->is_main ? "/proc/self/exe" : t->path) == 0;
+	if (ready) {
 		patch_all(&u, &st, &x);
+		u.cov.table = st.table;
+		u.cov.debug = st.debug;
+		u.cov.ndwarf = st.ndwarf;
+		fdr__patch_funcs_free(&st);
+	}
 	fdr__patch_select_free(u.sel);
 	if (u.dec)
 		fdr__patch_decoder_close(u.dec);

@@ -16,8 +16,9 @@
  * the real return address and jumps through it, from the red zone (a
  * ret would pop a return-predictor entry no call pushed, and every
  * later return of the thread would be mispredicted).  The flags are not kept
- * (no compiler keeps them live across a call); nor are the upper halves
- * of ymm/zmm registers (the C code compiled here uses no AVX).
+ * (no compiler keeps them live across a call).  The upper halves of
+ * ymm/zmm, zmm16-31 and k0-7 need no saving here: the C called touches
+ * none (plt_shadow.c, vstate_call.h).
  */
 	.text
 

@@ -17,6 +17,14 @@
  * one offset from the thread pointer in every thread (libc reads it so):
  * the hooks find it there, rather than call __errno_location through the
  * PLT twice a call.
+ *
+ * No vector register is touched between the caller and the callee: this
+ * file is compiled with -mgeneral-regs-only (Makefile), the record's
+ * common case is <fdr_inline.h>'s inline fast path, and its general path
+ * (fdr_enter, fdr_exit: a new buffer, libc's AVX memcpy) runs through
+ * fdr__vstate_call, which keeps every vector register (vstate_call.h).
+ * The calls into libc here (sigaltstack; write and abort when lost) are
+ * system calls.  Code added here must keep to that.
  */
 #include <errno.h>
 #include <signal.h>
@@ -24,7 +32,10 @@
 #include <unistd.h>
 
 #include "fdr.h"
+#include "fdr_inline.h"
 #include "plt_hook.h"
+#include "vstate_call.h"
+#include "xray_xstate.h"
 
 #define SHADOW_MAX	512
 
@@ -53,13 +64,27 @@ static bool on_altstack(void)
 	return sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK);
 }
 
+/* fdr_enter/fdr_exit(fid) keeping the caller's and callee's vector
+ * registers: the fast path uses none, the general path is wrapped. */
+static void record_enter(int32_t fid)
+{
+	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
+		fdr__vstate_call(fdr_enter, fid);
+}
+
+static void record_exit(int32_t fid)
+{
+	if (!fdr__fast_fn(FDR_FN_EXIT, fid))
+		fdr__vstate_call(fdr_exit, fid);
+}
+
 /* Close the entries above index keep (their frames are gone). */
 static void close_above(struct shadow *sh, uint32_t keep)
 {
 	while (sh->depth > keep) {
 		uint32_t top = sh->depth - 1;
 
-		fdr_exit(sh->e[top].fid);
+		record_exit(sh->e[top].fid);
 		barrier();
 		sh->depth = top;
 	}
@@ -89,9 +114,12 @@ static char *thread_pointer(void)
 	return tp;
 }
 
-void fdr__plt_shadow_init(void)
+/* Also a constructor: fdr-cc --patchable's runtime (pfe_start.c) does
+ * not call it, and its hooks need errno's offset as well. */
+__attribute__((constructor)) void fdr__plt_shadow_init(void)
 {
 	errno_offset = (char *)&errno - thread_pointer();
+	fdr__xstate_init();
 }
 
 static int *errno_at(void)
@@ -142,7 +170,7 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 		sh->depth++;
 		barrier();
 		*slot = e->hook;
-		fdr_enter(s->fid);
+		record_enter(s->fid);
 	}
 	*errno_at() = err;
 	return s->target;
@@ -173,7 +201,7 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 		lost();
 	close_above(sh, i);	/* frames a longjmp left, above this one */
 	ret = sh->e[i - 1].ret;
-	fdr_exit(sh->e[i - 1].fid);
+	record_exit(sh->e[i - 1].fid);
 	barrier();
 	sh->depth = i - 1;
 	*errno_at() = err;

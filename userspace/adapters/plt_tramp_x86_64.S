@@ -18,7 +18,9 @@
  * rsp is the caller's stack pointer after the return.  It keeps the
  * return registers (rax, rdx, xmm0, xmm1; st0/st1 are never touched by
  * the C code) around fdr__plt_exit, which records the exit and gives
- * back the real return address.
+ * back the real return address.  The upper halves of ymm0-7 (__m256
+ * arguments, a __m256 result) are not saved here: the C called touches
+ * no vector register (plt_shadow.c, vstate_call.h).
  */
 	.text
 

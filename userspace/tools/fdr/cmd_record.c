@@ -188,6 +188,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 		goto fail;
 	env.target = b.target;
 	env.symdir = d.staging;
+	fdr__patch_dwarf(o, p, d.staging);
 	if (o->stream && (r = fdr__stream_start(&b, d.staging, &stream))) {
 		fdr__backend_close(&b);
 		goto fail;

@@ -104,9 +104,26 @@ int fdr__patch_setup(const struct record_opts *o, const struct prog *p)
 	return set_patterns(o);
 }
 
+/* "from .symtab", "from .dynsym + 22 of the DWARF of x.debug": where the
+ * entries came from (an fdr-cc --patchable program's file says nothing). */
+static void source_of(char *out, size_t outsz, const char *table, const char *dwarf)
+{
+	unsigned long n = strtoul(dwarf, NULL, 10);
+	const char *file = strchr(dwarf, '\t');
+
+	if (!*table && !*dwarf)
+		*out = '\0';
+	else if (!*dwarf)
+		snprintf(out, outsz, ", from %s", table);
+	else
+		snprintf(out, outsz, ", from %s%s%lu of the DWARF of %s", table,
+			 *table ? " + " : "", n, file ? file + 1 : "?");
+}
+
 static void print_one(const char *dir, const char *name)
 {
 	char path[PATH_MAX], key[64], val[PATH_MAX], refused[1024] = "";
+	char table[32] = "", dwarf[PATH_MAX] = "", from[PATH_MAX + 64];
 	unsigned long functions = 0, selected = 0, patched = 0, n;
 	bool at_dlopen = false;
 	size_t rl = 0;
@@ -126,6 +143,10 @@ static void print_one(const char *dir, const char *name)
 			fprintf(stderr, "fdr record: -P: %s: %s\n", path, val);
 		else if (!strcmp(key, "functions"))
 			functions = n;
+		else if (!strcmp(key, "symbols"))
+			snprintf(table, sizeof(table), "%s", val);
+		else if (!strcmp(key, "dwarf"))
+			snprintf(dwarf, sizeof(dwarf), "%s", val);
 		else if (!strcmp(key, "selected"))
 			selected = n;
 		else if (!strcmp(key, "patched"))
@@ -135,8 +156,9 @@ static void print_one(const char *dir, const char *name)
 					       rl ? ", " : "", n, key);
 	}
 	fclose(f);
-	fprintf(stderr, "fdr record: -P: %s: %lu of %lu functions patched (%lu selected)%s%s%s\n",
-		path, patched, functions, selected, rl ? "; refused: " : "", refused,
+	source_of(from, sizeof(from), table, dwarf);
+	fprintf(stderr, "fdr record: -P: %s: %lu of %lu functions patched (%lu selected%s)%s%s%s\n",
+		path, patched, functions, selected, from, rl ? "; refused: " : "", refused,
 		selected ? "" : "; no function matches the -P patterns");
 	if (strstr(refused, THREADS_WHY) && at_dlopen)
 		fprintf(stderr, "fdr record: -P: %s: dlopen() started a thread (a constructor of "

@@ -80,6 +80,10 @@ int fdr__libcall_env(const char *so);
  * the exit status after a message); after the run, what was patched. */
 int fdr__patch_setup(const struct record_opts *o, const struct prog *p);
 void fdr__patch_summary(const struct record_opts *o, const char *dir);
+/* patch_dwarf.c: for -P, DIR/fdr-dwarf.<dev>.<ino>.txt, the function
+ * entries of PROG's DWARF (and of the libraries a PATTERN@MODULE names)
+ * when it has no .symtab; a message when one cannot be written. */
+void fdr__patch_dwarf(const struct record_opts *o, const struct prog *p, const char *dir);
 
 /* record_filter.c: $FDR_XRAY_FUNCTIONS for -F/-N ("" if none); 0 or the exit status. */
 int fdr__record_filter(const struct prog *p, const struct record_opts *o,

@@ -63,10 +63,28 @@ nload=$(grep -c -- "-P: $T/libpatchplug.so: 3 of" l.err)
 	&& ok "a library dlopen()ed again is patched again and keeps its functions' ids" \
 	|| nok "a library dlopen()ed again is patched again and keeps its ids" "ids: $nids loads: $nload" \
 		"$(grep -- -P: l.err)"
-deep=$(grep -c -- "-P: $T/sub/libpatchdeep.so: 2 of [0-9]* functions patched (2 selected)" l.err)
+deep=$(grep -c -- "-P: $T/sub/libpatchdeep.so: 2 of [0-9]* functions patched (2 selected, from .symtab)" l.err)
 [ "$deep" = 2 ] \
 	&& ok "'^deep_@libpatchdeep' selects those functions of that library only, at each load" \
 	|| nok "'^deep_@libpatchdeep' selects those functions of that library only" "$(grep -- -P: l.err)"
+
+# ---- a stripped library whose debug info is apart (.gnu_debuglink):
+# its static functions from DWARF (fdr record reads it for a library a
+# PATTERN@MODULE names and the program links) ----
+mkdir -p sl
+check "build: libpatchown.so stripped, its debug info beside it (.gnu_debuglink)" bash -c "
+	objcopy --only-keep-debug libpatchown.so sl/libpatchown.debug && strip -o sl/libpatchown.so libpatchown.so &&
+	objcopy --add-gnu-debuglink=sl/libpatchown.debug sl/libpatchown.so"
+unset DEBUGINFOD_URLS
+LD_LIBRARY_PATH=$T/sl "$FDR" record -o sl.data -t 0 -P '.@libpatchown' -- ./prog > sl.out 2> sl.err; rc=$?
+own=$(report_calls sl.data 'own_leaf own_mid own_rec own_api own_load')
+want=$(own_calls plain.out | tr ' ' '\n' | grep '^own_' | paste -sd' ')
+named=$(cat sl.data/fdr-syms.*.map | awk -F'\t' -v l="$T/sl/libpatchown.so" '$2 == "own_rec" && $3 == l' | wc -l)
+[ $rc = 0 ] && cmp -s plain.out sl.out && [ "$own" = "$want" ] && [ "$named" -ge 1 ] \
+	&& grep -q -- "-P: $T/sl/libpatchown.so: .*from .dynsym + [0-9]* of the DWARF of $T/sl/libpatchown.debug)" sl.err \
+	&& ok "a stripped library: its static function own_rec patched from DWARF and named, calls = the program's count" \
+	|| nok "a stripped library: static functions from DWARF, calls = the program's count" "rc=$rc named=$named" \
+		"fdr:  $own" "prog: $want" "$(grep -- -P: sl.err)"
 
 # ---- 20 more runs: dlopen() patching while the worker thread runs ----
 bad=0

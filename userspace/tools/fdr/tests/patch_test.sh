@@ -134,7 +134,7 @@ hl=$(grep -c . h.data/fdr-patch.*.txt)
 hk=$(awk -F'\t' '$1 == "refused" || NF == 2' h.data/fdr-patch.*.txt | wc -l)
 [ $rc = 0 ] && [ "$(cat h.out)" = 7 ] && [ "$hl" = "$hk" ] \
 	&& grep -q "^refused	too short	bad?na?me\$" h.data/fdr-patch.*.txt \
-	&& grep -q -- '-P: .*/hostile: [0-9]* of [0-9]* functions patched ([0-9]* selected); refused: [0-9]* too short, 1 program entry point$' h.err \
+	&& grep -q -- '-P: .*/hostile: [0-9]* of [0-9]* functions patched ([0-9]* selected, from .symtab); refused: [0-9]* too short, 1 program entry point$' h.err \
 	&& ok "a refused function named with a newline and a tab: itemised on one line (bad?na?me), counts intact" \
 	|| nok "a refused function named with a newline and a tab: itemised on one line, counts intact" \
 		"rc=$rc lines=$hl well-formed=$hk" "$(cat -A h.data/fdr-patch.*.txt | head -20)" "$(cat h.err)"
@@ -175,7 +175,7 @@ libs=$(cat s.data/fdr-syms.*.map | awk -F'\t' -v exe="$T/prog" '!/^#/ && $3 != e
 	&& ok "-P '^op_' -P fib --no-libcall: those functions only, no library calls" \
 	|| nok "-P '^op_' -P fib --no-libcall: those functions only, no library calls" \
 		"patched: $got" "library functions: $libs" "$(head -c 1000 s.err)"
-grep -q -- '-P: .*: 5 of [0-9]* functions patched (5 selected)$' s.err \
+grep -q -- '-P: .*: 5 of [0-9]* functions patched (5 selected, from .symtab)$' s.err \
 	&& ok "coverage: patched of all, selected (op_add, 4 bytes, takes its padding)" \
 	|| nok "coverage: patched of all, selected, refusals" "$(cat s.err)"
 
@@ -188,6 +188,78 @@ p=$(report_calls d.data d_funcs) x=$(report_calls x.data d_funcs)
 	&& ok "stripped (.dynsym only): $(wc -l < d_funcs) functions patched, calls = XRay's, output unchanged" \
 	|| nok "stripped (.dynsym only): calls = XRay's, output unchanged" "-P:   $p" "XRay: $x" \
 		"$(head -c 1000 d.err)"
+
+# ---- stripped, its debug info apart: DWARF adds the static functions ----
+# .gnu_debuglink to a file beside it (-rdynamic: .dynsym has the globals),
+# then, without .dynsym's functions, its build id under $FDR_DEBUG_DIR
+unset DEBUGINFOD_URLS
+STATICS='deep fib on_signal op_add op_mul op_sub op_xor worker'
+check "build: -O2 -g, debug info split off (objcopy --only-keep-debug), stripped, --add-gnu-debuglink" \
+	bash -c "clang-19 -O2 -g -rdynamic -o dl_prog '$HERE/patch_prog.c' -lpthread && \
+		objcopy --only-keep-debug dl_prog dl_prog.debug && strip dl_prog && \
+		objcopy --add-gnu-debuglink=dl_prog.debug dl_prog"
+"$FDR" record -o dl.data -t 0 -P . -- ./dl_prog 4 > dl.out 2> dl.err; rc=$?
+patched dl.data "$T/dl_prog" | grep -vxF -f asm_names > dl_funcs
+p=$(report_calls dl.data dl_funcs) x=$(report_calls x.data dl_funcs)
+statics=$(grep -cxF -f <(tr ' ' '\n' <<<"$STATICS") dl_funcs)
+[ $rc = 0 ] && cmp -s dl.out plain.out && [ "$p" = "$x" ] && [ "$statics" = 8 ] \
+	&& grep -q -- "-P: $T/dl_prog: [0-9]* of [0-9]* functions patched ([0-9]* selected, from .dynsym + [0-9]* of the DWARF of $T/dl_prog.debug)" dl.err \
+	&& ok "stripped, .gnu_debuglink: the 8 static functions patched from DWARF, named; calls of all $(wc -l < dl_funcs) = XRay's; the coverage line names the debug file" \
+	|| nok "stripped, .gnu_debuglink: static functions patched from DWARF, calls = XRay's" \
+		"rc=$rc statics=$statics" "-P:   $p" "XRay: $x" "$(grep -- -P: dl.err)"
+mkdir -p dbg
+check "build: -O2 -g, stripped, its debug file under DIR/.build-id/xx/yyyy.debug" \
+	bash -c "clang-19 -O2 -g -Wl,--build-id -o bi_prog '$HERE/patch_prog.c' -lpthread && \
+		id=\$(readelf -n bi_prog | sed -n 's/.*Build ID: //p') && mkdir -p dbg/.build-id/\${id:0:2} && \
+		objcopy --only-keep-debug bi_prog dbg/.build-id/\${id:0:2}/\${id:2}.debug && strip bi_prog"
+FDR_DEBUG_DIR=$T/dbg "$FDR" record -o bi.data -t 0 -P . -- ./bi_prog 4 > bi.out 2> bi.err; rc=$?
+patched bi.data "$T/bi_prog" > bi_funcs
+p=$(report_calls bi.data bi_funcs) x=$(report_calls x.data bi_funcs)
+statics=$(grep -cxF -f <(tr ' ' '\n' <<<"$STATICS") bi_funcs)
+[ $rc = 0 ] && cmp -s bi.out plain.out && [ "$p" = "$x" ] && [ "$statics" = 8 ] \
+	&& grep -q -- "-P: $T/bi_prog: [0-9]* of [0-9]* functions patched ([0-9]* selected, from [0-9]* of the DWARF of $T/dbg/.build-id/../.*\.debug)" bi.err \
+	&& ok "stripped, no .dynsym functions, FDR_DEBUG_DIR/.build-id: $(wc -l < bi_funcs) functions patched from DWARF, calls = XRay's" \
+	|| nok "stripped, FDR_DEBUG_DIR/.build-id: functions patched from DWARF, calls = XRay's" \
+		"rc=$rc statics=$statics" "-P:   $p" "XRay: $x" "$(grep -- -P: bi.err)"
+# a debug file of another build (its build id differs) is not used
+check "build: a debuglink to the debug file of another build" \
+	bash -c "clang-19 -O1 -g -o other '$HERE/patch_prog.c' -lpthread && objcopy --only-keep-debug other dl_prog.debug"
+"$FDR" record -o wr.data -t 0 -P . -- ./dl_prog 4 > wr.out 2> wr.err; rc=$?
+statics=$(patched wr.data "$T/dl_prog" | grep -cxF -f <(tr ' ' '\n' <<<"$STATICS"))
+[ $rc = 0 ] && cmp -s wr.out plain.out && [ "$statics" = 0 ] && ! ls wr.data/fdr-dwarf.* >/dev/null 2>&1 \
+	&& grep -q -- "-P: $T/dl_prog: .*selected, from .dynsym)" wr.err \
+	&& ok "a debug file whose build id differs: not used (.dynsym only), output unchanged" \
+	|| nok "a debug file whose build id differs: not used" "rc=$rc statics=$statics" "$(grep -- -P: wr.err)"
+
+# ---- __m256 arguments and results (ymm0-7) through the hooks ----
+# patch_avx.c: a patched function and a library call through the PLT, in
+# 5 threads; 4K buffers send many records down the recorder's general
+# path (libc's AVX memcpy, vzeroupper), with glibc's AVX-512 string
+# functions and with its AVX2 ones; FDR_XRAY_VSTATE=sse, which keeps
+# xmm only, must break it (the check can fail)
+if grep -qw avx /proc/cpuinfo; then
+	check "build: patch_avx.c (clang-19 -O2 -mavx, GCC -O2 -mavx with -fipa-ra) and its library" \
+		bash -c "clang-19 -O2 -mavx -fPIC -shared -o libpatchavx.so '$HERE/patch_avx_lib.c' && \
+		clang-19 -O2 -mavx -o avx '$HERE/patch_avx.c' -L. -lpatchavx -Wl,-rpath,'\$ORIGIN' -lpthread && \
+		gcc -O2 -mavx -o avx_gcc '$HERE/patch_avx.c' -L. -lpatchavx -Wl,-rpath,'\$ORIGIN' -lpthread"
+	bad=
+	for prog in avx avx_gcc; do
+		for tun in '' 'glibc.cpu.hwcaps=-AVX512F,-AVX512VL,-AVX512BW,-AVX512DQ,-AVX512CD'; do
+			GLIBC_TUNABLES=$tun "$FDR" record -o v.data -b 4K -n 1024 -t 0 -P . -- ./$prog 3000 \
+				> v.out 2> v.err || bad="$bad $prog:rc=$?${tun:+(avx2)}"
+			grep -qx 'wrong results: 0' v.out || bad="$bad $prog:$(cat v.out)"
+			c=$(report_calls v.data <(echo lib_fma own_fma))
+			[ "$c" = "lib_fma=15000 own_fma=15000" ] || bad="$bad $prog:$c"
+		done
+	done
+	FDR_XRAY_VSTATE=sse "$FDR" record -o vs.data -b 4K -n 1024 -t 0 -P . -- ./avx 3000 > vs.out 2>&1
+	[ -z "$bad" ] && ! grep -qx 'wrong results: 0' vs.out \
+		&& ok "__m256 arguments and results of a patched function and a PLT call: unchanged (clang, GCC; libc's AVX-512 and AVX2 paths); 15000 calls each; keeping xmm only breaks them" \
+		|| nok "__m256 arguments and results through the hooks unchanged" "$bad" "sse: $(cat vs.out)" \
+			"$(head -c 1000 v.err)"
+else
+	ok "__m256 through the hooks # SKIP the CPU has no AVX"
+fi
 
 # ---- a Debian binary from the archive: python3, stripped (.dynsym) and
 # built by GCC with -fipa-ra (callers keep values in registers the callee
