@@ -80,6 +80,7 @@ static void drop_dead(struct shadow *sh, uintptr_t *slot)
 static void __attribute__((noreturn)) lost(void);
 
 static intptr_t errno_offset;
+uintptr_t fdr__plt_own_lo, fdr__plt_own_len;
 
 static char *thread_pointer(void)
 {
@@ -123,8 +124,8 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 	uintptr_t ret;
 	int err;
 
-	if (!s->fid)
-		return s->target;
+	if (!s->fid || *slot - fdr__plt_own_lo < fdr__plt_own_len)
+		return s->target;	/* not recorded, or fdr's own call */
 	err = *errno_at();
 	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
 		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
