@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <linux/fdr.h>
+#include "plt_hook.h"
 #include "unwind_cxx.h"
 
 const char fdr_xray_cxx_link[] = "fdr-xray-cxx";
@@ -44,6 +45,7 @@ void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 	throw_fn fn = (throw_fn)real(&next, "__cxa_throw");
 
 	fdr__unwind_cxx_throwing(obj);
+	fdr__plt_unhook_returns();	/* hooked library calls: real returns */
 	fn(obj, tinfo, dest);
 	__builtin_unreachable();
 }
@@ -54,6 +56,7 @@ __FDR_NO_INSTRUMENT __attribute__((noreturn)) void __cxa_rethrow(void)
 	rethrow_fn fn = (rethrow_fn)real(&next, "__cxa_rethrow");
 
 	fdr__unwind_cxx_throwing(NULL);
+	fdr__plt_unhook_returns();
 	fn();
 	__builtin_unreachable();
 }

@@ -162,8 +162,7 @@ static int self_libcall_setup(const struct record_opts *o, const struct prog *p,
 	}
 	env->libcall = o->nest_libcall ? "nest" : "1";
 	fprintf(stderr, "fdr record: recording %s's functions and its calls into shared "
-		"libraries%s (--no-libcall: not those)\n", o->argv[0],
-		o->nest_libcall ? ", and theirs into each other" : "");
+		"libraries (--no-libcall: not those)\n", o->argv[0]);
 	return 0;
 }
 
@@ -189,8 +188,8 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 		return fdr__patch_setup(o, p);
 	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
 		"shared libraries only (not its own functions: rebuild it with fdr-cc for "
-		"those, or give -P%s)\n", o->argv[0],
-		o->nest_libcall ? "" : "; --nest-libcall: calls between libraries too");
+		"those, or give -P; not calls between libraries or into dlopen'ed ones)\n",
+		o->argv[0]);
 	return 0;
 }
 

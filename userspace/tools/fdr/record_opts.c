@@ -12,7 +12,7 @@ static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
 	"                  [-P PATTERN]... [-A FUNC@SPEC]... [-R FUNC@retval]... [-a]\n"
-	"                  [--no-libcall|--nest-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
+	"                  [--no-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       fdr record -p PID [--duration DUR] [options as above]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls\n"
@@ -55,8 +55,7 @@ static const char help[] =
 "      --no-libcall        do not record calls into shared libraries (on by\n"
 "                          default; the only calls of a program not built\n"
 "                          with fdr-cc, which is then refused unless -P)\n"
-"      --nest-libcall      also record the calls shared libraries make into\n"
-"                          each other (not those of fdr's runtime)\n"
+"      --nest-libcall      (uftrace's) not implemented yet: refused\n"
 "      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
@@ -106,7 +105,11 @@ static int parse_one(int c, struct record_opts *o)
 	case 'S': o->no_sched = true; return -1;
 	case 'M': o->stream = true; return -1;
 	case 'L': o->no_libcall = true; return -1;
-	case 'l': o->nest_libcall = true; return -1;
+	case 'l':	/* uftrace's spelling, known to users: say it is not there */
+		fprintf(stderr, "fdr record: --nest-libcall (calls between shared "
+			"libraries) is not implemented yet: only PROG's own calls into "
+			"libraries are recorded; drop the option\n");
+		return 2;
 	case 'g': return parse_trigger(optarg, o);
 	case 'T':
 		/* uftrace's -T at record time needs the XRay mode to act on
