@@ -77,8 +77,10 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new);
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);
 
-/* plt_detect.c: built with fdr-cc (its own libfdr records)? */
+/* plt_detect.c: built with fdr-cc (its own libfdr records)?  The
+ * executable; a shared library file (XRay sleds or the --gcc hooks). */
 bool fdr__plt_exe_records_itself(void);
+bool fdr__plt_lib_records_itself(const char *path);
 
 /* plt_got.c: hook the executable's GOT; the number of hooked slots,
  * and in *unbound those left alone because the loader had not bound them. */

@@ -21,10 +21,32 @@
 #include <string.h>
 
 #include "fdr_env.h"
+#include "module_lookup.h"
 #include "plt_hook.h"
 
 extern const char __start_fdr_text[] __attribute__((weak, visibility("hidden")));
 extern const char __stop_fdr_text[] __attribute__((weak, visibility("hidden")));
+
+/*
+ * A call into a library built with fdr-cc is recorded there (its sleds,
+ * its hooks): its stub goes straight on, as libfdr-plt.so's does for a
+ * function -P patched.
+ */
+static void leave_recorded_libs(void)
+{
+	static signed char records[FDR_MODULES_MAX];	/* 0 unknown, 1 yes, -1 no */
+
+	for (uint32_t i = 0; i < fdr__plt_nsyms; i++) {
+		struct fdr_module *m = fdr__module_find(fdr__plt_syms[i].addr);
+
+		if (!m || m->is_main || m->index >= FDR_MODULES_MAX)
+			continue;
+		if (!records[m->index])
+			records[m->index] = fdr__plt_lib_records_itself(m->path) ? 1 : -1;
+		if (records[m->index] > 0)
+			fdr__plt_syms[i].fid = 0;
+	}
+}
 
 void fdr__plt_self_start(uint32_t must, bool child_map_new)
 {
@@ -49,5 +71,6 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
 		return;
 	fdr__plt_id_must = must;
 	fdr__plt_claim_ids(0);
+	leave_recorded_libs();
 	pthread_atfork(NULL, NULL, child_map_new ? fdr__plt_name_all : fdr__plt_rename_in_child);
 }
