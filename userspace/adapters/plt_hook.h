@@ -46,6 +46,10 @@ uintptr_t fdr__plt_exit(uintptr_t rsp);
  * rsp), re-hook the rest. */
 void fdr__plt_unhook_returns(void);
 void fdr__plt_rehook_returns(uintptr_t rsp);
+/* Close the pending calls whose return slot is below limit (calls made
+ * by a frame whose CFA is limit, or deeper), newest first: before that
+ * frame's Exit when a throw or a longjmp leaves it (unwind_frames.c). */
+void fdr__plt_close_below(uintptr_t limit);
 
 /* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
  * (before any hook runs: the array moves); 0 or -1. */

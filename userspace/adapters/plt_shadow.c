@@ -194,14 +194,21 @@ void fdr__plt_unhook_returns(void)
 	}
 }
 
-void fdr__plt_rehook_returns(uintptr_t rsp)
+void fdr__plt_close_below(uintptr_t limit)
 {
 	struct shadow *sh = &shadow;
 	uint32_t keep = sh->depth;
 
-	while (keep > 0 && (uintptr_t)sh->e[keep - 1].slot < rsp)
+	while (keep > 0 && (uintptr_t)sh->e[keep - 1].slot < limit)
 		keep--;
 	close_above(sh, keep);
+}
+
+void fdr__plt_rehook_returns(uintptr_t rsp)
+{
+	struct shadow *sh = &shadow;
+
+	fdr__plt_close_below(rsp);
 	for (uint32_t i = 0; i < sh->depth; i++) {
 		struct shadow_entry *e = &sh->e[i];
 

@@ -44,8 +44,9 @@ void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 	static void *next;
 	throw_fn fn = (throw_fn)real(&next, "__cxa_throw");
 
+	fdr__plt_unhook_returns();	/* hooked library calls: real returns,
+					 * for the walk and the search */
 	fdr__unwind_cxx_throwing(obj);
-	fdr__plt_unhook_returns();	/* hooked library calls: real returns */
 	fn(obj, tinfo, dest);
 	__builtin_unreachable();
 }
@@ -55,8 +56,8 @@ __FDR_NO_INSTRUMENT __attribute__((noreturn)) void __cxa_rethrow(void)
 	static void *next;
 	rethrow_fn fn = (rethrow_fn)real(&next, "__cxa_rethrow");
 
-	fdr__unwind_cxx_throwing(NULL);
 	fdr__plt_unhook_returns();
+	fdr__unwind_cxx_throwing(NULL);
 	fn();
 	__builtin_unreachable();
 }
