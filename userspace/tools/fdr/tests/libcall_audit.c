@@ -55,7 +55,7 @@ static int counted(uintptr_t ret)
 			return 0;
 	return 1;
 }
-static struct { const char *name; pid_t pid; unsigned long n; } counts[MAX_NAMES];
+static struct { const char *name; pid_t pid; unsigned long n; int ready; } counts[MAX_NAMES];
 static int nnames;
 
 unsigned la_version(unsigned v)
@@ -82,21 +82,27 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned ndx, uintptr_t *refcook,
 	return sym->st_value;
 }
 
+/* Lock-free (a signal handler or a fork child may count while another
+ * call is counting): a new name takes a slot of its own; two threads
+ * adding one name at once make two slots, which the test adds up. */
 static void count(const char *name)
 {
 	pid_t pid = getpid();
-	int i;
+	int i, n = __atomic_load_n(&nnames, __ATOMIC_ACQUIRE);
 
-	for (i = 0; i < nnames; i++)
-		if (counts[i].pid == pid && !strcmp(counts[i].name, name))
-			break;
-	if (i == nnames && nnames < MAX_NAMES) {
-		counts[i].name = name;
-		counts[i].pid = pid;
-		nnames++;
-	}
-	if (i < MAX_NAMES)
-		__atomic_add_fetch(&counts[i].n, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n && i < MAX_NAMES; i++)
+		if (__atomic_load_n(&counts[i].ready, __ATOMIC_ACQUIRE) && counts[i].pid == pid &&
+		    !strcmp(counts[i].name, name)) {
+			__atomic_add_fetch(&counts[i].n, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	i = __atomic_fetch_add(&nnames, 1, __ATOMIC_ACQ_REL);
+	if (i >= MAX_NAMES)
+		return;
+	counts[i].name = name;
+	counts[i].pid = pid;
+	counts[i].n = 1;
+	__atomic_store_n(&counts[i].ready, 1, __ATOMIC_RELEASE);
 }
 
 Elf64_Addr la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned ndx, uintptr_t *refcook,
@@ -120,8 +126,8 @@ unsigned la_objclose(uintptr_t *cookie)
 	snprintf(path, sizeof(path), "%s.%d", out, (int)getpid());
 	if (!(f = fopen(path, "w")))
 		return 0;
-	for (int i = 0; i < nnames; i++)
-		if (counts[i].pid != getppid())
+	for (int i = 0; i < nnames && i < MAX_NAMES; i++)
+		if (counts[i].ready && counts[i].pid != getppid())
 			fprintf(f, "%s %lu\n", counts[i].name, counts[i].n);
 	fclose(f);
 	return 0;
