@@ -50,6 +50,9 @@ void fdr__plt_rehook_returns(uintptr_t rsp);
  * by a frame whose CFA is limit, or deeper), newest first: before that
  * frame's Exit when a throw or a longjmp leaves it (unwind_frames.c). */
 void fdr__plt_close_below(uintptr_t limit);
+/* Between the two: an exception is on its way with library calls
+ * pending (the --gcc exit hook closes them before its frame's Exit). */
+extern __thread bool fdr__plt_unwinding __attribute__((tls_model("initial-exec")));
 
 /* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
  * (before any hook runs: the array moves); 0 or -1. */

@@ -181,9 +181,13 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 	return ret;
 }
 
+__thread bool fdr__plt_unwinding __attribute__((tls_model("initial-exec")));
+
 void fdr__plt_unhook_returns(void)
 {
 	struct shadow *sh = &shadow;
+
+	fdr__plt_unwinding = sh->depth > 0;
 
 	for (uint32_t i = sh->depth; i > 0; i--) {
 		struct shadow_entry *e = &sh->e[i - 1];
@@ -208,6 +212,7 @@ void fdr__plt_rehook_returns(uintptr_t rsp)
 {
 	struct shadow *sh = &shadow;
 
+	fdr__plt_unwinding = false;
 	fdr__plt_close_below(rsp);
 	for (uint32_t i = 0; i < sh->depth; i++) {
 		struct shadow_entry *e = &sh->e[i];
