@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# run.sh OUT BINDIR: interleaved rounds of the four set-ups, medians of
+# run.sh OUT BINDIR: interleaved rounds of the set-ups, medians of
 # ns/call into results.md (Makefile).  Per-call cost of a recorder = its
-# median minus the untraced median of the same binary.
+# median minus the untraced median of the same binary.  uftrace (if
+# installed: scripts/deps.sh bench) records the plain build's library
+# calls (--force: no -pg in it, PLT hooks only) into its own directory.
 set -eu
 OUT=$1 B=$2
 ROUNDS=${ROUNDS:-11} CALLS=${CALLS:-1000000}
@@ -13,9 +15,19 @@ for r in $(seq "$ROUNDS"); do
 	"$B/fdr" record -o "$T/d" -t 0 -- "$OUT/lib_calls" "$CALLS" 2>/dev/null >>"$T/lib_fdr"
 	"$B/fdr" record -o "$T/d" -t 0 -- "$OUT/xray_calls" "$CALLS" 2>/dev/null >>"$T/xray_fdr"
 	"$OUT/xray_calls" "$CALLS" >>"$T/xray_plain"
+	"$OUT/xray_lib_calls" "$CALLS" >>"$T/xlib_plain"
+	"$B/fdr" record -o "$T/d" -t 0 -- "$OUT/xray_lib_calls" "$CALLS" 2>/dev/null >>"$T/xlib_fdr"
+	if command -v uftrace >/dev/null; then
+		rm -rf "$T/u"
+		uftrace record --force -d "$T/u" "$OUT/lib_calls" "$CALLS" 2>/dev/null >>"$T/lib_uftrace"
+	fi
 done
 med() { sort -n "$1" | awk '{v[NR]=$1} END {print v[int((NR+1)/2)]}'; }
 lp=$(med "$T/lib_plain") lf=$(med "$T/lib_fdr") xp=$(med "$T/xray_plain") xf=$(med "$T/xray_fdr")
+yp=$(med "$T/xlib_plain") yf=$(med "$T/xlib_fdr")
+uf=; [ -s "$T/lib_uftrace" ] && uf=$(med "$T/lib_uftrace")
+cost() { echo "$1 - $2" | bc -l | xargs printf %.2f; }
+ratio() { echo "($1 - $2) / ($3 - $4)" | bc -l | xargs printf %.2f; }
 {
 	echo "# bench/libcall: library-call tracing against fdr's XRay mode"
 	echo
@@ -26,9 +38,15 @@ lp=$(med "$T/lib_plain") lf=$(med "$T/lib_fdr") xp=$(med "$T/xray_plain") xf=$(m
 	echo
 	echo "| set-up | untraced | recorded | recorder's cost per call |"
 	echo "|---|---|---|---|"
-	echo "| library call (plain build, libfdr-plt.so) | $lp | $lf | $(echo "$lf - $lp" | bc -l | xargs printf %.2f) |"
-	echo "| XRay function (fdr-cc build, fdr mode) | $xp | $xf | $(echo "$xf - $xp" | bc -l | xargs printf %.2f) |"
+	echo "| library call (plain build, libfdr-plt.so) | $lp | $lf | $(cost "$lf" "$lp") |"
+	echo "| library call (fdr-cc XRay build, its own runtime) | $yp | $yf | $(cost "$yf" "$yp") |"
+	echo "| XRay function (fdr-cc build, fdr mode) | $xp | $xf | $(cost "$xf" "$xp") |"
+	[ -n "$uf" ] && echo "| library call (plain build, uftrace record --force) | $lp | $uf | $(cost "$uf" "$lp") |"
 	echo
-	echo "Ratio (library call / XRay): $(echo "($lf - $lp) / ($xf - $xp)" | bc -l | xargs printf %.2f) (target: at most 2)."
+	echo "Ratios per call: library call / XRay function: $(ratio "$lf" "$lp" "$xf" "$xp") (plain build),"
+	echo "$(ratio "$yf" "$yp" "$xf" "$xp") (fdr-cc build); target: at most 2."
+	[ -n "$uf" ] && echo "uftrace / fdr per library call: $(ratio "$uf" "$lp" "$lf" "$lp") (plain build)," \
+		"$(ratio "$uf" "$lp" "$yf" "$yp") (against the fdr-cc build's)."
+	[ -z "$uf" ] && echo "uftrace is not installed (scripts/deps.sh bench): no uftrace row."
 } > results.md
 cat results.md

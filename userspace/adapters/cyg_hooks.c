@@ -17,6 +17,7 @@
 #include "fdr.h"
 #include "fdr_inline.h"
 #include "fid_cache.h"
+#include "plt_hook.h"
 #include <linux/fdr.h>
 
 __FDR_NO_INSTRUMENT static inline uint32_t fid_of(void *fn)
@@ -52,6 +53,10 @@ __FDR_NO_INSTRUMENT void __cyg_profile_func_exit(void *fn, void *call_site)
 	uint32_t fid = fid_of(fn);
 
 	(void)call_site;
+	/* a landing pad's exit (GCC calls it on unwind): the library calls
+	 * this frame made and the throw left end first (plt_shadow.c) */
+	if (__builtin_expect(fdr__plt_unwinding, 0))
+		fdr__plt_close_below((uintptr_t)__builtin_dwarf_cfa());
 	if (recording(fid))
 		fdr_inline_exit((int32_t)fid);
 }

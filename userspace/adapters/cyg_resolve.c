@@ -23,6 +23,7 @@
 #include "fid_cache.h"
 #include <linux/fdr.h>
 #include "module_lookup.h"
+#include "plt_hook.h"
 #include "sym_map.h"
 
 static pthread_mutex_t resolve_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -86,6 +87,9 @@ __FDR_NO_INSTRUMENT static void start_once(void)
 	r = fdr_attach(NULL);
 	if (r < 0 && r != -ENODATA)
 		__atomic_store_n(&fdr__cyg_idle, 1, __ATOMIC_RELAXED);
+	else	/* library calls, when fdr record asks; under resolve_lock,
+		 * after before_fork's registration (its child map comes first) */
+		fdr__plt_self_start(0, true);
 }
 
 __FDR_NO_INSTRUMENT static uint32_t assign(uintptr_t fn)

@@ -13,6 +13,8 @@
 
 #define HASHED_MASK	(FDR_FID_DIRECT_LIMIT - 1)
 #define NO_MODULE	UINT32_MAX
+/* an owner's module field for a library call's key (fdr__fid_claim_call) */
+#define CALL_KEYED	0x40000000u
 
 static struct fdr_fid_owner registry[FDR_FID_REGISTRY_SIZE];
 static uint32_t registry_used;
@@ -79,10 +81,33 @@ __FDR_NO_INSTRUMENT uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t
 	}
 }
 
+__FDR_NO_INSTRUMENT uint32_t fdr__fid_claim_call(const struct fdr_module *m, uint64_t key,
+					      uint32_t must)
+{
+	uint32_t module = (m ? m->index : CALL_KEYED - 1) | CALL_KEYED;
+	uint32_t fid = FDR_FID_DIRECT_LIMIT | (hash_function(m, key) & HASHED_MASK) | must;
+
+	for (;;) {
+		struct fdr_fid_owner *o = slot_for(fid);
+
+		if (o->fid == 0) {
+			if (registry_used >= FDR_FID_REGISTRY_SIZE / 4 * 3)
+				return 0;
+			*o = (struct fdr_fid_owner){ fid, module, key };
+			registry_used++;
+			return fid;
+		}
+		if (o->module == module && o->vaddr == key)
+			return fid;
+		fid = FDR_FID_DIRECT_LIMIT | ((fid + 1) & HASHED_MASK) | must;
+	}
+}
+
 __FDR_NO_INSTRUMENT void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o,
 					  void *arg), void *arg)
 {
 	for (uint32_t i = 0; i < FDR_FID_REGISTRY_SIZE; i++)
-		if (registry[i].fid)
+		if (registry[i].fid && (registry[i].module == NO_MODULE ||
+					!(registry[i].module & CALL_KEYED)))
 			fn(&registry[i], arg);
 }

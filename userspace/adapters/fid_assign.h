@@ -35,6 +35,15 @@ struct fdr_fid_owner {
  * m may be NULL for code outside any module.  0 when the registry is full. */
 uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr);
 
+/*
+ * Library calls (plt_ids.c): the id of key (the imported name and the
+ * function's link-time address in m), always hashed, with the bits of
+ * must set in every candidate (an XRay build keeps bit 23 set: XRay's
+ * own ids are (object << 24) | n, n counting from 1).  Such ids are not
+ * visited by fdr__fid_for_each: key is no address to name.
+ */
+uint32_t fdr__fid_claim_call(const struct fdr_module *m, uint64_t key, uint32_t must);
+
 /* Visit every claimed id, e.g. to rewrite the sym-map after fork(). */
 void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o, void *arg),
 		      void *arg);

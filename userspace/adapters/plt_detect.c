@@ -10,6 +10,12 @@
  * --patchable one an fdr_patchable section (pfe_start.c; both read from
  * the file's section headers), a dynamic --gcc build exports the hooks
  * (from the executable itself: glibc has stubs of the same names).
+ *
+ * In an fdr-cc build (plt_self.c) the same question is asked of each
+ * shared library a library call leads into: a library built with fdr-cc
+ * records its functions itself (XRay sleds the mode patches, or calls of
+ * the program's __cyg_profile_func_enter: an undefined dynamic symbol of
+ * that name), and hooking the call too would record it twice.
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -38,9 +44,34 @@ static bool named(int fd, off_t off, const char *want)
 	return len <= sizeof(name) && read_at(fd, name, len, off) && !memcmp(name, want, len);
 }
 
-/* Is there a section named XRAY_SECTION or PFE_SECTION?  Every value
- * read is checked against the sizes read, never trusted. */
-static bool has_fdr_section(int fd)
+#define CYG_ENTER	"__cyg_profile_func_enter"
+
+/* Does the dynamic symbol table sh (strings in section sh_link) hold an
+ * undefined CYG_ENTER? */
+static bool imports_cyg(int fd, const Elf64_Ehdr *eh, const Elf64_Shdr *sh)
+{
+	Elf64_Shdr str;
+	Elf64_Sym sym;
+	char name[sizeof(CYG_ENTER)];
+
+	if (sh->sh_link >= eh->e_shnum || sh->sh_entsize != sizeof(sym) ||
+	    !read_at(fd, &str, sizeof(str), (off_t)(eh->e_shoff + (uint64_t)sh->sh_link * sizeof(str))))
+		return false;
+	for (uint64_t i = 1; i < sh->sh_size / sizeof(sym) && i < (1u << 20); i++) {
+		if (!read_at(fd, &sym, sizeof(sym), (off_t)(sh->sh_offset + i * sizeof(sym))))
+			return false;
+		if (sym.st_shndx == SHN_UNDEF && sym.st_name < str.sh_size &&
+		    read_at(fd, name, sizeof(name), (off_t)(str.sh_offset + sym.st_name)) &&
+		    !memcmp(name, CYG_ENTER, sizeof(name)))
+			return true;
+	}
+	return false;
+}
+
+/* Is there a section named XRAY_SECTION or PFE_SECTION (or, with cyg,
+ * an undefined CYG_ENTER)?  Every value read is checked against the
+ * sizes read, never trusted. */
+static bool has_fdr_section(int fd, bool cyg)
 {
 	Elf64_Ehdr eh;
 	Elf64_Shdr names, sh;
@@ -54,6 +85,8 @@ static bool has_fdr_section(int fd)
 	for (unsigned i = 0; i < eh.e_shnum; i++) {
 		if (!read_at(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + (uint64_t)i * sizeof(sh))))
 			return false;
+		if (cyg && sh.sh_type == SHT_DYNSYM && imports_cyg(fd, &eh, &sh))
+			return true;
 		if (sh.sh_name >= names.sh_size)
 			continue;
 		if (named(fd, (off_t)(names.sh_offset + sh.sh_name), XRAY_SECTION) ||
@@ -83,7 +116,19 @@ bool fdr__plt_exe_records_itself(void)
 	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	xray = has_fdr_section(fd);
+	xray = has_fdr_section(fd, false);
 	close(fd);
 	return xray;
+}
+
+bool fdr__plt_lib_records_itself(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = has_fdr_section(fd, true);
+	close(fd);
+	return yes;
 }

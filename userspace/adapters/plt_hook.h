@@ -46,20 +46,48 @@ uintptr_t fdr__plt_exit(uintptr_t rsp);
  * rsp), re-hook the rest. */
 void fdr__plt_unhook_returns(void);
 void fdr__plt_rehook_returns(uintptr_t rsp);
+/* Close the pending calls whose return slot is below limit (calls made
+ * by a frame whose CFA is limit, or deeper), newest first: before that
+ * frame's Exit when a throw or a longjmp leaves it (unwind_frames.c). */
+void fdr__plt_close_below(uintptr_t limit);
+/* Between the two: an exception is on its way with library calls
+ * pending (the --gcc exit hook closes them before its frame's Exit). */
+extern __thread bool fdr__plt_unwinding __attribute__((tls_model("initial-exec")));
 
 /* plt_got.c: room for more entries at fdr__plt_syms[fdr__plt_nsyms]
  * (before any hook runs: the array moves); 0 or -1. */
 int fdr__plt_syms_reserve(uint32_t more);
 
-/* plt_preload.c: claim the ids of fdr__plt_syms[from...] and name them
- * in the sym-map (at start-up, and under patch_dlopen.c's lock). */
+/* plt_ids.c: claim the ids of fdr__plt_syms[from...] and name them
+ * in the sym-map (at start-up, and under patch_dlopen.c's lock), with
+ * the bits of fdr__plt_id_must set (fid_assign.h); in a fork child,
+ * name them all again in the child's own sym-map. */
+extern uint32_t fdr__plt_id_must;
 void fdr__plt_claim_ids(uint32_t from);
+void fdr__plt_rename_in_child(void);
+void fdr__plt_name_all(void);	/* the same, into the map already open */
+
+/* plt_shadow.c: calls whose return address lies in [lo, lo + len) are
+ * fdr's own (the runtime linked into an fdr-cc build, plt_self.c): not
+ * recorded.  len 0 (libfdr-plt.so, a library of its own): none. */
+extern uintptr_t fdr__plt_own_lo, fdr__plt_own_len;
+
+/* plt_self.c: in an fdr-cc build, when fdr record asks ($FDR_LIBCALL),
+ * hook the executable's GOT; ids with the bits of must set.  Call once
+ * attached, before the program's threads if it can; child_map_new: a
+ * fork handler registered before this one starts the child's sym-map
+ * (the --gcc hooks' does). */
+#define FDR_LIBCALL_ENV	"FDR_LIBCALL"	/* "1": the executable's calls;
+					 * "nest": every library's too */
+void fdr__plt_self_start(uint32_t must, bool child_map_new);
 
 /* plt_skip.c: never hook this name (returns twice, or not a call). */
 bool fdr__plt_skip(const char *name);
 
-/* plt_detect.c: built with fdr-cc (its own libfdr records)? */
+/* plt_detect.c: built with fdr-cc (its own libfdr records)?  The
+ * executable; a shared library file (XRay sleds or the --gcc hooks). */
 bool fdr__plt_exe_records_itself(void);
+bool fdr__plt_lib_records_itself(const char *path);
 
 /* plt_got.c: hook the executable's GOT; the number of hooked slots,
  * and in *unbound those left alone because the loader had not bound them. */

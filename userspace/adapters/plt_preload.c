@@ -6,112 +6,15 @@
  * in the sym-map (sym_map.h) by the name the executable imports it by
  * or its symbol.
  *
- * Every id is claimed here, before main and before any thread, so the
- * trampolines never take a lock.  A fork child writes the whole table
- * again under its own pid, as the -finstrument-functions hooks do.
+ * Every id is claimed here (plt_ids.c), before main and before any
+ * thread, so the trampolines never take a lock.
  */
 #include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "fdr.h"
-#include "fid_assign.h"
-#include "module_lookup.h"
 #include "patch_hook.h"
 #include "plt_hook.h"
 #include "sym_map.h"
-
-static void name_sym(const struct fdr_plt_sym *s)
-{
-	struct fdr_module *m = fdr__module_find(s->addr);
-	uint64_t vaddr = m ? s->addr - m->bias : s->addr;
-
-	fdr__sym_map_append((uint32_t)s->fid, s->name, m ? m->path : NULL, vaddr);
-}
-
-/*
- * The id's key: the function's link-time address and the imported name,
- * so that two names bound to one function (memcpy and memmove share an
- * ifunc's choice) are counted apart, and a run's ids are the next's.
- */
-static uint64_t id_key(const struct fdr_module *m, const struct fdr_plt_sym *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (const char *p = s->name; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
-	return (m ? s->addr - m->bias : s->addr) ^ (h << 40);
-}
-
-/*
- * The module a function's id is claimed in: the first loaded from the
- * same file, so that a library dlclose()d and dlopen()ed again at
- * another address keeps its functions' ids (patch_dlopen.c).
- */
-static struct fdr_module *id_module(struct fdr_module *m)
-{
-	struct fdr_module *first;
-
-	for (uint32_t i = 0; m && i < m->index; i++)
-		if ((first = fdr__module_at(i)) && !strcmp(first->path, m->path))
-			return first;
-	return m;
-}
-
-static int by_address(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/*
- * The library calls of the executable to a function -P patched in its
- * library (PATTERN@MODULE): the patch records the call, the GOT hook
- * would record it a second time, nested; its stub goes straight on.
- */
-static bool *patched_targets(void)
-{
-	uintptr_t *at = malloc((fdr__plt_nsyms + 1) * sizeof(*at));
-	bool *skip = calloc(fdr__plt_nsyms + 1, sizeof(*skip));
-	size_t n = 0;
-
-	for (uint32_t i = 0; at && i < fdr__plt_nsyms; i++)
-		if (fdr__plt_syms[i].keeps_all)
-			at[n++] = fdr__plt_syms[i].addr;
-	qsort(at, n, sizeof(*at), by_address);
-	for (uint32_t i = 0; at && skip && i < fdr__plt_nsyms; i++)
-		skip[i] = !fdr__plt_syms[i].keeps_all &&
-			  bsearch(&fdr__plt_syms[i].target, at, n, sizeof(*at), by_address);
-	free(at);
-	return skip;
-}
-
-void fdr__plt_claim_ids(uint32_t from)
-{
-	bool *skip = from ? NULL : patched_targets();
-
-	for (uint32_t i = from; i < fdr__plt_nsyms; i++) {
-		struct fdr_plt_sym *s = &fdr__plt_syms[i];
-		struct fdr_module *m;
-
-		if (skip && skip[i])
-			continue;
-		m = fdr__module_find(s->addr);
-		s->fid = (int32_t)fdr__fid_claim(id_module(m), id_key(m, s));
-		if (s->fid)
-			name_sym(s);
-	}
-	free(skip);
-}
-
-static void rewrite_map_in_child(void)
-{
-	fdr__sym_map_forget();
-	for (uint32_t i = 0; i < fdr__plt_nsyms; i++)
-		if (fdr__plt_syms[i].fid)
-			name_sym(&fdr__plt_syms[i]);
-}
 
 __attribute__((constructor)) static void plt_start(void)
 {
@@ -129,6 +32,6 @@ __attribute__((constructor)) static void plt_start(void)
 	if (!patched && !hooked && !fdr__patch_libs_wanted())
 		return;
 	fdr__plt_claim_ids(0);
-	pthread_atfork(NULL, NULL, rewrite_map_in_child);
+	pthread_atfork(NULL, NULL, fdr__plt_rename_in_child);
 	fdr__patch_dlopen_arm();
 }

@@ -105,6 +105,7 @@ static void drop_dead(struct shadow *sh, uintptr_t *slot)
 static void __attribute__((noreturn)) lost(void);
 
 static intptr_t errno_offset;
+uintptr_t fdr__plt_own_lo, fdr__plt_own_len;
 
 static char *thread_pointer(void)
 {
@@ -151,8 +152,8 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 	uintptr_t ret;
 	int err;
 
-	if (!s->fid)
-		return s->target;
+	if (!s->fid || *slot - fdr__plt_own_lo < fdr__plt_own_len)
+		return s->target;	/* not recorded, or fdr's own call */
 	err = *errno_at();
 	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
 		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
@@ -208,9 +209,13 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 	return ret;
 }
 
+__thread bool fdr__plt_unwinding __attribute__((tls_model("initial-exec")));
+
 void fdr__plt_unhook_returns(void)
 {
 	struct shadow *sh = &shadow;
+
+	fdr__plt_unwinding = sh->depth > 0;
 
 	for (uint32_t i = sh->depth; i > 0; i--) {
 		struct shadow_entry *e = &sh->e[i - 1];
@@ -221,14 +226,22 @@ void fdr__plt_unhook_returns(void)
 	}
 }
 
-void fdr__plt_rehook_returns(uintptr_t rsp)
+void fdr__plt_close_below(uintptr_t limit)
 {
 	struct shadow *sh = &shadow;
 	uint32_t keep = sh->depth;
 
-	while (keep > 0 && (uintptr_t)sh->e[keep - 1].slot < rsp)
+	while (keep > 0 && (uintptr_t)sh->e[keep - 1].slot < limit)
 		keep--;
 	close_above(sh, keep);
+}
+
+void fdr__plt_rehook_returns(uintptr_t rsp)
+{
+	struct shadow *sh = &shadow;
+
+	fdr__plt_unwinding = false;
+	fdr__plt_close_below(rsp);
 	for (uint32_t i = 0; i < sh->depth; i++) {
 		struct shadow_entry *e = &sh->e[i];
 

@@ -25,6 +25,7 @@
 #include <unwind.h>
 
 #include <linux/fdr.h>
+#include "plt_hook.h"
 #include "unwind_cxx.h"
 #include "unwind_frames.h"
 
@@ -51,12 +52,16 @@ __FDR_NO_INSTRUMENT void fdr__unwind_cxx_throwing(void *obj)
  * frame's stack pointer, and the unwound frames were all below it. */
 __FDR_NO_INSTRUMENT void *__wrap___cxa_begin_catch(void *unwind_exception)
 {
+	/* our own return slot: the catcher's library calls below it are
+	 * over, the others get their hooks back (plt_shadow.c) */
+	uintptr_t slot = (uintptr_t)__builtin_frame_address(0) + sizeof(void *);
 	void *obj = __real___cxa_begin_catch(unwind_exception);
 
 	if (pending.frames.n && (!pending.obj || pending.obj == obj))
 		fdr__unwind_close_below(&pending.frames,
 				       (uint64_t)(uintptr_t)__builtin_dwarf_cfa());
 	pending.frames.n = 0;
+	fdr__plt_rehook_returns(slot);	/* after: a library call is older */
 	return obj;
 }
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include <linux/fdr.h>
+#include "plt_hook.h"
 #include "unwind_cxx.h"
 
 const char fdr_xray_cxx_link[] = "fdr-xray-cxx";
@@ -43,6 +44,8 @@ void __cxa_throw(void *obj, void *tinfo, void (*dest)(void *))
 	static void *next;
 	throw_fn fn = (throw_fn)real(&next, "__cxa_throw");
 
+	fdr__plt_unhook_returns();	/* hooked library calls: real returns,
+					 * for the walk and the search */
 	fdr__unwind_cxx_throwing(obj);
 	fn(obj, tinfo, dest);
 	__builtin_unreachable();
@@ -53,6 +56,7 @@ __FDR_NO_INSTRUMENT __attribute__((noreturn)) void __cxa_rethrow(void)
 	static void *next;
 	rethrow_fn fn = (rethrow_fn)real(&next, "__cxa_rethrow");
 
+	fdr__plt_unhook_returns();
 	fdr__unwind_cxx_throwing(NULL);
 	fn();
 	__builtin_unreachable();

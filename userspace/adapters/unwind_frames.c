@@ -19,6 +19,7 @@
 #include "fdr.h"
 #include "fdr_inline.h"
 #include <linux/fdr.h>
+#include "plt_hook.h"
 #include "unwind_frames.h"
 
 __FDR_NO_INSTRUMENT static uint32_t frame_fid(struct _Unwind_Context *ctx)
@@ -83,8 +84,10 @@ __FDR_NO_INSTRUMENT void fdr__unwind_close_upto(struct fdr_unwind_frames *f,
 {
 	uint32_t i = 0;
 
-	while (i < f->n && f->cfa[i] <= limit)
+	while (i < f->n && f->cfa[i] <= limit) {
+		fdr__plt_close_below(f->cfa[i]);	/* its library calls first */
 		fdr_exit(f->fid[i++]);
+	}
 	if (i == 0)
 		return;
 	f->n -= i;
@@ -108,8 +111,10 @@ __FDR_NO_INSTRUMENT static _Unwind_Reason_Code close_frame(struct _Unwind_Contex
 
 	if (cfa > w->limit)
 		return _URC_END_OF_STACK;
-	if (fid)
+	if (fid) {
+		fdr__plt_close_below(cfa);	/* its library calls first */
 		fdr_exit((int32_t)fid);
+	}
 	return _URC_NO_REASON;
 }
 

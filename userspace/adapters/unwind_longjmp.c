@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include <linux/fdr.h>
+#include "plt_hook.h"
 #include "unwind_frames.h"
 
 #define JB_RSP		6	/* glibc's sysdeps/x86_64/jmpbuf-offsets.h */
@@ -32,8 +33,14 @@ __FDR_NO_INSTRUMENT static void close_jumped_frames(const struct __jmp_buf_tag *
 {
 	uint64_t target = saved_sp(env);
 
-	if (target > (uint64_t)(uintptr_t)__builtin_frame_address(0))
+	if (target > (uint64_t)(uintptr_t)__builtin_frame_address(0)) {
+		/* hooked library calls (plt_shadow.c): real return addresses
+		 * for the walk; those jumped over closed in order, the others
+		 * hooked again */
+		fdr__plt_unhook_returns();
 		fdr__unwind_close_stack_below(target);
+		fdr__plt_rehook_returns((uintptr_t)target);
+	}
 }
 
 /* __wrap_NAME: close the frames, then the real NAME (glibc's). */

@@ -23,6 +23,8 @@
 
 #include <linux/fdr.h>
 #include "fdr_env.h"
+#include "fdr_xray_ids.h"
+#include "plt_hook.h"
 #include "xray_abi.h"
 #include "xray_args.h"
 #include "xray_dso.h"
@@ -97,6 +99,9 @@ __FDR_NO_INSTRUMENT static void use_patched_sleds(void)
 			"(%s); using XRay's slower trampolines\n", strerror(-n));
 	/* shared libraries: sleds XRay never patches (xray_dso.h) */
 	fdr__xray_dso_start(only && !strncmp(only, "only:", 5));
+	/* library calls, when fdr record asks: last, so that the patching
+	 * above makes none (plt_self.c) */
+	fdr__plt_self_start(FDR_XRAY_LIBCALL_BIT, false);
 }
 
 __FDR_NO_INSTRUMENT static void start_mode(void)

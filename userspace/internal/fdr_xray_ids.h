@@ -10,5 +10,9 @@
 
 #define FDR_XRAY_DSO_SHIFT	24
 #define FDR_XRAY_DSO_MAX	15	/* 28-bit ids in the log: objects 1 to 15 */
+/* A library call's id in an XRay build (adapters/plt_self.c): hashed,
+ * 2^27 | h, always with this bit set, so never (object << 24) | n for an
+ * object of fewer than 2^23 functions. */
+#define FDR_XRAY_LIBCALL_BIT	(1u << 23)
 
 #endif /* FDR_XRAY_IDS_H */

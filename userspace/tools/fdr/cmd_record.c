@@ -144,20 +144,46 @@ static int run_measured(const struct prog *p, const struct record_opts *o,
 	return r;
 }
 
+/*
+ * An fdr-cc build records its library calls through its own runtime
+ * (adapters/plt_self.c), asked by $FDR_LIBCALL; a static one has none.
+ */
+static int self_libcall_setup(const struct record_opts *o, const struct prog *p,
+			      struct run_env *env)
+{
+	if (o->no_libcall || p->script || o->pid ||
+	    (p->elf.instr != FDR_INSTR_XRAY && p->elf.instr != FDR_INSTR_CYG))
+		return 0;
+	if (!p->elf.dynamic) {
+		fprintf(stderr, "fdr record: %s is statically linked: recording its own "
+			"functions; it makes no calls into shared libraries to record\n",
+			o->argv[0]);
+		return 0;
+	}
+	env->libcall = o->nest_libcall ? "nest" : "1";
+	fprintf(stderr, "fdr record: recording %s's functions and its calls into shared "
+		"libraries (--no-libcall: not those)\n", o->argv[0]);
+	return 0;
+}
+
 /* What the log will hold, said before PROG's own output. */
 static int libcall_setup(const struct record_opts *o, const struct prog *p, char *so,
-			 size_t sosz, const char **preload)
+			 size_t sosz, struct run_env *env)
 {
-	*preload = NULL;
-	if (!p->libcall_only)	/* instrumented: library calls not yet (issue 33) */
-		return fdr__patch_setup(o, p);	/* -P: refused, with why */
+	int r;
+
+	env->preload = NULL;
+	env->libcall = NULL;
+	if (!p->libcall_only)	/* instrumented: its own runtime hooks */
+		return (r = fdr__patch_setup(o, p)) ? r : self_libcall_setup(o, p, env);
 	if (fdr__libcall_find(so, sosz)) {
 		fprintf(stderr, "fdr record: cannot find libfdr-plt.so, which records %s's "
 			"library calls (not next to fdr, nor in $FDR_LIBDIR); run make in the "
 			"fdr tree or set FDR_LIBDIR\n", o->argv[0]);
 		return FDR_EXIT_FAILED;
 	}
-	*preload = so;
+	env->preload = so;
+	env->libcall = o->no_libcall ? "0" : o->nest_libcall ? "nest" : "1";
 	if (o->npatch)
 		return fdr__patch_setup(o, p);
 	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
@@ -179,7 +205,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	struct stream_run *stream = NULL;
 	struct backend b;
 	struct data_dir d;
-	int r = libcall_setup(o, p, so, sizeof(so), &env.preload);
+	int r = libcall_setup(o, p, so, sizeof(so), &env);
 
 	if (r || (r = fdr__data_dir_begin(&d, o->out_dir)))
 		return r;

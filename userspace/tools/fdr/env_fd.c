@@ -20,6 +20,7 @@
 
 static const char *const passed[] = {
 	"FDR_TARGET", "FDR_OPTIONS", "FDR_SYMDIR", FDR_PROG_ENV, "XRAY_OPTIONS",
+	"FDR_LIBCALL",
 };
 
 static int put_vars(int fd)

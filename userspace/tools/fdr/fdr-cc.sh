@@ -95,6 +95,15 @@ if [ "$family" = gcc ]; then
 	libs="$unwind $adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
 	# shared libraries loaded later call the program's hooks: export them
 	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
+	# a throw through a hooked library call (fdr record's library-call
+	# tracing) gives the calls their return addresses back first: the
+	# unwinder's entry points interposed, exported (plt_unwind.c)
+	if [ "$lang" = c++ ] && [ "$static" = no ]; then
+		libs="-Wl,--whole-archive $adapters/libfdr-patchable-cxx.a -Wl,--no-whole-archive $libs"
+		for s in _Unwind_RaiseException __cxa_begin_catch __cxa_rethrow; do
+			libs="$libs -Wl,--export-dynamic-symbol=$s"
+		done
+	fi
 elif [ "$patchable" = yes ]; then
 	if [ "$lang" = c++ ] && [ "$static" = yes ] && [ "$link" = yes ]; then
 		echo "fdr-c++ --patchable: a static C++ program cannot be linked: a throw through a patched frame needs fdr's interposers of the unwinder's entry points, which only a dynamic link can have; link it dynamically, or drop --patchable (XRay)" >&2

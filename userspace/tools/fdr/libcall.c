@@ -54,14 +54,20 @@ int fdr__libcall_find(char *out, size_t outsz)
 	return -1;
 }
 
-/* In PROG's child, before exec. */
-int fdr__libcall_env(const char *so)
+/* In PROG's child, before exec: so (NULL for an fdr-cc build, whose own
+ * runtime hooks) and $FDR_LIBCALL (plt_hook.h). */
+int fdr__libcall_env(const char *so, const char *libcall)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char v[PATH_MAX + 4096];
 
+	if (setenv("FDR_LIBCALL", libcall, 1) || setenv("LD_BIND_NOW", "1", 0))
+		return -1;
+	if (!so)
+		return 0;
+
 	if (snprintf(v, sizeof(v), "%s%s%s", so, old && *old ? " " : "", old ? old : "")
 	    >= (int)sizeof(v))
 		return -1;
-	return setenv("LD_PRELOAD", v, 1) || setenv("LD_BIND_NOW", "1", 0);
+	return setenv("LD_PRELOAD", v, 1);
 }

@@ -38,6 +38,7 @@ struct record_opts {
 	bool no_sched;			/* --no-sched: FDR_INIT_NO_SCHED */
 	bool stream;			/* --stream: FDR_INIT_STREAM */
 	bool no_libcall;		/* --no-libcall: no library calls */
+	bool nest_libcall;		/* --nest-libcall: between libraries too */
 	uint64_t trigger_ns;		/* --trigger DUR[:FUNC]; 0: no trigger */
 	const char *trigger_func;	/* FUNC, NULL: any function */
 	int32_t trigger_fid;		/* FUNC's id (record_filter.c), 0: any */
@@ -74,7 +75,7 @@ int fdr__prog_check(const char *name, struct prog *p, bool libcall);
 
 /* libcall.c: where libfdr-plt.so is (0), and PROG's environment for it. */
 int fdr__libcall_find(char *out, size_t outsz);
-int fdr__libcall_env(const char *so);
+int fdr__libcall_env(const char *so, const char *libcall);
 
 /* patch_opts.c: -P's patterns into the environment PROG inherits (0 or
  * the exit status after a message); after the run, what was patched. */
@@ -149,6 +150,7 @@ struct run_env {
 	long threshold_us;
 	const char *symdir;
 	const char *preload;		/* libfdr-plt.so, NULL: no library calls */
+	const char *libcall;		/* $FDR_LIBCALL ("1", "nest"), NULL: none */
 };
 /* 0 with PROG's wait status once every descendant is gone, or the exit status. */
 int fdr__run(const struct prog *p, char **argv, const struct run_env *env, int *wstatus);

@@ -55,6 +55,7 @@ static const char help[] =
 "      --no-libcall        do not record calls into shared libraries (on by\n"
 "                          default; the only calls of a program not built\n"
 "                          with fdr-cc, which is then refused unless -P)\n"
+"      --nest-libcall      (uftrace's) not implemented yet: refused\n"
 "      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
@@ -104,6 +105,11 @@ static int parse_one(int c, struct record_opts *o)
 	case 'S': o->no_sched = true; return -1;
 	case 'M': o->stream = true; return -1;
 	case 'L': o->no_libcall = true; return -1;
+	case 'l':	/* uftrace's spelling, known to users: say it is not there */
+		fprintf(stderr, "fdr record: --nest-libcall (calls between shared "
+			"libraries) is not implemented yet: only PROG's own calls into "
+			"libraries are recorded; drop the option\n");
+		return 2;
 	case 'g': return parse_trigger(optarg, o);
 	case 'T':
 		/* uftrace's -T at record time needs the XRay mode to act on
@@ -181,6 +187,7 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 		{ "auto-args", no_argument, 0, 'a' },
 		{ "no-sched", no_argument, 0, 'S' },
 		{ "no-libcall", no_argument, 0, 'L' },
+		{ "nest-libcall", no_argument, 0, 'l' },
 		{ "stream", no_argument, 0, 'M' },
 		{ "trigger", required_argument, 0, 'g' },
 		{ "pid", required_argument, 0, 'p' },

@@ -70,7 +70,7 @@ static int set_env(const struct run_env *env)
 		return -1;
 	if (env->args[0] && setenv("FDR_XRAY_ARGS", env->args, 1))
 		return -1;
-	if (env->preload && fdr__libcall_env(env->preload))
+	if (env->libcall && fdr__libcall_env(env->preload, env->libcall))
 		return -1;
 	if (env->dso_functions[0] && setenv("FDR_XRAY_DSO_FUNCTIONS", env->dso_functions, 1))
 		return -1;

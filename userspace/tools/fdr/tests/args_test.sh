@@ -16,13 +16,15 @@ same() { # name want got
 cd "$T" || exit 1
 
 check "fdr-cc: the program" "$B/fdr-cc" -O2 -g -o args_prog "$HERE/args_prog.c"
+# --no-libcall: the functions print, and their library calls (on by
+# default, libcall_test.sh's) would make them show with bodies in replay
 SPECS=(-A 'int_add@arg1/i32,arg2/i32' -R int_add@retval/i32
        -A u64_max@arg1/u64 -R u64_max@retval/u64
        -A 'str_len@arg1/s,arg2/d32' -R str_len@retval/u
        -A 'half@fparg1,arg1/d' -R half@retval/f
        -A next_char@arg1/c -R next_char@retval/c
        -A first_byte@arg1/s -R first_byte@retval/i32)
-"$FDR" record -t 0 -o d "${SPECS[@]}" ./args_prog >prog.out 2>rec.err
+"$FDR" record --no-libcall -t 0 -o d "${SPECS[@]}" ./args_prog >prog.out 2>rec.err
 same "fdr record -A/-R: PROG ran as without" 0 "$?"
 "$FDR" replay d >replay.out 2>replay.err
 # each printed call as replay shows it: "name(args) = ret;" after "| "
@@ -117,7 +119,7 @@ same "convert --format perfetto: every call's typed values equal what the progra
 	"$(cat prog.out first_byte.want)" "$(cat pf_calls.out conv_pf.err)"
 
 # -R alone: a plain Enter, the value before the Exit
-"$FDR" record -t 0 -o ronly -R plain@retval/d32 ./args_prog >/dev/null 2>ronly.err
+"$FDR" record --no-libcall -t 0 -o ronly -R plain@retval/d32 ./args_prog >/dev/null 2>ronly.err
 "$FDR" replay ronly 2>&1 | grep -q '^ *[0-9.]* us \[ *[0-9]*\] |   plain() = 3;$' \
 	&& ok "-R alone: replay shows the return value" \
 	|| nok "-R alone: replay shows the return value" "$("$FDR" replay ronly 2>&1 | grep plain)" "$(cat ronly.err)"
@@ -126,7 +128,7 @@ same "convert --format perfetto: every call's typed values equal what the progra
 	|| nok "-R alone: the entry is a plain Enter (no empty EnterArg)" "$("$FDR" dump ronly 2>&1 | grep 'fid=7')"
 
 # ---- -a: every function's spec from DWARF ----
-"$FDR" record -t 0 -o auto -a ./args_prog >auto.out 2>auto.err
+"$FDR" record --no-libcall -t 0 -o auto -a ./args_prog >auto.out 2>auto.err
 same "fdr record -a: PROG ran as without" "$(cat prog.out)" "$(cat auto.out)"
 "$FDR" replay auto 2>&1 | sed -n 's/^.*|   \(int_add\|u64_max\|str_len\|half\|next_char\)\((.*\);$/\1\2/p' >auto_calls.out
 same "-a: replay's values equal what the program printed" "$(cat prog.out)" "$(cat auto_calls.out)"
@@ -152,7 +154,7 @@ print("int main(void) { int s = 0;")
 for i in range(100): print("s += f%d(s);" % i)
 print("return s == 0 ? 1 : 0; }")' >many.c
 "$B/fdr-cc" -O2 -g -o many many.c 2>/dev/null
-"$FDR" record -t 0 -o many_auto -a ./many >/dev/null 2>&1
+"$FDR" record --no-libcall -t 0 -o many_auto -a ./many >/dev/null 2>&1
 "$FDR" info many_auto >many.info 2>&1
 if grep -q "^# arguments  *: 101 function(s)" many.info && grep -q "and 93 more" many.info &&
 	grep -q "^# exit status  *: exited with code: 0" many.info && grep -q "^# max rss  *: [0-9]" many.info; then

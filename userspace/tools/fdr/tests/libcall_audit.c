@@ -11,6 +11,10 @@
  * memory and only the parent can write them.  The test adds all files.  It shares no code
  * with libfdr-plt.so: the loader, not a GOT rewrite, sees the calls.
  * Needs lazy binding (la_pltenter is not called for -z now programs).
+ *
+ * $LIBCALL_AUDIT_SKIP, "LO-HI,LO-HI,..." (hex link-time addresses of the
+ * executable): leave out the calls made from those ranges (in an fdr-cc
+ * build, fdr's runtime and XRay's, which share the executable's PLT).
  */
 #define _GNU_SOURCE
 #include <link.h>
@@ -22,7 +26,36 @@
 #define MAX_NAMES 4096
 
 static uintptr_t *main_cookie;
-static struct { const char *name; pid_t pid; unsigned long n; } counts[MAX_NAMES];
+static uintptr_t main_bias;
+static struct { uintptr_t lo, hi; } skip[4096];
+static int nskip;
+
+static void read_from(void)
+{
+	const char *v = getenv("LIBCALL_AUDIT_SKIP");
+	char *end;
+
+	for (; v && *v && nskip < 4096; nskip++) {
+		skip[nskip].lo = strtoul(v, &end, 16) + main_bias;
+		skip[nskip].hi = strtoul(end + 1, &end, 16) + main_bias;
+		v = *end ? end + 1 : end;
+	}
+}
+
+static int counted(uintptr_t ret)
+{
+	static int read;
+
+	if (!read) {	/* the first call: the main thread's, environ set */
+		read = 1;
+		read_from();
+	}
+	for (int i = 0; i < nskip; i++)
+		if (ret >= skip[i].lo && ret < skip[i].hi)
+			return 0;
+	return 1;
+}
+static struct { const char *name; pid_t pid; unsigned long n; int ready; } counts[MAX_NAMES];
 static int nnames;
 
 unsigned la_version(unsigned v)
@@ -33,8 +66,10 @@ unsigned la_version(unsigned v)
 unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
 	(void)lmid;
-	if (!main_cookie && map->l_name[0] == 0)
+	if (!main_cookie && map->l_name[0] == 0) {
 		main_cookie = cookie;	/* the executable comes first, unnamed */
+		main_bias = map->l_addr;
+	}
 	return LA_FLG_BINDTO | LA_FLG_BINDFROM;
 }
 
@@ -47,29 +82,36 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned ndx, uintptr_t *refcook,
 	return sym->st_value;
 }
 
+/* Lock-free (a signal handler or a fork child may count while another
+ * call is counting): a new name takes a slot of its own; two threads
+ * adding one name at once make two slots, which the test adds up. */
 static void count(const char *name)
 {
 	pid_t pid = getpid();
-	int i;
+	int i, n = __atomic_load_n(&nnames, __ATOMIC_ACQUIRE);
 
-	for (i = 0; i < nnames; i++)
-		if (counts[i].pid == pid && !strcmp(counts[i].name, name))
-			break;
-	if (i == nnames && nnames < MAX_NAMES) {
-		counts[i].name = name;
-		counts[i].pid = pid;
-		nnames++;
-	}
-	if (i < MAX_NAMES)
-		__atomic_add_fetch(&counts[i].n, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < n && i < MAX_NAMES; i++)
+		if (__atomic_load_n(&counts[i].ready, __ATOMIC_ACQUIRE) && counts[i].pid == pid &&
+		    !strcmp(counts[i].name, name)) {
+			__atomic_add_fetch(&counts[i].n, 1, __ATOMIC_RELAXED);
+			return;
+		}
+	i = __atomic_fetch_add(&nnames, 1, __ATOMIC_ACQ_REL);
+	if (i >= MAX_NAMES)
+		return;
+	counts[i].name = name;
+	counts[i].pid = pid;
+	counts[i].n = 1;
+	__atomic_store_n(&counts[i].ready, 1, __ATOMIC_RELEASE);
 }
 
 Elf64_Addr la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned ndx, uintptr_t *refcook,
 				  uintptr_t *defcook, La_x86_64_regs *regs, unsigned *flags,
 				  const char *name, long *framesizep)
 {
-	(void)ndx; (void)refcook; (void)defcook; (void)regs; (void)flags; (void)framesizep;
-	count(name);
+	(void)ndx; (void)refcook; (void)defcook; (void)flags; (void)framesizep;
+	if (counted(*(uintptr_t *)regs->lr_rsp))
+		count(name);
 	return sym->st_value;
 }
 
@@ -84,8 +126,8 @@ unsigned la_objclose(uintptr_t *cookie)
 	snprintf(path, sizeof(path), "%s.%d", out, (int)getpid());
 	if (!(f = fopen(path, "w")))
 		return 0;
-	for (int i = 0; i < nnames; i++)
-		if (counts[i].pid != getppid())
+	for (int i = 0; i < nnames && i < MAX_NAMES; i++)
+		if (counts[i].ready && counts[i].pid != getppid())
 			fprintf(f, "%s %lu\n", counts[i].name, counts[i].n);
 	fclose(f);
 	return 0;

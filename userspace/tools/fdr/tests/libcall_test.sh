@@ -23,6 +23,42 @@ not_compared() { # EXE
 		END {for (s in g) if (!(s in j)) print s}' | sed 's/@.*//'
 	printf '%s\n' setjmp _setjmp __sigsetjmp sigsetjmp vfork __vfork getcontext swapcontext \
 		_Unwind_Resume __cxa_rethrow
+	# an fdr-cc build: __register_atfork, which libc_nonshared's
+	# pthread_atfork (a function of the executable, called by fdr's
+	# runtime) calls
+	[ -n "${FDRCC:-}" ] && echo __register_atfork
+}
+# fdr_counts of the library calls only: functions the sym-maps place in
+# another module than EXE (an fdr-cc build's own are in the log too)
+fdr_lib_counts() { # DIR EXE
+	"$FDR" convert --format yaml --no-sort "$1" | python3 -c '
+import collections, glob, os, re, sys
+names, exe = {}, os.path.realpath(sys.argv[2])
+for f in glob.glob(sys.argv[1] + "/fdr-syms.*.map"):
+    for line in open(f):
+        p = line.split("\t")
+        if not line.startswith("#") and len(p) > 2 and os.path.realpath(p[2]) != exe:
+            names[p[0]] = p[1]
+c = collections.Counter(names[m.group(1)] for m in
+        (re.search(r"func-id: (\d+),.*kind: function-enter", l) for l in sys.stdin)
+        if m and m.group(1) in names)
+print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$1" "$2"
+}
+# In an fdr-cc build fdr's runtime and XRay's call through the program's
+# PLT too: "LO-HI,..." of their code (fdr_text: plt_self.c) for the audit
+# to leave out ($LIBCALL_AUDIT_SKIP), as fdr does.
+runtime_ranges() { # EXE
+	nm -S --defined-only "$1" | python3 -c '
+import re, sys
+r, se = [], {}
+for s in (l.split() for l in sys.stdin):
+    if len(s) == 3 and s[2] in ("__start_fdr_text", "__stop_fdr_text"):
+        se[s[2]] = s[0]
+    if len(s) == 4 and s[2] in "Tt" and re.match(r"(_ZN\d+)?__(xray|sanitizer|interception)", s[3]):
+        r.append("%s-%x" % (s[0], int(s[0], 16) + int(s[1], 16)))
+if len(se) == 2:
+    r.append("%s-%s" % (se["__start_fdr_text"], se["__stop_fdr_text"]))
+print(",".join(r))'
 }
 drop() { # LIST-FILE, COUNTS on stdin: COUNTS without the names in LIST-FILE
 	tr ' ' '\n' | awk -F= 'NR == FNR {skip[$0] = 1; next} $1 != "" && !($1 in skip)' "$1" - |
@@ -38,7 +74,9 @@ compare() {
 	mkdir -p "$T/a" "$T/f"
 	rm -f "$T/a/"* "$T/f/"*
 	cp "$T"/input* "$T/a/" 2>/dev/null; cp "$T"/input* "$T/f/" 2>/dev/null
-	(cd "$T/a" && LIBCALL_AUDIT_OUT=$T/counts LD_AUDIT=$T/audit.so "$exe" "$@" >"$T/a.out"); rc_a=$?
+	local skip=; [ -n "${FDRCC:-}" ] && skip=$(runtime_ranges "$exe")
+	(cd "$T/a" && LIBCALL_AUDIT_SKIP=$skip LIBCALL_AUDIT_OUT=$T/counts LD_AUDIT=$T/audit.so \
+		"$exe" "$@" >"$T/a.out" 2>/dev/null); rc_a=$?
 	rm -rf "$T/f.data"
 	(cd "$T/f" && "$FDR" record -o "$T/f.data" -t 0 -- "$exe" "$@" >"$T/f.out" 2>"$T/f.err"); rc_f=$?
 	[ $rc_a = $rc_f ] && cmp -s "$T/a.out" "$T/f.out" && diff -r "$T/a" "$T/f" >/dev/null \
@@ -47,7 +85,7 @@ compare() {
 			"$(diff "$T/a.out" "$T/f.out" | head -20)" "$(head -c 1000 "$T/f.err")"
 	not_compared "$exe" > "$T/skip"
 	a=$(audit_counts "$T/counts" | drop "$T/skip")
-	f=$(fdr_counts "$T/f.data" | drop "$T/skip")
+	f=$(fdr_lib_counts "$T/f.data" "$exe" | drop "$T/skip")
 	rm -f "$T"/counts.*
 	[ -n "$a" ] && [ "$a" = "$f" ] && ok "$name: library calls per function = the audit's" \
 		|| nok "$name: library calls per function = the audit's" "audit: $a" "fdr:   $f" \
@@ -70,6 +108,45 @@ check "build: clang++-19 -O2 exceptions" clang++-19 -O2 -o throw "$HERE/libcall_
 compare "C++ exceptions thrown through and from library calls" "$T/throw"
 check "C++ exceptions: every exit closes the newest entry" nested "$T/f.data"
 
+# ---- fdr-cc builds: their own runtime hooks the GOT (plt_self.c) ----
+# The program's functions are still recorded, with its library calls
+# nested inside them, named in the report.
+FDRCC=1
+for mode in xray gcc; do
+	flag=; [ $mode = gcc ] && flag=--gcc
+	check "build: fdr-cc $flag -O2 ($mode)" "$B/fdr-cc" $flag -O2 -o prog_$mode "$HERE/libcall_prog.c" -lm -lpthread
+	compare "fdr-cc $mode build" "$T/prog_$mode"
+	grep -q "recording .*prog_$mode's functions and its calls into shared libraries" "$T/f.err" \
+		&& ok "fdr-cc $mode build: the summary says library calls are recorded" \
+		|| nok "fdr-cc $mode build: the summary says library calls are recorded" "$(cat "$T/f.err")"
+	check "fdr-cc $mode build: every exit closes the newest entry (longjmp out of qsort)" nested "$T/f.data"
+	got=$(fdr_counts "$T/f.data")
+	case " $got " in *" main=2 "*" sorting=1 "*" thread_body=2 "*) ok "fdr-cc $mode build: its own functions still counted" ;;
+		*) nok "fdr-cc $mode build: its own functions still counted" "$got" ;; esac
+	"$FDR" replay "$T/f.data" 2>/dev/null | grep -A1 '  sorting() {' | grep -q 'qsort() {' \
+		&& ok "fdr-cc $mode build: replay names the library call inside the function that made it" \
+		|| nok "fdr-cc $mode build: replay names the library call inside the function that made it" \
+			"$("$FDR" replay "$T/f.data" 2>&1 | head -40)"
+	rm -rf nl.data
+	"$FDR" record -o nl.data -t 0 --no-libcall -- "$T/prog_$mode" >/dev/null 2>nl.err
+	got=$(fdr_counts nl.data)
+	case " $got " in *" main=2 "*" sorting=1 "*) case " $got " in *" printf="*|*" qsort="*) nok "fdr-cc $mode build, --no-libcall: no library calls" "$got" ;;
+		*) ok "fdr-cc $mode build, --no-libcall: its functions only" ;; esac ;;
+		*) nok "fdr-cc $mode build, --no-libcall: its functions only" "$got" "$(cat nl.err)" ;; esac
+done
+for mode in xray gcc; do
+	flag=; [ $mode = gcc ] && flag=--gcc
+	check "build: fdr-c++ $flag -O2 exceptions ($mode)" "$B/fdr-c++" $flag -O2 -o throw_$mode "$HERE/libcall_throw.cc"
+	compare "fdr-c++ $mode build: C++ exceptions thrown through and from library calls" "$T/throw_$mode"
+	check "fdr-c++ $mode build, C++ exceptions: every exit closes the newest entry" nested "$T/f.data"
+done
+check "build: fdr-cc -static (xray)" "$B/fdr-cc" -static -O2 -o prog_static "$HERE/libcall_prog.c" -lm -lpthread
+"$FDR" record -o st.data -t 0 -- ./prog_static >/dev/null 2>st.err
+grep -q 'statically linked: recording its own functions; it makes no calls into shared libraries' st.err \
+	&& ok "static fdr-cc build: the summary says there are no library calls to record" \
+	|| nok "static fdr-cc build: the summary says there are no library calls to record" "$(cat st.err)"
+FDRCC=
+
 # ---- a Debian binary: gzip ----
 { seq 1 30000; echo hello; } > input
 compare "/usr/bin/gzip -9" /usr/bin/gzip -9 input
@@ -85,10 +162,11 @@ for mode in xray gcc; do
 	flag=; [ $mode = gcc ] && flag=--gcc
 	"$B/fdr-cc" $flag -O1 -g -o traced_$mode "$HERE/traced.c" -lpthread || { nok "build traced ($mode)"; continue; }
 	"$FDR" record -o x_$mode.data -t 0 -- ./execer ./traced_$mode >/dev/null 2>x.err
-	c=$("$FDR" convert --format yaml --no-sort x_$mode.data 2>/dev/null | grep -c 'kind: function-enter')
+	c=$(fdr_counts x_$mode.data | tr ' ' '\n' | grep -E '^(execv|main|work|middle|leaf)=' | tr '\n' ' ')
 	# traced.c: main 1, work 1, middle 4, leaf 12: 18 Enters, each once,
-	# after execer's one library call, execv (whose Exit never comes)
-	[ "$c" = 19 ] && ok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" \
+	# after execer's one library call, execv (whose Exit never comes);
+	# traced's own library calls are recorded too (FDR_LIBCALL is inherited)
+	[ "$c" = "execv=1 leaf=12 main=1 middle=4 work=1 " ] && ok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" \
 		|| nok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" "enters: $c" "$(head -c 1000 x.err)"
 done
 

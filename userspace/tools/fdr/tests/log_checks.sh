@@ -17,7 +17,8 @@ c = collections.Counter(names.get(m.group(1), "#" + m.group(1)) for m in
         (re.search(r"func-id: (\d+),.*kind: function-enter", l) for l in sys.stdin) if m)
 print(" ".join("%s=%d" % kv for kv in sorted(c.items())))' "$1"
 }
-# Every Exit of a thread closes the newest open Enter of the same function
+# Every Exit (or an XRay tail exit) of a thread closes the newest open
+# Enter of the same function
 # (what llvm-xray and fdr replay need), whatever a longjmp skipped; only
 # a fork child starts with the Exit of the fork its parent entered.
 nested() { # DIR
@@ -25,7 +26,7 @@ nested() { # DIR
 import re, sys
 stacks, entered = {}, set()
 for line in sys.stdin:
-    m = re.search(r"func-id: (\d+),.*thread: (\d+),.*kind: function-(enter|exit)", line)
+    m = re.search(r"func-id: (\d+),.*thread: (\d+),.*kind: function-(enter|exit|tail-exit)", line)
     if not m:
         continue
     st = stacks.setdefault(m.group(2), [])

@@ -38,7 +38,7 @@ check "build: fdr-cc --patchable -O2 -g, and the XRay build of the same source" 
 	&& ok "recorded from the start: output and exit status ($rc) unchanged" \
 	|| nok "recorded from the start: output and exit status unchanged" "rc $rc_plain/$rc" \
 		"$(head -c 1500 p.err)"
-"$FDR" record -o x.data -t 0 -- ./prog_xray 4 > /dev/null 2> x.err
+"$FDR" record --no-libcall -o x.data -t 0 -- ./prog_xray 4 > /dev/null 2> x.err
 p=$(report_calls p.data) x=$(report_calls x.data)
 nf=$(wc -w <<<"$p")
 [ "$nf" -ge 10 ] && [ "$p" = "$x" ] \
@@ -59,7 +59,7 @@ check "build: fdr-c++ --patchable and fdr-c++ (XRay)" \
 		'$B/fdr-c++' -O2 -g -o throw_xray '$HERE/patch_throw.cc'"
 ./throw > cxx_plain.out
 "$FDR" record -o c.data -t 0 -- ./throw > c.out 2> c.err; rc=$?
-"$FDR" record -o cx.data -t 0 -- ./throw_xray > /dev/null 2>&1
+"$FDR" record --no-libcall -o cx.data -t 0 -- ./throw_xray > /dev/null 2>&1
 p=$(report_calls c.data) x=$(report_calls cx.data)
 [ $rc = 0 ] && cmp -s cxx_plain.out c.out && [ -n "$p" ] && [ "$p" = "$x" ] \
 	&& ok "C++ throw/rethrow through patched frames: output unchanged, calls = XRay's" \

@@ -18,6 +18,8 @@ expect_profile() { # name want dir [report args]
 	if [ "$got" = "$want" ]; then ok "$name"; else nok "$name" "want: $want" "got:  $got" "$(cat "$T/r.err")"; fi
 }
 cd "$T" || exit 1
+# Recorded with --no-libcall: the program's library calls (on by default)
+# would add printf and dlsym to every count; libcall_test.sh checks them.
 
 check "fdr-cc -shared: the linked library" "$B/fdr-cc" -O1 -fPIC -shared -o libdsolib.so "$HERE/dso_lib.c"
 check "fdr-cc -shared: the dlopen()ed library" "$B/fdr-cc" -O1 -fPIC -shared -o libdsoplug.so "$HERE/dso_plug.c"
@@ -28,7 +30,7 @@ objdump -d libdsolib.so | grep -A1 '<dso_lib_leaf>:' | grep -q 'jmp' \
 	|| nok "clang-19 -shared: the library holds XRay sleds" "$(objdump -d libdsolib.so | grep -A2 '<dso_lib_leaf>:')"
 
 # ---- -t 0: every call ----
-"$FDR" record -o all -t 0 -- ./dso_main ./libdsoplug.so >want.txt 2>rec.err
+"$FDR" record --no-libcall -o all -t 0 -- ./dso_main ./libdsoplug.so >want.txt 2>rec.err
 want=$(cat want.txt)
 [ -n "$want" ] && ok "the program ran and said what it called" || nok "the program ran and said what it called" "$(cat rec.err)"
 expect_profile "-t 0: every call of both libraries, counted and named" "$want" all
@@ -42,12 +44,22 @@ grep -q "^$((1 << 24 | 1))	dso_lib_leaf	$T/libdsolib.so	" all/fdr-syms.xray.map 
 grep -q '^ *[0-9.]* [mun]s \[ *[0-9]*\] |     plug_leaf();' replay.txt && grep -q '} /\* plug_run \*/' replay.txt \
 	&& ok "replay: plug_leaf() under plug_run(), named" || nok "replay: plug_leaf() under plug_run(), named" "$(head -30 replay.txt)"
 
+# library calls on (the default): a call into a library built with fdr-cc
+# is recorded once, by its sleds, not a second time by the GOT hook
+"$FDR" record -o lc -t 0 -- ./dso_main ./libdsoplug.so >/dev/null 2>lc.err
+got=$(profile lc | tr ' ' '\n' | grep -E '^(dso_lib_|plug_|main=)' | tr '\n' ' ')
+[ "$got" = "$(echo "$want" | tr ' ' '\n' | grep -E '^(dso_lib_|plug_|main=)' | tr '\n' ' ')" ] \
+	&& profile lc | grep -q 'printf=1' \
+	&& ok "library calls on: fdr-cc libraries' functions counted once, printf recorded" \
+	|| nok "library calls on: fdr-cc libraries' functions counted once, printf recorded" \
+		"want: $want" "got:  $(profile lc)" "$(cat lc.err)"
+
 # ---- report -F: a library function and what it calls ----
 expect_profile "report -F plug_run: the dlopen()ed function and its callees" \
 	"plug_leaf=18 plug_run=3" all -F plug_run
 
 # ---- the default threshold (5 us): the 1 ms calls all, short ones maybe ----
-"$FDR" record -o dflt -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
+"$FDR" record --no-libcall -o dflt -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
 got=$(profile dflt)
 python3 - "$got" "$want" <<'P' && ok "default threshold: slow calls all kept, none counted more than made" || nok "default threshold: slow calls all kept, none counted more than made" "got:  $got" "want: $want"
 import sys
@@ -58,15 +70,15 @@ assert all(k in want and int(v) <= int(want[k]) for k, v in got.items()), got
 P
 
 # ---- record -F/-N on library functions (names PROG's map lacks) ----
-"$FDR" record -o only -t 0 -F plug_slow -F dso_lib_work -- ./dso_main ./libdsoplug.so >/dev/null 2>only.err
+"$FDR" record --no-libcall -o only -t 0 -F plug_slow -F dso_lib_work -- ./dso_main ./libdsoplug.so >/dev/null 2>only.err
 expect_profile "record -F plug_slow -F dso_lib_work: only those library functions" \
 	"dso_lib_work=4 plug_slow=3" only
-"$FDR" record -o onlymain -t 0 -F main -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
+"$FDR" record --no-libcall -o onlymain -t 0 -F main -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
 expect_profile "record -F main: no library function" "main=1" onlymain
-"$FDR" record -o skip -t 0 -N plug_leaf -N dso_lib_leaf -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
+"$FDR" record --no-libcall -o skip -t 0 -N plug_leaf -N dso_lib_leaf -- ./dso_main ./libdsoplug.so >/dev/null 2>&1
 expect_profile "record -N plug_leaf -N dso_lib_leaf: all but those" \
 	"dso_lib_slow=1 dso_lib_work=4 main=1 plug_run=3 plug_slow=3" skip
-"$FDR" record -o bad -t 0 -F '#99999' -- ./dso_main ./libdsoplug.so >/dev/null 2>bad.err
+"$FDR" record --no-libcall -o bad -t 0 -F '#99999' -- ./dso_main ./libdsoplug.so >/dev/null 2>bad.err
 [ $? = 125 ] && grep -q "no such function" bad.err && [ ! -e bad ] \
 	&& ok "record -F #id not in PROG's map: refused, no data directory" \
 	|| nok "record -F #id not in PROG's map: refused, no data directory" "$(cat bad.err)"
@@ -78,13 +90,13 @@ int dso_lib_work(int n);
 int main(void) { return dso_lib_work(3) == 6 ? 0 : 1; }
 X
 check "fdr-cc: a program that links the library, no dlopen()" "$B/fdr-cc" -O1 -o linked linked.c -L. -ldsolib -Wl,-rpath,'$ORIGIN'
-"$FDR" record -o lonly -t 0 -F dso_lib_work -- ./linked >/dev/null 2>lonly.err
+"$FDR" record --no-libcall -o lonly -t 0 -F dso_lib_work -- ./linked >/dev/null 2>lonly.err
 expect_profile "record -F dso_lib_work: found in the linked library's map" "dso_lib_work=1" lonly
-"$FDR" record -o lbad -t 0 -F dso_lib_wrok -- ./linked >/dev/null 2>lbad.err
+"$FDR" record --no-libcall -o lbad -t 0 -F dso_lib_wrok -- ./linked >/dev/null 2>lbad.err
 [ $? = 125 ] && grep -q -- "-F dso_lib_wrok: no such function in the program's XRay instrumentation map nor in its shared libraries'" lbad.err && [ ! -e lbad ] \
 	&& ok "record -F typo, no dlopen(): refused before running, no data directory" \
 	|| nok "record -F typo, no dlopen(): refused before running, no data directory" "$(cat lbad.err)"
-"$FDR" record -o dnote -t 0 -F plug_slow -F not_anywhere -- ./dso_main ./libdsoplug.so >/dev/null 2>dnote.err
+"$FDR" record --no-libcall -o dnote -t 0 -F plug_slow -F not_anywhere -- ./dso_main ./libdsoplug.so >/dev/null 2>dnote.err
 grep -q "note: -F not_anywhere: not in the program's XRay map nor in its libraries'; kept for the libraries it dlopen()s" dnote.err \
 	&& ok "record -F, a program that dlopen()s: a name no map has yet is a note, not an error" \
 	|| nok "record -F, a program that dlopen()s: a name no map has yet is a note, not an error" "$(cat dnote.err)"
@@ -104,12 +116,12 @@ int main() { return shapes::total(4) == 14 ? 0 : 1; }
 X
 check "fdr-c++ -shared: a C++ library" "$B/fdr-c++" -O1 -fPIC -shared -o libcxxl.so cxxlib.cc
 check "fdr-c++: a program linking it" "$B/fdr-c++" -O1 -o cxxmain cxxmain.cc -L. -lcxxl -Wl,-rpath,'$ORIGIN'
-"$FDR" record -o cxx -t 0 -- ./cxxmain >/dev/null 2>&1
+"$FDR" record --no-libcall -o cxx -t 0 -- ./cxxmain >/dev/null 2>&1
 expect_profile "C++ library: names demangled" "main=1 shapes::Sq::area() const=4 shapes::total(int)=1" cxx
-"$FDR" record -o cxxf -t 0 -F 'shapes::total(int)' -- ./cxxmain >/dev/null 2>&1
+"$FDR" record --no-libcall -o cxxf -t 0 -F 'shapes::total(int)' -- ./cxxmain >/dev/null 2>&1
 expect_profile "record -F 'shapes::total(int)': a C++ library function by its report name" \
 	"shapes::total(int)=1" cxxf
-"$FDR" record -o cxxn -t 0 -N 'shapes::Sq::area() const' -- ./cxxmain >/dev/null 2>&1
+"$FDR" record --no-libcall -o cxxn -t 0 -N 'shapes::Sq::area() const' -- ./cxxmain >/dev/null 2>&1
 expect_profile "record -N 'shapes::Sq::area() const': all but that one" "main=1 shapes::total(int)=1" cxxn
 
 # a C++ exception thrown in a library, through a library frame, caught
@@ -126,7 +138,7 @@ int main() { int s = 0; for (int i = 0; i < 3; i++) { try { s += lib_middle(i); 
 X
 check "fdr-c++ -shared: a library that throws" "$B/fdr-c++" -O1 -fPIC -shared -o libthr.so thr.cc
 check "fdr-c++: a program catching its throws" "$B/fdr-c++" -O1 -o thrmain thrmain.cc -L. -lthr -Wl,-rpath,'$ORIGIN'
-"$FDR" record -o thr -t 0 -- ./thrmain >/dev/null 2>&1
+"$FDR" record --no-libcall -o thr -t 0 -- ./thrmain >/dev/null 2>&1
 "$FDR" replay thr >thr.txt 2>&1
 [ "$(grep -c '\] |   after();$' thr.txt)" = 3 ] && [ "$(grep -c '\] |   } /\* lib_middle \*/$' thr.txt)" = 3 ] \
 	&& ok "a throw through library frames closes them: after() at main's level, 3 times" \

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plt_self.c - library calls of a program built with fdr-cc (XRay or
+ * --gcc): the program's own libfdr, linked in statically, hooks the
+ * executable's GOT with the code libfdr-plt.so uses (plt_got.c,
+ * plt_shadow.c, plt_tramp_x86_64.S, plt_ids.c), when fdr record asks
+ * for it ($FDR_LIBCALL); with nobody recording nothing happens.
+ * (Documentation/integrations.md, "Library calls".)
+ *
+ * One runtime per process: no second libfdr (as a preloaded
+ * libfdr-plt.so would be) giving each thread two buffers.  fdr's own code
+ * shares the executable's GOT with the program: its calls into libc
+ * (the sym-map's writes, a buffer's mmap, the dlopen wrapper's patching)
+ * go through the same entries.  They are told apart by the caller's
+ * return address: the adapters' archives put all of fdr's code, libfdr's
+ * included, in one section, fdr_text (the Makefile renames .text), whose
+ * bounds the linker gives as __start_fdr_text and __stop_fdr_text.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fdr_env.h"
+#include "module_lookup.h"
+#include "plt_hook.h"
+
+extern const char __start_fdr_text[] __attribute__((weak, visibility("hidden")));
+extern const char __stop_fdr_text[] __attribute__((weak, visibility("hidden")));
+
+/*
+ * A call into a library built with fdr-cc is recorded there (its sleds,
+ * its hooks): its stub goes straight on, as libfdr-plt.so's does for a
+ * function -P patched.
+ */
+static void leave_recorded_libs(void)
+{
+	static signed char records[FDR_MODULES_MAX];	/* 0 unknown, 1 yes, -1 no */
+
+	for (uint32_t i = 0; i < fdr__plt_nsyms; i++) {
+		struct fdr_module *m = fdr__module_find(fdr__plt_syms[i].addr);
+
+		if (!m || m->is_main || m->index >= FDR_MODULES_MAX)
+			continue;
+		if (!records[m->index])
+			records[m->index] = fdr__plt_lib_records_itself(m->path) ? 1 : -1;
+		if (records[m->index] > 0)
+			fdr__plt_syms[i].fid = 0;
+	}
+}
+
+void fdr__plt_self_start(uint32_t must, bool child_map_new)
+{
+	const char *v = fdr__env(FDR_LIBCALL_ENV);
+	static bool started;
+	uintptr_t lo = (uintptr_t)__start_fdr_text, hi = (uintptr_t)__stop_fdr_text;
+	uint32_t unbound;
+
+	if (started || !v || (strcmp(v, "1") && strcmp(v, "nest")))
+		return;
+	started = true;
+	if (!lo || hi <= lo) {
+		fprintf(stderr, "fdr: note: library calls are not recorded: fdr's runtime "
+			"was linked without its fdr_text section (link with fdr-cc and "
+			"the archives of the same build)\n");
+		return;
+	}
+	fdr__plt_own_lo = lo;
+	fdr__plt_own_len = hi - lo;
+	fdr__plt_shadow_init();
+	if (!fdr__plt_hook_main(&unbound))
+		return;
+	fdr__plt_id_must = must;
+	fdr__plt_claim_ids(0);
+	leave_recorded_libs();
+	pthread_atfork(NULL, NULL, child_map_new ? fdr__plt_name_all : fdr__plt_rename_in_child);
+}
