@@ -20,49 +20,94 @@
 #include <linux/fdr_log.h>
 #include "xray_args.h"
 
-struct fdr__xray_fn_spec **fdr__xray_args_by_fid;
-int32_t fdr__xray_args_max;
+struct fdr__xray_args_table *fdr__xray_args_tables[FDR_XRAY_DSO_MAX + 1];
+
+/* The =NAME entries, for the shared libraries patched later. */
+struct named_spec {
+	const char *name;	/* in the environment: NUL-less, len bytes */
+	size_t len;
+	struct fdr__xray_fn_spec spec;
+};
+static struct named_spec *named;
+static size_t nnamed;
 
 size_t __xray_max_function_id(void);
 
-/* "i3" -> slot 2; "f1" -> slot FDR_XREG_XMM0. */
-__FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct fdr__xray_arg_reg *r)
+/* "i3" -> slot 2; "f1" -> slot FDR_XREG_XMM0; "i7" and "f9" -> the first
+ * stack slot.  p past it into *end. */
+__FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct fdr__xray_arg_reg *r,
+					 const char **end)
 {
-	int idx = p[1] - '0';
+	char *q;
+	long idx = strtol(p + 1, &q, 10);
 
+	*end = q;
 	r->cls = p[0];
-	if ((p[0] == 'i' || p[0] == 's') && idx >= 1 && idx <= 6)
+	if (q == p + 1 || idx < 1)
+		return -1;
+	if ((p[0] == 'i' || p[0] == 's') && idx <= 6)
 		r->slot = (uint8_t)(idx - 1);
-	else if (p[0] == 'f' && idx >= 1 && idx <= 8)
+	else if ((p[0] == 'i' || p[0] == 's') && idx <= FDR_XARG_INT_MAX)
+		r->slot = (uint8_t)(FDR_XREG_STACK + idx - 6);
+	else if (p[0] == 'f' && idx <= 8)
 		r->slot = (uint8_t)(FDR_XREG_XMM0 + idx - 1);
+	else if (p[0] == 'f' && idx <= FDR_XARG_FP_MAX)
+		r->slot = (uint8_t)(FDR_XREG_STACK + idx - 8);
 	else
 		return -1;
 	return 0;
 }
 
-/* "FID:i1,s2:i" into f; end: one past it. */
-__FDR_NO_INSTRUMENT static int parse_entry(struct fdr__xray_fn_spec *f, const char *p,
-					   const char *end)
+/* "ARGS:RET" at p (after the id or name) into f; end: one past it. */
+__FDR_NO_INSTRUMENT static int parse_regs(struct fdr__xray_fn_spec *f, const char *p,
+					  const char *end)
 {
-	char *q;
-	long fid = strtol(p, &q, 10);
-
-	if (q == p || *q != ':' || fid <= 0 || fid > fdr__xray_args_max ||
-	    fdr__xray_args_by_fid[fid])
-		return -1;
-	f->fid = (int32_t)fid;
-	for (p = q + 1; *p != ':'; p += *p == ',') {
-		if (p + 2 > end || f->n == FDR_ENTER_ARGS_MAX || parse_reg(p, &f->arg[f->n++]))
+	for (; p < end && *p != ':'; p += *p == ',') {
+		if (f->n == FDR_ENTER_ARGS_MAX || parse_reg(p, &f->arg[f->n++], &p))
 			return -1;
-		f->has_str |= *p == 's';
-		p += 2;
-		if (*p != ',' && *p != ':')
+		f->has_str |= f->arg[f->n - 1].cls == 's';
+		if (p >= end || (*p != ',' && *p != ':'))
 			return -1;
 	}
+	if (p >= end)
+		return -1;
 	p++;
 	if (p < end && (*p == 'i' || *p == 'f' || *p == 's'))
 		f->ret = *p++;
 	return p == end ? 0 : -1;
+}
+
+/* "FID:ARGS:RET" into f, PROG's table; end: one past it. */
+__FDR_NO_INSTRUMENT static int parse_entry(struct fdr__xray_fn_spec *f, const char *p,
+					   const char *end)
+{
+	struct fdr__xray_args_table *t = fdr__xray_args_tables[0];
+	char *q;
+	long fid = strtol(p, &q, 10);
+
+	if (q == p || *q != ':' || fid <= 0 || fid > t->max || t->spec[fid])
+		return -1;
+	f->fid = (int32_t)fid;
+	if (parse_regs(f, q + 1, end))
+		return -1;
+	t->spec[fid] = f;
+	return 0;
+}
+
+/* "=NAME:ARGS:RET" into named[nnamed]; end: one past it. */
+__FDR_NO_INSTRUMENT static int parse_named(const char *p, const char *end)
+{
+	const char *colon = memchr(p, ':', (size_t)(end - p));
+	struct named_spec *ns = &named[nnamed];
+
+	if (!colon || colon == p + 1)
+		return -1;
+	ns->name = p + 1;
+	ns->len = (size_t)(colon - ns->name);
+	if (parse_regs(&ns->spec, colon + 1, end))
+		return -1;
+	nnamed++;
+	return 0;
 }
 
 __FDR_NO_INSTRUMENT static size_t count_entries(const char *p)
@@ -74,7 +119,7 @@ __FDR_NO_INSTRUMENT static size_t count_entries(const char *p)
 	return n;
 }
 
-/* Every entry of env into specs, indexed by fid; 0 or -1 at p. */
+/* Every entry of env into specs (by fid) or named; 0 or -1 at p. */
 __FDR_NO_INSTRUMENT static int parse_all(const char *env, struct fdr__xray_fn_spec *specs,
 					 const char **at)
 {
@@ -86,35 +131,67 @@ __FDR_NO_INSTRUMENT static int parse_all(const char *env, struct fdr__xray_fn_sp
 		if (!end)
 			end = p + strlen(p);
 		*at = p;
-		if (parse_entry(&specs[i], p, end))
+		if (*p == '=' ? parse_named(p, end) : parse_entry(&specs[i], p, end))
 			return -1;
-		fdr__xray_args_by_fid[specs[i].fid] = &specs[i];
 		p = *end ? end + 1 : end;
 	}
 	return 0;
 }
 
+__FDR_NO_INSTRUMENT struct fdr__xray_args_table *fdr__xray_args_table_new(int id, int32_t max)
+{
+	struct fdr__xray_args_table *t;
+
+	t = calloc(1, sizeof(*t) + ((size_t)max + 1) * sizeof(t->spec[0]));
+	if (!t)
+		return NULL;
+	t->max = max;
+	__atomic_store_n(&fdr__xray_args_tables[id], t, __ATOMIC_RELEASE);
+	return t;
+}
+
 __FDR_NO_INSTRUMENT int fdr__xray_args_load(const char *env)
 {
+	struct fdr__xray_args_table *t;
 	struct fdr__xray_fn_spec *specs;
 	const char *at = env;
+	size_t n;
 
 	if (!env || !*env)
 		return 0;
-	fdr__xray_args_max = (int32_t)__xray_max_function_id();
-	specs = calloc(count_entries(env), sizeof(*specs));
-	fdr__xray_args_by_fid = calloc((size_t)fdr__xray_args_max + 1, sizeof(*fdr__xray_args_by_fid));
-	if (!specs || !fdr__xray_args_by_fid || parse_all(env, specs, &at)) {
+	n = count_entries(env);
+	specs = calloc(n, sizeof(*specs));
+	named = calloc(n, sizeof(*named));
+	/* PROG's: nothing reads it before the retarget, after this */
+	t = fdr__xray_args_table_new(0, (int32_t)__xray_max_function_id());
+	if (!specs || !named || !t || parse_all(env, specs, &at)) {
 		fprintf(stderr, "fdr xray mode: FDR_XRAY_ARGS: %s at '%.40s' "
 			"(fdr record writes it: record with fdr record -A/-R)\n",
-			specs && fdr__xray_args_by_fid ? "bad entry" : "out of memory", at);
-		free(fdr__xray_args_by_fid);
+			specs && named && t ? "bad entry" : "out of memory", at);
+		free(t);
 		free(specs);
-		fdr__xray_args_by_fid = NULL;
-		fdr__xray_args_max = 0;
+		free(named);
+		fdr__xray_args_tables[0] = NULL;
+		named = NULL;
+		nnamed = 0;
 		return -EINVAL;
 	}
 	return 0;
+}
+
+__FDR_NO_INSTRUMENT bool fdr__xray_args_any_named(void)
+{
+	return nnamed > 0;
+}
+
+__FDR_NO_INSTRUMENT const struct fdr__xray_fn_spec *fdr__xray_args_named(const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+
+	for (size_t i = 0; i < nnamed && name; i++)
+		if (named[i].len == len && !memcmp(named[i].name, name, len))
+			return &named[i].spec;
+	return NULL;
 }
 
 __FDR_NO_INSTRUMENT bool fdr__xray_args_wants(int32_t fid, uint8_t kind)
@@ -183,7 +260,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_t
 	}
 	memcpy(ev, FDR_ARGS_STR_MAGIC, 8);
 	for (unsigned i = 0; i < f->n; i++) {
-		v[i] = regs[f->arg[i].slot];
+		v[i] = regs[f->arg[i].slot];	/* a stack slot: the caller's frame */
 		if (f->arg[i].cls == 's')
 			len += copy_string(ev + len, (uint8_t)i, v[i]);
 	}

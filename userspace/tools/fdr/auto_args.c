@@ -221,21 +221,23 @@ static int walk_units(Dwarf *dw, struct walk *w)
 	return w->err;
 }
 
-static void no_dwarf(const struct prog *p)
+static void no_dwarf(const char *path)
 {
 	fprintf(stderr, "fdr record: -a: %s has no DWARF for its functions: rebuild it "
-		"with -g, or give the arguments with -A FUNC@SPEC\n", p->path);
+		"with -g, or give the arguments with -A FUNC@SPEC\n", path);
 }
 
-int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out)
+int fdr__auto_args_path(const char *path, const struct symbols *syms, struct arg_specs *out,
+			bool quiet)
 {
-	int fd = open(p->path, O_RDONLY | O_CLOEXEC), r = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
 	Dwarf *dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
 	struct walk w = { .fns = NULL, .n = syms->n, .out = out };
 	struct fn_addr *fns;
 
 	if (!dw) {
-		no_dwarf(p);
+		if (!quiet)
+			no_dwarf(path);
 		if (fd >= 0)
 			close(fd);
 		return FDR_EXIT_FAILED;
@@ -251,11 +253,17 @@ int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_
 		fprintf(stderr, "fdr record: -a: out of memory\n");
 		r = FDR_EXIT_FAILED;
 	} else if (!w.matched && syms->n) {	/* DWARF of libfdr's objects only */
-		no_dwarf(p);
+		if (!quiet)
+			no_dwarf(path);
 		r = FDR_EXIT_FAILED;
 	}
 	free(fns);
 	dwarf_end(dw);
 	close(fd);
 	return r;
+}
+
+int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out)
+{
+	return fdr__auto_args_path(p->path, syms, out, false);
 }
