@@ -6,7 +6,8 @@
 # char), and so do the Chrome and Perfetto exports' typed "arguments"
 # and "retval"; strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
 # llvm-xray still reads the log; the same for a function of an fdr-cc
-# shared library, linked and dlopen()ed; a bad spec, an unknown function or -a
+# shared library, linked and dlopen()ed; arguments passed on the stack
+# (arg7+, fparg9+); a bad spec, an unknown function or -a
 # without -g is refused with exit 125 and no DIR.
 # TAP on stdout.
 . "$(dirname "$0")/tap_lib.sh" args "$1"
@@ -189,6 +190,26 @@ check "llvm-xray fdr-dump --verify: a log with library functions' arguments veri
 same "-a: the linked library's function typed from its DWARF (the dlopen()ed one: none)" \
 	"$(head -1 dso.out)
 plug_mix()" "$(cat dso_auto.out)"
+
+# ---- arguments on the stack: argN 7+, fpargN 9+ (uftrace's numbering) ----
+check "fdr-cc: functions of 9, 10 and 17 arguments" "$B/fdr-cc" -O2 -g -o args_stack "$HERE/args_stack.c"
+"$FDR" record -t 0 -o stk -A 'nine@arg2/d32,arg3,arg4,arg5,arg6,arg7,arg8,arg9/d' -R nine@retval/d \
+	-A 'tenf@fparg1,fparg9,fparg10' -R tenf@retval/f \
+	-A 'mixed@arg1/d32,arg7/d32,fparg10,arg9/d32' -R mixed@retval/d32 \
+	./args_stack >stk.out 2>stk.err
+same "-A on stack-passed arguments: PROG ran as without" 0 "$?"
+"$FDR" replay stk 2>&1 | sed -n 's/^.*|   \(nine\|tenf\|mixed\)\((.*\);$/\1\2/p' >stk_calls.out
+same "-A arg7-arg9, fparg9-10 (stack slots, ints and doubles interleaved): replay equals what was printed" \
+	"$(cat stk.out)" "$(cat stk_calls.out)"
+"$FDR" record -t 0 -o stk_auto -a ./args_stack >/dev/null 2>&1
+"$FDR" replay stk_auto 2>&1 | sed -n 's/^.*|   \(nine\|tenf\)\((.*\);$/\1\2/p' >stk_auto.out
+# the values main passes (args_stack.c), the first 8 of each
+same "-a: the 7th and 8th integer arguments from the stack, typed from DWARF" \
+"nine(1, -2, 3, -4, 5, -6, -7, 8) = -9000000002
+tenf(0.5, 1, 2, 3, 4, 5, 6, 7) = 1e+10" "$(cat stk_auto.out)"
+grep -q '^args	1@arg1/d64,arg2/d64,arg3/d64,arg4/d64,arg5/d64,arg6/d64,arg7/d64,arg8/d64,retval/d64$' stk_auto/info \
+	&& ok "-a: DIR/info names the stack slots arg7, arg8" \
+	|| nok "-a: DIR/info names the stack slots arg7, arg8" "$(grep '^args' stk_auto/info)"
 
 # ---- refused before PROG runs: exit 125, a message, no DIR ----
 refused() { # name pattern args...
