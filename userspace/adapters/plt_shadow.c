@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "fdr.h"
+#include "plt_args.h"
 #include "plt_hook.h"
 
 #define SHADOW_MAX	512
@@ -92,6 +93,7 @@ static char *thread_pointer(void)
 void fdr__plt_shadow_init(void)
 {
 	errno_offset = (char *)&errno - thread_pointer();
+	fdr__plt_args_load();
 }
 
 static int *errno_at(void)
@@ -116,6 +118,11 @@ static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
 }
 
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
+{
+	return fdr__plt_enter_regs(index, slot, NULL);
+}
+
+uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *regs)
 {
 	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
 	struct shadow *sh = &shadow;
@@ -142,7 +149,8 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 		sh->depth++;
 		barrier();
 		*slot = e->hook;
-		fdr_enter(s->fid);
+		if (!fdr__plt_args_on || !fdr__plt_args_enter(s->fid, s->name, regs, slot))
+			fdr_enter(s->fid);
 	}
 	*errno_at() = err;
 	return s->target;
@@ -161,6 +169,11 @@ static void __attribute__((noreturn)) lost(void)
 
 uintptr_t fdr__plt_exit(uintptr_t rsp)
 {
+	return fdr__plt_exit_regs(rsp, NULL);
+}
+
+uintptr_t fdr__plt_exit_regs(uintptr_t rsp, const uint64_t *regs)
+{
 	struct shadow *sh = &shadow;
 	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
 	uint32_t i = sh->depth;
@@ -173,6 +186,8 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 		lost();
 	close_above(sh, i);	/* frames a longjmp left, above this one */
 	ret = sh->e[i - 1].ret;
+	if (fdr__plt_args_on)
+		fdr__plt_args_exit(sh->e[i - 1].fid, regs);
 	fdr_exit(sh->e[i - 1].fid);
 	barrier();
 	sh->depth = i - 1;

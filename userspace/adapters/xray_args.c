@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include "fdr.h"
@@ -33,50 +32,6 @@ static size_t nnamed;
 
 size_t __xray_max_function_id(void);
 
-/* "i3" -> slot 2; "f1" -> slot FDR_XREG_XMM0; "i7" and "f9" -> the first
- * stack slot.  p past it into *end. */
-__FDR_NO_INSTRUMENT static int parse_reg(const char *p, struct fdr__xray_arg_reg *r,
-					 const char **end)
-{
-	char *q;
-	long idx = strtol(p + 1, &q, 10);
-
-	*end = q;
-	r->cls = p[0];
-	if (q == p + 1 || idx < 1)
-		return -1;
-	if ((p[0] == 'i' || p[0] == 's') && idx <= 6)
-		r->slot = (uint8_t)(idx - 1);
-	else if ((p[0] == 'i' || p[0] == 's') && idx <= FDR_XARG_INT_MAX)
-		r->slot = (uint8_t)(FDR_XREG_STACK + idx - 6);
-	else if (p[0] == 'f' && idx <= 8)
-		r->slot = (uint8_t)(FDR_XREG_XMM0 + idx - 1);
-	else if (p[0] == 'f' && idx <= FDR_XARG_FP_MAX)
-		r->slot = (uint8_t)(FDR_XREG_STACK + idx - 8);
-	else
-		return -1;
-	return 0;
-}
-
-/* "ARGS:RET" at p (after the id or name) into f; end: one past it. */
-__FDR_NO_INSTRUMENT static int parse_regs(struct fdr__xray_fn_spec *f, const char *p,
-					  const char *end)
-{
-	for (; p < end && *p != ':'; p += *p == ',') {
-		if (f->n == FDR_ENTER_ARGS_MAX || parse_reg(p, &f->arg[f->n++], &p))
-			return -1;
-		f->has_str |= f->arg[f->n - 1].cls == 's';
-		if (p >= end || (*p != ',' && *p != ':'))
-			return -1;
-	}
-	if (p >= end)
-		return -1;
-	p++;
-	if (p < end && (*p == 'i' || *p == 'f' || *p == 's'))
-		f->ret = *p++;
-	return p == end ? 0 : -1;
-}
-
 /* "FID:ARGS:RET" into f, PROG's table; end: one past it. */
 __FDR_NO_INSTRUMENT static int parse_entry(struct fdr__xray_fn_spec *f, const char *p,
 					   const char *end)
@@ -88,7 +43,7 @@ __FDR_NO_INSTRUMENT static int parse_entry(struct fdr__xray_fn_spec *f, const ch
 	if (q == p || *q != ':' || fid <= 0 || fid > t->max || t->spec[fid])
 		return -1;
 	f->fid = (int32_t)fid;
-	if (parse_regs(f, q + 1, end))
+	if (fdr__args_parse_regs(f, q + 1, end))
 		return -1;
 	t->spec[fid] = f;
 	return 0;
@@ -104,7 +59,7 @@ __FDR_NO_INSTRUMENT static int parse_named(const char *p, const char *end)
 		return -1;
 	ns->name = p + 1;
 	ns->len = (size_t)(colon - ns->name);
-	if (parse_regs(&ns->spec, colon + 1, end))
+	if (fdr__args_parse_regs(&ns->spec, colon + 1, end))
 		return -1;
 	nnamed++;
 	return 0;
@@ -201,55 +156,12 @@ __FDR_NO_INSTRUMENT bool fdr__xray_args_wants(int32_t fid, uint8_t kind)
 	return f && (kind == FDR_XRAY_ENTRY || (kind == FDR_XRAY_EXIT && f->ret));
 }
 
-/* Up to FDR_ARGS_STR_MAX bytes of the string at addr, as one
- * fdr_args_str and its bytes at out; returns the bytes written. */
-__FDR_NO_INSTRUMENT static size_t copy_string(uint8_t *out, uint8_t index, uint64_t addr)
-{
-	struct fdr_args_str h = { .index = index };
-	uint8_t *text = out + sizeof(h);
-	size_t page = (size_t)sysconf(_SC_PAGESIZE), first;
-	struct iovec local, remote[2];
-	ssize_t got;
-
-	if (!addr) {
-		h.flags = FDR_ARGS_STR_NULL;
-		memcpy(out, &h, sizeof(h));
-		return sizeof(h);
-	}
-	/* split at the page end: a readable head before an unmapped page */
-	first = page - (size_t)(addr % page);
-	if (first > FDR_ARGS_STR_MAX + 1)
-		first = FDR_ARGS_STR_MAX + 1;
-	remote[0] = (struct iovec){ (void *)(uintptr_t)addr, first };
-	remote[1] = (struct iovec){ (void *)(uintptr_t)(addr + first),
-				    FDR_ARGS_STR_MAX + 1 - first };
-	local = (struct iovec){ text, FDR_ARGS_STR_MAX + 1 };
-	got = process_vm_readv(getpid(), &local, 1, remote, remote[1].iov_len ? 2 : 1, 0);
-	if (got <= 0) {
-		h.flags = FDR_ARGS_STR_FAULT;
-		got = 0;
-	} else {
-		uint8_t *nul = memchr(text, 0, (size_t)got);
-
-		if (nul)
-			got = nul - text;
-		else if (got > FDR_ARGS_STR_MAX)
-			got = FDR_ARGS_STR_MAX, h.flags = FDR_ARGS_STR_CUT;
-		else	/* stopped at an unreadable page, no NUL seen */
-			h.flags = FDR_ARGS_STR_FAULT;
-	}
-	h.len = (uint8_t)got;
-	memcpy(out, &h, sizeof(h));
-	return sizeof(h) + (size_t)got;
-}
-
-#define STR_ROOM	(sizeof(struct fdr_args_str) + FDR_ARGS_STR_MAX + 1)
 
 __FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_type type,
 					      const uint64_t *regs)
 {
 	const struct fdr__xray_fn_spec *f = fdr__xray_args_find(fid);
-	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * STR_ROOM];
+	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * FDR_ARGS_STR_ROOM];
 	uint64_t v[FDR_ENTER_ARGS_MAX] = { 0 };
 	size_t len = 8;
 
@@ -262,7 +174,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_t
 	for (unsigned i = 0; i < f->n; i++) {
 		v[i] = regs[f->arg[i].slot];	/* a stack slot: the caller's frame */
 		if (f->arg[i].cls == 's')
-			len += copy_string(ev + len, (uint8_t)i, v[i]);
+			len += fdr__args_copy_string(ev + len, (uint8_t)i, v[i]);
 	}
 	fdr_enter_args(fid, v, f->n);
 	if (len > 8)
@@ -273,7 +185,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_args_exit(int32_t fid, enum fdr_xray_entry_ty
 					     const uint64_t *regs)
 {
 	const struct fdr__xray_fn_spec *f = fdr__xray_args_find(fid);
-	uint8_t ev[16 + STR_ROOM];
+	uint8_t ev[16 + FDR_ARGS_STR_ROOM];
 	uint64_t value;
 	size_t len = 16;
 
@@ -283,7 +195,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_args_exit(int32_t fid, enum fdr_xray_entry_ty
 		memcpy(ev, FDR_ARGS_RET_MAGIC, 8);
 		memcpy(ev + 8, &value, 8);
 		if (f->ret == 's')
-			len += copy_string(ev + len, 0, value);
+			len += fdr__args_copy_string(ev + len, 0, value);
 		fdr_custom_event(ev, len);
 	}
 	fdr_exit(fid);

@@ -33,32 +33,9 @@
 
 #include "fdr.h"
 
+#include "args_regs.h"
 #include "fdr_xray_ids.h"
 #include "xray_abi.h"
-
-/* What the args trampolines pass: the argument registers, rax, and the
- * low 64 bits of xmm0-7, in this order; at the entry, FDR_XREG_STACK
- * words on, the stack as the function found it: its return address,
- * then the arguments passed on the stack. */
-enum { FDR_XREG_RAX = 6, FDR_XREG_XMM0 = 7, FDR_XREG_NR = 15, FDR_XREG_STACK = 17 };
-/* The stack slots an argument may name: integer arguments 7-16,
- * floating-point 9-16 (uftrace's argN/fpargN past the registers). */
-#define FDR_XARG_INT_MAX	16
-#define FDR_XARG_FP_MAX		16
-
-struct fdr__xray_arg_reg {
-	char cls;		/* 'i', 'f' or 's' */
-	uint8_t slot;		/* index into the trampoline's regs (stack
-				 * slots: FDR_XREG_STACK + 1 ...) */
-};
-
-struct fdr__xray_fn_spec {
-	int32_t fid;
-	uint8_t n;
-	bool has_str;		/* an 's' argument: the general path */
-	char ret;		/* 0, 'i', 'f' or 's' */
-	struct fdr__xray_arg_reg arg[FDR_ENTER_ARGS_MAX];
-};
 
 /* The specs of one object's functions, by n of its ids (object << 24 |
  * n; PROG is object 0): each entry is written before the sleds that read

@@ -111,7 +111,8 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 	if (!r)
 		r = fdr__xray_objects_names(d->staging, p);
 	if (!r)
-		r = fdr__xray_objects_args(d->staging, &o->dso_args, &dso_args);
+		r = p->libcall_only ? fdr__libcall_args(d->staging, &o->dso_args, &dso_args)
+				    : fdr__xray_objects_args(d->staging, &o->dso_args, &dso_args);
 	if (!r)
 		r = fdr__info_write(d->staging, p, o, b, st, sum, run, &dso_args);
 	arg_specs_free(&dso_args);
@@ -177,7 +178,8 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	struct run_facts run = { .cmdline = cmdline };
 	char so[PATH_MAX];
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions,
-			       .dso_functions = dso_functions, .args = args };
+			       .dso_functions = dso_functions, .args = p->libcall_only ? "" : args,
+			       .plt_args = p->libcall_only ? args : "" };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;

@@ -143,6 +143,13 @@ int fdr__xray_objects_names(const char *dir, const struct prog *p);
 int fdr__xray_objects_args(const char *dir, const struct named_specs *named,
 			   struct arg_specs *out);
 
+/* record_args_plt.c: -A/-R on the library calls of a PROG not built
+ * with fdr-cc: the names into named; after the run, the ids the calls
+ * got (the sym-maps in dir) with their specs into out.  0 or the exit
+ * status after a message. */
+int fdr__record_args_plt(const struct record_opts *o, struct named_specs *named);
+int fdr__libcall_args(const char *dir, const struct named_specs *named, struct arg_specs *out);
+
 /* data_dir.c: DIR is written as a whole or not at all. */
 struct data_dir {
 	char final[PATH_MAX];		/* DIR, absolute */
@@ -171,6 +178,7 @@ struct run_env {
 	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
 	const char *dso_functions;	/* $FDR_XRAY_DSO_FUNCTIONS, "" for all */
 	const char *args;		/* $FDR_XRAY_ARGS, "" for none */
+	const char *plt_args;		/* $FDR_PLT_ARGS (library calls), "" */
 	long threshold_us;
 	const char *symdir;
 	const char *preload;		/* libfdr-plt.so, NULL: no library calls */

@@ -121,6 +121,34 @@ static int add_auto(const struct prog *p, const struct symbols *syms, struct rec
 	return r ? r : fdr__auto_args_libs(p, &o->dso_args);
 }
 
+/* -A/-R on library calls: each FUNC as the program imports it. */
+int fdr__record_args_plt(const struct record_opts *o, struct named_specs *named)
+{
+	if (o->no_libcall) {
+		fprintf(stderr, "fdr record: -%c: PROG is not built with fdr-cc: arguments are "
+			"read from its library calls, which --no-libcall turns off\n",
+			o->argopt[0]);
+		return FDR_EXIT_FAILED;
+	}
+	for (size_t i = 0; i < o->nargspec; i++) {
+		struct arg_spec s = { 0 };
+		char func[1024];
+		int r = parse_one(o->argspec[i], o->argopt[i], &s, func, sizeof(func));
+
+		if (r)
+			return r;
+		if (strpbrk(func, ":;,#()")) {
+			fprintf(stderr, "fdr record: -%c %s: PROG is not built with fdr-cc: FUNC "
+				"must be a library function as PROG imports it (a C name, e.g. "
+				"getenv)\n", o->argopt[i], o->argspec[i]);
+			return FDR_EXIT_FAILED;
+		}
+		if (fdr__named_specs_merge(named, func, &s))
+			return too_many(o, i);
+	}
+	return 0;
+}
+
 int fdr__record_args(const struct prog *p, struct record_opts *o, char **env)
 {
 	char opt = o->auto_args ? 'a' : o->argopt[0];
@@ -131,6 +159,14 @@ int fdr__record_args(const struct prog *p, struct record_opts *o, char **env)
 	*env = NULL;
 	if (!o->nargspec && !o->auto_args)
 		return 0;
+	if (p->libcall_only && !o->pid && !o->auto_args) {	/* its library calls */
+		r = fdr__record_args_plt(o, &o->dso_args);
+		if (!r)
+			r = compile_env(&o->args, &o->dso_args, env);
+		if (r)
+			fdr__record_args_free(o);
+		return r;
+	}
 	if (o->pid || p->script || p->elf.instr != FDR_INSTR_XRAY) {
 		fprintf(stderr, "fdr record: -%c: arguments and return values are read by the "
 			"XRay trampolines: %s\n", opt, o->pid ?
