@@ -104,4 +104,3 @@ __FDR_NO_INSTRUMENT size_t fdr__args_copy_string(uint8_t *out, uint8_t index, ui
 	memcpy(out, &h, sizeof(h));
 	return sizeof(h) + (size_t)got;
 }
-
