@@ -45,7 +45,7 @@ FDR_SYSTEM_SETUP=${FDR_SYSTEM_SETUP:-yes}
 TOOLS="fdr fdrctl fdrd"
 HEADERS="fdr.h fdr_inline.h fdr_reader.h"
 UAPI_HEADERS="fdr.h fdr_flush.h fdr_log.h fdr_sched.h"
-STATIC_LIBS="lib/libfdr.a adapters/libfdr-xray-objs.a adapters/libfdr-xray-cxx.a adapters/libfdr-cyg.a
+STATIC_LIBS="lib/libfdr.a adapters/libfdr-xray-objs.a adapters/libfdr-xray-cxx.a adapters/libfdr-xray-preinit.a adapters/libfdr-cyg.a
 	adapters/libfdr-patchable.a adapters/libfdr-patchable-cxx.a reader/libfdrread.a"
 
 manifest_rel=$DATADIR/fdr/install-manifest

@@ -38,7 +38,7 @@ p=$d/usr/local
 expected_files() {
 	local f missing=
 	for f in bin/fdr bin/fdrctl bin/fdrd bin/fdrlog bin/fdr-cc share/man/man1/fdr.1 lib/libfdr.a "lib/libfdr.so.$version" \
-		lib/libfdr-xray.a lib/libfdr-xray-objs.a lib/libfdr-xray-cxx.a lib/libfdr-cyg.a lib/libfdr-patchable.a lib/libfdr-patchable-cxx.a lib/libfdrread.a lib/fdr/libfdr-plt.so \
+		lib/libfdr-xray.a lib/libfdr-xray-objs.a lib/libfdr-xray-cxx.a lib/libfdr-xray-preinit.a lib/libfdr-cyg.a lib/libfdr-patchable.a lib/libfdr-patchable-cxx.a lib/libfdrread.a lib/fdr/libfdr-plt.so \
 		include/fdr.h include/fdr_inline.h include/fdr_reader.h include/linux/fdr.h \
 		include/linux/fdr_flush.h include/linux/fdr_log.h include/linux/fdr_sched.h lib/pkgconfig/fdr.pc share/man/man8/fdrd.8 \
 		share/man/man8/fdrctl.8 share/man/man1/fdrlog.1 lib/udev/rules.d/60-fdr.rules \

@@ -33,6 +33,7 @@
 
 #include "fdr.h"
 #include "fdr_inline.h"
+#include "plt_args.h"
 #include "plt_hook.h"
 #include "vstate_call.h"
 #include "xray_xstate.h"
@@ -78,6 +79,18 @@ static void record_exit(int32_t fid)
 		fdr__vstate_call(fdr_exit, fid);
 }
 
+/* An entry or exit under -A/-R ($FDR_PLT_ARGS): plt_args.c finds the
+ * spec by name and copies strings, so all of it keeps the vector state. */
+static void record_args(void (*fn)(void *), int32_t fid, const char *name,
+			const uint64_t *regs, uintptr_t *slot)
+{
+	struct fdr__plt_args_call call = {
+		.fid = fid, .name = name, .regs = regs, .ret_slot = slot,
+	};
+
+	fdr__vstate_call_ptr(fn, &call);
+}
+
 /* Close the entries above index keep (their frames are gone). */
 static void close_above(struct shadow *sh, uint32_t keep)
 {
@@ -121,6 +134,7 @@ __attribute__((constructor)) void fdr__plt_shadow_init(void)
 {
 	errno_offset = (char *)&errno - thread_pointer();
 	fdr__xstate_init();
+	fdr__plt_args_load();
 }
 
 static int *errno_at(void)
@@ -145,6 +159,11 @@ static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
 }
 
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
+{
+	return fdr__plt_enter_regs(index, slot, NULL);
+}
+
+uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *regs)
 {
 	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
 	struct shadow *sh = &shadow;
@@ -171,7 +190,10 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 		sh->depth++;
 		barrier();
 		*slot = e->hook;
-		record_enter(s->fid);
+		if (fdr__plt_args_on)
+			record_args(fdr__plt_args_enter, s->fid, s->name, regs, slot);
+		else
+			record_enter(s->fid);
 	}
 	*errno_at() = err;
 	return s->target;
@@ -190,6 +212,11 @@ static void __attribute__((noreturn)) lost(void)
 
 uintptr_t fdr__plt_exit(uintptr_t rsp)
 {
+	return fdr__plt_exit_regs(rsp, NULL);
+}
+
+uintptr_t fdr__plt_exit_regs(uintptr_t rsp, const uint64_t *regs)
+{
 	struct shadow *sh = &shadow;
 	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
 	uint32_t i = sh->depth;
@@ -202,7 +229,10 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 		lost();
 	close_above(sh, i);	/* frames a longjmp left, above this one */
 	ret = sh->e[i - 1].ret;
-	record_exit(sh->e[i - 1].fid);
+	if (fdr__plt_args_on)
+		record_args(fdr__plt_args_exit, sh->e[i - 1].fid, NULL, regs, slot);
+	else
+		record_exit(sh->e[i - 1].fid);
 	barrier();
 	sh->depth = i - 1;
 	*errno_at() = err;

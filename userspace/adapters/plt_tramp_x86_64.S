@@ -61,7 +61,8 @@ fdr__plt_entry:
 	movaps	%xmm7, 176(%rsp)
 	mov	8(%rbp), %rdi		/* the symbol's index */
 	lea	16(%rbp), %rsi		/* where the return address is */
-	call	fdr__plt_enter
+	mov	%rsp, %rdx		/* the block, for -A (plt_args.h) */
+	call	fdr__plt_enter_regs
 	mov	%rax, %r11
 	mov	0(%rsp), %rdi
 	mov	8(%rsp), %rsi
@@ -95,7 +96,8 @@ fdr__plt_return:
 	movaps	%xmm0, 16(%rsp)
 	movaps	%xmm1, 32(%rsp)
 	lea	8(%rbp), %rdi		/* the caller's rsp after the return */
-	call	fdr__plt_exit
+	mov	%rsp, %rsi		/* rax, rdx, xmm0, xmm1, for -R */
+	call	fdr__plt_exit_regs
 	mov	%rax, %r11
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx

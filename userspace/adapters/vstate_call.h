@@ -19,5 +19,7 @@
 
 /* fn(arg) with MXCSR and every vector register kept (vstate_call_x86_64.S). */
 void fdr__vstate_call(void (*fn)(int32_t), int32_t arg);
+/* The same for fn(ptr): a call with more to pass (plt_args.h). */
+void fdr__vstate_call_ptr(void (*fn)(void *), void *ptr);
 
 #endif /* FDR_VSTATE_CALL_H */

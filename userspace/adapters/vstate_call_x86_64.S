@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * vstate_call_x86_64.S - fdr__vstate_call(fn, arg): fn(arg) with MXCSR
- * and every vector register (xmm/ymm/zmm, k) kept (vstate_call.h).
+ * vstate_call_x86_64.S - fdr__vstate_call(fn, arg) and
+ * fdr__vstate_call_ptr(fn, ptr): fn(arg) with MXCSR and every vector
+ * register (xmm/ymm/zmm, k) kept (vstate_call.h).
  */
 #include "vstate_x86_64.h"
 
-	.text
-	.globl	fdr__vstate_call
-	.hidden	fdr__vstate_call
-	.type	fdr__vstate_call, @function
+/* fn(arg) with the vector state kept; MOVARG puts arg in rdi. */
+.macro VSTATE_CALL name, movarg
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
 	.p2align 4
-fdr__vstate_call:
+\name:
 	.cfi_startproc
 	pushq	%rbp
 	.cfi_adjust_cfa_offset 8
@@ -20,7 +22,7 @@ fdr__vstate_call:
 	subq	$8, %rsp		/* the kind's slot, -8(%rbp) */
 	VSTATE_SAVE			/* clobbers rax, rdx: not fn, arg */
 	movq	%rdi, %rax
-	movl	%esi, %edi
+	\movarg
 	call	*%rax
 	VSTATE_RESTORE
 	movq	%rbp, %rsp
@@ -30,6 +32,11 @@ fdr__vstate_call:
 	.cfi_def_cfa_offset 8
 	ret
 	.cfi_endproc
-	.size	fdr__vstate_call, .-fdr__vstate_call
+	.size	\name, .-\name
+.endm
+
+	.text
+	VSTATE_CALL fdr__vstate_call, "movl %esi, %edi"
+	VSTATE_CALL fdr__vstate_call_ptr, "movq %rsi, %rdi"
 
 	.section .note.GNU-stack,"",@progbits

@@ -4,11 +4,16 @@
  * (`fdr record -A/-R`): $FDR_XRAY_ARGS, set by fdr record, lists them in
  * a compiled form the spec language of fdr(1) was already checked into:
  *
- *   FID:ARGS:RET[;FID:ARGS:RET...]
- *   ARGS  comma-separated, each a class letter and a register number:
- *         iN  the N-th integer argument register (1-6: rdi ... r9)
- *         fN  the N-th floating-point one (1-8: xmm0 ... xmm7)
- *         sN  the N-th integer one, a pointer to a string to copy
+ *   ENTRY[;ENTRY...]   ENTRY: FID:ARGS:RET or =NAME:ARGS:RET
+ *   FID   an id of PROG's map (object 0)
+ *   NAME  a symbol-table name: the function of that name in each shared
+ *         library whose sleds the mode patches (xray_dso.h)
+ *   ARGS  comma-separated, each a class letter and a number:
+ *         iN  the N-th integer argument (1-6: rdi ... r9; 7-16: the
+ *             stack slots at entry, [rsp+8] ... as uftrace numbers them)
+ *         fN  the N-th floating-point one (1-8: xmm0 ... xmm7; 9-16:
+ *             the stack slots [rsp+8] ...)
+ *         sN  as iN, a pointer to a string to copy
  *   RET   empty, i (rax), f (xmm0) or s (rax, a string)
  *
  * The sleds of these functions call trampolines of their own
@@ -28,40 +33,44 @@
 
 #include "fdr.h"
 
+#include "args_regs.h"
+#include "fdr_xray_ids.h"
 #include "xray_abi.h"
 
-/* What the args trampolines pass: the argument registers, rax, and the
- * low 64 bits of xmm0-7, in this order. */
-enum { FDR_XREG_RAX = 6, FDR_XREG_XMM0 = 7, FDR_XREG_NR = 15 };
-
-struct fdr__xray_arg_reg {
-	char cls;		/* 'i', 'f' or 's' */
-	uint8_t slot;		/* index into the trampoline's regs */
+/* The specs of one object's functions, by n of its ids (object << 24 |
+ * n; PROG is object 0): each entry is written before the sleds that read
+ * it are patched, then only read; the table is published with release
+ * order and never freed (a thread may be reading it). */
+struct fdr__xray_args_table {
+	int32_t max;		/* spec[1 ... max] */
+	const struct fdr__xray_fn_spec *spec[];
 };
-
-struct fdr__xray_fn_spec {
-	int32_t fid;
-	uint8_t n;
-	bool has_str;		/* an 's' argument: the general path */
-	char ret;		/* 0, 'i', 'f' or 's' */
-	struct fdr__xray_arg_reg arg[FDR_ENTER_ARGS_MAX];
-};
-
-/* The specs, and by function id (1 to fdr__xray_args_max) the one of
- * each: written once, before the sleds are retargeted, then only read. */
-extern struct fdr__xray_fn_spec **fdr__xray_args_by_fid;
-extern int32_t fdr__xray_args_max;
+extern struct fdr__xray_args_table *fdr__xray_args_tables[FDR_XRAY_DSO_MAX + 1];
 
 /* fid's spec, or NULL: from the general path and from xray_fast.c (so no
  * vector register may be touched here). */
 static inline __attribute__((always_inline)) const struct fdr__xray_fn_spec *
 fdr__xray_args_find(int32_t fid)
 {
-	return fid > 0 && fid <= fdr__xray_args_max ? fdr__xray_args_by_fid[fid] : NULL;
+	uint32_t obj = (uint32_t)fid >> FDR_XRAY_DSO_SHIFT;
+	int32_t n = fid & ((1 << FDR_XRAY_DSO_SHIFT) - 1);
+	const struct fdr__xray_args_table *t;
+
+	if (obj > FDR_XRAY_DSO_MAX)
+		return NULL;
+	t = __atomic_load_n(&fdr__xray_args_tables[obj], __ATOMIC_ACQUIRE);
+	return t && n > 0 && n <= t->max ? t->spec[n] : NULL;
 }
 
 /* Parse $FDR_XRAY_ARGS (NULL or "": none); 0, or -EINVAL after a message. */
 int fdr__xray_args_load(const char *env);
+/* The spec of the library function named name (a =NAME entry), or NULL. */
+const struct fdr__xray_fn_spec *fdr__xray_args_named(const char *name);
+/* Has $FDR_XRAY_ARGS any =NAME entry (the DSO patcher needs names)? */
+bool fdr__xray_args_any_named(void);
+/* A table for object id with room for functions 1 ... max, published
+ * (empty); NULL when out of memory. */
+struct fdr__xray_args_table *fdr__xray_args_table_new(int id, int32_t max);
 /* Does this sled (XRayEntryType kind) of fid take an args trampoline? */
 bool fdr__xray_args_wants(int32_t fid, uint8_t kind);
 

@@ -126,16 +126,18 @@ __FDR_NO_INSTRUMENT static void start_mode(void)
 }
 
 /*
- * Priority 101, the first an application may use: before the program's own
- * constructors and C++ static initialisers, which are then recorded
- * (functions of .preinit_array run before any constructor, and are not).
+ * Once: from fdr-cc's first .preinit_array entry (xray_preinit.c), else
+ * from the constructor below.
  * The trampolines need the register-saving kind: decided here, as its own
  * constructor would only run later.
  */
-__attribute__((constructor(101))) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
+__FDR_NO_INSTRUMENT void fdr__xray_autostart_once(void)
 {
+	static int done;
 	enum fdr_xray_log_register_status reg;
 
+	if (done++)
+		return;
 	fdr__xstate_init();
 	reg = __xray_log_register_mode(FDR_XRAY_MODE_NAME, fdr__xray_mode_impl);
 	if (reg != FDR_XRAY_REGISTRATION_OK) {
@@ -147,4 +149,16 @@ __attribute__((constructor(101))) __FDR_NO_INSTRUMENT static void fdr_xray_autos
 	}
 	if (mode_requested())
 		start_mode();
+}
+
+/*
+ * Priority 101, the first an application may use: before the program's own
+ * constructors and C++ static initialisers, which are then recorded.  A
+ * program fdr-cc linked has started already, from its .preinit_array
+ * (xray_preinit.c), so that the program's own .preinit_array functions
+ * are recorded too; linked by hand, it starts here.
+ */
+__attribute__((constructor(101))) __FDR_NO_INSTRUMENT static void fdr_xray_autostart(void)
+{
+	fdr__xray_autostart_once();
 }

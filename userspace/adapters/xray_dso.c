@@ -36,6 +36,7 @@
 #include "fdr_env.h"
 #include "side_file.h"
 #include "sym_map.h"
+#include "xray_args.h"
 #include "xray_dso.h"
 #include "xray_sleds.h"
 
@@ -43,8 +44,11 @@ void fdr__xray_entry_tramp(void);
 void fdr__xray_exit_tramp(void);
 void fdr__xray_tail_tramp(void);
 void fdr__xray_arg1_tramp(void);
+void fdr__xray_args_entry_tramp(void);
+void fdr__xray_args_exit_tramp(void);
 
 #define STUB_SIZE	16	/* ff 25 00000000 <abs64>, padded */
+#define NSTUBS		6	/* entry, exit, tail, arg1; -A entry, -R exit */
 #define REACH		((uintptr_t)1 << 31)
 #define MAX_LOADED	256	/* objects remembered per scan */
 
@@ -99,7 +103,7 @@ __FDR_NO_INSTRUMENT static void write_stub(uint8_t *p, void (*target)(void))
 /* Is [lo, hi) (the sleds) in rel32 reach of the page at p? */
 __FDR_NO_INSTRUMENT static int reaches(uintptr_t p, uintptr_t lo, uintptr_t hi)
 {
-	uintptr_t far_ = p < lo ? hi - p : p + STUB_SIZE * 4 - lo;
+	uintptr_t far_ = p < lo ? hi - p : p + STUB_SIZE * NSTUBS - lo;
 
 	return far_ < REACH - 4096;
 }
@@ -143,6 +147,8 @@ __FDR_NO_INSTRUMENT static uint8_t *stubs_for(struct object *o, uintptr_t lo, ui
 	write_stub(p + 1 * STUB_SIZE, fdr__xray_exit_tramp);
 	write_stub(p + 2 * STUB_SIZE, fdr__xray_tail_tramp);
 	write_stub(p + 3 * STUB_SIZE, fdr__xray_arg1_tramp);
+	write_stub(p + 4 * STUB_SIZE, fdr__xray_args_entry_tramp);
+	write_stub(p + 5 * STUB_SIZE, fdr__xray_args_exit_tramp);
 	if (mprotect(p, page, PROT_READ | PROT_EXEC)) {
 		munmap(p, page);
 		return NULL;
@@ -151,10 +157,17 @@ __FDR_NO_INSTRUMENT static uint8_t *stubs_for(struct object *o, uintptr_t lo, ui
 	return p;
 }
 
-/* The stub and opcode of a sled kind, if we patch that kind. */
-__FDR_NO_INSTRUMENT static int stub_index(uint8_t kind, uint8_t *opcode)
+/* The stub and opcode of a sled kind, if we patch that kind; a function
+ * with an -A/-R spec (xray_args.h) has its entry, and its exits when its
+ * return value is logged, on the args trampolines. */
+__FDR_NO_INSTRUMENT static int stub_index(uint8_t kind, const struct fdr__xray_fn_spec *spec,
+					  uint8_t *opcode)
 {
 	*opcode = kind == 1 ? JMP_OPCODE : CALL_OPCODE;
+	if (spec && kind == 0)
+		return 4;
+	if (spec && spec->ret && kind == 1)
+		return 5;
 	return kind <= 3 ? kind : -1;	/* events: not ours */
 }
 
@@ -192,14 +205,11 @@ __FDR_NO_INSTRUMENT static int listed(const char *name)
 	return 0;
 }
 
-/* Is the function at link-time address vaddr to be patched? */
-__FDR_NO_INSTRUMENT static int wanted(const struct fdr_elf_symtab *st, uint64_t vaddr)
+/* Is the function named name (NULL: unknown) to be patched? */
+__FDR_NO_INSTRUMENT static int wanted(const char *name)
 {
-	const char *name;
-
 	if (!filter)
 		return 1;
-	name = st ? fdr__elf_symtab_lookup(st, vaddr) : NULL;
 	return name && listed(name) ? filter_only : !filter_only;
 }
 
@@ -222,12 +232,15 @@ __FDR_NO_INSTRUMENT static void table_add(struct fn_table *t, uintptr_t addr, in
 	t->v[i] = (struct fn_entry){ addr, fid };
 }
 
-/* Patch every sled of map with ids id << 24 | 1, 2, ...  Returns the
- * number patched or -errno. */
+/* Patch every sled of map with ids id << 24 | 1, 2, ..., after putting
+ * each function's -A/-R spec, if any, in args.  Returns the number
+ * patched or -errno. */
 __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map *map,
 					 const uint8_t *stubs, const struct fdr_elf_symtab *st,
-					 uintptr_t base, struct fn_table *fns)
+					 uintptr_t base, struct fn_table *fns,
+					 struct fdr__xray_args_table *args)
 {
+	const struct fdr__xray_fn_spec *spec = NULL;
 	struct fdr__xray_window w = { .page = sysconf(_SC_PAGESIZE) };
 	const struct xray_sled *s = map->sleds;
 	uint64_t fn = 0;
@@ -238,7 +251,7 @@ __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map 
 		uint8_t *sled = fdr__xray_sled_address(&s[i]);
 		uint64_t f = (uintptr_t)&s[i].function + s[i].function;
 		uint8_t opcode;
-		int k = stub_index(s[i].kind, &opcode);
+		int k;
 
 		if (s[i].version < 2) {
 			ret = -ENOEXEC;	/* absolute addresses: a -shared map has none */
@@ -246,9 +259,16 @@ __FDR_NO_INSTRUMENT static int patch_map(int id, const struct fdr__xray_dso_map 
 		}
 		if (f != fn && ++fid >= (1 << FDR_XRAY_DSO_SHIFT))
 			break;	/* more functions than ids: the rest stay off */
-		if (f != fn)
-			on = wanted(st, f - base);
+		if (f != fn) {
+			const char *name = st ? fdr__elf_symtab_lookup(st, f - base) : NULL;
+
+			on = wanted(name);
+			spec = args ? fdr__xray_args_named(name) : NULL;
+			if (spec && fid <= args->max)	/* before its sleds call for it */
+				args->spec[fid] = spec;
+		}
 		fn = f;
+		k = stub_index(s[i].kind, spec, &opcode);
 		if (k < 0 || !on || (uintptr_t)sled < map->text_lo ||
 		    (uintptr_t)sled > map->text_hi - SLED_SIZE || !unpatched(sled, s[i].kind))
 			continue;
@@ -346,6 +366,7 @@ __FDR_NO_INSTRUMENT static int add_object(struct dl_phdr_info *info)
 {
 	struct fdr__xray_dso_map map;
 	struct fdr_elf_symtab st;
+	struct fdr__xray_args_table *args = NULL;
 	struct fn_table *fns;
 	char path[PATH_MAX];
 	uint8_t *stubs;
@@ -359,10 +380,12 @@ __FDR_NO_INSTRUMENT static int add_object(struct dl_phdr_info *info)
 	if (!id)
 		return 0;
 	stubs = stubs_for(&objects[id], map.text_lo, map.text_hi);
-	if (filter)	/* names for -F/-N: the file's symbol table */
+	if (filter || fdr__xray_args_any_named())	/* names for -F/-N, -A/-R */
 		have_st = fdr__elf_symtab_open(&st, path) == 0;
+	if (have_st && fdr__xray_args_any_named())
+		args = fdr__xray_args_table_new(id, (int32_t)map.n);
 	fns = table_new(map.n);
-	n = stubs ? patch_map(id, &map, stubs, have_st ? &st : NULL, info->dlpi_addr, fns)
+	n = stubs ? patch_map(id, &map, stubs, have_st ? &st : NULL, info->dlpi_addr, fns, args)
 		  : -ENOMEM;
 	/* an older table stays mapped: an unwinder may be reading it */
 	__atomic_store_n(&objects[id].fns, fns, __ATOMIC_RELEASE);

@@ -3,7 +3,8 @@
  * auto_args.c - `fdr record -a` (uftrace's --auto-args): the argument
  * spec of every function of PROG's XRay map, from its DWARF (a -g
  * build).  Each formal parameter, in order, takes the next integer or
- * floating-point argument register as the x86-64 SysV ABI assigns them;
+ * floating-point argument register as the x86-64 SysV ABI assigns them
+ * (past the registers, the next stack slot);
  * its type picks the format: signed or unsigned of its size, a char,
  * a float or double, a C string for a pointer to char, else a pointer.
  * A parameter the registers cannot hold (a struct or long double by
@@ -95,20 +96,27 @@ static int type_item(Dwarf_Die *t, struct arg_item *it)
 }
 
 struct regs_used {
-	unsigned ints, fps;
+	unsigned ints, fps, stack;	/* stack: the 8-byte slots taken */
 };
 
-/* Parameter p into s, on the next register of its class; 0 or -1 (stop). */
+/* Parameter p into s, on the next register of its class, else on the
+ * next stack slot (as the spec numbers it: argN is slot N - 6, fpargN
+ * slot N - 8, whatever the class of the slots before); 0 or -1 (stop). */
 static int add_param(Dwarf_Die *p, struct arg_spec *s, struct regs_used *u)
 {
 	struct arg_item it;
 	Dwarf_Die t;
+	unsigned regs;
 
 	if (s->n == FDR_ENTER_ARGS_MAX || type_of(p, &t) || type_item(&t, &it))
 		return -1;
-	if (it.fp ? u->fps == 8 : u->ints == 6)
+	regs = it.fp ? 8 : 6;
+	if ((it.fp ? u->fps : u->ints) < regs)
+		it.reg = (uint8_t)(it.fp ? ++u->fps : ++u->ints);
+	else if (regs + u->stack + 1 <= ARG_SPEC_REG_MAX)
+		it.reg = (uint8_t)(regs + ++u->stack);
+	else
 		return -1;
-	it.reg = (uint8_t)(it.fp ? ++u->fps : ++u->ints);
 	s->arg[s->n++] = it;
 	return 0;
 }
@@ -221,21 +229,23 @@ static int walk_units(Dwarf *dw, struct walk *w)
 	return w->err;
 }
 
-static void no_dwarf(const struct prog *p)
+static void no_dwarf(const char *path)
 {
 	fprintf(stderr, "fdr record: -a: %s has no DWARF for its functions: rebuild it "
-		"with -g, or give the arguments with -A FUNC@SPEC\n", p->path);
+		"with -g, or give the arguments with -A FUNC@SPEC\n", path);
 }
 
-int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out)
+int fdr__auto_args_path(const char *path, const struct symbols *syms, struct arg_specs *out,
+			bool quiet)
 {
-	int fd = open(p->path, O_RDONLY | O_CLOEXEC), r = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = 0;
 	Dwarf *dw = fd < 0 ? NULL : dwarf_begin(fd, DWARF_C_READ);
 	struct walk w = { .fns = NULL, .n = syms->n, .out = out };
 	struct fn_addr *fns;
 
 	if (!dw) {
-		no_dwarf(p);
+		if (!quiet)
+			no_dwarf(path);
 		if (fd >= 0)
 			close(fd);
 		return FDR_EXIT_FAILED;
@@ -251,11 +261,17 @@ int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_
 		fprintf(stderr, "fdr record: -a: out of memory\n");
 		r = FDR_EXIT_FAILED;
 	} else if (!w.matched && syms->n) {	/* DWARF of libfdr's objects only */
-		no_dwarf(p);
+		if (!quiet)
+			no_dwarf(path);
 		r = FDR_EXIT_FAILED;
 	}
 	free(fns);
 	dwarf_end(dw);
 	close(fd);
 	return r;
+}
+
+int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out)
+{
+	return fdr__auto_args_path(p->path, syms, out, false);
 }

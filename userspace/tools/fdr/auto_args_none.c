@@ -16,3 +16,14 @@ int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_
 		"linked with libdw\n", p->path);
 	return FDR_EXIT_FAILED;
 }
+
+int fdr__auto_args_path(const char *path, const struct symbols *syms, struct arg_specs *out,
+			bool quiet)
+{
+	(void)syms;
+	(void)out;
+	if (!quiet)
+		fprintf(stderr, "fdr record: -a: this fdr was built without libdw and cannot "
+			"read the DWARF of %s\n", path);
+	return FDR_EXIT_FAILED;
+}

@@ -100,6 +100,7 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 		   const struct record_opts *o, struct stream_run *stream,
 		   struct flush_summary *sum, struct fdr_status *st, const struct run_facts *run)
 {
+	struct arg_specs dso_args = { 0 };
 	int r = fdr__backend_finalize(b, st), s = 0;
 
 	if (stream)
@@ -110,7 +111,11 @@ static int collect(struct backend *b, struct data_dir *d, const struct prog *p,
 	if (!r)
 		r = fdr__xray_objects_names(d->staging, p);
 	if (!r)
-		r = fdr__info_write(d->staging, p, o, b, st, sum, run);
+		r = p->libcall_only ? fdr__libcall_args(d->staging, &o->dso_args, &dso_args)
+				    : fdr__xray_objects_args(d->staging, &o->dso_args, &dso_args);
+	if (!r)
+		r = fdr__info_write(d->staging, p, o, b, st, sum, run, &dso_args);
+	arg_specs_free(&dso_args);
 	return r;
 }
 
@@ -199,7 +204,8 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	struct run_facts run = { .cmdline = cmdline };
 	char so[PATH_MAX];
 	struct run_env env = { .threshold_us = o->threshold_us, .functions = functions,
-			       .dso_functions = dso_functions, .args = args };
+			       .dso_functions = dso_functions, .args = p->libcall_only ? "" : args,
+			       .plt_args = p->libcall_only ? args : "" };
 	struct flush_summary sum = { 0 };
 	struct fdr_status st = { 0 };
 	struct stream_run *stream = NULL;
@@ -256,7 +262,7 @@ int fdr__cmd_record(int argc, char **argv)
 	fdr__msg_set_prefix("fdr record");
 	fdr__msg_set_verbose(o.verbose);
 	r = record(&o, &p, functions, dso_functions, args ? args : "", argv);
-	arg_specs_free(&o.args);
+	fdr__record_args_free(&o);
 	free(args);
 	return r;
 }

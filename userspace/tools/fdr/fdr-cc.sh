@@ -45,7 +45,7 @@ case ${compiler##*/} in
 esac
 
 # Pass 1: our own flag, and what kind of invocation this is.
-link=yes inputs=0 skip_next=no patchable=no
+link=yes inputs=0 skip_next=no patchable=no first=
 for a in "$@"; do
 	if [ "$skip_next" = yes ]; then skip_next=no; continue; fi
 	case $a in
@@ -135,8 +135,11 @@ else
 	dso=
 	[ "$static" = no ] && dso="-Wl,--wrap=dlopen,--wrap=dlclose"
 	libs="$unwind $dso -Wl,--undefined=fdr_xray_mode_link $cxx $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
+	# the first .preinit_array entry: the mode starts before the program's
+	# own .preinit_array functions, which are then recorded (xray_preinit.c)
+	first="-Wl,--whole-archive $adapters/libfdr-xray-preinit.a -Wl,--no-whole-archive"
 fi
-for f in $libs; do
+for f in $libs $first; do
 	case $f in
 	/*) [ -f "$f" ] || { echo "fdr-cc: $f is missing (run make in the fdr tree, or set FDR_LIBDIR)" >&2; exit 1; } ;;
 	esac
@@ -152,7 +155,7 @@ done
 if [ "$link" = yes ] && [ "$inputs" -gt 0 ]; then
 	# shellcheck disable=SC2086 # the flag and library lists split on spaces
 	# -x none: a "-x c" of the user's must not make our archives C source
-	exec "$compiler" $instr "$@" -x none $libs
+	exec "$compiler" $instr $first "$@" -x none $libs
 fi
 # shellcheck disable=SC2086
 exec "$compiler" $instr "$@"

@@ -24,7 +24,8 @@
  *				with 0 recycled, every exit without its entry
  *				is a call that was running then)
  *   args	<fid>@<spec>		(fdr record -A/-R: one line a function,
- *				its values' types, arg_spec.h's language)
+ *				its values' types, arg_spec.h's language; a
+ *				shared library's with the id it got in the run)
  *   argv	<arg>	<arg>...
  *
  * and what `fdr info` shows (uftrace info's), which nothing else reads:
@@ -183,7 +184,8 @@ static void put_region(FILE *f, const struct fdr_status *st, const struct flush_
 
 int fdr__info_write(const char *dir, const struct prog *p, const struct record_opts *o,
 		    const struct backend *b, const struct fdr_status *st,
-		    const struct flush_summary *sum, const struct run_facts *run)
+		    const struct flush_summary *sum, const struct run_facts *run,
+		    const struct arg_specs *dso_args)
 {
 	char path[PATH_MAX + 16];
 	FILE *f;
@@ -215,6 +217,7 @@ int fdr__info_write(const char *dir, const struct prog *p, const struct record_o
 	if (sum->sched)
 		fputs("sched\t" FDR_LOG_NAME ".sched\n", f);
 	put_args(f, &o->args);
+	put_args(f, dso_args);
 	put_list(f, "argv", o->argv);
 	put_run(f, o, run);
 	put_region(f, st, sum);

@@ -29,6 +29,14 @@ struct symbols;
 #define FDR_EXIT_CANNOT_EXEC	126
 #define FDR_EXIT_NOT_FOUND	127
 
+/* -A/-R/-a specs of shared-library functions, by symbol-table name: ids
+ * there are given as the program loads the libraries (record_args.c). */
+struct named_specs {
+	char **name;
+	struct arg_spec *spec;
+	size_t n;
+};
+
 struct record_opts {
 	const char *out_dir;		/* -o DIR */
 	long threshold_us;		/* -1: libfdr's default */
@@ -52,6 +60,7 @@ struct record_opts {
 	bool auto_args;			/* -a: every function's, from DWARF */
 	struct arg_specs args;		/* what they name, by function id
 					 * (record_args.c) */
+	struct named_specs dso_args;	/* ... and in shared libraries */
 	const char *patch[64];		/* -P: patch these functions' entries */
 	size_t npatch;
 	char **argv;			/* PROG ARGS..., NULL-terminated; with -p
@@ -104,20 +113,47 @@ void fdr__prog_libs_free(struct prog_libs *l);
  * such function" with the closest names. */
 int fdr__record_lookup(const struct symbols *s, const char *name, char opt, int32_t *fids,
 		       size_t max);
+/* record_filter.c: is name (not #id) in PROG's map (0), else in an XRay
+ * library PROG links, or one it may dlopen() (1, its symbol-table name
+ * into raw)?  Else the exit status after a message. */
+int fdr__record_dso_name(const struct prog *p, const struct symbols *s, const char *name,
+			 char opt, char *raw, size_t rawsz);
 
 /* record_args.c: -A/-R/-a into o->args, and $FDR_XRAY_ARGS for the XRay
  * mode into *env (malloc'd, NULL if none); 0 or the exit status after a
  * message. */
 int fdr__record_args(const struct prog *p, struct record_opts *o, char **env);
+void fdr__record_args_free(struct record_opts *o);
+/* record_args_dso.c: -a on the XRay libraries PROG links, into named. */
+int fdr__auto_args_libs(const struct prog *p, struct named_specs *named);
+/* record_args_dso.c: add s to name's spec as arg_specs_merge does; 0 or -1. */
+int fdr__named_specs_merge(struct named_specs *all, const char *name, const struct arg_spec *s);
+const struct arg_spec *fdr__named_specs_find(const struct named_specs *all, const char *name);
+void fdr__named_specs_free(struct named_specs *all);
 /* auto_args.c: -a, the spec of every function of syms (PROG's map) that
  * PROG's DWARF describes, into out; 0 or the exit status after a message. */
 int fdr__auto_args(const struct prog *p, const struct symbols *syms, struct arg_specs *out);
+/* ... of the object at path; quiet: no message when it has no DWARF (a
+ * library), just FDR_EXIT_FAILED. */
+int fdr__auto_args_path(const char *path, const struct symbols *syms, struct arg_specs *out,
+			bool quiet);
 
 /* record_filter.c: o->trigger_fid of o->trigger_func; 0 or the exit status. */
 int fdr__record_trigger_fid(const struct prog *p, struct record_opts *o);
 /* DIR/fdr-syms.xray.map naming the functions of an XRay PROG and of the
  * shared libraries the XRay mode patched (xray_objects.c). */
 int fdr__xray_objects_names(const char *dir, const struct prog *p);
+/* The ids the library functions of named got in the run, with their
+ * specs, into out (for DIR/info's args lines); 0 or FDR_EXIT_FAILED. */
+int fdr__xray_objects_args(const char *dir, const struct named_specs *named,
+			   struct arg_specs *out);
+
+/* record_args_plt.c: -A/-R on the library calls of a PROG not built
+ * with fdr-cc: the names into named; after the run, the ids the calls
+ * got (the sym-maps in dir) with their specs into out.  0 or the exit
+ * status after a message. */
+int fdr__record_args_plt(const struct record_opts *o, struct named_specs *named);
+int fdr__libcall_args(const char *dir, const struct named_specs *named, struct arg_specs *out);
 
 /* data_dir.c: DIR is written as a whole or not at all. */
 struct data_dir {
@@ -147,6 +183,7 @@ struct run_env {
 	const char *functions;		/* $FDR_XRAY_FUNCTIONS, "" for all */
 	const char *dso_functions;	/* $FDR_XRAY_DSO_FUNCTIONS, "" for all */
 	const char *args;		/* $FDR_XRAY_ARGS, "" for none */
+	const char *plt_args;		/* $FDR_PLT_ARGS (library calls), "" */
 	long threshold_us;
 	const char *symdir;
 	const char *preload;		/* libfdr-plt.so, NULL: no library calls */
@@ -225,7 +262,8 @@ struct run_facts {
  */
 int fdr__info_write(const char *dir, const struct prog *p, const struct record_opts *o,
 		    const struct backend *b, const struct fdr_status *st,
-		    const struct flush_summary *sum, const struct run_facts *run);
+		    const struct flush_summary *sum, const struct run_facts *run,
+		    const struct arg_specs *dso_args);
 
 /*
  * info_read.c: each "key<TAB>value" line of DIR/info, the value

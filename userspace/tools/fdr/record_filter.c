@@ -127,6 +127,28 @@ int fdr__record_lookup(const struct symbols *s, const char *name, char opt, int3
 	return (int)n;
 }
 
+int fdr__record_dso_name(const struct prog *p, const struct symbols *s, const char *name,
+			 char opt, char *raw, size_t rawsz)
+{
+	struct prog_libs libs = { 0 };
+	bool read = false, id = name[0] == '#' || (name[0] >= '0' && name[0] <= '9');
+	int r = 1;
+
+	if (in_map(s, name))
+		return 0;
+	snprintf(raw, rawsz, "%s", name);
+	if (id || strchr(name, ',') || !in_libs(p, &libs, &read, name, raw, rawsz))
+		r = unknown(p, s, name, opt) ? FDR_EXIT_FAILED : 1;
+	fdr__prog_libs_free(&libs);
+	/* ';' and ':' would break $FDR_XRAY_ARGS; no symbol has them raw */
+	if (r == 1 && (strchr(raw, ':') || strchr(raw, ';'))) {
+		fprintf(stderr, "fdr record: -%c %s: its symbol-table name has ':' or ';', "
+			"which -%c cannot pass to the library\n", opt, name, opt);
+		r = FDR_EXIT_FAILED;
+	}
+	return r;
+}
+
 /*
  * The names PROG's map does not have go to the XRay mode as
  * "$FDR_XRAY_DSO_FUNCTIONS" = only:|skip:NAME,... for the functions of

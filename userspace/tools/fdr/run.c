@@ -70,6 +70,8 @@ static int set_env(const struct run_env *env)
 		return -1;
 	if (env->args[0] && setenv("FDR_XRAY_ARGS", env->args, 1))
 		return -1;
+	if (env->plt_args && env->plt_args[0] && setenv("FDR_PLT_ARGS", env->plt_args, 1))
+		return -1;
 	if (env->libcall && fdr__libcall_env(env->preload, env->libcall))
 		return -1;
 	if (env->dso_functions[0] && setenv("FDR_XRAY_DSO_FUNCTIONS", env->dso_functions, 1))

@@ -187,3 +187,48 @@ int fdr__xray_objects_names(const char *dir, const struct prog *p)
 		free(o.path[id]);
 	return r;
 }
+
+struct match_arg {
+	const struct named_specs *named;
+	struct arg_specs *out;
+	int32_t base;
+};
+
+/* A function of the object whose symbol-table name has a spec: its id. */
+static int match_function(void *arg, int32_t fid, uint64_t addr, const char *name)
+{
+	const struct match_arg *a = arg;
+	const struct arg_spec *s = name ? fdr__named_specs_find(a->named, name) : NULL;
+
+	(void)addr;
+	if (!s || fid >= (1 << FDR_XRAY_DSO_SHIFT))
+		return 0;
+	return arg_specs_merge(a->out, a->base | fid, s) ? -ENOMEM : 0;
+}
+
+/*
+ * The mode matched -A/-R's library functions by the symbol-table name at
+ * each function of a library's map (adapters/xray_dso.c); the same walk
+ * here gives the ids they got, for DIR/info.
+ */
+int fdr__xray_objects_args(const char *dir, const struct named_specs *named,
+			   struct arg_specs *out)
+{
+	struct objects o = { 0 };
+	int r = 0;
+
+	if (!named->n)
+		return 0;
+	read_objects(dir, &o);
+	for (int id = 1; id <= FDR_XRAY_DSO_MAX && !r; id++) {
+		struct match_arg a = { named, out, id << FDR_XRAY_DSO_SHIFT };
+
+		if (o.path[id] && fdr__elf_xray_functions(o.path[id], match_function, &a) == -ENOMEM) {
+			fprintf(stderr, "fdr record: -A/-R: out of memory\n");
+			r = FDR_EXIT_FAILED;
+		}
+	}
+	for (int id = 1; id <= FDR_XRAY_DSO_MAX; id++)
+		free(o.path[id]);
+	return r;
+}

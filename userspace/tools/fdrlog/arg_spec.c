@@ -69,7 +69,7 @@ static int parse_item(struct arg_spec *s, const char *p, const char *end)
 		return -1;	/* an integer format of a vector register */
 	if (it.fp)
 		it.fmt = 'f';
-	if (reg > (it.fp ? 8 : 6))
+	if (reg > ARG_SPEC_REG_MAX)
 		return -1;
 	it.reg = (uint8_t)reg;
 	if (it.fmt == 'c')
@@ -95,10 +95,10 @@ int arg_spec_parse(struct arg_spec *s, const char *text, char *err, size_t errle
 		if (!end)
 			end = p + strlen(p);
 		if (parse_item(s, p, end)) {
-			snprintf(err, errlen, "'%.*s' is not an argument spec: expected argN (N 1-6), "
-				 "fpargN (1-8) or retval, then /FMT[SIZE] (FMT one of d i u x s c f p, "
+			snprintf(err, errlen, "'%.*s' is not an argument spec: expected argN (N 1-%d), "
+				 "fpargN (1-%d) or retval, then /FMT[SIZE] (FMT one of d i u x s c f p, "
 				 "SIZE 8 16 32 64), at most %d arguments", (int)(end - p > 40 ? 40 : end - p),
-				 p, FDR_ENTER_ARGS_MAX);
+				 p, ARG_SPEC_REG_MAX, ARG_SPEC_REG_MAX, FDR_ENTER_ARGS_MAX);
 			return -1;
 		}
 		p = *end ? end + 1 : end;
@@ -143,9 +143,9 @@ static char reg_class(const struct arg_item *it)
 	return it->fp ? 'f' : it->fmt == 's' ? 's' : 'i';
 }
 
-int arg_spec_compile(const struct arg_spec *s, int32_t fid, char *out, size_t outsz)
+/* ARGS:RET after the len bytes already at out. */
+static int compile_items(const struct arg_spec *s, size_t len, char *out, size_t outsz)
 {
-	size_t len = (size_t)snprintf(out, outsz, "%d:", fid);
 
 	for (unsigned i = 0; i < s->n && len < outsz; i++)
 		len += (size_t)snprintf(out + len, outsz - len, "%s%c%u", i ? "," : "",
@@ -155,6 +155,16 @@ int arg_spec_compile(const struct arg_spec *s, int32_t fid, char *out, size_t ou
 	if (len < outsz && s->has_ret)
 		len += (size_t)snprintf(out + len, outsz - len, "%c", reg_class(&s->ret));
 	return len < outsz ? 0 : -1;
+}
+
+int arg_spec_compile(const struct arg_spec *s, int32_t fid, char *out, size_t outsz)
+{
+	return compile_items(s, (size_t)snprintf(out, outsz, "%d:", fid), out, outsz);
+}
+
+int arg_spec_compile_named(const struct arg_spec *s, const char *name, char *out, size_t outsz)
+{
+	return compile_items(s, (size_t)snprintf(out, outsz, "=%s:", name), out, outsz);
 }
 
 int arg_specs_merge(struct arg_specs *all, int32_t fid, const struct arg_spec *s)

@@ -9,7 +9,10 @@
  *   SIZE  8, 16, 32 or 64 bits (default 64; f: 64 a double, 32 a float)
  *
  * argN is the N-th integer argument register (1-6), fpargN the N-th
- * floating-point one (1-8); argN/f means fpargN.  The one grammar:
+ * floating-point one (1-8); argN/f means fpargN.  Past the registers,
+ * as uftrace numbers them on x86-64: arg7 and fparg9 are the first stack
+ * slot at the entry ([rsp+8]), arg8 and fparg10 the second, ... up to
+ * ARG_SPEC_REG_MAX.  The one grammar:
  * fdr record checks specs with it and compiles them for the XRay mode
  * (xray_args.h), DIR/info keeps them as given, and the readers format
  * the logged values with it.
@@ -25,6 +28,9 @@
 #include <fdr_reader.h>
 
 struct out_buffer;
+
+/* The largest N of argN and fpargN: stack slots 1-10 (ints) and 1-8. */
+#define ARG_SPEC_REG_MAX	16
 
 struct arg_item {
 	char fmt;		/* 0 (auto), 'd', 'u', 'x', 's', 'c', 'f', 'p' */
@@ -47,6 +53,8 @@ int arg_spec_parse(struct arg_spec *s, const char *text, char *err, size_t errle
 int arg_spec_text(const struct arg_spec *s, char *out, size_t outsz);
 /* The XRay mode's form for fid (xray_args.h); 0, or -1 if too small. */
 int arg_spec_compile(const struct arg_spec *s, int32_t fid, char *out, size_t outsz);
+/* ... and for the library functions of symbol-table name name. */
+int arg_spec_compile_named(const struct arg_spec *s, const char *name, char *out, size_t outsz);
 
 /* The specs of a recording, by function id (DIR/info's "args" lines). */
 struct arg_specs {

@@ -5,7 +5,9 @@
 # UINT64_MAX, a string with quotes, newline, tab and UTF-8, a double, a
 # char), and so do the Chrome and Perfetto exports' typed "arguments"
 # and "retval"; strings cut at 64 bytes, NULL; -R alone; -a's types from DWARF;
-# llvm-xray still reads the log; a bad spec, an unknown function or -a
+# llvm-xray still reads the log; the same for a function of an fdr-cc
+# shared library, linked and dlopen()ed; arguments passed on the stack
+# (arg7+, fparg9+); a bad spec, an unknown function or -a
 # without -g is refused with exit 125 and no DIR.
 # TAP on stdout.
 . "$(dirname "$0")/tap_lib.sh" args "$1"
@@ -168,6 +170,49 @@ grep -q 'function: int_add, args: \[ 4294967295, 2 \].*kind: function-enter-arg'
 	&& ok "llvm-xray convert: int_add's arguments as CallArguments" \
 	|| nok "llvm-xray convert: int_add's arguments as CallArguments" "$(grep -m3 int_add conv.yaml) $(cat conv.err)"
 
+# ---- shared libraries built by fdr-cc: linked and dlopen()ed ----
+"$B/fdr-cc" -O2 -g -fPIC -shared -o libargslib.so "$HERE/args_lib.c" &&
+	"$B/fdr-cc" -O2 -g -fPIC -shared -DARGS_FN=plug_mix -o libargsplug.so "$HERE/args_lib.c" &&
+	"$B/fdr-cc" -O2 -g -o args_dso "$HERE/args_dso.c" -L. -largslib -Wl,-rpath,'$ORIGIN' -ldl
+same "fdr-cc: two libraries and the program that links one and dlopen()s the other" 0 "$?"
+"$FDR" record -t 0 -o dso -A 'lib_mix@arg1/i32,arg2/s,fparg1' -R lib_mix@retval/f \
+	-A 'plug_mix@arg1/i32,arg2/s,fparg1' -R plug_mix@retval/f \
+	./args_dso ./libargsplug.so >dso.out 2>dso.err
+same "-A/-R on library functions: PROG ran as without" 0 "$?"
+"$FDR" replay dso 2>&1 | sed -n 's/^.*|   \(lib_mix\|plug_mix\)\((.*\);$/\1\2/p' >dso_calls.out
+same "-A/-R on library functions (linked, dlopen()ed): replay's values equal what they printed" \
+	"$(cat dso.out)" "$(cat dso_calls.out)"
+same "DIR/info: the library functions' types, by the ids they got in the run" \
+"args	$((1 << 24 | 1))@arg1/d32,arg2/s,fparg1/f64,retval/f64
+args	$((2 << 24 | 1))@arg1/d32,arg2/s,fparg1/f64,retval/f64" "$(grep '^args	' dso/info)"
+check "llvm-xray fdr-dump --verify: a log with library functions' arguments verifies" \
+	"$XRAY" fdr-dump --verify dso/log.xray
+"$FDR" record -t 0 -o dso_auto -a ./args_dso ./libargsplug.so >/dev/null 2>&1
+"$FDR" replay dso_auto 2>&1 | sed -n 's/^.*|   \(lib_mix\|plug_mix\)\((.*\);$/\1\2/p' >dso_auto.out
+same "-a: the linked library's function typed from its DWARF (the dlopen()ed one: none)" \
+	"$(head -1 dso.out)
+plug_mix()" "$(cat dso_auto.out)"
+
+# ---- arguments on the stack: argN 7+, fpargN 9+ (uftrace's numbering) ----
+check "fdr-cc: functions of 9, 10 and 17 arguments" "$B/fdr-cc" -O2 -g -o args_stack "$HERE/args_stack.c"
+"$FDR" record -t 0 -o stk -A 'nine@arg2/d32,arg3,arg4,arg5,arg6,arg7,arg8,arg9/d' -R nine@retval/d \
+	-A 'tenf@fparg1,fparg9,fparg10' -R tenf@retval/f \
+	-A 'mixed@arg1/d32,arg7/d32,fparg10,arg9/d32' -R mixed@retval/d32 \
+	./args_stack >stk.out 2>stk.err
+same "-A on stack-passed arguments: PROG ran as without" 0 "$?"
+"$FDR" replay stk 2>&1 | sed -n 's/^.*|   \(nine\|tenf\|mixed\)\((.*\);$/\1\2/p' >stk_calls.out
+same "-A arg7-arg9, fparg9-10 (stack slots, ints and doubles interleaved): replay equals what was printed" \
+	"$(cat stk.out)" "$(cat stk_calls.out)"
+"$FDR" record -t 0 -o stk_auto -a ./args_stack >/dev/null 2>&1
+"$FDR" replay stk_auto 2>&1 | sed -n 's/^.*|   \(nine\|tenf\)\((.*\);$/\1\2/p' >stk_auto.out
+# the values main passes (args_stack.c), the first 8 of each
+same "-a: the 7th and 8th integer arguments from the stack, typed from DWARF" \
+"nine(1, -2, 3, -4, 5, -6, -7, 8) = -9000000002
+tenf(0.5, 1, 2, 3, 4, 5, 6, 7) = 1e+10" "$(cat stk_auto.out)"
+grep -q '^args	1@arg1/d64,arg2/d64,arg3/d64,arg4/d64,arg5/d64,arg6/d64,arg7/d64,arg8/d64,retval/d64$' stk_auto/info \
+	&& ok "-a: DIR/info names the stack slots arg7, arg8" \
+	|| nok "-a: DIR/info names the stack slots arg7, arg8" "$(grep '^args' stk_auto/info)"
+
 # ---- refused before PROG runs: exit 125, a message, no DIR ----
 refused() { # name pattern args...
 	local name=$1 pat=$2; shift 2
@@ -177,7 +222,7 @@ refused() { # name pattern args...
 	else nok "$name" "exit $rc" "$(cat bad.err)" "$(ls -d bad 2>&1)"; fi
 }
 refused "-A on an unknown function: named, with the close ones" "no such function.*int_add" -A 'int_ad@arg1'
-refused "-A with a bad item: named" "'arg9' is not an argument spec" -A 'int_add@arg1,arg9'
+refused "-A with a bad item: named" "'arg17' is not an argument spec" -A 'int_add@arg1,arg17'
 refused "-A with a bad format: named" "'arg1/q' is not an argument spec" -A 'int_add@arg1/q'
 refused "-A without @" "expected FUNC@SPEC" -A int_add
 refused "-R with an argument" "-R takes retval" -R 'int_add@arg1'

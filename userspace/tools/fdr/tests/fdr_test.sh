@@ -79,7 +79,7 @@ check "make CC=fdr-cc: a project's own Makefile (implicit .c.o rule, separate li
 "$FDR" record --no-libcall -o projd -t 0 -- proj/traced calls 2>/dev/null
 expect_profile "make CC=fdr-cc: the program records" projd "leaf=12 main=1 middle=4 work=1"
 check "fdr-cc: source on standard input (-x c -)" sh -c "'$B/fdr-cc' -x c -o stdin_prog - <traced.c && '$FDR' record -o stdind -t 0 -- ./stdin_prog calls 2>/dev/null"
-mkdir libdir && cp "$BUILD/adapters/libfdr-xray-objs.a" "$BUILD/adapters/libfdr-cyg.a" "$BUILD/lib/libfdr.a" libdir/
+mkdir libdir && cp "$BUILD/adapters/libfdr-xray-objs.a" "$BUILD/adapters/libfdr-xray-preinit.a" "$BUILD/adapters/libfdr-cyg.a" "$BUILD/lib/libfdr.a" libdir/
 check "fdr-cc with FDR_LIBDIR (a copied tree)" env FDR_LIBDIR="$T/libdir" "$B/fdr-cc" -O2 -o traced_libdir traced.c
 env FDR_LIBDIR="$T/nowhere" "$B/fdr-cc" -o x traced.c 2>e.err; rc=$?
 [ $rc != 0 ] && grep -q 'libfdr-xray-objs.a is missing.*FDR_LIBDIR' e.err && ok "fdr-cc: a missing library is named" || nok "fdr-cc: a missing library is named" "$(cat e.err)"

@@ -4,7 +4,8 @@
 # by fdr record into programs not built with fdr-cc): the calls fdr
 # records per function equal what an independent counter, an rtld-audit
 # module (libcall_audit.c), counts on a run with the same input, and the
-# program's output and exit status do not change (TAP on stdout).
+# program's output and exit status do not change; -A/-R on library calls
+# show the values the program printed (TAP on stdout).
 . "$(dirname "$0")/tap_lib.sh" libcall "$1"
 export LC_ALL=C
 cd "$T" || exit 1
@@ -169,6 +170,24 @@ for mode in xray gcc; do
 	[ "$c" = "execv=1 leaf=12 main=1 middle=4 work=1 " ] && ok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" \
 		|| nok "exec'ed fdr-cc build ($mode) records through its own libfdr only (execv + 18 calls, once each)" "enters: $c" "$(head -c 1000 x.err)"
 done
+
+# ---- -A/-R on library calls: the values the program printed ----
+check "build: clang-19 -O2 -fno-builtin, library calls with arguments" \
+	clang-19 -O2 -fno-builtin -o largs "$HERE/libcall_args.c"
+FDR_TEST_VALUE='one two' "$FDR" record -t 0 -o largs.data -A 'getenv@arg1/s' -R 'getenv@retval/s' \
+	-A 'abs@arg1/i32' -R 'abs@retval/i32' -A 'strtod@arg1/s' -R 'strtod@retval/f' \
+	-- ./largs >largs.out 2>largs.err
+rc=$?
+"$FDR" replay largs.data 2>&1 | sed -n 's/^.*| \(getenv\|abs\|strtod\)\((.*\);$/\1\2/p' >largs.calls
+[ $rc = 0 ] && [ "$(cat largs.out)" = "$(cat largs.calls)" ] \
+	&& ok "-A/-R on library calls (strings, NULL, a negative int, a double): replay equals what the program printed" \
+	|| nok "-A/-R on library calls (strings, NULL, a negative int, a double): replay equals what the program printed" \
+		"rc=$rc" "want: $(cat largs.out)" "got:  $(cat largs.calls)" "$(head -c 600 largs.err)"
+"$FDR" replay largs.data 2>&1 | grep -q '| printf();$' \
+	&& ok "-A/-R on library calls: a call without a spec shows no values" \
+	|| nok "-A/-R on library calls: a call without a spec shows no values" "$("$FDR" replay largs.data 2>&1)"
+check "-A/-R on library calls: llvm-xray fdr-dump --verify reads the log" \
+	"${LLVM_XRAY:-llvm-xray-19}" fdr-dump --verify largs.data/log.xray
 
 # ---- --no-libcall: an uninstrumented program is refused as before ----
 "$FDR" record -o e1 --no-libcall -- "$T/prog" >/dev/null 2>e.err; rc=$?

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plt_args.c - arguments and return values of library calls (`fdr record
+ * -A/-R` on a program not built with fdr-cc).  $FDR_PLT_ARGS, set by fdr
+ * record, lists "=NAME:ARGS:RET" entries (args_regs.h; xray_args.h has
+ * the language): NAME the name the program imports.  The records are the
+ * XRay functions' (Documentation/format.md §2): EnterArg and its
+ * CallArguments in place of the Enter, "fdr.astr" after them, "fdr.rval"
+ * before the Exit.
+ *
+ * The entry trampoline (plt_tramp_x86_64.S) hands over its block of
+ * saved registers: rdi..r9, rax, r10 (8 bytes each), then xmm0-7 (16
+ * each); the return trampoline its rax, rdx, xmm0, xmm1.  Stack slots are
+ * read above the caller's return address, where the callee finds them.
+ * A call's spec is found by its name and then kept by id (append-only,
+ * lock-free: a signal handler's library calls come here too).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fdr.h"
+#include <linux/fdr.h>
+#include <linux/fdr_log.h>
+#include "args_regs.h"
+#include "plt_args.h"
+
+#define HITS_MAX	256
+
+struct named_spec {
+	const char *name;	/* in the environment, len bytes */
+	size_t len;
+	struct fdr__xray_fn_spec spec;
+};
+
+struct hit {
+	int32_t fid;
+	const struct fdr__xray_fn_spec *spec;
+	int ready;		/* set last, with release order */
+};
+
+bool fdr__plt_args_on;
+static struct named_spec *named;
+static size_t nnamed;
+static struct hit hits[HITS_MAX];
+static uint32_t nhits;
+
+/* "=NAME:ARGS:RET;..." into named; 0 or -1. */
+static int parse(const char *env)
+{
+	size_t n = 1;
+
+	for (const char *p = env; (p = strchr(p, ';')); p++)
+		n++;
+	named = calloc(n, sizeof(*named));
+	if (!named)
+		return -1;
+	for (const char *p = env; *p;) {
+		const char *end = p + strcspn(p, ";"), *colon = memchr(p, ':', (size_t)(end - p));
+		struct named_spec *ns = &named[nnamed];
+
+		if (*p != '=' || !colon || colon == p + 1)
+			return -1;
+		ns->name = p + 1;
+		ns->len = (size_t)(colon - ns->name);
+		if (fdr__args_parse_regs(&ns->spec, colon + 1, end))
+			return -1;
+		nnamed++;
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+void fdr__plt_args_load(void)
+{
+	const char *env = secure_getenv("FDR_PLT_ARGS");
+	static const char msg[] = "fdr: FDR_PLT_ARGS does not parse (fdr record writes it: "
+				  "record with fdr record -A/-R); no arguments are recorded\n";
+
+	if (!env || !*env)
+		return;
+	if (parse(env)) {
+		if (write(2, msg, sizeof(msg) - 1) < 0)
+			return;
+		nnamed = 0;
+		return;
+	}
+	fdr__plt_args_on = true;
+}
+
+static const struct fdr__xray_fn_spec *by_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < nnamed; i++)
+		if (named[i].len == len && !memcmp(named[i].name, name, len))
+			return &named[i].spec;
+	return NULL;
+}
+
+static const struct fdr__xray_fn_spec *by_fid(int32_t fid)
+{
+	uint32_t n = __atomic_load_n(&nhits, __ATOMIC_ACQUIRE);
+
+	for (uint32_t i = 0; i < n && i < HITS_MAX; i++)
+		if (__atomic_load_n(&hits[i].ready, __ATOMIC_ACQUIRE) && hits[i].fid == fid)
+			return hits[i].spec;
+	return NULL;
+}
+
+/* Remember fid's spec for its exits (a duplicate is harmless). */
+static void remember(int32_t fid, const struct fdr__xray_fn_spec *spec)
+{
+	uint32_t i = __atomic_fetch_add(&nhits, 1, __ATOMIC_ACQ_REL);
+
+	if (i >= HITS_MAX)
+		return;
+	hits[i].fid = fid;
+	hits[i].spec = spec;
+	__atomic_store_n(&hits[i].ready, 1, __ATOMIC_RELEASE);
+}
+
+/* The value of a spec's slot (args_regs.h numbering) in the entry
+ * trampoline's block, or on the stack above the return address. */
+static uint64_t value_at(uint8_t slot, const uint64_t *regs, const uintptr_t *ret_slot)
+{
+	if (slot <= FDR_XREG_RAX)
+		return regs[slot];
+	if (slot < FDR_XREG_NR)	/* xmm: 16 bytes each, after rax and r10 */
+		return regs[8 + 2 * (slot - FDR_XREG_XMM0)];
+	return ret_slot[slot - FDR_XREG_STACK];
+}
+
+static bool enter_args(int32_t fid, const char *name, const uint64_t *regs,
+		       const uintptr_t *ret_slot)
+{
+	const struct fdr__xray_fn_spec *f = by_fid(fid);
+	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * FDR_ARGS_STR_ROOM];
+	uint64_t v[FDR_ENTER_ARGS_MAX] = { 0 };
+	size_t len = 8;
+
+	if (!f && (f = by_name(name)))
+		remember(fid, f);
+	if (!f || !regs)
+		return false;
+	memcpy(ev, FDR_ARGS_STR_MAGIC, 8);
+	for (unsigned i = 0; i < f->n; i++) {
+		v[i] = value_at(f->arg[i].slot, regs, ret_slot);
+		if (f->arg[i].cls == 's')
+			len += fdr__args_copy_string(ev + len, (uint8_t)i, v[i]);
+	}
+	fdr_enter_args(fid, v, f->n);
+	if (len > 8)
+		fdr_custom_event(ev, len);
+	return true;
+}
+
+static void exit_value(int32_t fid, const uint64_t *regs)
+{
+	const struct fdr__xray_fn_spec *f = regs ? by_fid(fid) : NULL;
+	uint8_t ev[16 + FDR_ARGS_STR_ROOM];
+	uint64_t value;
+	size_t len = 16;
+
+	if (!f || !f->ret)
+		return;
+	value = f->ret == 'f' ? regs[2] : regs[0];	/* xmm0 at 16, rax at 0 */
+	memcpy(ev, FDR_ARGS_RET_MAGIC, 8);
+	memcpy(ev + 8, &value, 8);
+	if (f->ret == 's')
+		len += fdr__args_copy_string(ev + len, 0, value);
+	fdr_custom_event(ev, len);
+}
+
+void fdr__plt_args_enter(void *call)
+{
+	const struct fdr__plt_args_call *c = call;
+
+	if (!enter_args(c->fid, c->name, c->regs, c->ret_slot))
+		fdr_enter(c->fid);
+}
+
+void fdr__plt_args_exit(void *call)
+{
+	const struct fdr__plt_args_call *c = call;
+
+	exit_value(c->fid, c->regs);
+	fdr_exit(c->fid);
+}
