@@ -77,8 +77,8 @@ void fdr__plt_args_load(void)
 	static const char msg[] = "fdr: FDR_PLT_ARGS does not parse (fdr record writes it: "
 				  "record with fdr record -A/-R); no arguments are recorded\n";
 
-	if (!env || !*env)
-		return;
+	if (!env || !*env || named)
+		return;		/* none, or loaded: the start-up may call twice */
 	if (parse(env)) {
 		if (write(2, msg, sizeof(msg) - 1) < 0)
 			return;

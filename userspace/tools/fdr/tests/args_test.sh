@@ -195,7 +195,7 @@ plug_mix()" "$(cat dso_auto.out)"
 
 # ---- arguments on the stack: argN 7+, fpargN 9+ (uftrace's numbering) ----
 check "fdr-cc: functions of 9, 10 and 17 arguments" "$B/fdr-cc" -O2 -g -o args_stack "$HERE/args_stack.c"
-"$FDR" record -t 0 -o stk -A 'nine@arg2/d32,arg3,arg4,arg5,arg6,arg7,arg8,arg9/d' -R nine@retval/d \
+"$FDR" record -t 0 --no-libcall -o stk -A 'nine@arg2/d32,arg3,arg4,arg5,arg6,arg7,arg8,arg9/d' -R nine@retval/d \
 	-A 'tenf@fparg1,fparg9,fparg10' -R tenf@retval/f \
 	-A 'mixed@arg1/d32,arg7/d32,fparg10,arg9/d32' -R mixed@retval/d32 \
 	./args_stack >stk.out 2>stk.err
@@ -203,7 +203,7 @@ same "-A on stack-passed arguments: PROG ran as without" 0 "$?"
 "$FDR" replay stk 2>&1 | sed -n 's/^.*|   \(nine\|tenf\|mixed\)\((.*\);$/\1\2/p' >stk_calls.out
 same "-A arg7-arg9, fparg9-10 (stack slots, ints and doubles interleaved): replay equals what was printed" \
 	"$(cat stk.out)" "$(cat stk_calls.out)"
-"$FDR" record -t 0 -o stk_auto -a ./args_stack >/dev/null 2>&1
+"$FDR" record -t 0 --no-libcall -o stk_auto -a ./args_stack >/dev/null 2>&1
 "$FDR" replay stk_auto 2>&1 | sed -n 's/^.*|   \(nine\|tenf\)\((.*\);$/\1\2/p' >stk_auto.out
 # the values main passes (args_stack.c), the first 8 of each
 same "-a: the 7th and 8th integer arguments from the stack, typed from DWARF" \
