@@ -23,8 +23,15 @@
  * around the whole call: two dlopen()s do not patch at once, and one of
  * a library another is patching returns after it.  A constructor's own
  * dlopen() (the lock is recursive) leaves the patching to the outer one.
+ *
+ * With --nest-libcall the new libraries' GOTs are hooked there too
+ * (plt_nest.c; a GOT entry is rewritten in one store, so threads may
+ * run), and dlclose() is wrapped to forget the libraries it unloaded.
+ * A call of dlopen() through a hooked GOT has fdr__plt_return as its
+ * return address: the caller's is asked of the shadow stack.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <link.h>
@@ -43,6 +50,7 @@
 #define THUNK_CELL	64
 
 typedef void *dlopen_fn(const char *file, int mode);
+typedef int dlclose_fn(void *handle);
 
 struct objects {
 	unsigned n;
@@ -60,6 +68,7 @@ static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 static unsigned depth;			/* under the lock */
 static dlopen_fn *real_dlopen;		/* through the thunk */
 static bool patch_libs;			/* set once armed */
+static bool nest;			/* --nest-libcall: hook new GOTs */
 static struct objects before, after;
 static struct tids tids_before, tids_after;
 
@@ -108,6 +117,7 @@ void fdr__patch_dlopen_arm(void)
 {
 	pthread_atfork(lock_all, unlock_all, reset_in_child);
 	patch_libs = fdr__patch_libs_wanted();
+	nest = !fdr__patch_no_libcall() && fdr__plt_nest_wanted();
 }
 
 static void find_real(void)
@@ -176,6 +186,11 @@ static void patch_new(void)
 	enum fdr_patch_why refuse = FDR_PATCH_OK;
 	uint32_t from = fdr__plt_nsyms;
 
+	fdr__plt_busy_enter();
+	if (nest)
+		fdr__plt_nest_hook_new();
+	if (!patch_libs)
+		goto claim;
 	after.n = 0;
 	after.full = false;
 	dl_iterate_phdr(list_object, &after);
@@ -185,7 +200,9 @@ static void patch_new(void)
 	for (unsigned i = 1; i < after.n; i++)
 		if (!listed(&before, &after.v[i]))
 			fdr__patch_lib(&after.v[i], refuse, true);
+claim:
 	fdr__plt_claim_ids(from);
+	fdr__plt_busy_leave();
 }
 
 /*
@@ -219,23 +236,45 @@ static const char *as_caller(const void *caller, const char *file, char *path, s
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	const uintptr_t *slot = (const uintptr_t *)__builtin_frame_address(0) + 1;
 	char path[PATH_MAX];
 	void *h;
 
 	pthread_once(&once, find_real);
 	if (!real_dlopen)
 		return NULL;	/* no libc dlopen: never on glibc */
-	file = as_caller(__builtin_return_address(0), file, path, sizeof(path));
+	file = as_caller((const void *)fdr__plt_real_return(slot), file, path, sizeof(path));
 	pthread_mutex_lock(&lock);
-	if (patch_libs && !depth++) {
+	if ((patch_libs || nest) && !depth++ && patch_libs) {
 		before.n = 0;
 		before.full = false;
 		dl_iterate_phdr(list_object, &before);
 		list_tids(&tids_before);
 	}
 	h = real_dlopen(file, mode);
-	if (patch_libs && !--depth && h)
+	if ((patch_libs || nest) && !--depth && h)
 		patch_new();
 	pthread_mutex_unlock(&lock);
 	return h;
+}
+
+/* --nest-libcall: the libraries it unloaded are forgotten (plt_nest.c). */
+__attribute__((visibility("default"))) int dlclose(void *handle)
+{
+	static dlclose_fn *real;
+	int r, err;
+
+	if (!real)
+		real = (dlclose_fn *)dlsym(RTLD_NEXT, "dlclose");
+	if (!real)
+		return -1;
+	r = real(handle);
+	if (nest) {
+		err = errno;
+		pthread_mutex_lock(&lock);
+		fdr__plt_nest_forget_gone();
+		pthread_mutex_unlock(&lock);
+		errno = err;
+	}
+	return r;
 }

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * plt_got.c - point the executable's GOT entries of library functions
- * at per-symbol stubs.
+ * plt_got.c - point an object's GOT entries of library functions at
+ * per-symbol stubs: the executable's, and with --nest-libcall those of
+ * the libraries plt_nest.c picks.
  *
- * The entries are the executable's R_X86_64_JUMP_SLOT relocations (calls
+ * The entries are the object's R_X86_64_JUMP_SLOT relocations (calls
  * through the PLT) and its R_X86_64_GLOB_DAT relocations of undefined
  * function symbols (-fno-plt calls through the GOT, and the addresses of
  * library functions it takes).  The loader has bound them when this runs
  * (fdr record sets LD_BIND_NOW; a -z now program is bound anyway), so
  * each entry already holds the function's address, an IRELATIVE/ifunc
  * symbol's chosen implementation included.  An entry still pointing into
- * the executable (lazy binding not done) is left alone and counted.
+ * the object (lazy binding not done) is left alone and counted.
  *
  * A stub is "push $index; jmp *cell(%rip)": 16 bytes of a mapping
  * filled read-write, then made read-execute, whose first 16 bytes hold
@@ -37,13 +38,14 @@ struct dyn_info {
 	size_t njmprel, nrela;
 	const ElfW(Sym) *symtab;
 	const char *strtab;
-	uintptr_t lo, hi;	/* the executable's mapped range */
+	uintptr_t lo, hi;	/* the object's mapped range */
 	uintptr_t relro_lo, relro_hi;
 };
 
 struct hook_state {
 	struct dyn_info d;
 	uint8_t *stubs;
+	uint32_t first;		/* fdr__plt_syms index of the first stub */
 	uint32_t cap, hooked, unbound;
 	uint32_t *by_sym;	/* symbol index -> fdr__plt_syms index + 1 */
 	size_t nsym_max;
@@ -56,13 +58,11 @@ static uintptr_t dyn_ptr(uintptr_t bias, uintptr_t p)
 	return p < bias ? p + bias : p;
 }
 
-static int main_info(struct dl_phdr_info *info, size_t size, void *arg)
+static void object_info(const struct dl_phdr_info *info, struct dyn_info *d)
 {
-	struct dyn_info *d = arg;
 	const ElfW(Dyn) *dyn = NULL;
 	size_t jmpsz = 0, relasz = 0;
 
-	(void)size;
 	d->bias = info->dlpi_addr;
 	d->lo = UINTPTR_MAX;
 	for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -95,10 +95,16 @@ static int main_info(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	d->njmprel = d->jmprel ? jmpsz / sizeof(ElfW(Rela)) : 0;
 	d->nrela = d->rela ? relasz / sizeof(ElfW(Rela)) : 0;
+}
+
+static int main_info(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	*(struct dl_phdr_info *)arg = *info;
 	return 1;	/* the executable is listed first */
 }
 
-/* A relocation worth hooking: a library function the executable calls. */
+/* A relocation worth hooking: a library function the object calls. */
 static const char *hookable(const struct dyn_info *d, const ElfW(Rela) *r)
 {
 	const ElfW(Sym) *sym;
@@ -109,7 +115,7 @@ static const char *hookable(const struct dyn_info *d, const ElfW(Rela) *r)
 	sym = &d->symtab[ELF64_R_SYM(r->r_info)];
 	st = ELF64_ST_TYPE(sym->st_info);
 	if (sym->st_shndx != SHN_UNDEF || sym->st_name == 0)
-		return NULL;	/* the executable's own, or no name */
+		return NULL;	/* the object's own, or no name */
 	if (type == R_X86_64_GLOB_DAT && st != STT_FUNC && st != STT_GNU_IFUNC)
 		return NULL;	/* data (stdout, environ) */
 	return d->strtab + sym->st_name;
@@ -131,10 +137,11 @@ static size_t count_max(const struct dyn_info *d)
 	return n > sym_max + 1 ? n : sym_max + 1;
 }
 
-/* Stub index at base + STUB_SIZE * (index + 1); the cell at base. */
-static void make_stub(uint8_t *base, uint32_t index)
+/* The stub of fdr__plt_syms[index] at base + STUB_SIZE * (local + 1);
+ * the cell at base. */
+static void make_stub(uint8_t *base, uint32_t local, uint32_t index)
 {
-	uint8_t *p = base + (size_t)STUB_SIZE * (index + 1);
+	uint8_t *p = base + (size_t)STUB_SIZE * (local + 1);
 	int32_t rel = (int32_t)(base - (p + 11));
 
 	p[0] = 0x68;			/* push $imm32 */
@@ -195,44 +202,63 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 		return;
 	}
 	if (!h->by_sym[s]) {
-		if (fdr__plt_nsyms >= h->cap)
+		if (fdr__plt_nsyms - h->first >= h->cap)
 			return;
-		idx = fdr__plt_nsyms++;
+		idx = fdr__plt_nsyms;
 		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name,
-			!strcmp(name, "__cxa_begin_catch"), *slot, false };
+			!strcmp(name, "__cxa_begin_catch"), *slot, false,
+			fdr__plt_keeps_return(name) };
+		fdr__plt_nsyms = idx + 1;
 		h->by_sym[s] = idx + 1;
 	}
 	idx = h->by_sym[s] - 1;
 	if (writable(slot))
 		return;
-	*slot = (uintptr_t)(h->stubs + (size_t)(idx + 1) * STUB_SIZE);
+	/* the entry is written before a thread can reach it (a library
+	 * dlopen()ed while the program's threads run) */
+	__atomic_store_n(slot, (uintptr_t)(h->stubs + (size_t)(idx - h->first + 1) * STUB_SIZE),
+			 __ATOMIC_RELEASE);
 	h->hooked++;
 }
 
-uint32_t fdr__plt_hook_main(uint32_t *unbound)
+/* The stubs of fdr__plt_syms[h->first...], h->cap of them: 0 or -1. */
+static int make_stubs(struct hook_state *h, size_t bytes)
+{
+	h->stubs = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (h->stubs == MAP_FAILED)
+		return -1;
+	memcpy(h->stubs, &(uintptr_t){ (uintptr_t)fdr__plt_entry }, sizeof(uintptr_t));
+	for (uint32_t i = 0; i < h->cap; i++)
+		make_stub(h->stubs, i, h->first + i);
+	if (mprotect(h->stubs, bytes, PROT_READ | PROT_EXEC)) {
+		munmap(h->stubs, bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The stubs stay mapped for the process's life, even when the object is
+ * dlclose()d: a function pointer the object took through a GLOB_DAT
+ * entry (a stub's address) may have been handed on and still be called.
+ */
+uint32_t fdr__plt_hook_object(const struct dl_phdr_info *info, uint32_t *unbound)
 {
 	struct hook_state h = { 0 };
 	size_t bytes;
 
-	dl_iterate_phdr(main_info, &h.d);
+	object_info(info, &h.d);
 	*unbound = 0;
 	if (!h.d.symtab || !h.d.strtab || (!h.d.njmprel && !h.d.nrela))
 		return 0;
 	h.nsym_max = count_max(&h.d);
 	h.cap = (uint32_t)(h.d.njmprel + h.d.nrela);
+	h.first = fdr__plt_nsyms;
 	bytes = (size_t)(h.cap + 1) * STUB_SIZE;
-	fdr__plt_syms = calloc(h.cap, sizeof(*fdr__plt_syms));
-	syms_cap = fdr__plt_syms ? h.cap : 0;
-	h.by_sym = calloc(h.nsym_max, sizeof(*h.by_sym));
-	h.stubs = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (!fdr__plt_syms || !h.by_sym || h.stubs == MAP_FAILED) {
-		free(h.by_sym);
+	if (fdr__plt_syms_reserve(h.cap))
 		return 0;
-	}
-	memcpy(h.stubs, &(uintptr_t){ (uintptr_t)fdr__plt_entry }, sizeof(uintptr_t));
-	for (uint32_t i = 0; i < h.cap; i++)
-		make_stub(h.stubs, i);
-	if (mprotect(h.stubs, bytes, PROT_READ | PROT_EXEC)) {
+	h.by_sym = calloc(h.nsym_max, sizeof(*h.by_sym));
+	if (!h.by_sym || make_stubs(&h, bytes)) {
 		free(h.by_sym);
 		return 0;
 	}
@@ -244,6 +270,16 @@ uint32_t fdr__plt_hook_main(uint32_t *unbound)
 	if (h.d.relro_hi > h.d.relro_lo)	/* the loader's protection, back */
 		mprotect((void *)page_of(h.d.relro_lo),
 			 page_of(h.d.relro_hi) - page_of(h.d.relro_lo), PROT_READ);
+	if (!h.hooked)
+		munmap(h.stubs, bytes);
 	*unbound = h.unbound;
 	return h.hooked;
+}
+
+uint32_t fdr__plt_hook_main(uint32_t *unbound)
+{
+	struct dl_phdr_info exe;
+
+	dl_iterate_phdr(main_info, &exe);
+	return fdr__plt_hook_object(&exe, unbound);
 }

@@ -23,6 +23,9 @@ struct fdr_plt_sym {
 				 * or a patched function's entry (patch_hook.h) */
 	bool keeps_all;		/* patched: its return goes through
 				 * fdr__patch_return, which keeps every register */
+	bool keeps_ret;		/* dlsym, dlvsym: the callee reads its return
+				 * address (plt_skip.c): recorded as a call that
+				 * ends at once, the address left alone */
 };
 
 extern struct fdr_plt_sym *fdr__plt_syms;
@@ -80,9 +83,42 @@ extern uintptr_t fdr__plt_own_lo, fdr__plt_own_len;
 #define FDR_LIBCALL_ENV	"FDR_LIBCALL"	/* "1": the executable's calls;
 					 * "nest": every library's too */
 void fdr__plt_self_start(uint32_t must, bool child_map_new);
+/* plt_self.c, --nest-libcall: after the program's dlopen(), dlclose(). */
+void fdr__plt_self_dlopen(void);
+void fdr__plt_self_dlclose(void);
 
-/* plt_skip.c: never hook this name (returns twice, or not a call). */
+/* plt_skip.c: never hook this name (returns twice, or not a call);
+ * hook it but leave its return address alone (keeps_ret). */
 bool fdr__plt_skip(const char *name);
+bool fdr__plt_keeps_return(const char *name);
+
+/* plt_shadow.c: fdr's own work on this thread (the recorder's general
+ * path, patching and hooking at start-up and at dlopen()): the hooks let
+ * the calls it makes through a hooked GOT (a library's, with
+ * --nest-libcall) pass unrecorded, so the recorder never records itself
+ * nor re-enters itself (a malloc interposed by a hooked library). */
+void fdr__plt_busy_enter(void);
+void fdr__plt_busy_leave(void);
+/* plt_shadow.c: the caller's return address of a hooked call whose
+ * return address lives at slot (the slot may hold fdr__plt_return). */
+uintptr_t fdr__plt_real_return(const uintptr_t *slot);
+
+/* plt_got.c: hook one object's GOT (the number of slots hooked, and in
+ * *unbound those the loader had not bound yet); its entries are
+ * appended to fdr__plt_syms (ids unclaimed). */
+struct dl_phdr_info;
+uint32_t fdr__plt_hook_object(const struct dl_phdr_info *info, uint32_t *unbound);
+
+/* plt_nest.c: --nest-libcall ($FDR_LIBCALL "nest").  Hook the GOTs of
+ * the loaded libraries not hooked yet (every one but fdr's own, the
+ * loader, libc and the other system libraries plt_nest.c lists, and those
+ * fdr's runtime links); the number of slots hooked.  At start-up and
+ * after each dlopen(), ids unclaimed.  forget_gone: after a dlclose(),
+ * the entries of libraries no longer loaded get id 0 (never named
+ * again, e.g. in a fork child's sym-map). */
+bool fdr__plt_nest_wanted(void);
+uint32_t fdr__plt_nest_hook_new(void);
+void fdr__plt_nest_forget_gone(void);
 
 /* plt_detect.c: built with fdr-cc (its own libfdr records)?  The
  * executable; a shared library file (XRay sleds or the --gcc hooks). */

@@ -86,7 +86,7 @@ static bool *patched_targets(void)
 
 void fdr__plt_claim_ids(uint32_t from)
 {
-	bool *skip = from ? NULL : patched_targets();
+	bool *skip = patched_targets();
 	uint32_t must = fdr__plt_id_must;
 
 	for (uint32_t i = from; i < fdr__plt_nsyms; i++) {

@@ -32,11 +32,11 @@ extern const char __stop_fdr_text[] __attribute__((weak, visibility("hidden")));
  * its hooks): its stub goes straight on, as libfdr-plt.so's does for a
  * function -P patched.
  */
-static void leave_recorded_libs(void)
+static void leave_recorded_libs(uint32_t from)
 {
 	static signed char records[FDR_MODULES_MAX];	/* 0 unknown, 1 yes, -1 no */
 
-	for (uint32_t i = 0; i < fdr__plt_nsyms; i++) {
+	for (uint32_t i = from; i < fdr__plt_nsyms; i++) {
 		struct fdr_module *m = fdr__module_find(fdr__plt_syms[i].addr);
 
 		if (!m || m->is_main || m->index >= FDR_MODULES_MAX)
@@ -48,12 +48,14 @@ static void leave_recorded_libs(void)
 	}
 }
 
+static bool started, nest;
+static pthread_mutex_t dl_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void fdr__plt_self_start(uint32_t must, bool child_map_new)
 {
 	const char *v = fdr__env(FDR_LIBCALL_ENV);
-	static bool started;
 	uintptr_t lo = (uintptr_t)__start_fdr_text, hi = (uintptr_t)__stop_fdr_text;
-	uint32_t unbound;
+	uint32_t unbound, hooked;
 
 	if (started || !v || (strcmp(v, "1") && strcmp(v, "nest")))
 		return;
@@ -67,10 +69,40 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
 	fdr__plt_own_lo = lo;
 	fdr__plt_own_len = hi - lo;
 	fdr__plt_shadow_init();
-	if (!fdr__plt_hook_main(&unbound))
+	nest = !strcmp(v, "nest");
+	hooked = fdr__plt_hook_main(&unbound);
+	if (nest)
+		hooked += fdr__plt_nest_hook_new();
+	if (!hooked && !nest)
 		return;
 	fdr__plt_id_must = must;
 	fdr__plt_claim_ids(0);
-	leave_recorded_libs();
+	leave_recorded_libs(0);
 	pthread_atfork(NULL, NULL, child_map_new ? fdr__plt_name_all : fdr__plt_rename_in_child);
+}
+
+/*
+ * --nest-libcall: the program's dlopen() and dlclose() (xray_dso_wrap.c,
+ * XRay builds: --wrap reaches the executable's own calls) hook the GOTs
+ * of the libraries loaded, and forget those unloaded (plt_nest.c).
+ */
+void fdr__plt_self_dlopen(void)
+{
+	uint32_t from;
+
+	if (!nest)
+		return;
+	pthread_mutex_lock(&dl_lock);
+	from = fdr__plt_nsyms;
+	if (fdr__plt_nest_hook_new()) {
+		fdr__plt_claim_ids(from);
+		leave_recorded_libs(from);
+	}
+	pthread_mutex_unlock(&dl_lock);
+}
+
+void fdr__plt_self_dlclose(void)
+{
+	if (nest)
+		fdr__plt_nest_forget_gone();
 }

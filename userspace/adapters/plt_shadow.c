@@ -51,6 +51,7 @@ struct shadow_entry {
 
 struct shadow {
 	uint32_t depth;
+	uint32_t busy;		/* fdr's own work on this thread (plt_hook.h) */
 	struct shadow_entry e[SHADOW_MAX];
 };
 
@@ -67,16 +68,36 @@ static bool on_altstack(void)
 
 /* fdr_enter/fdr_exit(fid) keeping the caller's and callee's vector
  * registers: the fast path uses none, the general path is wrapped. */
+void fdr__plt_busy_enter(void)
+{
+	shadow.busy++;
+	barrier();
+}
+
+void fdr__plt_busy_leave(void)
+{
+	barrier();
+	shadow.busy--;
+}
+
+/* The general path may call libc (a new buffer): with --nest-libcall, a
+ * malloc interposed by a hooked library would come back here. */
 static void record_enter(int32_t fid)
 {
-	if (!fdr__fast_fn(FDR_FN_ENTER, fid))
+	if (!fdr__fast_fn(FDR_FN_ENTER, fid)) {
+		fdr__plt_busy_enter();
 		fdr__vstate_call(fdr_enter, fid);
+		fdr__plt_busy_leave();
+	}
 }
 
 static void record_exit(int32_t fid)
 {
-	if (!fdr__fast_fn(FDR_FN_EXIT, fid))
+	if (!fdr__fast_fn(FDR_FN_EXIT, fid)) {
+		fdr__plt_busy_enter();
 		fdr__vstate_call(fdr_exit, fid);
+		fdr__plt_busy_leave();
+	}
 }
 
 /* An entry or exit under -A/-R ($FDR_PLT_ARGS): plt_args.c finds the
@@ -88,7 +109,9 @@ static void record_args(void (*fn)(void *), int32_t fid, const char *name,
 		.fid = fid, .name = name, .regs = regs, .ret_slot = slot,
 	};
 
+	fdr__plt_busy_enter();
 	fdr__vstate_call_ptr(fn, &call);
+	fdr__plt_busy_leave();
 }
 
 /* Close the entries above index keep (their frames are gone). */
@@ -158,6 +181,27 @@ static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
 	lost();
 }
 
+uintptr_t fdr__plt_real_return(const uintptr_t *slot)
+{
+	const struct shadow *sh = &shadow;
+
+	if (*slot != (uintptr_t)fdr__plt_return && *slot != (uintptr_t)fdr__patch_return)
+		return *slot;
+	for (uint32_t i = sh->depth; i > 0; i--)
+		if (sh->e[i - 1].slot == slot)
+			return sh->e[i - 1].ret;
+	return *slot;
+}
+
+/* dlsym, dlvsym (keeps_ret): an Enter and its Exit, the slot untouched. */
+static uintptr_t record_at_once(const struct fdr_plt_sym *s, int err)
+{
+	record_enter(s->fid);
+	record_exit(s->fid);
+	*errno_at() = err;
+	return s->target;
+}
+
 uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 {
 	return fdr__plt_enter_regs(index, slot, NULL);
@@ -171,9 +215,11 @@ uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *
 	uintptr_t ret;
 	int err;
 
-	if (!s->fid || *slot - fdr__plt_own_lo < fdr__plt_own_len)
+	if (!s->fid || *slot - fdr__plt_own_lo < fdr__plt_own_len || sh->busy)
 		return s->target;	/* not recorded, or fdr's own call */
 	err = *errno_at();
+	if (s->keeps_ret)
+		return record_at_once(s, err);
 	if (s->catches)		/* the catcher's calls are over (plt_unwind.c) */
 		fdr__plt_rehook_returns((uintptr_t)slot + sizeof(uintptr_t));
 	ret = real_ret(sh, slot);

@@ -10,7 +10,15 @@
  * program one unfinished call.  _Unwind_Resume (a landing pad's, after
  * its cleanups) and __cxa_rethrow go on unwinding from their caller's
  * frame, found by their own return address, which a hook would replace
- * (and they never return).
+ * (and they never return).  __tls_get_addr is the loader's helper that
+ * a library's TLS accesses call (--nest-libcall would see it): not a
+ * call of the program's.
+ *
+ * dlsym and dlvsym find RTLD_NEXT and RTLD_DEFAULT relative to the object
+ * their return address lies in: a hooked return address (fdr__plt_return,
+ * in fdr's code) would make a library's dlsym(RTLD_NEXT, "malloc") find
+ * the library's own malloc again.  They are recorded, but as a call that
+ * ends where it begins (plt_shadow.c), their return address untouched.
  */
 #include <stdbool.h>
 #include <string.h>
@@ -21,12 +29,23 @@ static const char *const skipped[] = {
 	"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx",
 	"vfork", "__vfork", "getcontext", "swapcontext",
 	"__libc_start_main", "__gmon_start__", "_Unwind_Resume", "__cxa_rethrow",
+	"__tls_get_addr",
 };
+
+static const char *const keep_return[] = { "dlsym", "dlvsym" };
 
 bool fdr__plt_skip(const char *name)
 {
 	for (size_t i = 0; i < sizeof(skipped) / sizeof(skipped[0]); i++)
 		if (!strcmp(name, skipped[i]))
+			return true;
+	return false;
+}
+
+bool fdr__plt_keeps_return(const char *name)
+{
+	for (size_t i = 0; i < sizeof(keep_return) / sizeof(keep_return[0]); i++)
+		if (!strcmp(name, keep_return[i]))
 			return true;
 	return false;
 }

@@ -167,7 +167,8 @@ static int self_libcall_setup(const struct record_opts *o, const struct prog *p,
 	}
 	env->libcall = o->nest_libcall ? "nest" : "1";
 	fprintf(stderr, "fdr record: recording %s's functions and its calls into shared "
-		"libraries (--no-libcall: not those)\n", o->argv[0]);
+		"libraries%s (--no-libcall: not those)\n", o->argv[0],
+		o->nest_libcall ? ", and theirs between libraries (--nest-libcall)" : "");
 	return 0;
 }
 
@@ -193,8 +194,9 @@ static int libcall_setup(const struct record_opts *o, const struct prog *p, char
 		return fdr__patch_setup(o, p);
 	fprintf(stderr, "fdr record: %s is not instrumented: recording its calls into "
 		"shared libraries only (not its own functions: rebuild it with fdr-cc for "
-		"those, or give -P; not calls between libraries or into dlopen'ed ones)\n",
-		o->argv[0]);
+		"those, or give -P; %s)\n", o->argv[0],
+		o->nest_libcall ? "and the calls between libraries, --nest-libcall"
+				: "not calls between libraries: --nest-libcall");
 	return 0;
 }
 

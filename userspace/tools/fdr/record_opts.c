@@ -12,7 +12,7 @@ static const char help[] =
 	"usage: fdr record [-o DIR] [--threshold DUR] [--buffer-size N]\n"
 	"                  [--buffers-per-cpu N] [-F FUNC]... [-N FUNC]... [-v]\n"
 	"                  [-P PATTERN]... [-A FUNC@SPEC]... [-R FUNC@retval]... [-a]\n"
-	"                  [--no-libcall] [--no-sched] [--trigger DUR[:FUNC]]\n"
+	"                  [--no-libcall | -l] [--no-sched] [--trigger DUR[:FUNC]]\n"
 	"                  [--] PROG [ARGS...]\n"
 	"       fdr record -p PID [--duration DUR] [options as above]\n"
 	"Run PROG (built with fdr-cc or fdr-c++) and record its function calls\n"
@@ -55,7 +55,10 @@ static const char help[] =
 "      --no-libcall        do not record calls into shared libraries (on by\n"
 "                          default; the only calls of a program not built\n"
 "                          with fdr-cc, which is then refused unless -P)\n"
-"      --nest-libcall      (uftrace's) not implemented yet: refused\n"
+"  -l, --nest-libcall      also record the calls between shared libraries\n"
+"                          (not those of libc, the loader and the system\n"
+"                          libraries fdr runs on), in libraries dlopen'ed\n"
+"                          later too\n"
 "      --no-sched          /dev/fdr: no context switches and wakeups\n"
 	"                          (no DIR/log.xray.sched; a private embedded\n"
 	"                          region never records them)\n"
@@ -105,11 +108,7 @@ static int parse_one(int c, struct record_opts *o)
 	case 'S': o->no_sched = true; return -1;
 	case 'M': o->stream = true; return -1;
 	case 'L': o->no_libcall = true; return -1;
-	case 'l':	/* uftrace's spelling, known to users: say it is not there */
-		fprintf(stderr, "fdr record: --nest-libcall (calls between shared "
-			"libraries) is not implemented yet: only PROG's own calls into "
-			"libraries are recorded; drop the option\n");
-		return 2;
+	case 'l': o->nest_libcall = true; return -1;
 	case 'g': return parse_trigger(optarg, o);
 	case 'T':
 		/* uftrace's -T at record time needs the XRay mode to act on
@@ -199,9 +198,19 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 				   .buffer_size = 64 * 1024 };	/* -n: backend.c */
 	optind = 0;
 	/* '+': PROG's own options are PROG's, even without "--" */
-	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:P:T:p:A:R:a", opts, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+ho:t:b:n:vF:N:P:T:p:A:R:al", opts, NULL)) != -1)
 		if ((r = parse_one(c, o)) >= 0)
 			return r;
+	if (o->nest_libcall && o->no_libcall) {
+		fprintf(stderr, "fdr record: --nest-libcall records calls between "
+			"libraries, --no-libcall none: give one of them\n");
+		return 2;
+	}
+	if (o->nest_libcall && o->pid) {
+		fprintf(stderr, "fdr record: --nest-libcall: -p PID hooks no library "
+			"calls (an attach leaves the GOTs alone): drop the option\n");
+		return 2;
+	}
 	if (o->pid && optind < argc) {
 		fprintf(stderr, "fdr record: -p PID records a running process: no PROG "
 			"('%s')\n", argv[optind]);

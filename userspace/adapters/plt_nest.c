@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: MIT
+/*
+ * plt_nest.c - fdr record --nest-libcall: the calls between libraries
+ * too (uftrace's -l): the GOTs of the loaded shared libraries are hooked
+ * as the executable's is (plt_got.c), at start-up and after each
+ * dlopen(); a library dlclose()d is forgotten.
+ *
+ * Left alone, as uftrace leaves them:
+ * - fdr's own object (libfdr-plt.so; in an fdr-cc build the executable,
+ *   hooked already) and the libraries it links (libcapstone): the
+ *   recorder's own calls are not the program's;
+ * - the loader and the vDSO: they bind symbols and serve the hooks;
+ * - libc and the system libraries the recorder and the unwinder run on
+ *   (libm, libpthread, libdl, librt, libgcc_s): their internal calls are
+ *   not the program's, and libc's would be the recorder's own (a buffer's
+ *   mmap, the sym-map's writes); libgcc_s is the unwinder that a throw
+ *   runs with the return addresses given back (plt_unwind.c).
+ * Calls the recorder still makes through a hooked GOT (a malloc that a
+ * hooked library interposes, called from the recorder's general path)
+ * pass unrecorded: the hooks see the thread busy (plt_shadow.c).
+ *
+ * A hooked library's entries are known by their range of fdr__plt_syms
+ * indices; the table of hooked libraries is kept under one lock (the
+ * callers hold their dlopen() lock too).
+ */
+#include <dlfcn.h>
+#include <fnmatch.h>
+#include <link.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "fdr_env.h"
+#include "plt_hook.h"
+
+#define HOOKED_MAX	1024
+
+struct hooked {
+	uintptr_t addr;			/* dlpi_addr */
+	const void *phdr;		/* dlpi_phdr: with addr, the object */
+	uint32_t first, end;		/* its fdr__plt_syms entries */
+};
+
+static struct hooked hooked[HOOKED_MAX];
+static unsigned nhooked;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const system_libs[] = {
+	"ld-linux*", "ld64.so*", "linux-vdso.so*", "linux-gate.so*",
+	"libc.so*", "libc-2.*", "libm.so*", "libm-2.*", "libmvec.so*",
+	"libpthread.so*", "libpthread-2.*", "libdl.so*", "libdl-2.*",
+	"librt.so*", "librt-2.*", "libgcc_s.so*",
+};
+
+bool fdr__plt_nest_wanted(void)
+{
+	const char *v = fdr__env(FDR_LIBCALL_ENV);
+
+	return v && !strcmp(v, "nest");
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Does fdr's own object (the one holding this code) link name? */
+static bool fdr_needs(const char *name)
+{
+	struct link_map *lm = NULL;
+	const ElfW(Dyn) *d;
+	const char *strtab = NULL;
+	Dl_info di;
+
+	if (!dladdr1((void *)fdr__plt_entry, &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
+	    !lm->l_name[0])
+		return false;	/* the executable (an fdr-cc build): its own libs */
+	for (d = lm->l_ld; d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_STRTAB)
+			strtab = (const char *)d->d_un.d_ptr;
+	for (d = lm->l_ld; strtab && d->d_tag != DT_NULL; d++)
+		if (d->d_tag == DT_NEEDED && !strcmp(strtab + d->d_un.d_val, name))
+			return true;
+	return false;
+}
+
+static bool is_fdr(const struct dl_phdr_info *info)
+{
+	uintptr_t at = (uintptr_t)fdr__plt_entry;
+
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type == PT_LOAD && at >= lo && at - lo < ph->p_memsz)
+			return true;
+	}
+	return false;
+}
+
+static bool wanted(const struct dl_phdr_info *info)
+{
+	const char *name = info->dlpi_name ? base_name(info->dlpi_name) : "";
+
+	if (!name[0] || is_fdr(info) || fdr_needs(name))
+		return false;
+	for (size_t i = 0; i < sizeof(system_libs) / sizeof(system_libs[0]); i++)
+		if (!fnmatch(system_libs[i], name, 0))
+			return false;
+	return true;
+}
+
+static bool is_hooked(const struct dl_phdr_info *info)
+{
+	for (unsigned i = 0; i < nhooked; i++)
+		if (hooked[i].addr == info->dlpi_addr && hooked[i].phdr == info->dlpi_phdr)
+			return true;
+	return false;
+}
+
+static int hook_new(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	uint32_t *n = arg, unbound, first = fdr__plt_nsyms;
+
+	(void)size;
+	if (!info->dlpi_name || !info->dlpi_name[0] || is_hooked(info) || !wanted(info) ||
+	    nhooked == HOOKED_MAX)
+		return 0;	/* the executable (listed first, unnamed) too */
+	*n += fdr__plt_hook_object(info, &unbound);
+	hooked[nhooked++] = (struct hooked){ info->dlpi_addr, info->dlpi_phdr, first,
+					     fdr__plt_nsyms };
+	return 0;
+}
+
+static int still_loaded(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	const struct hooked *h = arg;
+
+	(void)size;
+	return info->dlpi_addr == h->addr && info->dlpi_phdr == h->phdr;
+}
+
+/* Under the lock: a library unloaded (and maybe another loaded at its
+ * address since) is no longer hooked; its entries are never named again. */
+static void forget_gone(void)
+{
+	for (unsigned i = 0; i < nhooked;) {
+		if (dl_iterate_phdr(still_loaded, &hooked[i])) {
+			i++;
+			continue;
+		}
+		for (uint32_t k = hooked[i].first; k < hooked[i].end; k++)
+			__atomic_store_n(&fdr__plt_syms[k].fid, 0, __ATOMIC_RELAXED);
+		hooked[i] = hooked[--nhooked];
+	}
+}
+
+void fdr__plt_nest_forget_gone(void)
+{
+	fdr__plt_busy_enter();
+	pthread_mutex_lock(&lock);
+	forget_gone();
+	pthread_mutex_unlock(&lock);
+	fdr__plt_busy_leave();
+}
+
+uint32_t fdr__plt_nest_hook_new(void)
+{
+	uint32_t n = 0;
+
+	fdr__plt_busy_enter();
+	pthread_mutex_lock(&lock);
+	forget_gone();
+	dl_iterate_phdr(hook_new, &n);
+	pthread_mutex_unlock(&lock);
+	fdr__plt_busy_leave();
+	return n;
+}
