@@ -193,6 +193,21 @@ uintptr_t fdr__plt_real_return(const uintptr_t *slot)
 	return *slot;
 }
 
+/*
+ * A call made by fdr's code linked into the executable (plt_self.c), by
+ * its return address.  The trampolines are fdr's code too: a library
+ * function that tail-calls another (--nest-libcall) hands it the hooked
+ * slot of its own call, holding fdr__plt_return, and that call is the
+ * program's.
+ */
+static bool fdr_own_call(const uintptr_t *slot)
+{
+	uintptr_t r = *slot;
+
+	return r - fdr__plt_own_lo < fdr__plt_own_len && r != (uintptr_t)fdr__plt_return &&
+	       r != (uintptr_t)fdr__patch_return;
+}
+
 /* dlsym, dlvsym (keeps_ret): an Enter and its Exit, the slot untouched. */
 static uintptr_t record_at_once(const struct fdr_plt_sym *s, int err)
 {
@@ -215,7 +230,7 @@ uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *
 	uintptr_t ret;
 	int err;
 
-	if (!s->fid || *slot - fdr__plt_own_lo < fdr__plt_own_len || sh->busy)
+	if (!s->fid || fdr_own_call(slot) || sh->busy)
 		return s->target;	/* not recorded, or fdr's own call */
 	err = *errno_at();
 	if (s->keeps_ret)

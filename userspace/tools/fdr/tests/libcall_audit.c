@@ -12,11 +12,17 @@
  * with libfdr-plt.so: the loader, not a GOT rewrite, sees the calls.
  * Needs lazy binding (la_pltenter is not called for -z now programs).
  *
+ * $LIBCALL_AUDIT_NEST=1 (fdr record --nest-libcall): the calls through
+ * the PLTs of the libraries too, but for those fdr leaves alone by design
+ * (the loader, libc and the system libraries: plt_nest.c's list, written
+ * again here), also in libraries dlopen()ed later.
+ *
  * $LIBCALL_AUDIT_SKIP, "LO-HI,LO-HI,..." (hex link-time addresses of the
  * executable): leave out the calls made from those ranges (in an fdr-cc
  * build, fdr's runtime and XRay's, which share the executable's PLT).
  */
 #define _GNU_SOURCE
+#include <fnmatch.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +32,28 @@
 #define MAX_NAMES 4096
 
 static uintptr_t *main_cookie;
+static int nest = -1;		/* $LIBCALL_AUDIT_NEST, read at the first object */
+#define COUNTED	((uintptr_t)1)	/* *cookie of a library whose calls count */
+
+static const char *const system_libs[] = {
+	"ld-linux*", "ld64.so*", "linux-vdso.so*", "linux-gate.so*",
+	"libc.so*", "libc-2.*", "libm.so*", "libm-2.*", "libmvec.so*",
+	"libpthread.so*", "libpthread-2.*", "libdl.so*", "libdl-2.*",
+	"librt.so*", "librt-2.*", "libgcc_s.so*",
+};
+
+static int counted_lib(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!nest || !base[0])
+		return 0;
+	for (size_t i = 0; i < sizeof(system_libs) / sizeof(system_libs[0]); i++)
+		if (!fnmatch(system_libs[i], base, 0))
+			return 0;
+	return 1;
+}
 static uintptr_t main_bias;
 static struct { uintptr_t lo, hi; } skip[4096];
 static int nskip;
@@ -66,9 +94,16 @@ unsigned la_version(unsigned v)
 unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
 	(void)lmid;
+	if (nest < 0) {
+		const char *v = getenv("LIBCALL_AUDIT_NEST");
+
+		nest = v && !strcmp(v, "1");
+	}
 	if (!main_cookie && map->l_name[0] == 0) {
 		main_cookie = cookie;	/* the executable comes first, unnamed */
 		main_bias = map->l_addr;
+	} else {
+		*cookie = counted_lib(map->l_name) ? COUNTED : 0;
 	}
 	return LA_FLG_BINDTO | LA_FLG_BINDFROM;
 }
@@ -77,7 +112,7 @@ uintptr_t la_symbind64(Elf64_Sym *sym, unsigned ndx, uintptr_t *refcook,
 		       uintptr_t *defcook, unsigned *flags, const char *name)
 {
 	(void)ndx; (void)defcook; (void)name;
-	if (refcook != main_cookie)
+	if (refcook != main_cookie && *refcook != COUNTED)
 		*flags |= LA_SYMB_NOPLTENTER | LA_SYMB_NOPLTEXIT;
 	return sym->st_value;
 }
@@ -109,8 +144,8 @@ Elf64_Addr la_x86_64_gnu_pltenter(Elf64_Sym *sym, unsigned ndx, uintptr_t *refco
 				  uintptr_t *defcook, La_x86_64_regs *regs, unsigned *flags,
 				  const char *name, long *framesizep)
 {
-	(void)ndx; (void)refcook; (void)defcook; (void)flags; (void)framesizep;
-	if (counted(*(uintptr_t *)regs->lr_rsp))
+	(void)ndx; (void)defcook; (void)flags; (void)framesizep;
+	if (refcook != main_cookie || counted(*(uintptr_t *)regs->lr_rsp))
 		count(name);
 	return sym->st_value;
 }

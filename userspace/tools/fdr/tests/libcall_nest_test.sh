@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# libcall_nest_test.sh BUILD - fdr record --nest-libcall: the calls
+# between libraries are recorded too, also in a library dlopen()ed later
+# (and again after its dlclose()); per function they equal what the
+# rtld-audit counter (libcall_audit.c, $LIBCALL_AUDIT_NEST=1) counts on
+# the same run, and the output and exit status do not change, for a
+# plain build, an fdr-cc build, C++ exceptions through libstdc++'s
+# hooked calls, and Debian binaries (TAP on stdout).
+. "$(dirname "$0")/tap_lib.sh" libcall-nest "$1"
+export LC_ALL=C
+cd "$T" || exit 1
+. "$HERE/log_checks.sh"
+. "$HERE/libcall_lib.sh"
+
+# libnesta.so calls libnestb.so and libc; the plugin (dlopen()ed, called
+# through dlsym()) calls libnestb.so and libc.  Lazy binding (the
+# default): the audit sees each PLT call.
+check "build: the library pair and the plugin" sh -c "
+	clang-19 -O2 -shared -fPIC -o libnestb.so '$HERE/libcall_nest_b.c' &&
+	clang-19 -O2 -shared -fPIC -o libnesta.so '$HERE/libcall_nest_a.c' -L. -lnestb -Wl,-rpath,'$T' &&
+	clang-19 -O2 -shared -fPIC -o libnestp.so '$HERE/libcall_nest_plugin.c' -L. -lnestb -Wl,-rpath,'$T' &&
+	clang-19 -O2 -o prog '$HERE/libcall_nest_prog.c' -L. -lnesta -Wl,-rpath,'$T'"
+NEST_LIBS="$T/libnesta.so $T/libnestb.so $T/libnestp.so"
+
+NEST=1
+compare "--nest-libcall, clang -O2 program, a library calling another, a dlopen()ed plugin" "$T/prog" "$T/libnestp.so"
+got=" $(fdr_lib_counts "$T/f.data" "$T/prog") "
+# main -> nest_a_work 3 times -> nest_b_abs once, nest_b_len twice each;
+# the plugin run 3 times (2, dlclose, dlopen, 1) -> nest_b_len, nest_b_abs once each
+[ "$(echo "$got" | tr ' ' '\n' | grep -E '^(nest_a_work|nest_b_abs|nest_b_len|strdup)=' | tr '\n' ' ')" = "nest_a_work=3 nest_b_abs=6 nest_b_len=9 strdup=3 " ] \
+	&& ok "--nest-libcall: the counts the program's code implies (nest_b_len=9: 6 from libnesta, 3 from the plugin loaded twice)" \
+	|| nok "--nest-libcall: the counts the program's code implies" "$got"
+grep -q 'and the calls between libraries, --nest-libcall' "$T/f.err" \
+	&& ok "--nest-libcall: the summary says calls between libraries are recorded" \
+	|| nok "--nest-libcall: the summary says calls between libraries are recorded" "$(cat "$T/f.err")"
+check "--nest-libcall: every exit closes the newest entry" nested "$T/f.data"
+"$FDR" replay "$T/f.data" 2>/dev/null | grep -A1 '| nest_a_work() {' | grep -q '|   nest_b_abs();' \
+	&& ok "--nest-libcall: replay nests libnestb's call inside libnesta's" \
+	|| nok "--nest-libcall: replay nests libnestb's call inside libnesta's" "$("$FDR" replay "$T/f.data" 2>&1 | head -30)"
+NEST=
+
+# without the option: the executable's calls only, as before
+compare "no --nest-libcall: the executable's calls only" "$T/prog" "$T/libnestp.so"
+got=" $(fdr_lib_counts "$T/f.data" "$T/prog") "
+case "$got" in *" nest_b_len="*|*" strdup="*) nok "no --nest-libcall: no call between libraries" "$got" ;;
+	*) ok "no --nest-libcall: no call between libraries" ;; esac
+
+NEST=1
+# ---- an fdr-cc build: its own runtime hooks the libraries (plt_self.c) ----
+FDRCC=1
+check "build: fdr-cc -O2 (xray) of the same program" "$B/fdr-cc" -O2 -o prog_xray "$HERE/libcall_nest_prog.c" -L. -lnesta -Wl,-rpath,"$T"
+compare "--nest-libcall, fdr-cc xray build, dlopen() through the --wrap wrapper" "$T/prog_xray" "$T/libnestp.so"
+check "--nest-libcall, fdr-cc xray build: every exit closes the newest entry" nested "$T/f.data"
+FDRCC=
+
+# ---- C++ exceptions through libstdc++'s hooked calls ----
+check "build: clang++-19 -O2 exceptions" clang++-19 -O2 -o throw "$HERE/libcall_throw.cc"
+(ulimit -c 0; "$T/throw" >throw.want 2>&1); rc_w=$?
+"$FDR" record -o th.data -t 0 --nest-libcall -- "$T/throw" >throw.got 2>th.err; rc_g=$?
+[ $rc_w = $rc_g ] && cmp -s throw.want <(grep -v '^fdr record:' throw.got) \
+	&& ok "--nest-libcall, C++ exceptions: output and exit status ($rc_g) unchanged" \
+	|| nok "--nest-libcall, C++ exceptions: output and exit status unchanged" "$rc_w / $rc_g" \
+		"$(diff throw.want throw.got | head)" "$(head -c 600 th.err)"
+check "--nest-libcall, C++ exceptions: every exit closes the newest entry" nested th.data
+got=" $(fdr_counts th.data) "
+case "$got" in *" malloc="*) ok "--nest-libcall, C++: libstdc++'s calls into libc are recorded (malloc)" ;;
+	*) nok "--nest-libcall, C++: libstdc++'s calls into libc are recorded (malloc)" "$got" ;; esac
+
+# ---- Debian binaries: output and exit status unchanged ----
+{ seq 1 30000; echo hello; } > input
+NEST_LIBS=
+compare "--nest-libcall: /usr/bin/gzip -9" /usr/bin/gzip -9 input
+for cmd in "/usr/bin/xz -9 -k input" "/usr/bin/xz -t input.xz"; do
+	set -- $cmd
+	[ -x "$1" ] || { ok "# SKIP $1 not installed"; continue; }
+	rm -f input.xz; [ "$2" = -t ] && xz -k input
+	(ulimit -c 0; "$@" >want.out 2>&1); rc_w=$?; cp input.xz want.xz 2>/dev/null
+	rm -f input.xz; [ "$2" = -t ] && xz -k input
+	rm -rf xz.data
+	"$FDR" record -o xz.data -t 0 --nest-libcall -- "$@" >got.out 2>xz.err; rc_g=$?
+	[ $rc_w = $rc_g ] && cmp -s want.out got.out && { [ "$2" = -t ] || cmp -s want.xz input.xz; } \
+		&& ok "--nest-libcall: $cmd (liblzma's calls into libc hooked): output, file and status ($rc_g) unchanged" \
+		|| nok "--nest-libcall: $cmd: output, file and status unchanged" "$rc_w / $rc_g" "$(head -c 600 xz.err)"
+	check "--nest-libcall: $cmd: every exit closes the newest entry" nested xz.data
+done
+got=" $(fdr_counts xz.data) "
+case "$got" in *" lzma_"*) ok "--nest-libcall: xz's calls into liblzma recorded" ;;
+	*) nok "--nest-libcall: xz's calls into liblzma recorded" "$got" ;; esac
+
+# ---- refusals ----
+"$FDR" record -o e1 --nest-libcall --no-libcall -- "$T/prog" >/dev/null 2>e.err; rc=$?
+[ $rc = 2 ] && grep -q 'give one of them' e.err && [ ! -e e1 ] \
+	&& ok "--nest-libcall with --no-libcall: refused, no data directory" \
+	|| nok "--nest-libcall with --no-libcall: refused, no data directory" "rc=$rc" "$(cat e.err)"
+
+tap_end
