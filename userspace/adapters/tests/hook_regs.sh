@@ -3,13 +3,14 @@
 # hook_regs.sh OBJ: the library-call and -P hooks' C (plt_shadow.o, run
 # between a caller and its callee) touches no vector, mask or x87
 # register, and calls only what keeps them: system-call wrappers,
-# fdr__vstate_call (the recorder's general path, vstate_call.h), the
+# fdr__vstate_call and fdr__vstate_call_ptr (the recorder's general path
+# and -A/-R's records, vstate_call.h), the
 # start-up's __errno_location and fdr__xstate_init, and itself.  A
 # __m256 argument's upper half lives through it only so.  TAP on stdout.
 set -u
 obj=$1
 n=0 fail=0
-ALLOWED='fdr__vstate_call|fdr__plt_[a-z_]+|fdr__xstate_init|__errno_location|sigaltstack|write|abort'
+ALLOWED='fdr__vstate_call(_ptr)?|fdr__plt_[a-z_]+|fdr__xstate_init|__errno_location|sigaltstack|write|abort'
 REGS='%[xyz]mm[0-9]|%k[0-7]\b|%st\b'
 dis=$(objdump -dr --no-show-raw-insn "$obj")
 calls() { sed -nE 's/.*R_X86_64_PLT32[[:space:]]+([A-Za-z0-9_.]+).*/\1/p' | sort -u; }
