@@ -74,7 +74,8 @@ compare() {
 	local a f rc_a rc_f
 	mkdir -p "$T/a" "$T/f"
 	rm -f "$T/a/"* "$T/f/"*
-	cp "$T"/input* "$T/a/" 2>/dev/null; cp "$T"/input* "$T/f/" 2>/dev/null
+	# -p: gzip writes the input's mtime into its output
+	cp -p "$T"/input* "$T/a/" 2>/dev/null; cp -p "$T"/input* "$T/f/" 2>/dev/null
 	local skip=; [ -n "${FDRCC:-}" ] && skip=$(runtime_ranges "$exe")
 	(cd "$T/a" && LIBCALL_AUDIT_SKIP=$skip LIBCALL_AUDIT_OUT=$T/counts LD_AUDIT=$T/audit.so \
 		LIBCALL_AUDIT_NEST=${NEST:+1} "$exe" "$@" >"$T/a.out" 2>/dev/null); rc_a=$?

@@ -52,6 +52,10 @@ FDRCC=1
 check "build: fdr-cc -O2 (xray) of the same program" "$B/fdr-cc" -O2 -o prog_xray "$HERE/libcall_nest_prog.c" -L. -lnesta -Wl,-rpath,"$T"
 compare "--nest-libcall, fdr-cc xray build, dlopen() through the --wrap wrapper" "$T/prog_xray" "$T/libnestp.so"
 check "--nest-libcall, fdr-cc xray build: every exit closes the newest entry" nested "$T/f.data"
+# --gcc: no dlopen() wrapper, so a library loaded later stays unhooked: no plugin
+check "build: fdr-cc --gcc -O2 of the same program" "$B/fdr-cc" --gcc -O2 -o prog_gcc "$HERE/libcall_nest_prog.c" -L. -lnesta -Wl,-rpath,"$T"
+compare "--nest-libcall, fdr-cc --gcc build (libraries loaded at start)" "$T/prog_gcc"
+check "--nest-libcall, fdr-cc --gcc build: every exit closes the newest entry" nested "$T/f.data"
 FDRCC=
 
 # ---- C++ exceptions through libstdc++'s hooked calls ----
