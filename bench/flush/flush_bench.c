@@ -65,6 +65,7 @@ struct variant {
 	double ms[MAX_ROUNDS];
 	double cpu_ms[MAX_ROUNDS];	/* user + sys of the process, io-wq included */
 	const char *used;
+	bool skip;		/* not in FLUSH_ONLY */
 };
 
 static double cpu_now_ms(void)
@@ -335,6 +336,25 @@ static void sweep(struct bench *b, int rounds)
 		       median(v[k + 2].ms, rounds));
 }
 
+/*
+ * FLUSH_ONLY=4,6: the rows (numbered from 1 in the table) to run besides
+ * the first three, which the headline needs: a side-by-side comparison
+ * of a few variants in many rounds.
+ */
+static void select_variants(struct variant *v, int nv, const char *only)
+{
+	if (!only || !*only)
+		return;
+	for (int k = 3; k < nv; k++)
+		v[k].skip = true;
+	for (const char *p = only; *p; p += strcspn(p, ","), p += !!*p) {
+		int row = atoi(p);
+
+		if (row >= 1 && row <= nv)
+			v[row - 1].skip = false;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct variant v[] = {
@@ -382,6 +402,8 @@ int main(int argc, char **argv)
 		  .o = { .mode = URING_WRITE_DIRECT } },
 		{ .name = "write(2) copy + fsync", .kind = 0, .o = { .fsync = true } },
 		{ .name = "fdrd: writev + --fsync", .kind = 2, .o = { .fsync = true } },
+		{ .name = "fdrd's default after the grace-period walk, a hidden name instead "
+			  "of O_TMPFILE", .kind = 4, .o = { .sync_if_prechecked = true, .no_tmpfile = true } },
 	};
 	int nv = (int)(sizeof(v) / sizeof(v[0])), rounds;
 	const char *quick = getenv("FLUSH_QUICK"), *warm = getenv("FLUSH_WARM");
@@ -409,11 +431,13 @@ int main(int argc, char **argv)
 	map_region(&b, ctl, argv[1]);
 	if (quick && atoi(quick) > 0 && atoi(quick) < nv)
 		nv = atoi(quick);	/* only the first variants: quicker runs */
+	select_variants(v, nv, getenv("FLUSH_ONLY"));
 	flatten(&b);
 	printf("layout + validation alone: %.1f ms\n\n", layout_ms(&b));
 	for (int r = 0; r < rounds; r++)	/* interleaved, order rotated each round */
 		for (int k = 0; k < nv; k++)
-			if ((!v[(k + r) % nv].use_rw || b.rw) &&	/* needs a writable view */
+			if (!v[(k + r) % nv].skip &&
+			    (!v[(k + r) % nv].use_rw || b.rw) &&	/* needs a writable view */
 			    (!v[(k + r) % nv].fresh || b.shm_fd >= 0))
 				run_variant(&b, &v[(k + r) % nv], r);
 	base = median(v[0].ms, rounds);
@@ -434,7 +458,7 @@ int main(int argc, char **argv)
 		double m = median(v[k].ms, rounds);
 		double ref = v[k].o.fsync ? base_fsync : base;
 
-		if ((v[k].use_rw && !b.rw) || (v[k].fresh && b.shm_fd < 0))
+		if (v[k].skip || (v[k].use_rw && !b.rw) || (v[k].fresh && b.shm_fd < 0))
 			continue;
 		printf("| %s | %.1f | %.0f | %.2f× | %.0f | %s |\n", v[k].name, m,
 		       (double)b.size / (1 << 20) / (m / 1e3), ref / m,

@@ -4,17 +4,20 @@
  * bytes on disk in every mode, with O_TMPFILE and with the hidden-name
  * fallback, never replaces or follows what is in the directory, and
  * leaves nothing behind when it fails (vanished directory, full
- * filesystem).
+ * filesystem: refused before its first byte, in every mode).
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/fanotify.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/uio.h>
 
 #include "log_layout.h"
@@ -316,39 +319,139 @@ static void test_vanished_dir(const struct iovec *iov, size_t n)
 	}
 }
 
-/* ENOSPC on a tmpfs smaller than the log: error, nothing left, retry works. */
-static void test_enospc(const struct iovec *iov, size_t n, size_t total)
+/*
+ * Every write that reaches a file on the mount at dir, io_uring's
+ * included, as FAN_MODIFY events: how a test sees that no byte was
+ * written to a file that is gone.  -1 when fanotify is not available.
+ */
+static int watch_writes(const char *dir)
 {
-	struct uring_write_opts o = { 0 };
-	struct uring_write_report rep;
-	char dir[] = "/tmp/fdrd-full-XXXXXX", err[512], opts[64], *got, *expect;
+	int fan = fanotify_init(FAN_CLASS_NOTIF | FAN_NONBLOCK | FAN_CLOEXEC,
+				O_RDONLY | O_LARGEFILE);
+
+	if (fan < 0)
+		return -1;
+	if (fanotify_mark(fan, FAN_MARK_ADD | FAN_MARK_MOUNT, FAN_MODIFY, AT_FDCWD, dir)) {
+		close(fan);
+		return -1;
+	}
+	return fan;
+}
+
+/* FAN_MODIFY events since the last call (their files' descriptors closed). */
+static long writes_seen(int fan)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	ssize_t len;
+	long n = 0;
+
+	while ((len = read(fan, buf, sizeof(buf))) > 0)
+		for (struct fanotify_event_metadata *m = (void *)buf; FAN_EVENT_OK(m, len);
+		     m = FAN_EVENT_NEXT(m, len)) {
+			if (m->fd >= 0)
+				close(m->fd);
+			n += !!(m->mask & FAN_MODIFY);
+		}
+	return n;
+}
+
+static unsigned long long free_blocks(const char *dir)
+{
+	struct statvfs s;
+
+	return statvfs(dir, &s) ? 0 : (unsigned long long)s.f_bfree;
+}
+
+static bool idle_called;
+
+static bool note_idle(void *ctx, uint64_t submitted_end)
+{
+	(void)ctx;
+	(void)submitted_end;
+	idle_called = true;
+	return false;
+}
+
+/*
+ * A full disk, in every way a log is written (fdrd's modes, the hidden
+ * name, fdr record's flush from the region's descriptor): the free-space
+ * check refuses the file before its first byte.  The filesystem is one
+ * page short of the log, so a writer that found out at a write would
+ * have written nearly all of it first: no write reached it (fanotify), the
+ * writer reported none (no byte, no request, no idle call), and nothing is
+ * left (no entry, every block free again).
+ */
+static void test_enospc(struct synth_region *r, const struct iovec *iov, size_t n,
+			size_t total)
+{
+	const struct uring_source src = { r->fd, r->ro, r->len };
+	static const struct { enum uring_write_mode mode; bool pre, named, source; } cases[] = {
+		{ URING_WRITE_VECTORED, false, false, false },
+		{ URING_WRITE_SYNC, false, false, false },
+		{ URING_WRITE_SYNC, true, false, false },	/* --preallocate */
+		{ URING_WRITE_DIRECT, false, false, false },
+		{ URING_WRITE_BOUNCE, false, false, false },
+		{ URING_WRITE_VECTORED, false, true, false },	/* hidden name */
+		{ URING_WRITE_SYNC, false, false, true },	/* fdr record's flush */
+	};
+	struct uring_write_hooks hooks = { .idle = note_idle };
+	char dir[] = "/tmp/fdrd-full-XXXXXX", err[512], opts[64], path[512], *got, *expect;
+	unsigned long long before;
 	size_t len, elen;
-	int ret;
+	int ret, fan;
 
 	mkdtemp(dir);
-	snprintf(opts, sizeof(opts), "size=%zuk", total / 2048);
+	snprintf(opts, sizeof(opts), "size=%zuk", (total / 4096 - 1) * 4);
 	if (mount("fdrd-test", dir, "tmpfs", 0, opts)) {
-		tap_skip("cannot mount tmpfs (not root?)", "ENOSPC leaves no partial file");
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+			tap_skip("cannot mount tmpfs (not root?)", "ENOSPC before any byte");
 		tap_skip("cannot mount tmpfs (not root?)", "retry after freeing space");
 		rmdir(dir);
 		return;
 	}
-	ret = write_to(dir, "full.xray", iov, n, &o, &rep, err, sizeof(err));
-	tap_ok(ret == -ENOSPC && strstr(err, dir) && strstr(err, "No space") &&
-	       count_entries(dir) == 0,
-	       "ENOSPC: clear error, no partial file (%s)", err);
+	fan = watch_writes(dir);
+	if (fan < 0)
+		tap_diag("fanotify unavailable (%s): writes not watched", strerror(errno));
+	before = free_blocks(dir);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct uring_write_opts o = { .mode = cases[c].mode, .preallocate = cases[c].pre,
+					      .no_tmpfile = cases[c].named,
+					      .source = cases[c].source ? &src : NULL };
+		struct uring_write_report rep;
+		struct out_dir d;
+		long writes;
+
+		idle_called = false;
+		ret = out_dir_open(&d, dir, true, err, sizeof(err));
+		if (!ret) {
+			memset(&rep, 0xff, sizeof(rep));
+			ret = uring_write_file_hooked(&d, "full.xray", iov, n, &o, &hooks, &rep,
+						      err, sizeof(err));
+			out_dir_close(&d);
+		}
+		writes = fan < 0 ? 0 : writes_seen(fan);
+		tap_ok(ret == -ENOSPC && strstr(err, dir) &&
+		       strstr(err, "cannot find room for") && strstr(err, "nothing was written") &&
+		       rep.bytes == 0 && rep.sqes == 0 && !idle_called && writes == 0 &&
+		       count_entries(dir) == 0 && free_blocks(dir) == before,
+		       "ENOSPC %s%s%s%s: refused before any byte (%ld writes seen, %llu bytes "
+		       "reported), nothing left (%llu of %llu blocks free): %s",
+		       uring_write_mode_name(o.mode), o.preallocate ? ", preallocate" : "",
+		       o.no_tmpfile ? ", hidden name" : "", o.source ? ", from the descriptor" : "",
+		       writes, (unsigned long long)rep.bytes, free_blocks(dir), before, err);
+	}
 	snprintf(opts, sizeof(opts), "size=%zuk", total / 1024 + 64);
 	mount("fdrd-test", dir, "tmpfs", MS_REMOUNT, opts);
-	ret = write_to(dir, "full.xray", iov, n, &o, &rep, err, sizeof(err));
-	{
-		char path[512];
-
-		snprintf(path, sizeof(path), "%s/full.xray", dir);
-		got = read_all(path, &len);
-	}
+	ret = write_to(dir, "full.xray", iov, n, &(struct uring_write_opts){ 0 }, &(struct uring_write_report){ 0 },
+		       err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/full.xray", dir);
+	got = read_all(path, &len);
 	expect = flatten(iov, n, &elen);
-	tap_ok(ret == 0 && got && len == elen && !memcmp(got, expect, elen),
-	       "after more space the same pieces write completely");
+	tap_ok(ret == 0 && got && len == elen && !memcmp(got, expect, elen) &&
+	       (fan < 0 || writes_seen(fan) > 0),
+	       "after more space the same pieces write completely (and the watch saw the writes)");
+	if (fan >= 0)
+		close(fan);
 	free(got);
 	free(expect);
 	umount(dir);
@@ -372,7 +475,7 @@ int main(void)
 	test_no_replace(dir, iov, n);
 	test_planted_hidden(dir, iov, n);
 	test_vanished_dir(iov, n);
-	test_enospc(iov, n, l.file_size);
+	test_enospc(&r, iov, n, l.file_size);
 	free(iov);
 	log_layout_free(&l);
 	synth_region_destroy(&r);
