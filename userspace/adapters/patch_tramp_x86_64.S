@@ -10,15 +10,17 @@
  * -O2), which knows which registers the function really writes and keeps
  * values in the others across the call (python3.11: r10 across a call of
  * PyPreConfig_InitPythonConfig).  So both trampolines here keep rax, rcx,
- * rdx, rsi, rdi, r8-r11 and xmm0-15, and neither carries the target in a
+ * rdx, rsi, rdi and r8-r11, and neither carries the target in a
  * register: the stub jumps to its own moved code after fdr__patch_entry
  * returns to it; fdr__patch_return reserves the freed return slot for
  * the real return address and jumps through it, from the red zone (a
  * ret would pop a return-predictor entry no call pushed, and every
  * later return of the thread would be mispredicted).  The flags are not kept
- * (no compiler keeps them live across a call).  The upper halves of
- * ymm/zmm, zmm16-31 and k0-7 need no saving here: the C called touches
- * none (plt_shadow.c, vstate_call.h).
+ * (no compiler keeps them live across a call).  No vector register
+ * (xmm/ymm/zmm, k) needs saving here: the C called touches none before
+ * fdr__vstate_call, which keeps them all (plt_shadow.c, vstate_call.h;
+ * tests/tramp_regs.py checks every instruction reachable from here in
+ * the linked libfdr-plt.so, tests/hook_regs.sh the objects).
  */
 	.text
 
@@ -26,7 +28,7 @@
 .macro SAVE_ALL
 	push	%rbp
 	mov	%rsp, %rbp
-	sub	$336, %rsp
+	sub	$80, %rsp
 	and	$-16, %rsp
 	mov	%rax, 0(%rsp)
 	mov	%rcx, 8(%rsp)
@@ -37,22 +39,6 @@
 	mov	%r9, 48(%rsp)
 	mov	%r10, 56(%rsp)
 	mov	%r11, 64(%rsp)
-	movaps	%xmm0, 80(%rsp)
-	movaps	%xmm1, 96(%rsp)
-	movaps	%xmm2, 112(%rsp)
-	movaps	%xmm3, 128(%rsp)
-	movaps	%xmm4, 144(%rsp)
-	movaps	%xmm5, 160(%rsp)
-	movaps	%xmm6, 176(%rsp)
-	movaps	%xmm7, 192(%rsp)
-	movaps	%xmm8, 208(%rsp)
-	movaps	%xmm9, 224(%rsp)
-	movaps	%xmm10, 240(%rsp)
-	movaps	%xmm11, 256(%rsp)
-	movaps	%xmm12, 272(%rsp)
-	movaps	%xmm13, 288(%rsp)
-	movaps	%xmm14, 304(%rsp)
-	movaps	%xmm15, 320(%rsp)
 .endm
 
 .macro RESTORE_ALL
@@ -65,22 +51,6 @@
 	mov	48(%rsp), %r9
 	mov	56(%rsp), %r10
 	mov	64(%rsp), %r11
-	movaps	80(%rsp), %xmm0
-	movaps	96(%rsp), %xmm1
-	movaps	112(%rsp), %xmm2
-	movaps	128(%rsp), %xmm3
-	movaps	144(%rsp), %xmm4
-	movaps	160(%rsp), %xmm5
-	movaps	176(%rsp), %xmm6
-	movaps	192(%rsp), %xmm7
-	movaps	208(%rsp), %xmm8
-	movaps	224(%rsp), %xmm9
-	movaps	240(%rsp), %xmm10
-	movaps	256(%rsp), %xmm11
-	movaps	272(%rsp), %xmm12
-	movaps	288(%rsp), %xmm13
-	movaps	304(%rsp), %xmm14
-	movaps	320(%rsp), %xmm15
 	mov	%rbp, %rsp
 	pop	%rbp
 .endm

@@ -24,7 +24,10 @@
  * (fdr_enter, fdr_exit: a new buffer, libc's AVX memcpy) runs through
  * fdr__vstate_call, which keeps every vector register (vstate_call.h).
  * The calls into libc here (sigaltstack; write and abort when lost) are
- * system calls.  Code added here must keep to that.
+ * system calls.  Code added here must keep to that: the -P trampolines
+ * (patch_tramp_x86_64.S) save no vector register at all, and
+ * tests/tramp_regs.py checks every instruction they reach in the linked
+ * libfdr-plt.so.
  */
 #include <errno.h>
 #include <signal.h>
