@@ -11,12 +11,8 @@
  * values in the others across the call (python3.11: r10 across a call of
  * PyPreConfig_InitPythonConfig).  So both trampolines here keep rax, rcx,
  * rdx, rsi, rdi and r8-r11, and neither carries the target in a
- * register: the stub jumps to its own moved code after fdr__patch_entry
- * returns to it; fdr__patch_return reserves the freed return slot for
- * the real return address and jumps through it, from the red zone (a
- * ret would pop a return-predictor entry no call pushed, and every
- * later return of the thread would be mispredicted).  The flags are not kept
- * (no compiler keeps them live across a call).  No vector register
+ * register (fdr__patch_entry calls it from the red zone).  The flags are
+ * not kept (no compiler keeps them live across a call).  No vector register
  * (xmm/ymm/zmm, k) needs saving here: the C called touches none before
  * fdr__vstate_call, which keeps them all (plt_shadow.c, vstate_call.h;
  * tests/tramp_regs.py checks every instruction reachable from here in
@@ -56,11 +52,21 @@
 .endm
 
 /*
- * Called by a patched function's stub (patch_main.c: "push $index; call
- * *cell; lea 8(%rsp),%rsp; jmp moved-code"), so [rsp] = the stub's
- * return, [rsp+8] = index, [rsp+16] = the caller's return address.  The
- * stub knows its target: this call and return pair up for the CPU's
- * return predictor.
+ * Jumped to by a patched function's stub ("push $index; jmp *cell":
+ * patch_stub.h), so [rsp] = index, [rsp+8] = the caller's return
+ * address, the slot.  fdr__plt_enter records the entry, keeps the real
+ * return address in the shadow stack and puts fdr__patch_return in the
+ * slot; then this calls the function's moved code from the slot's
+ * height: the call writes fdr__patch_return into the slot again, so the
+ * function sees the same stack as from its caller (its stack arguments
+ * where they were), and the CPU's return predictor expects its ret at
+ * fdr__patch_return, whose ret to the real address then pops the
+ * caller's own entry (no ret here pops one that no call pushed).  The
+ * target travels in the index's cell, above rsp at the call and in the
+ * red zone after, which signal frames skip: no register carries it.
+ * When the shadow stack did not take the call (no id, or full: the slot
+ * does not hold fdr__patch_return), the function is jumped to with the
+ * slot as it is.
  */
 	.globl	fdr__patch_entry
 	.hidden	fdr__patch_entry
@@ -68,18 +74,24 @@
 	.p2align 4
 fdr__patch_entry:
 	SAVE_ALL
-	mov	16(%rbp), %rdi		/* the symbol's index */
-	lea	24(%rbp), %rsi		/* where the return address is */
+	mov	8(%rbp), %rdi		/* the symbol's index */
+	lea	16(%rbp), %rsi		/* where the return address is */
 	call	fdr__plt_enter
-	RESTORE_ALL
-	ret
+	mov	%rax, 8(%rbp)		/* the target, in the index's cell */
+	lea	fdr__patch_return(%rip), %rax
+	cmp	%rax, 16(%rbp)
+	RESTORE_ALL			/* movs and a pop: the flags stay */
+	je	1f
+	lea	8(%rsp), %rsp		/* not taken: the caller's rsp after its call */
+	jmp	*-8(%rsp)
+1:	lea	16(%rsp), %rsp		/* the caller's rsp before its call */
+	call	*-16(%rsp)		/* returns to fdr__patch_return */
 	.size	fdr__patch_entry, .-fdr__patch_entry
 
 /* A patched function returned here; rsp is its caller's after the return. */
 	.globl	fdr__patch_return
 	.hidden	fdr__patch_return
 	.type	fdr__patch_return, @function
-	.p2align 4
 fdr__patch_return:
 	lea	-8(%rsp), %rsp		/* the freed return slot, for the real one */
 	SAVE_ALL
@@ -87,8 +99,7 @@ fdr__patch_return:
 	call	fdr__plt_exit
 	mov	%rax, 8(%rbp)
 	RESTORE_ALL
-	lea	8(%rsp), %rsp		/* the caller's rsp; the address stays */
-	jmp	*-8(%rsp)		/* in the red zone, which signals skip */
+	ret				/* pops the caller's call */
 	.size	fdr__patch_return, .-fdr__patch_return
 
 	.section .note.GNU-stack,"",@progbits
