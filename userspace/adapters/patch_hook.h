@@ -12,8 +12,9 @@
  * recorded as a hooked library call is (plt_hook.h: its fdr_plt_sym
  * index, fdr__plt_enter, the return address swapped for the shadow
  * stack's, fdr__plt_exit), through trampolines that keep every register
- * (patch_tramp_x86_64.S).  The stub then jumps to the moved
- * instructions, which jump back behind the patch.
+ * (patch_tramp_x86_64.S).  The trampoline then calls the moved
+ * instructions in the caller's place, and they jump back behind the
+ * patch.
  */
 #ifndef FDR_PATCH_HOOK_H
 #define FDR_PATCH_HOOK_H

@@ -139,7 +139,7 @@ static enum fdr_patch_why patch_one(void *dec, struct region *r, const struct fd
 	if (why != FDR_PATCH_OK)
 		return why;
 	memcpy(code, plan.code, plan.code_len);
-	fdr__patch_make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base, (uintptr_t)code);
+	fdr__patch_make_stub(stub, fdr__plt_nsyms, (const uintptr_t *)r->base);
 	fdr__plt_syms[fdr__plt_nsyms++] = (struct fdr_plt_sym){
 		.target = (uintptr_t)code, .name = f->name, .addr = fn, .keeps_all = true };
 	write_jmp(&plan, stub);

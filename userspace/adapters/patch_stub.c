@@ -50,19 +50,14 @@ void *fdr__patch_map_near(uintptr_t lo, uintptr_t hi, size_t size)
 	return NULL;
 }
 
-void fdr__patch_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell, uintptr_t to)
+void fdr__patch_make_stub(uint8_t *p, uint32_t index, const uintptr_t *cell)
 {
-	static const uint8_t drop_index[5] = { 0x48, 0x8d, 0x64, 0x24, 0x08 };
 	int32_t to_cell = (int32_t)((intptr_t)cell - (intptr_t)(p + 11));
-	int32_t to_code = (int32_t)((intptr_t)to - (intptr_t)(p + 21));
 
 	memset(p, 0xcc, FDR_PATCH_STUB_SIZE);
 	p[0] = 0x68;
 	memcpy(p + 1, &index, 4);
 	p[5] = 0xff;
-	p[6] = 0x15;
+	p[6] = 0x25;
 	memcpy(p + 7, &to_cell, 4);
-	memcpy(p + 11, drop_index, sizeof(drop_index));
-	p[16] = 0xe9;
-	memcpy(p + 17, &to_code, 4);
 }

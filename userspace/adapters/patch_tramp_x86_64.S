@@ -10,15 +10,13 @@
  * -O2), which knows which registers the function really writes and keeps
  * values in the others across the call (python3.11: r10 across a call of
  * PyPreConfig_InitPythonConfig).  So both trampolines here keep rax, rcx,
- * rdx, rsi, rdi, r8-r11 and xmm0-15, and neither carries the target in a
- * register: the stub jumps to its own moved code after fdr__patch_entry
- * returns to it; fdr__patch_return reserves the freed return slot for
- * the real return address and jumps through it, from the red zone (a
- * ret would pop a return-predictor entry no call pushed, and every
- * later return of the thread would be mispredicted).  The flags are not kept
- * (no compiler keeps them live across a call).  The upper halves of
- * ymm/zmm, zmm16-31 and k0-7 need no saving here: the C called touches
- * none (plt_shadow.c, vstate_call.h).
+ * rdx, rsi, rdi and r8-r11, and neither carries the target in a
+ * register (fdr__patch_entry calls it from the red zone).  The flags are
+ * not kept (no compiler keeps them live across a call).  No vector register
+ * (xmm/ymm/zmm, k) needs saving here: the C called touches none before
+ * fdr__vstate_call, which keeps them all (plt_shadow.c, vstate_call.h;
+ * tests/tramp_regs.py checks every instruction reachable from here in
+ * the linked libfdr-plt.so, tests/hook_regs.sh the objects).
  */
 	.text
 
@@ -26,7 +24,7 @@
 .macro SAVE_ALL
 	push	%rbp
 	mov	%rsp, %rbp
-	sub	$336, %rsp
+	sub	$80, %rsp
 	and	$-16, %rsp
 	mov	%rax, 0(%rsp)
 	mov	%rcx, 8(%rsp)
@@ -37,22 +35,6 @@
 	mov	%r9, 48(%rsp)
 	mov	%r10, 56(%rsp)
 	mov	%r11, 64(%rsp)
-	movaps	%xmm0, 80(%rsp)
-	movaps	%xmm1, 96(%rsp)
-	movaps	%xmm2, 112(%rsp)
-	movaps	%xmm3, 128(%rsp)
-	movaps	%xmm4, 144(%rsp)
-	movaps	%xmm5, 160(%rsp)
-	movaps	%xmm6, 176(%rsp)
-	movaps	%xmm7, 192(%rsp)
-	movaps	%xmm8, 208(%rsp)
-	movaps	%xmm9, 224(%rsp)
-	movaps	%xmm10, 240(%rsp)
-	movaps	%xmm11, 256(%rsp)
-	movaps	%xmm12, 272(%rsp)
-	movaps	%xmm13, 288(%rsp)
-	movaps	%xmm14, 304(%rsp)
-	movaps	%xmm15, 320(%rsp)
 .endm
 
 .macro RESTORE_ALL
@@ -65,32 +47,26 @@
 	mov	48(%rsp), %r9
 	mov	56(%rsp), %r10
 	mov	64(%rsp), %r11
-	movaps	80(%rsp), %xmm0
-	movaps	96(%rsp), %xmm1
-	movaps	112(%rsp), %xmm2
-	movaps	128(%rsp), %xmm3
-	movaps	144(%rsp), %xmm4
-	movaps	160(%rsp), %xmm5
-	movaps	176(%rsp), %xmm6
-	movaps	192(%rsp), %xmm7
-	movaps	208(%rsp), %xmm8
-	movaps	224(%rsp), %xmm9
-	movaps	240(%rsp), %xmm10
-	movaps	256(%rsp), %xmm11
-	movaps	272(%rsp), %xmm12
-	movaps	288(%rsp), %xmm13
-	movaps	304(%rsp), %xmm14
-	movaps	320(%rsp), %xmm15
 	mov	%rbp, %rsp
 	pop	%rbp
 .endm
 
 /*
- * Called by a patched function's stub (patch_main.c: "push $index; call
- * *cell; lea 8(%rsp),%rsp; jmp moved-code"), so [rsp] = the stub's
- * return, [rsp+8] = index, [rsp+16] = the caller's return address.  The
- * stub knows its target: this call and return pair up for the CPU's
- * return predictor.
+ * Jumped to by a patched function's stub ("push $index; jmp *cell":
+ * patch_stub.h), so [rsp] = index, [rsp+8] = the caller's return
+ * address, the slot.  fdr__plt_enter records the entry, keeps the real
+ * return address in the shadow stack and puts fdr__patch_return in the
+ * slot; then this calls the function's moved code from the slot's
+ * height: the call writes fdr__patch_return into the slot again, so the
+ * function sees the same stack as from its caller (its stack arguments
+ * where they were), and the CPU's return predictor expects its ret at
+ * fdr__patch_return, whose ret to the real address then pops the
+ * caller's own entry (no ret here pops one that no call pushed).  The
+ * target travels in the index's cell, above rsp at the call and in the
+ * red zone after, which signal frames skip: no register carries it.
+ * When the shadow stack did not take the call (no id, or full: the slot
+ * does not hold fdr__patch_return), the function is jumped to with the
+ * slot as it is.
  */
 	.globl	fdr__patch_entry
 	.hidden	fdr__patch_entry
@@ -98,18 +74,24 @@
 	.p2align 4
 fdr__patch_entry:
 	SAVE_ALL
-	mov	16(%rbp), %rdi		/* the symbol's index */
-	lea	24(%rbp), %rsi		/* where the return address is */
+	mov	8(%rbp), %rdi		/* the symbol's index */
+	lea	16(%rbp), %rsi		/* where the return address is */
 	call	fdr__plt_enter
-	RESTORE_ALL
-	ret
+	mov	%rax, 8(%rbp)		/* the target, in the index's cell */
+	lea	fdr__patch_return(%rip), %rax
+	cmp	%rax, 16(%rbp)
+	RESTORE_ALL			/* movs and a pop: the flags stay */
+	je	1f
+	lea	8(%rsp), %rsp		/* not taken: the caller's rsp after its call */
+	jmp	*-8(%rsp)
+1:	lea	16(%rsp), %rsp		/* the caller's rsp before its call */
+	call	*-16(%rsp)		/* returns to fdr__patch_return */
 	.size	fdr__patch_entry, .-fdr__patch_entry
 
 /* A patched function returned here; rsp is its caller's after the return. */
 	.globl	fdr__patch_return
 	.hidden	fdr__patch_return
 	.type	fdr__patch_return, @function
-	.p2align 4
 fdr__patch_return:
 	lea	-8(%rsp), %rsp		/* the freed return slot, for the real one */
 	SAVE_ALL
@@ -117,8 +99,7 @@ fdr__patch_return:
 	call	fdr__plt_exit
 	mov	%rax, 8(%rbp)
 	RESTORE_ALL
-	lea	8(%rsp), %rsp		/* the caller's rsp; the address stays */
-	jmp	*-8(%rsp)		/* in the red zone, which signals skip */
+	ret				/* pops the caller's call */
 	.size	fdr__patch_return, .-fdr__patch_return
 
 	.section .note.GNU-stack,"",@progbits

@@ -8,8 +8,8 @@
  * the __patchable_function_entries section, whose bounds the linker
  * gives as __start_/__stop___patchable_function_entries.  To record,
  * the runtime writes "jmp rel32" over each nop, to a stub of the
- * function's own (patch_stub.h) that calls fdr__patch_entry and jumps
- * back behind the nop: the -P machinery (patch_hook.h, plt_shadow.c:
+ * function's own (patch_stub.h) that jumps to fdr__patch_entry, which
+ * calls the code behind the nop: the -P machinery (patch_hook.h, plt_shadow.c:
  * ids, names, the shadow stack of returns) without its decoder, since
  * nothing is moved.  To stop, the nops are written back.
  *

@@ -78,7 +78,7 @@ static void make_one(uint8_t *stubs, uint32_t i, uintptr_t at)
 	if (pfe.v[i].in_text)
 		memcpy(pfe.v[i].nop, (const void *)at, NOP_LEN);
 	fdr__patch_make_stub(stubs + FDR_PATCH_STUB_SIZE * (1 + (size_t)i), i,
-			     (const uintptr_t *)stubs, at + NOP_LEN);
+			     (const uintptr_t *)stubs);
 	fdr__plt_syms[i] = (struct fdr_plt_sym){
 		.target = at + NOP_LEN, .name = name ? name : "?", .addr = at, .keeps_all = true,
 		.fid = (int32_t)fdr__fid_claim(m, m ? at - m->bias : at) };

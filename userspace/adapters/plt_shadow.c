@@ -10,7 +10,8 @@
  * gone are closed (an exit record, so the log stays nested) when a
  * later call or return shows it: a new call's slot at or above theirs
  * on the same stack.  A handler on a sigaltstack runs above the frames
- * it interrupted, so that test is skipped there.
+ * it interrupted, so that test is skipped there, except for an entry at
+ * the new call's own slot (a tail call), which is over on any stack.
  *
  * errno is kept: recording may make system calls, and the caller reads
  * errno after the callee set it.  libc's errno is initial-exec TLS, at
@@ -24,7 +25,10 @@
  * (fdr_enter, fdr_exit: a new buffer, libc's AVX memcpy) runs through
  * fdr__vstate_call, which keeps every vector register (vstate_call.h).
  * The calls into libc here (sigaltstack; write and abort when lost) are
- * system calls.  Code added here must keep to that.
+ * system calls.  Code added here must keep to that: the -P trampolines
+ * (patch_tramp_x86_64.S) save no vector register at all, and
+ * tests/tramp_regs.py checks every instruction they reach in the linked
+ * libfdr-plt.so.
  */
 #include <errno.h>
 #include <signal.h>
@@ -127,14 +131,20 @@ static void close_above(struct shadow *sh, uint32_t keep)
 }
 
 /* A call with its return address at slot: entries at or below it on
- * this stack belong to frames a longjmp or exception left. */
+ * this stack belong to frames a longjmp or exception left.  An entry at
+ * slot itself is over on any stack (its function tail-called this one,
+ * or its frame is gone: a live frame keeps its return slot), so the
+ * common case, one tail call, is closed without asking the kernel
+ * whether a signal handler runs on its own stack. */
 static void drop_dead(struct shadow *sh, uintptr_t *slot)
 {
 	uint32_t keep = sh->depth;
 
 	while (keep > 0 && sh->e[keep - 1].slot <= slot)
 		keep--;
-	if (keep != sh->depth && !on_altstack())
+	if (keep == sh->depth - 1 && sh->e[keep].slot == slot)
+		close_above(sh, keep);
+	else if (keep != sh->depth && !on_altstack())
 		close_above(sh, keep);
 }
 

@@ -294,6 +294,24 @@ p=$(report_calls c.data cxx_funcs) x=$(report_calls cx.data cxx_funcs)
 		"-P:   $p" "XRay: $x" "$(head -c 1000 c.err)"
 check "C++ exceptions: every exit closes the newest entry" nested c.data
 
+# ---- deeper than the shadow stack (512 a thread): the deeper calls are
+# jumped to unrecorded, with stack and xmm arguments (patch_deep.c) ----
+check "build: patch_deep.c, plain clang-19 -O2 -g" clang-19 -O2 -g -o deep "$HERE/patch_deep.c"
+echo deep > deep_name
+good=1 got=
+for d in 300 2000; do
+	./deep $d > deep_plain.out
+	"$FDR" record -o d$d.data -t 0 --no-libcall -P '^deep$' -- ./deep $d > deep.out 2> deep.err || good=0
+	cmp -s deep_plain.out deep.out || good=0
+	got="$got $d:$(report_calls d$d.data deep_name)"
+done
+# 3 runs: every call at 300 levels (3 x 301), the outermost 512 at 2000
+[ $good = 1 ] && [ "$got" = " 300:deep=903 2000:deep=1536" ] \
+	&& ok "a recursion of 300 and 2000 levels (stack and xmm arguments): output unchanged, calls 3 x 301 and 3 x 512 (the shadow stack's depth)" \
+	|| nok "a recursion deeper than the shadow stack: output unchanged, the outermost 512 calls recorded" \
+		"$got" "$(head -c 1000 deep.err)"
+check "deeper than the shadow stack: every exit closes the newest entry" nested d2000.data
+
 # ---- what -P refuses, before running anything ----
 "$FDR" record -o e1 -P . -- ./prog_xray >/dev/null 2>e.err; rc=$?
 [ $rc = 125 ] && grep -q 'built with fdr-cc' e.err && [ ! -e e1 ] \
