@@ -23,8 +23,9 @@
  * file is compiled with -mgeneral-regs-only (Makefile), the record's
  * common case is <fdr_inline.h>'s inline fast path, and its general path
  * (fdr_enter, fdr_exit: a new buffer, libc's AVX memcpy) runs through
- * fdr__vstate_call, which keeps every vector register (vstate_call.h).
- * The calls into libc here (sigaltstack; write and abort when lost) are
+ * fdr__vstate_call, which keeps every vector register (vstate_call.h);
+ * so do the -A/-R records (plt_args.c: strcmp, memcpy), through
+ * fdr__vstate_call_ptr.  The calls into libc here (sigaltstack; write and abort when lost) are
  * system calls.  Code added here must keep to that: the -P trampolines
  * (patch_tramp_x86_64.S) save no vector register at all, and
  * tests/tramp_regs.py checks every instruction they reach in the linked
