@@ -165,6 +165,11 @@ static int self_libcall_setup(const struct record_opts *o, const struct prog *p,
 			o->argv[0]);
 		return 0;
 	}
+	if (o->nonly) {	/* -F: only the named functions, not their callees */
+		fprintf(stderr, "fdr record: -F records only the functions it names: "
+			"no calls into shared libraries\n");
+		return 0;
+	}
 	env->libcall = o->nest_libcall ? "nest" : "1";
 	fprintf(stderr, "fdr record: recording %s's functions and its calls into shared "
 		"libraries%s (--no-libcall: not those)\n", o->argv[0],

@@ -206,6 +206,11 @@ int fdr__record_parse(int argc, char **argv, struct record_opts *o)
 			"libraries, --no-libcall none: give one of them\n");
 		return 2;
 	}
+	if (o->nest_libcall && o->nonly) {
+		fprintf(stderr, "fdr record: --nest-libcall: -F records only the functions "
+			"it names, no library calls: give one of them\n");
+		return 2;
+	}
 	if (o->nest_libcall && o->pid) {
 		fprintf(stderr, "fdr record: --nest-libcall: -p PID hooks no library "
 			"calls (an attach leaves the GOTs alone): drop the option\n");

@@ -55,6 +55,17 @@ for mode in xray gcc; do
 		*) ok "fdr-cc $mode build, --no-libcall: its functions only" ;; esac ;;
 		*) nok "fdr-cc $mode build, --no-libcall: its functions only" "$got" "$(cat nl.err)" ;; esac
 done
+# -F records only the functions it names: a library call is a callee.
+rm -rf fo.data
+"$FDR" record -o fo.data -t 0 -F sorting -- "$T/prog_xray" >/dev/null 2>fo.err
+got=$(fdr_counts fo.data)
+[ "$got" = "sorting=1" ] && grep -q -- '-F records only the functions it names: no calls into shared libraries' fo.err \
+	&& ok "fdr-cc xray build, -F sorting: sorting's one call, no library call, and it says so" \
+	|| nok "fdr-cc xray build, -F sorting: sorting's one call, no library call, and it says so" "$got" "$(cat fo.err)"
+"$FDR" record -o fn.data -F sorting --nest-libcall -- "$T/prog_xray" >/dev/null 2>fn.err; rc=$?
+[ $rc = 2 ] && [ ! -e fn.data ] && grep -q -- '--nest-libcall: -F records only' fn.err \
+	&& ok "-F with --nest-libcall is refused (exit 2, no data directory)" \
+	|| nok "-F with --nest-libcall is refused (exit 2, no data directory)" "rc=$rc" "$(cat fn.err)"
 for mode in xray gcc; do
 	flag=; [ $mode = gcc ] && flag=--gcc
 	check "build: fdr-c++ $flag -O2 exceptions ($mode)" "$B/fdr-c++" $flag -O2 -o throw_$mode "$HERE/libcall_throw.cc"
