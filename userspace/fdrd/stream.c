@@ -14,7 +14,8 @@
  *    that a thread's buffers reach the log in their order (a thread
  *    can release buffer n+1 between our reads of n and n+1).
  *
- * They are validated, appended and handed back.  Nothing here waits on a
+ * They are validated, appended and handed back, on the CPU that wrote
+ * most of them (stream_cpu.h).  Nothing here waits on a
  * writer, and a writer never waits on us: with no FREE buffer it drops
  * and counts (uapi/linux/fdr.h).
  */
@@ -31,6 +32,7 @@
 #include "msg.h"
 #include "retention.h"
 #include "stream.h"
+#include "stream_cpu.h"
 #include "stream_log.h"
 
 #define MIN_INTERVAL_MS 1u
@@ -54,6 +56,7 @@ struct stream {
 	struct stream_log log;
 	bool log_open;
 	bool at_limit;		/* --max-bytes reached: nothing more is written */
+	struct stream_cpu cpu;	/* the thread on its writers' CPU */
 	uint64_t passes, handed_back;
 };
 
@@ -109,7 +112,7 @@ static bool waits_for_held(const struct held *h, size_t n, const struct log_buff
  * the earliest LOOK_BYTES of them: a prefix in sequence order, so no
  * thread's buffer goes before an earlier one of the same thread.
  */
-static int pick_ready(struct log_layout *l)
+static int pick_ready(struct log_layout *l, size_t *ready)
 {
 	struct held *h = calloc(l->nr_buffers + 1, sizeof(*h));
 	size_t nh = 0, kept = 0;
@@ -121,6 +124,7 @@ static int pick_ready(struct log_layout *l)
 		if (l->buffers[i].state != FDR_BUF_RELEASED)
 			h[nh++] = (struct held){ l->buffers[i].owner_tid,
 						 l->buffers[i].owner_pid, l->buffers[i].seq };
+	*ready = l->nr_buffers - nh;
 	qsort(h, nh, sizeof(*h), by_thread);
 	for (size_t i = 0; i < l->nr_buffers && bytes < LOOK_BYTES; i++)
 		if (l->buffers[i].state == FDR_BUF_RELEASED &&
@@ -195,7 +199,7 @@ static int append(struct stream *s, struct log_layout *l)
 static int stream_pass(struct stream *s, bool final, struct log_layout *l)
 {
 	uint32_t *idx = NULL;
-	size_t n;
+	size_t n, ready;
 	const char *why;
 	int ret = log_layout_select(s->area, s->len, s->trusted, l, &why);
 
@@ -203,8 +207,10 @@ static int stream_pass(struct stream *s, bool final, struct log_layout *l)
 		msg_error("cannot lay out the stream: %s", why ? why : strerror(-ret));
 		return ret;
 	}
-	if (!final && (ret = pick_ready(l)))
+	if (!final && (ret = pick_ready(l, &ready)))
 		return ret;
+	if (!final)	/* its reads on the writers' CPU: stream_cpu.h */
+		stream_cpu_follow(&s->cpu, l, ready, l->nr_descs);
 	n = l->nr_buffers;
 	idx = malloc((n + 1) * sizeof(*idx));
 	if (!idx)
@@ -268,6 +274,7 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 	int n;
 
 	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0) };
+	stream_cpu_begin(&s->cpu);
 	for (;;) {
 		bool final = finalized(s);
 
@@ -277,6 +284,8 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 		n = stream_pass(s, final, &l);
 		if (final && n >= 0)
 			keep_finalize_facts(s, &l);
+		if (final || n < 0)
+			stream_cpu_end(&s->cpu);
 		log_layout_free(&l);
 		if ((n < 0 || final) && facts->wait_known &&	/* once: it opens a file */
 		    (facts->wait_known = cpu_wait_ns(&facts->cpu_wait_ns)))
@@ -285,8 +294,10 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 			return n;
 		if (final)
 			return 1;
-		if (h && h->keep_going && !h->keep_going(h->ctx))
+		if (h && h->keep_going && !h->keep_going(h->ctx)) {
+			stream_cpu_end(&s->cpu);
 			return 0;
+		}
 		if (n) {	/* more may be ready already: look again at once */
 			wait = MIN_INTERVAL_MS;
 			continue;
@@ -351,6 +362,8 @@ static enum flush_outcome publish(struct stream *s)
 	if (s->f->stream.wait_known)
 		msg_info("the stream's thread waited %.1f ms in all for a CPU",
 			 s->f->stream.cpu_wait_ns / 1e6);
+	if (s->cpu.moves)
+		msg_info("the stream's thread moved to its writers' CPU %lu times", s->cpu.moves);
 	flush_say_trigger(&s->log.all, n.log);
 	retention_apply(&s->d, s->f->opts->pattern, &s->f->opts->retain, n.log,
 			flush_say_retention, NULL);
