@@ -679,6 +679,26 @@ lost_re='^fdr record: the stream lost [1-9][0-9]* records: PROG wrote faster tha
 [ $rc = 0 ] && grep -q "$lost_re; more buffers (-n) absorb longer bursts\$" stst.err &&
 	ok "stream thread stopped: drops, the thread's CPU wait and longest gap named" ||
 	nok "stream thread stopped: drops, the thread's CPU wait and longest gap named" "rc=$rc" "$(cat stst.err)"
+# PROG held to one CPU: the stream's thread reads its buffers there
+# (stream_cpu.h), and the log still holds every event.  Bursts with
+# pauses: the thread looks at least twice whatever the load.
+cpu_last=$(taskset -c -p $$ 2>/dev/null | sed 's/.*: //;s/.*[,-]//')
+if [ -n "$cpu_last" ]; then
+	TRACED_CPU=$cpu_last "$FDR" record -v --no-libcall -o stcpu -t 0 --stream -- \
+		./traced bursts 4 100000 2>stcpu.err; rc=$?
+	cpu_fn=$("$B/fdrlog" dump stcpu/log.xray 2>/dev/null | grep -c '  Function ')
+	cpu_drop=$(sed -n 's/.* \([0-9]*\) dropped.*/\1/p' stcpu.err)
+	cpu_events=$(( 2 * (18 + 4 * 100000) ))
+	[ $rc = 0 ] && [ -n "$cpu_drop" ] && [ $((cpu_fn + cpu_drop)) = $cpu_events ] &&
+		ok "stream, PROG on CPU $cpu_last: the log plus the drops are every event ($cpu_fn + $cpu_drop = $cpu_events)" ||
+		nok "stream, PROG on CPU $cpu_last: the log plus the drops are every event" \
+			"rc=$rc fn=$cpu_fn dropped=$cpu_drop" "$(cat stcpu.err)"
+	check "stream, PROG on CPU $cpu_last: the thread moved to its writers' CPU (-v)" \
+		grep -Eq "^fdr record: the stream's thread moved to its writers' CPU [1-9][0-9]* times\$" stcpu.err
+else
+	skip "stream, PROG on one CPU: the log plus the drops are every event" "no taskset"
+	skip "stream, PROG on one CPU: the thread moved to its writers' CPU (-v)" "no taskset"
+fi
 "$FDR" record --no-libcall -o strp -t 0 -b 64K -n 16 --stream -- ./traced calls 2>/dev/null
 check "stream: a short run, every call in fdr report (leaf 12)" sh -c \
 	"'$FDR' report strp | grep -q '  12  leaf\$'"

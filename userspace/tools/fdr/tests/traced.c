@@ -23,8 +23,13 @@
  *   outlier        the calls, then tick (10 us) 10,000 times with one
  *                  stall (20 ms, or $TRACED_STALL_MS) before the 5,001st:
  *                  the trigger tests
+ *
+ * $TRACED_CPU=N: the program runs on CPU N only (sched_setaffinity in
+ * main, no traced call): the stream's thread follows it there.
  */
+#define _GNU_SOURCE	/* sched_setaffinity */
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +160,16 @@ __attribute__((noinline)) static int threads(void)
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "calls";
+	const char *cpu = getenv("TRACED_CPU");
 
+	if (cpu) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(atoi(cpu), &one);
+		if (sched_setaffinity(0, sizeof(one), &one))
+			perror("sched_setaffinity");
+	}
 	if (!strcmp(mode, "threads"))
 		return threads();
 	work();
