@@ -230,6 +230,16 @@ check "replay -F middle --depth 1: the 4 middle calls only" sh -c \
 	"'$FDR' replay -F middle --depth 1 >r.txt && [ \$(grep -c 'middle();\$' r.txt) = 4 ] && ! grep -q leaf r.txt"
 check "flame -o: a well-formed SVG with leaf's 12 calls" sh -c \
 	"'$FDR' flame -o f.svg && python3 -c 'import xml.dom.minidom as m; t=[e.firstChild.data for e in m.parse(\"f.svg\").getElementsByTagName(\"title\")]; assert any(x.startswith(\"leaf (\") and \" 12 calls\" in x for x in t), t'"
+# 3000 levels: the indentation stops at 256 (512 columns), in linear time
+"$FDR" record --no-libcall -o deep -t 0 -- ./traced deep 3000 >/dev/null 2>&1
+"$FDR" replay deep >deep.txt 2>&1
+opens=$(grep -c '| *deep() {$' deep.txt) inner=$(grep -c '| *deep();$' deep.txt)
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' deep.txt)
+col=$(sed -n 's/^.*] | \( *\)deep();$/\1/p' deep.txt | awk '{ print length($0) }')
+[ "$opens" = 3000 ] && [ "$inner" = 1 ] && [ "$col" = 512 ] && [ "$longest" -le 560 ] &&
+	ok "replay of a 3000-deep recursion: every call, indentation at most 256 levels" ||
+	nok "replay of a 3000-deep recursion: every call, indentation at most 256 levels" \
+		"opens=$opens inner=$inner col=$col longest=$longest" "$(head -c 600 deep.txt)"
 "$FDR" replay -o x >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && [ ! -e x ] && ok "replay -o: usage error, exit 2" || nok "replay -o: usage error, exit 2" "rc=$rc"
 
