@@ -32,6 +32,7 @@
 #include "retention.h"
 #include "stream.h"
 #include "stream_log.h"
+#include "stream_sched.h"
 
 #define MIN_INTERVAL_MS 1u
 /*
@@ -259,15 +260,16 @@ static void keep_finalize_facts(struct stream *s, const struct log_layout *l)
 }
 
 /* Stream until the finalize (1), fdrd stops (0), or an error (-errno). */
-static int stream_loop(struct stream *s, const struct stream_hooks *h)
+static int stream_looks(struct stream *s, const struct stream_hooks *h)
 {
 	unsigned int max = s->f->opts->stream_interval_ms, wait = MIN_INTERVAL_MS;
 	struct stream_facts *facts = &s->f->stream;
 	uint64_t waited0 = 0, last = now_ns();
+	struct stream_sched sched = facts->sched;	/* stream_loop's */
 	struct log_layout l;
 	int n;
 
-	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0) };
+	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0), .sched = sched };
 	for (;;) {
 		bool final = finalized(s);
 
@@ -287,6 +289,7 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 			return 1;
 		if (h && h->keep_going && !h->keep_going(h->ctx))
 			return 0;
+		stream_sched_look(&facts->sched, n > 0, now_ns());
 		if (n) {	/* more may be ready already: look again at once */
 			wait = MIN_INTERVAL_MS;
 			continue;
@@ -294,6 +297,17 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 		sleep_ms(wait);
 		wait = wait * 2 > max ? max : wait * 2;
 	}
+}
+
+/* The looks, the thread raised for them (stream_sched.c) and back. */
+static int stream_loop(struct stream *s, const struct stream_hooks *h)
+{
+	int ret;
+
+	stream_sched_prompt(&s->f->stream.sched, now_ns());
+	ret = stream_looks(s, h);
+	stream_sched_normal(&s->f->stream.sched);
+	return ret;
 }
 
 /*
@@ -349,8 +363,8 @@ static enum flush_outcome publish(struct stream *s)
 		 (unsigned long long)s->log.size, (unsigned long long)s->passes,
 		 s->f->stream.max_gap_ns / 1e6);
 	if (s->f->stream.wait_known)
-		msg_info("the stream's thread waited %.1f ms in all for a CPU",
-			 s->f->stream.cpu_wait_ns / 1e6);
+		msg_info("the stream's thread waited %.1f ms in all for a CPU (%s)",
+			 s->f->stream.cpu_wait_ns / 1e6, stream_sched_name(&s->f->stream.sched));
 	flush_say_trigger(&s->log.all, n.log);
 	retention_apply(&s->d, s->f->opts->pattern, &s->f->opts->retain, n.log,
 			flush_say_retention, NULL);

@@ -57,6 +57,10 @@ static void say_stream_lost(const struct flush_summary *s)
 	fprintf(stderr, "fdr record: the stream lost %llu records: PROG wrote faster "
 		"than they reached the disk%s; more buffers (-n) absorb longer bursts\n",
 		(unsigned long long)s->dropped, wait);
+	if (s->stream_wait_known && !s->stream_rt)
+		fprintf(stderr, "fdr record: the stream's thread ran at normal priority: "
+			"real-time priority, which preempts other work at once, needs "
+			"CAP_SYS_NICE or an RLIMIT_RTPRIO of 1 or more (ulimit -r 1)\n");
 }
 
 static void summary(const struct data_dir *d, const struct backend *b,
