@@ -115,7 +115,7 @@ void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns)
 		return;
 	}
 	if (!s->demoted && now_ns - s->busy_since > BUSY_CAP_NS) {
-		s->demoted = !set_attr(SCHED_OTHER, 0, 0, SHORT_SLICE_NS);
+		s->demoted = !set_attr(SCHED_OTHER, 0, s->was_nice, SHORT_SLICE_NS);
 		s->demotions += s->demoted;
 	}
 }

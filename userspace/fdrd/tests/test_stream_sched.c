@@ -46,6 +46,8 @@ static void rt_checks(struct stream_sched *s, uint64_t t0)
 	tap_ok(policy() == SCHED_OTHER && s->demoted && s->demotions == 1,
 	       "busy 60 ms without an empty look: SCHED_OTHER (demotions %llu)",
 	       (unsigned long long)s->demotions);
+	tap_ok(getpriority(PRIO_PROCESS, 0) == s->was_nice,
+	       "at the thread's own nice (%d), not 0", s->was_nice);
 	stream_sched_look(s, true, t0 + 500 * MS);
 	tap_ok(policy() == SCHED_OTHER && s->demotions == 1, "still busy: stays SCHED_OTHER");
 	stream_sched_look(s, false, t0 + 501 * MS);
@@ -57,8 +59,11 @@ static void rt_checks(struct stream_sched *s, uint64_t t0)
 int main(void)
 {
 	struct stream_sched s;
-	int nice0 = getpriority(PRIO_PROCESS, 0);
+	int nice0;
 	uint64_t t0 = 1000 * MS;
+
+	setpriority(PRIO_PROCESS, 0, 3);	/* a thread not at nice 0: it stays so */
+	nice0 = getpriority(PRIO_PROCESS, 0);
 
 	tap_ok(policy() == SCHED_OTHER, "the test starts SCHED_OTHER");
 	stream_sched_prompt(&s, t0);
@@ -69,7 +74,7 @@ int main(void)
 		tap_ok(policy() == SCHED_OTHER, "not granted real-time: stays SCHED_OTHER");
 		stream_sched_look(&s, true, t0 + 60 * MS);
 		tap_ok(policy() == SCHED_OTHER && !s.demotions, "no real-time: the busy cap does nothing");
-		for (int i = 0; i < 5; i++)
+		for (int i = 0; i < 6; i++)
 			tap_skip("no right to SCHED_FIFO (CAP_SYS_NICE, RLIMIT_RTPRIO)", "real-time check %d", i);
 	}
 	stream_sched_normal(&s);
