@@ -17,7 +17,8 @@
  *    longer than BUSY_CAP_NS without one empty look drops it back to
  *    SCHED_OTHER until its next empty look (the rest of the CPU's work
  *    is never held off longer than that).  Reset on fork: nothing it
- *    starts inherits it.
+ *    starts inherits it.  A thread started real-time already (chrt) is
+ *    left as it is, cap and all: that policy was someone's choice.
  *  - Else SCHED_OTHER with a short slice request (sched_runtime, Linux
  *    6.12+: an early virtual deadline, so a waking thread preempts at
  *    once; no privilege needed, older kernels ignore it) and nice -10
@@ -98,7 +99,11 @@ void stream_sched_prompt(struct stream_sched *got, uint64_t now_ns)
 	got->was_nice = was.sched_nice;
 	got->was_slice = was.sched_runtime;
 	got->was_flags = was.sched_flags & SCHED_FLAG_RESET_ON_FORK;
-	if (rt())
+	if (was.sched_policy == SCHED_FIFO || was.sched_policy == SCHED_RR ||
+	    was.sched_policy == SCHED_DEADLINE) {
+		got->prio = STREAM_PRIO_RT;	/* someone chose it: theirs, untouched */
+		got->given = true;
+	} else if (rt())
 		got->prio = STREAM_PRIO_RT;
 	else if (prompt_other())
 		got->prio = STREAM_PRIO_PROMPT;
@@ -106,7 +111,7 @@ void stream_sched_prompt(struct stream_sched *got, uint64_t now_ns)
 
 void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns)
 {
-	if (s->prio != STREAM_PRIO_RT)
+	if (s->prio != STREAM_PRIO_RT || s->given)
 		return;
 	if (!found) {
 		s->busy_since = now_ns;
@@ -122,7 +127,7 @@ void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns)
 
 void stream_sched_normal(struct stream_sched *s)
 {
-	if (s->prio != STREAM_PRIO_NORMAL)
+	if (s->prio != STREAM_PRIO_NORMAL && !s->given)
 		set_attr_flags(s->was_policy, s->was_prio, s->was_nice, s->was_slice,
 			       s->was_flags);
 	s->prio = STREAM_PRIO_NORMAL;
@@ -132,6 +137,8 @@ const char *stream_sched_name(const struct stream_sched *s)
 {
 	switch (s->prio) {
 	case STREAM_PRIO_RT:
+		if (s->given)
+			return "real-time, as it was started";
 		return s->demotions ? "real-time, SCHED_FIFO 1, but for busy stretches over 50 ms"
 				    : "real-time, SCHED_FIFO 1";
 	case STREAM_PRIO_PROMPT:

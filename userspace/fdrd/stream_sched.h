@@ -18,6 +18,7 @@ enum stream_prio {
 struct stream_sched {
 	enum stream_prio prio;
 	bool demoted;		/* RT given up for now: a long busy stretch */
+	bool given;		/* real-time already when it began: not ours */
 	uint64_t busy_since;	/* ns: the last look that found nothing */
 	uint64_t demotions;	/* how often the busy cap struck */
 	uint32_t was_policy, was_prio;	/* the thread's own, for the way back */

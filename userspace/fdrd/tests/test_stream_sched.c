@@ -56,6 +56,29 @@ static void rt_checks(struct stream_sched *s, uint64_t t0)
 	tap_ok(policy() == SCHED_FIFO, "the busy stretch counts from the empty look (39 ms)");
 }
 
+/* A thread someone made SCHED_FIFO 5 (chrt) keeps it: not lowered to 1,
+ * not capped, not reset at the end. */
+static void already_rt(uint64_t t0)
+{
+	struct sched_param p5 = { .sched_priority = 5 }, p0 = { 0 }, got;
+	struct stream_sched s;
+
+	if (sched_setscheduler(0, SCHED_FIFO, &p5)) {
+		for (int i = 0; i < 3; i++)
+			tap_skip("no right to SCHED_FIFO", "started real-time: check %d", i);
+		return;
+	}
+	stream_sched_prompt(&s, t0);
+	tap_ok(policy() == SCHED_FIFO && !sched_getparam(0, &got) && got.sched_priority == 5,
+	       "started SCHED_FIFO 5: left at 5 (%s)", stream_sched_name(&s));
+	stream_sched_look(&s, true, t0 + 60 * MS);
+	tap_ok(policy() == SCHED_FIFO && !s.demotions, "and not capped: its owner's choice");
+	stream_sched_normal(&s);
+	tap_ok(policy() == SCHED_FIFO && !sched_getparam(0, &got) && got.sched_priority == 5,
+	       "and still SCHED_FIFO 5 after the stream");
+	sched_setscheduler(0, SCHED_OTHER, &p0);
+}
+
 int main(void)
 {
 	struct stream_sched s;
@@ -81,5 +104,6 @@ int main(void)
 	tap_ok(policy() == SCHED_OTHER && getpriority(PRIO_PROCESS, 0) == nice0,
 	       "after the stream: the thread's own policy and nice (%d)", nice0);
 	tap_ok(s.prio == STREAM_PRIO_NORMAL, "and it says so");
+	already_rt(t0);
 	return tap_done();
 }
