@@ -73,13 +73,15 @@ static bool rt(void)
 	return !set_attr(SCHED_FIFO, 1, 0, 0);
 }
 
-/* SCHED_OTHER, prompt if the kernel lets us: did it grant anything? */
-static bool prompt_other(void)
+/* SCHED_OTHER, prompt if the kernel lets us (never a higher nice than
+ * the thread's own): did it grant anything? */
+static bool prompt_other(int32_t was_nice)
 {
 	struct sched_attr back = { 0 };
-	bool nice = !set_attr(SCHED_OTHER, 0, PROMPT_NICE, SHORT_SLICE_NS);
+	bool nice = was_nice > PROMPT_NICE &&
+		    !set_attr(SCHED_OTHER, 0, PROMPT_NICE, SHORT_SLICE_NS);
 
-	if (!nice && set_attr(SCHED_OTHER, 0, 0, SHORT_SLICE_NS))
+	if (!nice && set_attr(SCHED_OTHER, 0, was_nice, SHORT_SLICE_NS))
 		return false;
 	/* A kernel with no slice request reads back 0 (and took the nice). */
 	return nice || (!syscall(SYS_sched_getattr, 0, &back, sizeof(back), 0) &&
@@ -105,13 +107,13 @@ void stream_sched_prompt(struct stream_sched *got, uint64_t now_ns)
 		got->given = true;
 	} else if (rt())
 		got->prio = STREAM_PRIO_RT;
-	else if (prompt_other())
+	else if (prompt_other(was.sched_nice))
 		got->prio = STREAM_PRIO_PROMPT;
 }
 
 void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns)
 {
-	if (s->prio != STREAM_PRIO_RT || s->given)
+	if (s->prio != STREAM_PRIO_RT || s->given || s->restored)
 		return;
 	if (!found) {
 		s->busy_since = now_ns;
@@ -127,10 +129,10 @@ void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns)
 
 void stream_sched_normal(struct stream_sched *s)
 {
-	if (s->prio != STREAM_PRIO_NORMAL && !s->given)
+	if (s->prio != STREAM_PRIO_NORMAL && !s->given && !s->restored)
 		set_attr_flags(s->was_policy, s->was_prio, s->was_nice, s->was_slice,
 			       s->was_flags);
-	s->prio = STREAM_PRIO_NORMAL;
+	s->restored = true;	/* prio still says what the stream had */
 }
 
 const char *stream_sched_name(const struct stream_sched *s)

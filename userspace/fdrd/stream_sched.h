@@ -19,6 +19,7 @@ struct stream_sched {
 	enum stream_prio prio;
 	bool demoted;		/* RT given up for now: a long busy stretch */
 	bool given;		/* real-time already when it began: not ours */
+	bool restored;		/* stream_sched_normal done: the thread's own again */
 	uint64_t busy_since;	/* ns: the last look that found nothing */
 	uint64_t demotions;	/* how often the busy cap struck */
 	uint32_t was_policy, was_prio;	/* the thread's own, for the way back */
@@ -36,7 +37,8 @@ void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns);
 /* What it had, for a message: "SCHED_FIFO 1", ... */
 const char *stream_sched_name(const struct stream_sched *s);
 
-/* Back to the policy, priority and nice the thread began with. */
+/* Back to the policy, priority and nice the thread began with; prio
+ * keeps saying what the stream had, for its summary. */
 void stream_sched_normal(struct stream_sched *s);
 
 #endif /* FDRD_STREAM_SCHED_H */
