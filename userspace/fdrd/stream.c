@@ -215,8 +215,14 @@ static int stream_pass(struct stream *s, bool final, struct log_layout *l)
 	log_layout_finish(l);	/* validation may drop some: still handed back */
 	flush_report_problems(l);
 	ret = 0;
-	if (!s->at_limit && l->nr_buffers && !over_limit(s, l))
+	if (!s->at_limit && l->nr_buffers && !over_limit(s, l)) {
+		uint64_t t0 = now_ns(), took;
+
 		ret = append(s, l);
+		took = now_ns() - t0;	/* a write that blocks holds the buffers */
+		if (took > s->f->stream.max_write_ns)
+			s->f->stream.max_write_ns = took;
+	}
 	if (!ret && !final)
 		hand_back(s, idx, n);
 	free(idx);
@@ -358,10 +364,10 @@ static enum flush_outcome publish(struct stream *s)
 	snprintf(s->f->last_log, sizeof(s->f->last_log), "%s/%s",
 		 s->f->opts->output_dir, n.log);
 	msg_info("wrote %s/%s: streamed %zu buffers, %llu records, %llu bytes in %llu looks "
-		 "(at most %.1f ms apart)", s->f->opts->output_dir, n.log,
-		 s->log.all.nr_buffers, (unsigned long long)s->log.all.records,
+		 "(at most %.1f ms apart; the longest append %.1f ms)", s->f->opts->output_dir,
+		 n.log, s->log.all.nr_buffers, (unsigned long long)s->log.all.records,
 		 (unsigned long long)s->log.size, (unsigned long long)s->passes,
-		 s->f->stream.max_gap_ns / 1e6);
+		 s->f->stream.max_gap_ns / 1e6, s->f->stream.max_write_ns / 1e6);
 	if (s->f->stream.wait_known)
 		msg_info("the stream's thread waited %.1f ms in all for a CPU (%s)",
 			 s->f->stream.cpu_wait_ns / 1e6, stream_sched_name(&s->f->stream.sched));

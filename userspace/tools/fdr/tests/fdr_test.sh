@@ -675,7 +675,7 @@ check "a ring that did not wrap: no such line" sh -c "! grep -q 'ring wrapped' r
 	sh -c 'kill -STOP $PPID; ./traced many 2000000; kill -CONT $PPID' 2>stst.err; rc=$?
 lost_re='^fdr record: the stream lost [1-9][0-9]* records: PROG wrote faster than they reached the disk'
 [ -r /proc/thread-self/schedstat ] &&
-	lost_re="$lost_re (fdr's stream thread waited [0-9]* ms in all for a CPU; its longest gap between two looks: [0-9.]* ms)"
+	lost_re="$lost_re (fdr's stream thread waited [0-9]* ms in all for a CPU; its longest gap between two looks: [0-9.]* ms; its longest append: [0-9.]* ms)"
 [ $rc = 0 ] && grep -q "$lost_re; more buffers (-n) absorb longer bursts\$" stst.err &&
 	ok "stream thread stopped: drops, the thread's CPU wait and longest gap named" ||
 	nok "stream thread stopped: drops, the thread's CPU wait and longest gap named" "rc=$rc" "$(cat stst.err)"
