@@ -90,6 +90,32 @@ for mode in xray gcc; do
 done
 FDRCC=
 
+# ---- libraries built with fdr-cc --gcc, one dlopen()ed: they record
+# their own functions through the program's hooks; their calls into libc
+# are library calls, their calls of the hooks are not (plt_skip.c), and
+# a call into one of them is recorded once, by the callee ----
+check "build: the library pair, the plugin and the program with fdr-cc --gcc" sh -c "
+	mkdir -p gcclib && cd gcclib &&
+	'$B/fdr-cc' --gcc -O2 -shared -fPIC -o libnestb.so '$HERE/libcall_nest_b.c' &&
+	'$B/fdr-cc' --gcc -O2 -shared -fPIC -o libnesta.so '$HERE/libcall_nest_a.c' -L. -lnestb -Wl,-rpath,'$T/gcclib' &&
+	'$B/fdr-cc' --gcc -O2 -shared -fPIC -o libnestp.so '$HERE/libcall_nest_plugin.c' -L. -lnestb -Wl,-rpath,'$T/gcclib' &&
+	'$B/fdr-cc' --gcc -O2 -o prog '$HERE/libcall_nest_prog.c' -L. -lnesta -lnestl -L.. -Wl,-rpath,'$T/gcclib:$T'"
+# stdout only: unrecorded, libfdr says on stderr that it has nowhere to record
+(ulimit -c 0; "$T/gcclib/prog" "$T/gcclib/libnestp.so" >gcclib.want 2>/dev/null); rc_w=$?
+rm -rf g.data
+"$FDR" record -o g.data -t 0 --nest-libcall -- "$T/gcclib/prog" "$T/gcclib/libnestp.so" >gcclib.got 2>g.err; rc_g=$?
+[ $rc_w = $rc_g ] && cmp -s gcclib.want gcclib.got \
+	&& ok "--nest-libcall, fdr-cc --gcc libraries: output and exit status ($rc_g) unchanged" \
+	|| nok "--nest-libcall, fdr-cc --gcc libraries: output and exit status unchanged" "$rc_w / $rc_g" \
+		"$(diff gcclib.want gcclib.got | head)" "$(head -c 600 g.err)"
+check "--nest-libcall, fdr-cc --gcc libraries: every exit closes the newest entry" nested g.data
+# every function the log names (the hooks are the executable's own)
+got=" $(fdr_counts g.data) "
+want=$(echo "$got" | tr ' ' '\n' | grep -E '^(nest_a_work|nest_b_abs|nest_b_len|strdup|__cyg_profile_func_enter|__cyg_profile_func_exit)=' | tr '\n' ' ')
+[ "$want" = "nest_a_work=3 nest_b_abs=6 nest_b_len=9 strdup=3 " ] \
+	&& ok "--nest-libcall, fdr-cc --gcc libraries: each call once, the dlopen()ed plugin's too, no hook of the hooks" \
+	|| nok "--nest-libcall, fdr-cc --gcc libraries: each call once, the dlopen()ed plugin's too, no hook of the hooks" "$got"
+
 # ---- C++ exceptions through libstdc++'s hooked calls ----
 check "build: clang++-19 -O2 exceptions" clang++-19 -O2 -o throw "$HERE/libcall_throw.cc"
 (ulimit -c 0; "$T/throw" >throw.want 2>&1); rc_w=$?
