@@ -16,7 +16,10 @@
  * to overlap with the writes, and io_uring's buffered writes would only
  * hand each request to a worker thread (ext4 cannot do them without
  * blocking): then plain pwritev() calls do the same copy for less
- * (sync_if_prechecked; bench/flush has the figures).
+ * (sync_if_prechecked; bench/flush has the figures), and the file's
+ * create, link and close are plain system calls too (uring_writer.c).
+ * The same holds for a flush that reads its buffers from the region's
+ * descriptor (fdr record's: uring_source.c).
  *
  * The log's size is known before its first byte, so the writer checks
  * that the filesystem has that many free blocks first: a full disk fails
@@ -242,7 +245,9 @@ int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_n
 					   validate_copy };
 	int ret;
 
-	if (o.sync_if_prechecked && o.mode == URING_WRITE_VECTORED && all_prechecked(l))
+	/* a source is read with pread and written with pwritev anyway */
+	if (o.sync_if_prechecked && o.mode == URING_WRITE_VECTORED &&
+	    (o.source || all_prechecked(l)))
 		o.mode = URING_WRITE_SYNC;
 	ret = write_log(&w, &hooks, rep, err, errlen);
 	if (ret && w.relayout) {
