@@ -375,6 +375,9 @@ elif [ -z "$(sed -n 's/^fdr_alone\t//p' "$META")" ]; then
 		# for a CPU, and its longest gap between two looks at the ring
 		why=$(sed -n "s/.*stream lost .*disk (\(.*\)); more buffers.*/\1/p" "$TMP/fdr.full.$r.err")
 		[ -z "$why" ] || meta "flusher_wait.$r" "$why"
+		# its thread is real-time only where fdr may (stream_sched.c)
+		! grep -q "stream's thread ran at normal priority" "$TMP/fdr.full.$r.err" ||
+			note flusher_prio "fdr's stream thread ran at normal priority (no CAP_SYS_NICE, ulimit -r 0): drops are likely on a busy machine"
 	done
 	# Drops at full speed: the highest paced rate without, halving from
 	# the full-speed rate (a few steps).

@@ -10,7 +10,7 @@
  * the return address, and takes the program's for an address in no
  * object, so a dlopen() of the program's own finds what it would without
  * fdr.  One of a library's looks a bare name up along that library's
- * search path first (dlinfo RTLD_DI_SERINFO).  dlmopen() and glibc's own
+ * search path first (dl_caller.c).  dlmopen() and glibc's own
  * loads (NSS, iconv) are not wrapped: what they load is not patched.
  *
  * Patching rewrites several instructions of a function, so no thread may
@@ -36,12 +36,12 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dl_caller.h"
 #include "patch_hook.h"
 #include "plt_hook.h"
 
@@ -205,34 +205,6 @@ claim:
 	fdr__plt_busy_leave();
 }
 
-/*
- * A bare name a library dlopen()s: its path along that library's search
- * list (its RPATH, LD_LIBRARY_PATH, its RUNPATH: RTLD_DI_SERINFO) when a
- * file is there, else the name itself (glibc's cache and default
- * directories, and the program's RUNPATH, take it then).
- */
-static const char *as_caller(const void *caller, const char *file, char *path, size_t size)
-{
-	struct link_map *lm = NULL;
-	Dl_serinfo sz, *si;
-	Dl_info di;
-
-	if (!file || strchr(file, '/') || !dladdr1(caller, &di, (void **)&lm, RTLD_DL_LINKMAP) ||
-	    !lm || !lm->l_name[0] || dlinfo(lm, RTLD_DI_SERINFOSIZE, &sz) ||
-	    !(si = malloc(sz.dls_size)))
-		return file;
-	*si = sz;
-	if (!dlinfo(lm, RTLD_DI_SERINFO, si))
-		for (unsigned i = 0; i < si->dls_cnt; i++)
-			if (snprintf(path, size, "%s/%s", si->dls_serpath[i].dls_name, file) <
-			    (int)size && !access(path, F_OK)) {
-				free(si);
-				return path;
-			}
-	free(si);
-	return file;
-}
-
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -243,7 +215,7 @@ __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
 	pthread_once(&once, find_real);
 	if (!real_dlopen)
 		return NULL;	/* no libc dlopen: never on glibc */
-	file = as_caller((const void *)fdr__plt_real_return(slot), file, path, sizeof(path));
+	file = fdr__dl_as_caller((const void *)fdr__plt_real_return(slot), file, path, sizeof(path));
 	pthread_mutex_lock(&lock);
 	if ((patch_libs || nest) && !depth++ && patch_libs) {
 		before.n = 0;

@@ -25,25 +25,16 @@
 #include "args_regs.h"
 #include "plt_args.h"
 
-#define HITS_MAX	256
-
 struct named_spec {
 	const char *name;	/* in the environment, len bytes */
 	size_t len;
 	struct fdr__xray_fn_spec spec;
 };
 
-struct hit {
-	int32_t fid;
-	const struct fdr__xray_fn_spec *spec;
-	int ready;		/* set last, with release order */
-};
-
 bool fdr__plt_args_on;
 static struct named_spec *named;
 static size_t nnamed;
-static struct hit hits[HITS_MAX];
-static uint32_t nhits;
+struct fdr__plt_args_hit fdr__plt_args_hits[FDR_PLT_ARGS_HITS];
 
 /* "=NAME:ARGS:RET;..." into named; 0 or -1. */
 static int parse(const char *env)
@@ -98,54 +89,54 @@ static const struct fdr__xray_fn_spec *by_name(const char *name)
 	return NULL;
 }
 
-static const struct fdr__xray_fn_spec *by_fid(int32_t fid)
-{
-	uint32_t n = __atomic_load_n(&nhits, __ATOMIC_ACQUIRE);
-
-	for (uint32_t i = 0; i < n && i < HITS_MAX; i++)
-		if (__atomic_load_n(&hits[i].ready, __ATOMIC_ACQUIRE) && hits[i].fid == fid)
-			return hits[i].spec;
-	return NULL;
-}
-
-/* Remember fid's spec for its exits (a duplicate is harmless). */
+/* Remember fid's spec (NULL: none) for its later calls and its exits;
+ * a slot another thread claimed for the same fid is left to it. */
 static void remember(int32_t fid, const struct fdr__xray_fn_spec *spec)
 {
-	uint32_t i = __atomic_fetch_add(&nhits, 1, __ATOMIC_ACQ_REL);
+	uint32_t h = fdr__plt_args_slot(fid);
 
-	if (i >= HITS_MAX)
-		return;
-	hits[i].fid = fid;
-	hits[i].spec = spec;
-	__atomic_store_n(&hits[i].ready, 1, __ATOMIC_RELEASE);
+	for (uint32_t n = 0; n < FDR_PLT_ARGS_HITS; n++, h = (h + 1) & (FDR_PLT_ARGS_HITS - 1)) {
+		struct fdr__plt_args_hit *e = &fdr__plt_args_hits[h];
+		int32_t free = 0;
+
+		if (__atomic_compare_exchange_n(&e->fid, &free, fid, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			e->spec = spec;
+			__atomic_store_n(&e->ready, 1, __ATOMIC_RELEASE);
+			return;
+		}
+		if (free == fid)
+			return;
+	}
 }
 
-/* The value of a spec's slot (args_regs.h numbering) in the entry
- * trampoline's block, or on the stack above the return address. */
-static uint64_t value_at(uint8_t slot, const uint64_t *regs, const uintptr_t *ret_slot)
+/* fid's spec: remembered, else looked up by name (NULL: none). */
+static const struct fdr__xray_fn_spec *spec_of(int32_t fid, const char *name)
 {
-	if (slot <= FDR_XREG_RAX)
-		return regs[slot];
-	if (slot < FDR_XREG_NR)	/* xmm: 16 bytes each, after rax and r10 */
-		return regs[8 + 2 * (slot - FDR_XREG_XMM0)];
-	return ret_slot[slot - FDR_XREG_STACK];
+	const struct fdr__xray_fn_spec *f;
+
+	if (fdr__plt_args_known(fid, &f))
+		return f;
+	if (!name)	/* an exit: its entry looked it up */
+		return NULL;
+	f = by_name(name);
+	remember(fid, f);
+	return f;
 }
 
 static bool enter_args(int32_t fid, const char *name, const uint64_t *regs,
 		       const uintptr_t *ret_slot)
 {
-	const struct fdr__xray_fn_spec *f = by_fid(fid);
+	const struct fdr__xray_fn_spec *f = spec_of(fid, name);
 	uint8_t ev[8 + FDR_ENTER_ARGS_MAX * FDR_ARGS_STR_ROOM];
 	uint64_t v[FDR_ENTER_ARGS_MAX] = { 0 };
 	size_t len = 8;
 
-	if (!f && (f = by_name(name)))
-		remember(fid, f);
 	if (!f || !regs)
 		return false;
 	memcpy(ev, FDR_ARGS_STR_MAGIC, 8);
 	for (unsigned i = 0; i < f->n; i++) {
-		v[i] = value_at(f->arg[i].slot, regs, ret_slot);
+		v[i] = fdr__plt_args_value(f->arg[i].slot, regs, ret_slot);
 		if (f->arg[i].cls == 's')
 			len += fdr__args_copy_string(ev + len, (uint8_t)i, v[i]);
 	}
@@ -157,7 +148,7 @@ static bool enter_args(int32_t fid, const char *name, const uint64_t *regs,
 
 static void exit_value(int32_t fid, const uint64_t *regs)
 {
-	const struct fdr__xray_fn_spec *f = regs ? by_fid(fid) : NULL;
+	const struct fdr__xray_fn_spec *f = regs ? spec_of(fid, NULL) : NULL;
 	uint8_t ev[16 + FDR_ARGS_STR_ROOM];
 	uint64_t value;
 	size_t len = 16;

@@ -17,6 +17,10 @@
  * filled read-write, then made read-execute, whose first 16 bytes hold
  * the cell, fdr__plt_entry's address.  RELRO pages of the GOT are made
  * writable for the rewrite and read-only again.
+ *
+ * A library's dlopen and dlclose entries may call fdr's wrappers instead
+ * of libc's functions (fdr__plt_route_dl: an fdr-cc build's, dl_lib.c),
+ * named and numbered as libc's all the same.
  */
 #include <elf.h>
 #include <link.h>
@@ -49,6 +53,7 @@ struct hook_state {
 	uint32_t cap, hooked, unbound;
 	uint32_t *by_sym;	/* symbol index -> fdr__plt_syms index + 1 */
 	size_t nsym_max;
+	bool lib;		/* a library's GOT, not the executable's */
 };
 
 /* The loader relocates most d_ptr values in place; a link-time value
@@ -187,6 +192,24 @@ static int writable(uintptr_t *slot)
 			PROT_READ | PROT_WRITE);
 }
 
+static uintptr_t route_dlopen, route_dlclose;
+
+void fdr__plt_route_dl(uintptr_t dlopen_fn, uintptr_t dlclose_fn)
+{
+	route_dlopen = dlopen_fn;
+	route_dlclose = dlclose_fn;
+}
+
+/* What a stub of name calls: what the loader bound, or a wrapper. */
+static uintptr_t target_of(const struct hook_state *h, const char *name, uintptr_t bound)
+{
+	if (h->lib && route_dlopen && !strcmp(name, "dlopen"))
+		return route_dlopen;
+	if (h->lib && route_dlclose && !strcmp(name, "dlclose"))
+		return route_dlclose;
+	return bound;
+}
+
 /* One relocation: the symbol's stub (made once per symbol), the slot. */
 static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 {
@@ -205,7 +228,7 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 		if (fdr__plt_nsyms - h->first >= h->cap)
 			return;
 		idx = fdr__plt_nsyms;
-		fdr__plt_syms[idx] = (struct fdr_plt_sym){ *slot, 0, name,
+		fdr__plt_syms[idx] = (struct fdr_plt_sym){ target_of(h, name, *slot), 0, name,
 			!strcmp(name, "__cxa_begin_catch"), *slot, false,
 			fdr__plt_keeps_return(name) };
 		fdr__plt_nsyms = idx + 1;
@@ -248,6 +271,7 @@ uint32_t fdr__plt_hook_object(const struct dl_phdr_info *info, uint32_t *unbound
 	size_t bytes;
 
 	object_info(info, &h.d);
+	h.lib = info->dlpi_name && info->dlpi_name[0];	/* the executable's is "" */
 	*unbound = 0;
 	if (!h.d.symtab || !h.d.strtab || (!h.d.njmprel && !h.d.nrela))
 		return 0;

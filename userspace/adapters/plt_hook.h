@@ -125,6 +125,12 @@ void fdr__plt_nest_forget_gone(void);
 bool fdr__plt_exe_records_itself(void);
 bool fdr__plt_lib_records_itself(const char *path);
 
+/* plt_got.c: from now on, the hooked dlopen and dlclose entries of
+ * libraries' GOTs (not the executable's) call these instead of what the
+ * loader bound: an fdr-cc build's wrappers (dl_lib.c), under
+ * --nest-libcall.  libfdr-plt.so interposes both for every object. */
+void fdr__plt_route_dl(uintptr_t dlopen_fn, uintptr_t dlclose_fn);
+
 /* plt_got.c: hook the executable's GOT; the number of hooked slots,
  * and in *unbound those left alone because the loader had not bound them. */
 uint32_t fdr__plt_hook_main(uint32_t *unbound);

@@ -51,6 +51,21 @@ static void leave_recorded_libs(uint32_t from)
 static bool started, nest;
 static pthread_mutex_t dl_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* dl_lib.h's, dl_lib.c: in a dynamic fdr-cc link only (--wrap=dlopen,dlclose and
+ * --undefined=fdr__dl_lib_dlopen); null in a static one, which loads no
+ * library, and in a link by hand without those flags. */
+void *fdr__dl_lib_dlopen(const char *file, int mode) __attribute__((weak, visibility("hidden")));
+int fdr__dl_lib_dlclose(void *handle) __attribute__((weak, visibility("hidden")));
+
+/* --nest-libcall: the libraries' own dlopen() and dlclose() go through
+ * dl_lib.c too, so that what a library loads is hooked before its
+ * dlopen() returns (--wrap reaches the executable's calls only). */
+static void route_libraries_dl(void)
+{
+	if (fdr__dl_lib_dlopen && fdr__dl_lib_dlclose)
+		fdr__plt_route_dl((uintptr_t)fdr__dl_lib_dlopen, (uintptr_t)fdr__dl_lib_dlclose);
+}
+
 void fdr__plt_self_start(uint32_t must, bool child_map_new)
 {
 	const char *v = fdr__env(FDR_LIBCALL_ENV);
@@ -71,8 +86,10 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
 	fdr__plt_shadow_init();
 	nest = !strcmp(v, "nest");
 	hooked = fdr__plt_hook_main(&unbound);
-	if (nest)
+	if (nest) {
+		route_libraries_dl();
 		hooked += fdr__plt_nest_hook_new();
+	}
 	if (!hooked && !nest)
 		return;
 	fdr__plt_id_must = must;
@@ -82,9 +99,10 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
 }
 
 /*
- * --nest-libcall: the program's dlopen() and dlclose() (xray_dso_wrap.c,
- * XRay builds: --wrap reaches the executable's own calls) hook the GOTs
- * of the libraries loaded, and forget those unloaded (plt_nest.c).
+ * --nest-libcall: dlopen() and dlclose() (dl_lib.c: the program's
+ * through --wrap, the libraries' through their routed GOT entries) hook
+ * the GOTs of the libraries loaded, and forget those unloaded
+ * (plt_nest.c).
  */
 void fdr__plt_self_dlopen(void)
 {

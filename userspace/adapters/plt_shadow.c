@@ -119,6 +119,43 @@ static void record_args(void (*fn)(void *), int32_t fid, const char *name,
 	fdr__plt_busy_leave();
 }
 
+/*
+ * Under -A/-R: a call whose spec is known and needs no string (nor, at
+ * the exit, a return value) is recorded by the fast path, as without
+ * arguments; the rest (a first call, a string, a return value, a full
+ * buffer) by the general path.
+ */
+static void record_enter_args(int32_t fid, const char *name, const uint64_t *regs,
+			      uintptr_t *slot)
+{
+	const struct fdr__xray_fn_spec *f;
+	uint64_t v[FDR_ENTER_ARGS_MAX];
+
+	if (fdr__plt_args_known(fid, &f)) {
+		if (!f) {
+			record_enter(fid);
+			return;
+		}
+		if (!f->has_str && regs) {
+			for (unsigned i = 0; i < f->n; i++)
+				v[i] = fdr__plt_args_value(f->arg[i].slot, regs, slot);
+			if (fdr__fast_enter_args(fid, v, f->n))
+				return;
+		}
+	}
+	record_args(fdr__plt_args_enter, fid, name, regs, slot);
+}
+
+static void record_exit_args(int32_t fid, const uint64_t *regs, uintptr_t *slot)
+{
+	const struct fdr__xray_fn_spec *f;
+
+	if (fdr__plt_args_known(fid, &f) && (!f || !f->ret || !regs))
+		record_exit(fid);
+	else
+		record_args(fdr__plt_args_exit, fid, NULL, regs, slot);
+}
+
 /* Close the entries above index keep (their frames are gone). */
 static void close_above(struct shadow *sh, uint32_t keep)
 {
@@ -263,7 +300,7 @@ uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *
 		barrier();
 		*slot = e->hook;
 		if (fdr__plt_args_on)
-			record_args(fdr__plt_args_enter, s->fid, s->name, regs, slot);
+			record_enter_args(s->fid, s->name, regs, slot);
 		else
 			record_enter(s->fid);
 	}
@@ -302,7 +339,7 @@ uintptr_t fdr__plt_exit_regs(uintptr_t rsp, const uint64_t *regs)
 	close_above(sh, i);	/* frames a longjmp left, above this one */
 	ret = sh->e[i - 1].ret;
 	if (fdr__plt_args_on)
-		record_args(fdr__plt_args_exit, sh->e[i - 1].fid, NULL, regs, slot);
+		record_exit_args(sh->e[i - 1].fid, regs, slot);
 	else
 		record_exit(sh->e[i - 1].fid);
 	barrier();

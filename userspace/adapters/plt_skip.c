@@ -12,7 +12,10 @@
  * frame, found by their own return address, which a hook would replace
  * (and they never return).  __tls_get_addr is the loader's helper that
  * a library's TLS accesses call (--nest-libcall would see it): not a
- * call of the program's.
+ * call of the program's.  Nor are __cyg_profile_func_enter and _exit,
+ * which a library built with -finstrument-functions (fdr-cc --gcc)
+ * calls around each of its functions: the recorder's own hooks, which
+ * record those functions themselves (uftrace leaves them alone too).
  *
  * dlsym and dlvsym find RTLD_NEXT and RTLD_DEFAULT relative to the object
  * their return address lies in: a hooked return address (fdr__plt_return,
@@ -29,7 +32,7 @@ static const char *const skipped[] = {
 	"setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp", "savectx",
 	"vfork", "__vfork", "getcontext", "swapcontext",
 	"__libc_start_main", "__gmon_start__", "_Unwind_Resume", "__cxa_rethrow",
-	"__tls_get_addr",
+	"__tls_get_addr", "__cyg_profile_func_enter", "__cyg_profile_func_exit",
 };
 
 static const char *const keep_return[] = { "dlsym", "dlvsym" };

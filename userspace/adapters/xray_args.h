@@ -74,7 +74,10 @@ struct fdr__xray_args_table *fdr__xray_args_table_new(int id, int32_t max);
 /* Does this sled (XRayEntryType kind) of fid take an args trampoline? */
 bool fdr__xray_args_wants(int32_t fid, uint8_t kind);
 
-/* The entry's first try (xray_fast.c): true if written. */
+/* The entry's first try (xray_fast.c): true if written.  Called from
+ * the trampoline only, which saves nothing around it (clang wants the
+ * attribute on every declaration). */
+__attribute__((no_caller_saved_registers))
 bool fdr__xray_try_args(int32_t fid, const uint64_t *regs);
 /* The handlers the args trampolines call. */
 void fdr__xray_args_entry(int32_t fid, enum fdr_xray_entry_type type, const uint64_t *regs);

@@ -13,6 +13,7 @@
 
 #include "log_precheck.h"
 #include "options.h"
+#include "stream_sched.h"
 
 enum flush_outcome {
 	FLUSH_WRITTEN,		/* a log and its side table are in place */
@@ -41,6 +42,8 @@ struct flusher {
 		bool wait_known;	/* cpu_wait_ns: the kernel said */
 		uint64_t cpu_wait_ns;	/* run-queue wait of the stream's thread */
 		uint64_t max_gap_ns;	/* longest time between two looks */
+		uint64_t max_write_ns;	/* longest append (the write blocked?) */
+		struct stream_sched sched;	/* what the scheduler granted it */
 	} stream;
 };
 

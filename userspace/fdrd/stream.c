@@ -34,6 +34,7 @@
 #include "stream.h"
 #include "stream_cpu.h"
 #include "stream_log.h"
+#include "stream_sched.h"
 
 #define MIN_INTERVAL_MS 1u
 /*
@@ -220,8 +221,14 @@ static int stream_pass(struct stream *s, bool final, struct log_layout *l)
 	log_layout_finish(l);	/* validation may drop some: still handed back */
 	flush_report_problems(l);
 	ret = 0;
-	if (!s->at_limit && l->nr_buffers && !over_limit(s, l))
+	if (!s->at_limit && l->nr_buffers && !over_limit(s, l)) {
+		uint64_t t0 = now_ns(), took;
+
 		ret = append(s, l);
+		took = now_ns() - t0;	/* a write that blocks holds the buffers */
+		if (took > s->f->stream.max_write_ns)
+			s->f->stream.max_write_ns = took;
+	}
 	if (!ret && !final)
 		hand_back(s, idx, n);
 	free(idx);
@@ -265,15 +272,16 @@ static void keep_finalize_facts(struct stream *s, const struct log_layout *l)
 }
 
 /* Stream until the finalize (1), fdrd stops (0), or an error (-errno). */
-static int stream_loop(struct stream *s, const struct stream_hooks *h)
+static int stream_looks(struct stream *s, const struct stream_hooks *h)
 {
 	unsigned int max = s->f->opts->stream_interval_ms, wait = MIN_INTERVAL_MS;
 	struct stream_facts *facts = &s->f->stream;
 	uint64_t waited0 = 0, last = now_ns();
+	struct stream_sched sched = facts->sched;	/* stream_loop's */
 	struct log_layout l;
 	int n;
 
-	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0) };
+	*facts = (struct stream_facts){ .wait_known = cpu_wait_ns(&waited0), .sched = sched };
 	stream_cpu_begin(&s->cpu);
 	for (;;) {
 		bool final = finalized(s);
@@ -298,6 +306,7 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 			stream_cpu_end(&s->cpu);
 			return 0;
 		}
+		stream_sched_look(&facts->sched, n > 0, now_ns());
 		if (n) {	/* more may be ready already: look again at once */
 			wait = MIN_INTERVAL_MS;
 			continue;
@@ -305,6 +314,17 @@ static int stream_loop(struct stream *s, const struct stream_hooks *h)
 		sleep_ms(wait);
 		wait = wait * 2 > max ? max : wait * 2;
 	}
+}
+
+/* The looks, the thread raised for them (stream_sched.c) and back. */
+static int stream_loop(struct stream *s, const struct stream_hooks *h)
+{
+	int ret;
+
+	stream_sched_prompt(&s->f->stream.sched, now_ns());
+	ret = stream_looks(s, h);
+	stream_sched_normal(&s->f->stream.sched);
+	return ret;
 }
 
 /*
@@ -355,13 +375,13 @@ static enum flush_outcome publish(struct stream *s)
 	snprintf(s->f->last_log, sizeof(s->f->last_log), "%s/%s",
 		 s->f->opts->output_dir, n.log);
 	msg_info("wrote %s/%s: streamed %zu buffers, %llu records, %llu bytes in %llu looks "
-		 "(at most %.1f ms apart)", s->f->opts->output_dir, n.log,
-		 s->log.all.nr_buffers, (unsigned long long)s->log.all.records,
+		 "(at most %.1f ms apart; the longest append %.1f ms)", s->f->opts->output_dir,
+		 n.log, s->log.all.nr_buffers, (unsigned long long)s->log.all.records,
 		 (unsigned long long)s->log.size, (unsigned long long)s->passes,
-		 s->f->stream.max_gap_ns / 1e6);
+		 s->f->stream.max_gap_ns / 1e6, s->f->stream.max_write_ns / 1e6);
 	if (s->f->stream.wait_known)
-		msg_info("the stream's thread waited %.1f ms in all for a CPU",
-			 s->f->stream.cpu_wait_ns / 1e6);
+		msg_info("the stream's thread waited %.1f ms in all for a CPU (%s)",
+			 s->f->stream.cpu_wait_ns / 1e6, stream_sched_name(&s->f->stream.sched));
 	if (s->cpu.moves)
 		msg_info("the stream's thread moved to its writers' CPU %lu times", s->cpu.moves);
 	flush_say_trigger(&s->log.all, n.log);

@@ -16,7 +16,10 @@
  * to overlap with the writes, and io_uring's buffered writes would only
  * hand each request to a worker thread (ext4 cannot do them without
  * blocking): then plain pwritev() calls do the same copy for less
- * (sync_if_prechecked; bench/flush has the figures).
+ * (sync_if_prechecked; bench/flush has the figures), and the file's
+ * create, link and close are plain system calls too (uring_writer.c).
+ * The same holds for a flush that reads its buffers from the region's
+ * descriptor (fdr record's: uring_source.c).
  *
  * The log's size is known before its first byte, so the writer checks
  * that the filesystem has that many free blocks first: a full disk fails
@@ -33,6 +36,7 @@
 #include <sys/uio.h>
 
 #include "log_writer.h"
+#include "owner_note.h"
 #include "side_table.h"
 
 struct write_ctx {
@@ -125,9 +129,64 @@ void log_remove_sides(const struct out_dir *dir, const struct log_sides *s)
 		uring_remove_file(dir, s->sched_name);
 }
 
+/* A note_copy that decodes as no note (size 0): the mapping is not read. */
+static const uint8_t no_note[1];
+
+/*
+ * With a source, the side table's owner notes are read through its
+ * descriptor too.  Read through the mapping, each note is the first touch
+ * of a page (the last of its buffer, which the log's bytes seldom reach):
+ * 4096 of them for 256 MiB of 64 KiB buffers, which on a hypervisor with
+ * shadow page tables cost more than validating the whole log (bench/flush,
+ * run M).  Returns which buffers got a copy here, for notes_free().
+ */
+static bool *notes_from_source(struct log_layout *l, const struct uring_source *src)
+{
+	const uint8_t *base = src ? src->base : NULL;
+	bool *got;
+
+	if (!src || !l->nr_buffers)
+		return NULL;
+	got = calloc(l->nr_buffers, sizeof(*got));
+	for (size_t i = 0; got && i < l->nr_buffers; i++) {
+		struct log_buffer *b = &l->buffers[i];
+		uint64_t at;
+
+		if (b->note_copy || !b->data || b->data < base)
+			continue;
+		at = (uint64_t)(b->data - base);
+		if (at > src->len || b->span > src->len - at)
+			continue;
+		b->note_copy = owner_note_dup_fd(b, l->generation, src->fd, at + b->span,
+						 &b->note_len);
+		if (!b->note_copy) {
+			b->note_copy = no_note;
+			b->note_len = 0;
+		}
+		got[i] = true;
+	}
+	return got;
+}
+
+static void notes_free(struct log_layout *l, bool *got)
+{
+	for (size_t i = 0; got && i < l->nr_buffers; i++) {
+		struct log_buffer *b = &l->buffers[i];
+
+		if (!got[i])
+			continue;
+		if (b->note_copy != no_note)
+			free((void *)b->note_copy);
+		b->note_copy = NULL;
+		b->note_len = 0;
+	}
+	free(got);
+}
+
 static int before_rename(void *arg, char *err, size_t errlen)
 {
 	struct write_ctx *w = arg;
+	bool *notes;
 	int ret;
 
 	while (log_layout_validate_step(w->l))
@@ -137,7 +196,9 @@ static int before_rename(void *arg, char *err, size_t errlen)
 		snprintf(err, errlen, "malformed buffers: writing the log again without them");
 		return -ECANCELED;
 	}
+	notes = notes_from_source(w->l, w->opts->source);
 	ret = log_write_sides(w->l, w->dir, w->log_name, w->sides, w->opts, err, errlen);
+	notes_free(w->l, notes);
 	w->sides_written = ret == 0;
 	return ret;
 }
@@ -184,7 +245,9 @@ int log_write(struct log_layout *l, const struct out_dir *dir, const char *log_n
 					   validate_copy };
 	int ret;
 
-	if (o.sync_if_prechecked && o.mode == URING_WRITE_VECTORED && all_prechecked(l))
+	/* a source is read with pread and written with pwritev anyway */
+	if (o.sync_if_prechecked && o.mode == URING_WRITE_VECTORED &&
+	    (o.source || all_prechecked(l)))
 		o.mode = URING_WRITE_SYNC;
 	ret = write_log(&w, &hooks, rep, err, errlen);
 	if (ret && w.relayout) {

@@ -7,8 +7,10 @@
  * the note wrong (its own process's name), never make fdrd read outside
  * the buffer or take a half-checked value.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "owner_note.h"
 
@@ -58,18 +60,35 @@ static bool decode(const uint8_t *copy, uint32_t size, const struct log_buffer *
 	return true;
 }
 
-/* The note's bytes out of the shared buffer, once; 0 if there is none. */
-static uint32_t copy_out(const struct log_buffer *b, uint8_t copy[FDR_OWNER_NOTE_MAX])
+/*
+ * The note out of the buffer's last k bytes (last: a copy of them, or the
+ * mapping itself), once; 0 if there is none.  k = min(span, the largest
+ * note) holds any note the tail may describe.
+ */
+static uint32_t copy_tail(const struct log_buffer *b, const uint8_t *last, size_t k,
+			  uint8_t copy[FDR_OWNER_NOTE_MAX])
 {
 	struct fdr_owner_note_tail tail;
 
-	if (!b->data || b->span < FDR_OWNER_NOTE_MIN * 8)
-		return 0;
-	memcpy(&tail, b->data + b->span - sizeof(tail), sizeof(tail));
+	memcpy(&tail, last + k - sizeof(tail), sizeof(tail));
 	if (!tail_ok(&tail, b->span, b->extents))
 		return 0;
-	memcpy(copy, b->data + b->span - tail.size, tail.size);
+	memcpy(copy, last + k - tail.size, tail.size);
 	return tail.size;
+}
+
+static size_t tail_bytes(const struct log_buffer *b)
+{
+	return b->span < FDR_OWNER_NOTE_MAX ? (size_t)b->span : FDR_OWNER_NOTE_MAX;
+}
+
+static uint32_t copy_out(const struct log_buffer *b, uint8_t copy[FDR_OWNER_NOTE_MAX])
+{
+	size_t k = tail_bytes(b);
+
+	if (!b->data || b->span < FDR_OWNER_NOTE_MIN * 8)
+		return 0;
+	return copy_tail(b, b->data + b->span - k, k, copy);
 }
 
 bool owner_note_read(const struct log_buffer *b, uint32_t generation,
@@ -84,12 +103,12 @@ bool owner_note_read(const struct log_buffer *b, uint32_t generation,
 	return size && decode(copy, size, b, generation, out);
 }
 
-uint8_t *owner_note_dup(const struct log_buffer *b, uint32_t generation,
-			uint32_t *len)
+/* A checked copy of the note's size bytes at copy, or NULL. */
+static uint8_t *dup_checked(const struct log_buffer *b, uint32_t generation,
+			    const uint8_t *copy, uint32_t size, uint32_t *len)
 {
-	uint8_t copy[FDR_OWNER_NOTE_MAX], *dup;
 	struct owner_info info;
-	uint32_t size = copy_out(b, copy);
+	uint8_t *dup;
 
 	if (!size || !decode(copy, size, b, generation, &info))
 		return NULL;
@@ -99,4 +118,39 @@ uint8_t *owner_note_dup(const struct log_buffer *b, uint32_t generation,
 		*len = size;
 	}
 	return dup;
+}
+
+uint8_t *owner_note_dup(const struct log_buffer *b, uint32_t generation,
+			uint32_t *len)
+{
+	uint8_t copy[FDR_OWNER_NOTE_MAX];
+
+	return dup_checked(b, generation, copy, copy_out(b, copy), len);
+}
+
+static int read_full(int fd, uint8_t *to, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t r = pread(fd, to, len, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;	/* unreadable, or cut short by a truncate */
+		to += r;
+		off += (uint64_t)r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+uint8_t *owner_note_dup_fd(const struct log_buffer *b, uint32_t generation,
+			   int fd, uint64_t end, uint32_t *len)
+{
+	uint8_t last[FDR_OWNER_NOTE_MAX], copy[FDR_OWNER_NOTE_MAX];
+	size_t k = tail_bytes(b);
+
+	if (b->span < FDR_OWNER_NOTE_MIN * 8 || end < k || read_full(fd, last, k, end - k))
+		return NULL;
+	return dup_checked(b, generation, copy, copy_tail(b, last, k, copy), len);
 }

@@ -38,4 +38,14 @@ bool owner_note_read(const struct log_buffer *b, uint32_t generation,
 uint8_t *owner_note_dup(const struct log_buffer *b, uint32_t generation,
 			uint32_t *len);
 
+/*
+ * The same, the buffer's last bytes read with pread() from fd, where the
+ * byte just past the buffer (b->data + b->span) lies at offset end: a
+ * flush that reads a region through its descriptor (uring_source.c) then
+ * never touches the mapping's pages, whose first touch is slow on some
+ * hypervisors.
+ */
+uint8_t *owner_note_dup_fd(const struct log_buffer *b, uint32_t generation,
+			   int fd, uint64_t end, uint32_t *len);
+
 #endif /* FDRD_OWNER_NOTE_H */

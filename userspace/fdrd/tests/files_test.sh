@@ -121,7 +121,7 @@ test_dir_swapped() {
 	ln -s "$elsewhere" "$out"
 	"$FILL" "$NAME" 2 10 >/dev/null
 	ctl finalize >/dev/null
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 600; i++)); do	# up to 30 s: a loaded host
 		grep -q "symbolic link" "$WORK/fdrd.err" && break
 		sleep 0.05
 	done
@@ -131,7 +131,7 @@ test_dir_swapped() {
 	check "output directory swapped for a symlink: nothing written through it" \
 		[ -z "$(ls -A "$elsewhere")" -a -z "$(ls -A "$out.real")" ]
 	rm "$out"; mv "$out.real" "$out"
-	for ((i = 0; i < 60; i++)); do
+	for ((i = 0; i < 600; i++)); do	# up to 30 s: a loaded host
 		ls "$out"/*.xray >/dev/null 2>&1 && break
 		sleep 0.05
 	done
@@ -154,7 +154,7 @@ test_dir_opened_up() {
 	chmod 0777 "$out"
 	"$FILL" "$NAME" 2 10 >/dev/null
 	ctl finalize >/dev/null
-	for ((i = 0; i < 50; i++)); do
+	for ((i = 0; i < 600; i++)); do	# up to 30 s: a loaded host
 		grep -q "writable by every user" "$WORK/fdrd.err" && break
 		sleep 0.05
 	done
@@ -163,7 +163,7 @@ test_dir_opened_up() {
 		diag <"$WORK/fdrd.err"
 	check "directory made world-writable: nothing written" [ -z "$(ls -A "$out")" ]
 	chmod 0755 "$out"
-	for ((i = 0; i < 60; i++)); do
+	for ((i = 0; i < 600; i++)); do	# up to 30 s: a loaded host
 		ls "$out"/*.xray >/dev/null 2>&1 && break
 		sleep 0.05
 	done

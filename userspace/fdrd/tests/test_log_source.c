@@ -6,7 +6,9 @@
  * bytes written (a descriptor that holds other bytes than the mapping
  * gives the log of those bytes); a descriptor that cannot be read falls
  * back to the mapping before any byte; an object truncated under the
- * flush gives a log without the missing bytes, not a crash.
+ * flush gives a log without the missing bytes, not a crash.  The side
+ * table's owner notes are read from the descriptor too (the mapping's
+ * notes, even absent ones, are never used).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -38,12 +40,14 @@ static void spoil(struct synth_region *r, uint32_t i)
 	memset(synth_buffer(r, i) + 4096, 0xff, 16);
 }
 
-/* Lay out from map, write dir/name reading from src (NULL: the map). */
-static int write_log(const char *dir, const char *name, const struct fdr_control *map,
-		     size_t len, const struct uring_source *src,
-		     struct uring_write_report *rep)
+/* Lay out from map, write dir/name (and dir/table if not NULL) reading
+ * from src (NULL: the map). */
+static int write_log_table(const char *dir, const char *name, const char *table,
+			   const struct fdr_control *map, size_t len,
+			   const struct uring_source *src,
+			   struct uring_write_report *rep)
 {
-	struct uring_write_opts o;
+	struct uring_write_opts o = { 0 };
 	struct log_layout l;
 	struct out_dir d;
 	const char *why;
@@ -56,13 +60,20 @@ static int write_log(const char *dir, const char *name, const struct fdr_control
 		return -1;
 	ret = out_dir_open(&d, dir, true, err, sizeof(err));
 	if (!ret)
-		ret = log_write(&l, &d, name, &(struct log_sides){ 0 }, &o, rep,
-				err, sizeof(err));
+		ret = log_write(&l, &d, name, &(struct log_sides){ .table_name = table },
+				&o, rep, err, sizeof(err));
 	if (ret)
 		tap_diag("log_write %s: %d %s", name, ret, err);
 	out_dir_close(&d);
 	log_layout_free(&l);
 	return ret;
+}
+
+static int write_log(const char *dir, const char *name, const struct fdr_control *map,
+		     size_t len, const struct uring_source *src,
+		     struct uring_write_report *rep)
+{
+	return write_log_table(dir, name, NULL, map, len, src, rep);
 }
 
 static char *slurp(const char *dir, const char *name, size_t *len)
@@ -193,11 +204,55 @@ static bool test_truncated(const char *dir)
 	return ok;
 }
 
+/* Buffer i's note names comm (none if comm is NULL), for every buffer. */
+static void fill_noted(struct synth_region *r, const char *comm)
+{
+	fill(r);
+	for (uint32_t i = 0; comm && i < NBUF; i++)
+		synth_note(r, i, comm, "/opt/prog");
+}
+
+/*
+ * The table written with the mapping's notes being `mapped` and the
+ * descriptor's `read` is the table of the descriptor's region alone, and
+ * not the mapping's (so that the check can fail).
+ */
+static bool notes_from(const char *dir, const char *tag, const char *mapped,
+		       const char *read)
+{
+	struct uring_write_report r1, r2, r3;
+	struct synth_region map, fd;
+	struct uring_source src;
+	char sub[3][512], t[3][64];
+	bool ok = true;
+
+	fill_noted(&map, mapped);
+	fill_noted(&fd, read);
+	/* one directory each: the table names its log */
+	for (int i = 0; i < 3; i++) {
+		snprintf(sub[i], sizeof(sub[i]), "%s/%s-%d", dir, tag, i);
+		snprintf(t[i], sizeof(t[i]), "%s-%d/x.xray.threads", tag, i);
+		ok = ok && mkdir(sub[i], 0700) == 0;
+	}
+	src = (struct uring_source){ fd.fd, map.ro, map.len };
+	ok = ok && write_log_table(sub[0], "x.xray", "x.xray.threads", map.ro, map.len,
+				   &src, &r1) == 0;
+	ok = ok && write_log_table(sub[1], "x.xray", "x.xray.threads", fd.ro, fd.len,
+				   NULL, &r2) == 0;
+	ok = ok && write_log_table(sub[2], "x.xray", "x.xray.threads", map.ro, map.len,
+				   NULL, &r3) == 0;
+	ok = ok && r1.mode_used == URING_WRITE_PREAD;
+	ok = ok && same_files(dir, t[0], t[1]) && !same_files(dir, t[0], t[2]);
+	synth_region_destroy(&map);
+	synth_region_destroy(&fd);
+	return ok;
+}
+
 int main(void)
 {
 	char dir[] = "/tmp/fdrd-source-XXXXXX", cmd[600];
 
-	tap_plan(5);
+	tap_plan(7);
 	if (!mkdtemp(dir))
 		return 1;
 	tap_ok(test_same_bytes(dir, false), "source: the same log as from the mapping");
@@ -205,6 +260,10 @@ int main(void)
 	tap_ok(test_validates_what_it_writes(dir), "source: validates the bytes it writes");
 	tap_ok(test_fallback(dir), "source: an unreadable descriptor falls back to the mapping");
 	tap_ok(test_truncated(dir), "source: a truncated object gives a log without its tail");
+	tap_ok(notes_from(dir, "notes", "mapped", "read"),
+	       "source: the side table's owner notes are the descriptor's");
+	tap_ok(notes_from(dir, "none", "mapped", NULL),
+	       "source: no note in the descriptor, the mapping's is not used");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? tap_done() : 1;
 }

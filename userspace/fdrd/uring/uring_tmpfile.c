@@ -3,7 +3,9 @@
  * uring_tmpfile.c - create a file no one else can see or have planted,
  * and give it its final name without ever replacing anything.
  *
- * The file is created relative to the output directory's descriptor:
+ * The file is created relative to the output directory's descriptor,
+ * through io_uring, or with plain system calls when ring is NULL (the
+ * pwritev mode, which has no ring: uring_writer.c):
  *
  * - O_TMPFILE: an inode with no name at all, so nothing planted in the
  *   directory (a symlink or hard link at a temporary name) is ever
@@ -29,8 +31,16 @@
 
 #define NAMED_TRIES 16
 
+/* A system call's result as the helpers return it: 0/fd or -errno. */
+static int sys_result(int ret)
+{
+	return ret < 0 ? -errno : ret;
+}
+
 int uring_close(struct io_uring *ring, int fd)
 {
+	if (!ring)
+		return sys_result(close(fd));
 	io_uring_prep_close(io_uring_get_sqe(ring), fd);
 	return uring_complete_one(ring);
 }
@@ -38,12 +48,16 @@ int uring_close(struct io_uring *ring, int fd)
 static int uring_openat(struct io_uring *ring, int dirfd, const char *path,
 			int flags, mode_t mode)
 {
+	if (!ring)
+		return sys_result(openat(dirfd, path, flags, mode));
 	io_uring_prep_openat(io_uring_get_sqe(ring), dirfd, path, flags, mode);
 	return uring_complete_one(ring);
 }
 
 static int uring_unlinkat(struct io_uring *ring, int dirfd, const char *name)
 {
+	if (!ring)
+		return sys_result(unlinkat(dirfd, name, 0));
 	io_uring_prep_unlinkat(io_uring_get_sqe(ring), dirfd, name, 0);
 	return uring_complete_one(ring);
 }
@@ -51,7 +65,19 @@ static int uring_unlinkat(struct io_uring *ring, int dirfd, const char *name)
 static int uring_linkat(struct io_uring *ring, int olddir, const char *old,
 			int newdir, const char *new, int flags)
 {
+	if (!ring)
+		return sys_result(linkat(olddir, old, newdir, new, flags));
 	io_uring_prep_linkat(io_uring_get_sqe(ring), olddir, old, newdir, new, flags);
+	return uring_complete_one(ring);
+}
+
+static int uring_renameat_noreplace(struct io_uring *ring, int dirfd, const char *old,
+				    const char *new)
+{
+	if (!ring)
+		return sys_result(renameat2(dirfd, old, dirfd, new, RENAME_NOREPLACE));
+	io_uring_prep_renameat(io_uring_get_sqe(ring), dirfd, old, dirfd, new,
+			       RENAME_NOREPLACE);
 	return uring_complete_one(ring);
 }
 
@@ -126,9 +152,7 @@ static int publish_named(struct io_uring *ring, const struct out_dir *d,
 {
 	int ret;
 
-	io_uring_prep_renameat(io_uring_get_sqe(ring), d->fd, t->name, d->fd,
-			       final, RENAME_NOREPLACE);
-	ret = uring_complete_one(ring);
+	ret = uring_renameat_noreplace(ring, d->fd, t->name, final);
 	if (!ret)
 		t->name[0] = '\0';	/* the hidden name is gone with the rename */
 	if (ret != -EINVAL)

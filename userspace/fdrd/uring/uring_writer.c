@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * uring_writer.c - the life of one output file: create it unnamed
- * (uring_tmpfile.c), (preallocate,) write, (fsync,) give it its name
- * without replacing anything, close, (fsync the directory).  Every step
- * is an io_uring operation relative to the output directory's
+ * (uring_tmpfile.c), check the room for it, (preallocate,) write,
+ * (fsync,) give it its name without replacing anything, close, (fsync the
+ * directory).  Every step is relative to the output directory's
  * descriptor; any failure discards the file, so a reader never sees a
  * partial file under the final name or a leftover temporary.
+ *
+ * The steps are io_uring operations, except in the pwritev mode
+ * (URING_WRITE_SYNC: the bytes written from the calling thread), which
+ * uses no ring at all: there, every io_uring step (the create, link,
+ * close; renameat and linkat are always handed to an io-wq worker) only
+ * added a thread hand-off, and on a loaded machine each hand-off waits
+ * for a CPU, so the flush took far longer than its CPU time (bench/flush,
+ * run M).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/statvfs.h>
@@ -53,7 +62,17 @@ int uring_complete_one(struct io_uring *ring)
 
 static int uring_fsync(struct io_uring *ring, int fd)
 {
+	if (!ring)
+		return fsync(fd) ? -errno : 0;
 	io_uring_prep_fsync(io_uring_get_sqe(ring), fd, 0);
+	return uring_complete_one(ring);
+}
+
+static int uring_fallocate(struct io_uring *ring, int fd, uint64_t len)
+{
+	if (!ring)
+		return fallocate(fd, 0, 0, (off_t)len) ? -errno : 0;
+	io_uring_prep_fallocate(io_uring_get_sqe(ring), fd, 0, 0, (off_t)len);
 	return uring_complete_one(ring);
 }
 
@@ -137,8 +156,7 @@ static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 		return ret;
 	if (o->preallocate && total) {
 		*step = "preallocate";
-		io_uring_prep_fallocate(io_uring_get_sqe(ring), fd, 0, 0, (off_t)total);
-		ret = uring_complete_one(ring);
+		ret = uring_fallocate(ring, fd, total);
 		if (ret && ret != -EOPNOTSUPP)
 			return ret;
 	}
@@ -258,6 +276,8 @@ int uring_write_file_hooked(const struct out_dir *dir, const char *name,
 		snprintf(err, errlen, "%s/%s: name too long", dir->path, name);
 		return -ENAMETOOLONG;
 	}
+	if (o.mode == URING_WRITE_SYNC)	/* no ring: see the comment at the top */
+		return write_atomically(NULL, dir, name, iov, n, &o, hooks, rep, err, errlen);
 	ret = io_uring_queue_init(o.queue_depth * 2, &ring, 0);
 	if (ret) {
 		snprintf(err, errlen, "cannot set up io_uring: %s", strerror(-ret));

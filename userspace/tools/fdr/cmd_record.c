@@ -44,19 +44,25 @@ static void trigger_summary(const struct record_opts *o, const struct fdr_status
 /*
  * Why a stream lost records: the writers filled the ring before the
  * stream's thread looked again.  Its wait for a CPU says whether other
- * work on the machine kept it off (bench/stream/README.md).
+ * work on the machine kept it off, its longest append whether the write
+ * itself blocked (the file system) (bench/stream/README.md).
  */
 static void say_stream_lost(const struct flush_summary *s)
 {
-	char wait[160] = "";
+	char wait[200] = "";
 
 	if (s->stream_wait_known)
 		snprintf(wait, sizeof(wait), " (fdr's stream thread waited %.0f ms in all "
-			 "for a CPU; its longest gap between two looks: %.1f ms)",
-			 s->stream_wait_ns / 1e6, s->stream_gap_ns / 1e6);
+			 "for a CPU; its longest gap between two looks: %.1f ms; its longest "
+			 "append: %.1f ms)", s->stream_wait_ns / 1e6, s->stream_gap_ns / 1e6,
+			 s->stream_write_ns / 1e6);
 	fprintf(stderr, "fdr record: the stream lost %llu records: PROG wrote faster "
 		"than they reached the disk%s; more buffers (-n) absorb longer bursts\n",
 		(unsigned long long)s->dropped, wait);
+	if (s->stream_wait_known && !s->stream_rt)
+		fprintf(stderr, "fdr record: the stream's thread ran at normal priority: "
+			"real-time priority, which preempts other work at once, needs "
+			"CAP_SYS_NICE or an RLIMIT_RTPRIO of 1 or more (ulimit -r 1)\n");
 }
 
 static void summary(const struct data_dir *d, const struct backend *b,

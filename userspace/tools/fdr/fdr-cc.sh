@@ -88,13 +88,20 @@ for a in "$@"; do [ "$a" = -static ] && static=yes; done
 # Exit in the log (userspace/adapters/unwind_frames.h): the program's
 # calls reach fdr's hooks first.
 unwind="-Wl,--wrap=longjmp,--wrap=_longjmp,--wrap=siglongjmp,--wrap=__longjmp_chk"
+# A dynamic program's dlopen() and dlclose() (XRay and --gcc): what they
+# load gets its sleds patched and, with --nest-libcall, its GOT hooked;
+# the wrappers are linked even when only a library calls dlopen(): under
+# --nest-libcall its hooked GOT entries lead there too (dl_lib.c).
+dso=
+[ "$static" = no ] && dso="-Wl,--wrap=dlopen,--wrap=dlclose -Wl,--undefined=fdr__dl_lib_dlopen"
 if [ "$family" = gcc ]; then
 	# GCC calls the exit hook on unwind itself; a function kept in one
 	# piece (no .cold part) is known by its start when longjmp() skips it.
 	instr="-finstrument-functions -fno-reorder-blocks-and-partition"
 	libs="$unwind $adapters/libfdr-cyg.a $lib/libfdr.a -lpthread"
-	# shared libraries loaded later call the program's hooks: export them
-	[ "$static" = no ] && libs="$libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
+	# shared libraries loaded later call the program's hooks: export
+	# them; with --nest-libcall their GOTs get hooked (dl_lib.c)
+	[ "$static" = no ] && libs="$dso $libs -Wl,--export-dynamic-symbol=__cyg_profile_func_enter -Wl,--export-dynamic-symbol=__cyg_profile_func_exit"
 	# a throw through a hooked library call (fdr record's library-call
 	# tracing) gives the calls their return addresses back first: the
 	# unwinder's entry points interposed, exported (plt_unwind.c)
@@ -131,9 +138,6 @@ else
 		# libstdc++.so throws through its PLT: interpose, exported
 		cxx="-Wl,--wrap=__cxa_begin_catch,--wrap=__gxx_personality_v0 -Wl,--undefined=fdr_xray_cxx_link $adapters/libfdr-xray-cxx.a -Wl,--export-dynamic-symbol=__cxa_throw -Wl,--export-dynamic-symbol=__cxa_rethrow"
 	fi
-	# libraries dlopen()ed later get their sleds patched (xray_dso_wrap.c)
-	dso=
-	[ "$static" = no ] && dso="-Wl,--wrap=dlopen,--wrap=dlclose"
 	libs="$unwind $dso -Wl,--undefined=fdr_xray_mode_link $cxx $adapters/libfdr-xray-objs.a $lib/libfdr.a -lpthread"
 	# the first .preinit_array entry: the mode starts before the program's
 	# own .preinit_array functions, which are then recorded (xray_preinit.c)

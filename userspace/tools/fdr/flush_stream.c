@@ -108,6 +108,8 @@ int fdr__stream_finish(struct stream_run *s, const struct fdr_status *st,
 	sum->stream_wait_known = s->f.stream.wait_known;
 	sum->stream_wait_ns = s->f.stream.cpu_wait_ns;
 	sum->stream_gap_ns = s->f.stream.max_gap_ns;
+	sum->stream_write_ns = s->f.stream.max_write_ns;
+	sum->stream_rt = s->f.stream.sched.prio == STREAM_PRIO_RT;
 	if (out == FLUSH_WRITTEN) {
 		sum->written = true;
 		fdr__read_side_table(s->f.last_log, sum);

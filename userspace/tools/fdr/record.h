@@ -220,6 +220,8 @@ struct flush_summary {
 	uint64_t sched_records, sched_lost;
 	bool stream_wait_known;		/* --stream: its thread's run-queue wait */
 	uint64_t stream_wait_ns, stream_gap_ns;	/* and the longest gap between looks */
+	uint64_t stream_write_ns;		/* and its longest append */
+	bool stream_rt;			/* its thread had SCHED_FIFO (stream_sched.h) */
 };
 int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *dir,
 		   struct flush_summary *sum);

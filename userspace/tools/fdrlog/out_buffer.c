@@ -122,15 +122,35 @@ void out_i64(struct out_buffer *o, int64_t v)
 	}
 }
 
+void out_fill(struct out_buffer *o, char c, size_t n)
+{
+	while (n) {
+		size_t k = n < 4096 ? n : 4096;
+
+		memset(out_reserve(o, k), c, k);
+		o->len += k;
+		n -= k;
+	}
+}
+
 void out_printf(struct out_buffer *o, const char *fmt, ...)
 {
-	char tmp[512];
-	va_list ap;
+	char tmp[512], *big;
+	va_list ap, again;
 	int n;
 
 	va_start(ap, fmt);
+	va_copy(again, ap);
 	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		out_bytes(o, tmp, (size_t)n < sizeof(tmp) ? (size_t)n : sizeof(tmp) - 1);
+	if (n > 0 && (size_t)n < sizeof(tmp))
+		out_bytes(o, tmp, (size_t)n);
+	else if (n > 0 && (big = malloc((size_t)n + 1))) {	/* a long name: whole */
+		vsnprintf(big, (size_t)n + 1, fmt, again);
+		out_bytes(o, big, (size_t)n);
+		free(big);
+	} else if (n > 0) {
+		o->error = o->error ? o->error : ENOMEM;
+	}
+	va_end(again);
 }

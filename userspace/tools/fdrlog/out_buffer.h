@@ -51,6 +51,8 @@ static inline void out_bytes(struct out_buffer *o, const void *p, size_t n)
 static inline void out_str(struct out_buffer *o, const char *s) { out_bytes(o, s, strlen(s)); }
 static inline void out_char(struct out_buffer *o, char c) { *out_reserve(o, 1) = c; o->len++; }
 
+/* n bytes c (a tree's indentation: any depth, in bounded steps). */
+void out_fill(struct out_buffer *o, char c, size_t n);
 void out_u64(struct out_buffer *o, uint64_t v);
 void out_i64(struct out_buffer *o, int64_t v);
 void out_printf(struct out_buffer *o, const char *fmt, ...)

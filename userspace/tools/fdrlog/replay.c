@@ -60,13 +60,19 @@ static void put_duration(struct replay *r, uint64_t ticks)
 	put_time(r, ticks, 3);
 }
 
+/* Levels of indentation at most (Documentation/man/fdr.1, replay). */
+#define REPLAY_INDENT_MAX 256
+
 static void put_prefix(struct replay *r, const uint64_t *ticks, unsigned depth)
 {
 	if (ticks)
 		put_duration(r, *ticks);
 	else
 		out_str(r->o, "          ");	/* as wide as a duration */
-	out_printf(r->o, " [%6u] | %*s", r->tid, (int)depth * 2, "");
+	out_printf(r->o, " [%6u] | ", r->tid);
+	/* Deeper calls line up at the last column: a 100,000-deep
+	 * recursion would otherwise print 10 GB of spaces. */
+	out_fill(r->o, ' ', 2 * (size_t)(depth < REPLAY_INDENT_MAX ? depth : REPLAY_INDENT_MAX));
 	r->lines++;
 }
 

@@ -230,6 +230,16 @@ check "replay -F middle --depth 1: the 4 middle calls only" sh -c \
 	"'$FDR' replay -F middle --depth 1 >r.txt && [ \$(grep -c 'middle();\$' r.txt) = 4 ] && ! grep -q leaf r.txt"
 check "flame -o: a well-formed SVG with leaf's 12 calls" sh -c \
 	"'$FDR' flame -o f.svg && python3 -c 'import xml.dom.minidom as m; t=[e.firstChild.data for e in m.parse(\"f.svg\").getElementsByTagName(\"title\")]; assert any(x.startswith(\"leaf (\") and \" 12 calls\" in x for x in t), t'"
+# 3000 levels: the indentation stops at 256 (512 columns), in linear time
+"$FDR" record --no-libcall -o deep -t 0 -- ./traced deep 3000 >/dev/null 2>&1
+"$FDR" replay deep >deep.txt 2>&1
+opens=$(grep -c '| *deep() {$' deep.txt) inner=$(grep -c '| *deep();$' deep.txt)
+longest=$(awk '{ if (length($0) > m) m = length($0) } END { print m }' deep.txt)
+col=$(sed -n 's/^.*] | \( *\)deep();$/\1/p' deep.txt | awk '{ print length($0) }')
+[ "$opens" = 3000 ] && [ "$inner" = 1 ] && [ "$col" = 512 ] && [ "$longest" -le 560 ] &&
+	ok "replay of a 3000-deep recursion: every call, indentation at most 256 levels" ||
+	nok "replay of a 3000-deep recursion: every call, indentation at most 256 levels" \
+		"opens=$opens inner=$inner col=$col longest=$longest" "$(head -c 600 deep.txt)"
 "$FDR" replay -o x >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && [ ! -e x ] && ok "replay -o: usage error, exit 2" || nok "replay -o: usage error, exit 2" "rc=$rc"
 
@@ -675,7 +685,7 @@ check "a ring that did not wrap: no such line" sh -c "! grep -q 'ring wrapped' r
 	sh -c 'kill -STOP $PPID; ./traced many 2000000; kill -CONT $PPID' 2>stst.err; rc=$?
 lost_re='^fdr record: the stream lost [1-9][0-9]* records: PROG wrote faster than they reached the disk'
 [ -r /proc/thread-self/schedstat ] &&
-	lost_re="$lost_re (fdr's stream thread waited [0-9]* ms in all for a CPU; its longest gap between two looks: [0-9.]* ms)"
+	lost_re="$lost_re (fdr's stream thread waited [0-9]* ms in all for a CPU; its longest gap between two looks: [0-9.]* ms; its longest append: [0-9.]* ms)"
 [ $rc = 0 ] && grep -q "$lost_re; more buffers (-n) absorb longer bursts\$" stst.err &&
 	ok "stream thread stopped: drops, the thread's CPU wait and longest gap named" ||
 	nok "stream thread stopped: drops, the thread's CPU wait and longest gap named" "rc=$rc" "$(cat stst.err)"
@@ -699,6 +709,46 @@ else
 	skip "stream, PROG on one CPU: the log plus the drops are every event" "no taskset"
 	skip "stream, PROG on one CPU: the thread moved to its writers' CPU (-v)" "no taskset"
 fi
+# Bursts bigger than the ring (3 x 2 M events, ~16 MB each, into 2 x
+# 1 MiB), the writer and fdr on one CPU: the stream's thread, real-time
+# where fdr may (stream_sched.c), preempts the writer the moment it
+# wakes, so none is dropped whatever else the machine runs.  Without that
+# right only the exact count holds (the log plus the drops are every event).
+burst_events=$(( 2 * (18 + 3 * 1000000) ))
+one_cpu=$(taskset -pc $$ | sed 's/.*: *//; s/[,-].*//')
+stream_bursts() { # dir [wrapper...]: fdr record's status; sets burst_fn, burst_drop
+	local dir=$1; shift
+	"$@" taskset -c "$one_cpu" "$FDR" record -v --no-libcall -o "$dir" -t 0 -b 64K -n 16 --stream -- \
+		./traced bursts 3 1000000 2>"$dir.err"
+	local rc=$?
+	burst_fn=$("$B/fdrlog" dump "$dir/log.xray" 2>/dev/null | grep -c '  Function ')
+	burst_drop=$(sed -n 's/.* \([0-9]*\) dropped.*/\1/p' "$dir.err")
+	return $rc
+}
+if chrt -f 1 true 2>/dev/null; then
+	stream_bursts strb; rc=$?
+	[ $rc = 0 ] && [ "$burst_drop" = 0 ] && [ "$burst_fn" = $burst_events ] &&
+		grep -q "^fdr record: the stream's thread waited [0-9.]* ms in all for a CPU (real-time, SCHED_FIFO 1)\$" strb.err &&
+		ok "stream, one CPU, bursts 8x the ring: real-time stream thread (-v says so), every event ($burst_fn)" ||
+		nok "stream, one CPU, bursts 8x the ring: real-time stream thread, every event" \
+			"rc=$rc fn=$burst_fn dropped=$burst_drop want $burst_events" "$(cat strb.err)"
+else
+	skip "stream, one CPU, bursts 8x the ring: real-time stream thread, every event" \
+		"no right to SCHED_FIFO here"
+fi
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	stream_bursts strn setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice --; rc=$?
+	[ $rc = 0 ] && [ -n "$burst_drop" ] && [ $((burst_fn + burst_drop)) = $burst_events ] &&
+		{ [ "$burst_drop" = 0 ] || grep -q "^fdr record: the stream's thread ran at normal priority: .*(ulimit -r 1)\$" strn.err; } &&
+		ok "stream without CAP_SYS_NICE: log plus drops are every event ($burst_fn + $burst_drop), a drop names the priority" ||
+		nok "stream without CAP_SYS_NICE: log plus drops are every event, a drop names the priority" \
+			"rc=$rc fn=$burst_fn dropped=$burst_drop want $burst_events" "$(cat strn.err)"
+else
+	skip "stream without CAP_SYS_NICE: log plus drops are every event" "not root, or no setpriv"
+fi
+"$FDR" record -o strs -t 0 --stream -- sh -c 'cut -d" " -f41 /proc/$$/stat' >strs.out 2>strs.err
+check "stream: PROG is not real-time (SCHED_OTHER, policy 0), whatever the stream thread is" \
+	grep -qx 0 strs.out
 "$FDR" record --no-libcall -o strp -t 0 -b 64K -n 16 --stream -- ./traced calls 2>/dev/null
 check "stream: a short run, every call in fdr report (leaf 12)" sh -c \
 	"'$FDR' report strp | grep -q '  12  leaf\$'"

@@ -20,5 +20,11 @@ int main(int argc, char **argv)
 	printf("getenv(\"FDR_TEST_NO_SUCH_VARIABLE\") = %s\n", none ? none : "NULL");
 	printf("abs(%d) = %d\n", -42 - (argc - 1), a);
 	printf("strtod(\"-2.5\") = %g\n", d);	/* its 2nd argument not logged */
+	/* the calls after the first take the hooks' fast path (no -R) */
+	static const long xs[] = { -5, 1L << 40, -(1L << 62), 0x7fffffffffffffffL };
+
+	for (unsigned i = 0; i < sizeof(xs) / sizeof(xs[0]); i++)
+		if (labs(xs[i]) >= 0)
+			printf("labs(%ld)\n", xs[i]);
 	return 0;
 }

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /* libcall_nest_prog.c - libcall_nest_test.sh's program: calls a library
- * that calls another (and libc), then dlopen()s a plugin (its path in
- * argv[1]), calls it through dlsym() twice, dlclose()s it, loads it
- * again and calls it once more. */
+ * that calls another (and libc); with argv[2], first has a library
+ * (libcall_nest_loader.c) dlopen() the plugin of that bare name, run it
+ * twice and dlclose() it; then dlopen()s a plugin (its path in argv[1]),
+ * calls it through dlsym() twice, dlclose()s it, loads it again and
+ * calls it once more. */
 #include <dlfcn.h>
 #include <stdio.h>
 
 int nest_a_work(const char *s, int v);
+int nest_load_run(const char *name, int times);
 
 static int run_plugin(const char *path, int times)
 {
@@ -32,6 +35,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		sum += nest_a_work("nest", -i);
 	printf("a: %d\n", sum);
+	if (argc > 2)
+		printf("plugin loaded by a library: %d\n", nest_load_run(argv[2], 2));
 	if (argc > 1) {
 		printf("plugin: %d\n", run_plugin(argv[1], 2));
 		printf("plugin again: %d\n", run_plugin(argv[1], 1));

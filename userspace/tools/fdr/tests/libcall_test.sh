@@ -106,13 +106,13 @@ done
 check "build: clang-19 -O2 -fno-builtin, library calls with arguments" \
 	clang-19 -O2 -fno-builtin -o largs "$HERE/libcall_args.c"
 FDR_TEST_VALUE='one two' "$FDR" record -t 0 -o largs.data -A 'getenv@arg1/s' -R 'getenv@retval/s' \
-	-A 'abs@arg1/i32' -R 'abs@retval/i32' -A 'strtod@arg1/s' -R 'strtod@retval/f' \
+	-A 'abs@arg1/i32' -R 'abs@retval/i32' -A 'strtod@arg1/s' -R 'strtod@retval/f' -A 'labs@arg1/i64' \
 	-- ./largs >largs.out 2>largs.err
 rc=$?
-"$FDR" replay largs.data 2>&1 | sed -n 's/^.*| \(getenv\|abs\|strtod\)\((.*\);$/\1\2/p' >largs.calls
+"$FDR" replay largs.data 2>&1 | sed -n 's/^.*| \(getenv\|abs\|strtod\|labs\)\((.*\);$/\1\2/p' >largs.calls
 [ $rc = 0 ] && [ "$(cat largs.out)" = "$(cat largs.calls)" ] \
-	&& ok "-A/-R on library calls (strings, NULL, a negative int, a double): replay equals what the program printed" \
-	|| nok "-A/-R on library calls (strings, NULL, a negative int, a double): replay equals what the program printed" \
+	&& ok "-A/-R on library calls (strings, NULL, a negative int, a double, repeated 64-bit calls): replay equals what the program printed" \
+	|| nok "-A/-R on library calls (strings, NULL, a negative int, a double, repeated 64-bit calls): replay equals what the program printed" \
 		"rc=$rc" "want: $(cat largs.out)" "got:  $(cat largs.calls)" "$(head -c 600 largs.err)"
 "$FDR" replay largs.data 2>&1 | grep -q '| printf();$' \
 	&& ok "-A/-R on library calls: a call without a spec shows no values" \

@@ -16,6 +16,7 @@
  *   sleep MS       the calls, then sleep MS (for the concurrency test)
  *   many N         the calls, then leaf N more times (a big log)
  *   fib N          the calls, then fib(N), recursive: 2 F(N+1) - 1 calls
+ *   deep N         the calls, then deep(N): N + 1 calls nested N deep
  *   bursts K N     the calls, then K times: leaf N times and a pause of
  *                  200 ms (nanosleep, not a traced call): a streaming
  *                  flusher has the CPUs to itself between bursts
@@ -118,6 +119,15 @@ __attribute__((noinline)) static void stall(void)
 }
 
 /* The store after both calls keeps them calls: no accumulator loop. */
+/* n levels of recursion (fdr replay's indentation past its last column) */
+__attribute__((noinline)) static int deep(int n)
+{
+	int r = n ? deep(n - 1) + 1 : 0;
+
+	sink = r;
+	return r;
+}
+
 __attribute__((noinline)) static int fib(int n)
 {
 	int r = n < 2 ? n : fib(n - 1) + fib(n - 2);
@@ -192,6 +202,8 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "many") && argc > 2)
 		for (long i = atol(argv[2]); i > 0; i--)
 			leaf((int)i);
+	if (!strcmp(mode, "deep") && argc > 2)
+		deep(atoi(argv[2]));
 	if (!strcmp(mode, "fib") && argc > 2)
 		fib(atoi(argv[2]));
 	if (!strcmp(mode, "bursts") && argc > 3) {
