@@ -59,9 +59,11 @@ def command(cand, bindir, out, lua_rounds):
         return lua, env
     if cand.startswith("fdr-"):
         # fdr keeps every call by streaming through its default ring
-        # (64 KiB x 64 per CPU, reused); fdr-ring is that ring alone
+        # (64 KiB x 512 per CPU, reused); fdr-ring is that ring alone
         # (it wraps), fdr-big a ring with room for the whole run.
-        t = [] if cand == "fdr-5us" else ["-t", "0"]
+        # --no-libcall: Lua's functions only, as compiler-rt records
+        # (the counts are compared).
+        t = ["--no-libcall"] + ([] if cand == "fdr-5us" else ["-t", "0"])
         ring = {"fdr-ring": [], "fdr-big": ["-b", "1M", "-n", str(BUFFERS // 2)]}
         return [os.path.join(bindir, "fdr"), "record", "-o", out] + t + \
             ring.get(cand, ["--stream"]) + ["--"] + lua, env
@@ -188,10 +190,11 @@ def report(wall, cpu, status, lost, rounds, lua_rounds, want, bins, bindir, tmp)
           "starts), and with `-pg` for uftrace; all clang-19 -O2 -g. Input: `tests/realprog/workload.lua`, %d times in one "
           "interpreter (`bench/app/workload.lua`; its last line `%s`). Wall time of the whole command (the log written), medians of "
           "%d interleaved rounds. Every tracer keeps every record: compiler-rt in 1 MiB buffers, "
-          "%d of them; fdr by streaming (`--stream`: its default ring of 64 KiB × 64 per CPU, "
+          "%d of them; fdr by streaming (`--stream`: its default ring of 64 KiB × 512 per CPU, "
           "reused, written out while Lua runs), or in a ring of 256 × 1 MiB per CPU (a row "
           "for reference); the row of fdr's default ring alone (it wraps and keeps the last "
-          "calls) is the cost keeping everything is held to.\n"
+          "calls) is the cost keeping everything is held to. fdr runs with `--no-libcall`: "
+          "Lua's own functions, as compiler-rt records them.\n"
           % (lua_rounds, want.strip().splitlines()[-1], rounds, BUFFERS))
     print("| candidate | wall s | slowdown | CPU s | spread (min–max wall) |")
     print("|---|---:|---:|---:|---:|")
