@@ -210,8 +210,10 @@ static int stream_pass(struct stream *s, bool final, struct log_layout *l)
 	}
 	if (!final && (ret = pick_ready(l, &ready)))
 		return ret;
-	if (!final)	/* its reads on the writers' CPU: stream_cpu.h */
-		stream_cpu_follow(&s->cpu, l, ready, l->nr_descs);
+	if (!final && stream_sched_realtime(&s->f->stream.sched))
+		stream_cpu_follow(&s->cpu, l, ready, l->nr_descs);	/* stream_cpu.h */
+	else
+		stream_cpu_end(&s->cpu);	/* it would wait behind them there */
 	n = l->nr_buffers;
 	idx = malloc((n + 1) * sizeof(*idx));
 	if (!idx)
@@ -287,6 +289,8 @@ static int stream_looks(struct stream *s, const struct stream_hooks *h)
 		bool final = finalized(s);
 
 		note_look(facts, &last);
+		if (final)	/* the last pass takes everything: not real-time */
+			stream_sched_normal(&facts->sched);
 		if (final && s->f->opts->grace_ms)
 			sleep_ms(s->f->opts->grace_ms);	/* writers finish their record */
 		n = stream_pass(s, final, &l);

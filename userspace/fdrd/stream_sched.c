@@ -13,10 +13,12 @@
  *  - SCHED_FIFO 1, where the process may (CAP_SYS_NICE, RLIMIT_RTPRIO):
  *    it preempts any normal thread the moment it wakes.  Its work is
  *    bounded by what writers hand it and it sleeps when nothing is ready;
- *    a writer faster than the disk would keep it busy, so a busy stretch
- *    longer than BUSY_CAP_NS without one empty look drops it back to
- *    SCHED_OTHER until its next empty look (the rest of the CPU's work
- *    is never held off longer than that).  Reset on fork: nothing it
+ *    a writer faster than the disk would keep it busy, so more than
+ *    BUSY_CAP_NS of busy looks in a window of WINDOW_NS drops it back
+ *    to SCHED_OTHER until the next window (the rest of the CPU's work
+ *    is never held off longer than that, nor for more than a quarter
+ *    of the time).  The last pass, which takes every buffer, runs at
+ *    the thread's own priority.  Reset on fork: nothing it
  *    starts inherits it.  A thread started real-time already (chrt) is
  *    left as it is, cap and all: that policy was someone's choice.
  *  - Else SCHED_OTHER with a short slice request (sched_runtime, Linux
@@ -51,6 +53,10 @@ struct sched_attr {
 #define SHORT_SLICE_NS (100 * 1000ull)	/* the kernel's smallest request */
 #define PROMPT_NICE (-10)
 #define BUSY_CAP_NS (50 * 1000000ull)
+/* The cap counts busy time per window: a writer that leaves one empty
+ * look now and then still gets the thread real-time for at most a
+ * quarter of the time; demoted, it is raised again in the next window. */
+#define WINDOW_NS (4 * BUSY_CAP_NS)
 
 static int set_attr_flags(uint32_t policy, uint32_t prio, int32_t nice, uint64_t slice,
 			  uint64_t flags)
@@ -93,7 +99,8 @@ void stream_sched_prompt(struct stream_sched *got, uint64_t now_ns)
 	struct sched_attr was = { 0 };
 
 	memset(got, 0, sizeof(*got));
-	got->busy_since = now_ns;
+	got->window_start = got->last_look = now_ns;
+	got->last_found = true;	/* it starts with a look */
 	if (syscall(SYS_sched_getattr, 0, &was, sizeof(was), 0))
 		return;		/* no way back: stay as we are */
 	got->was_policy = was.sched_policy;
@@ -115,23 +122,43 @@ void stream_sched_look(struct stream_sched *s, bool found, uint64_t now_ns)
 {
 	if (s->prio != STREAM_PRIO_RT || s->given || s->restored)
 		return;
-	if (!found) {
-		s->busy_since = now_ns;
-		if (s->demoted)
+	if (s->last_found)	/* no sleep since the last look: busy */
+		s->busy_ns += now_ns - s->last_look;
+	s->last_look = now_ns;
+	s->last_found = found;
+	if (now_ns - s->window_start > WINDOW_NS) {
+		s->window_start = now_ns;
+		s->busy_ns = 0;
+		if (s->demoted && !found)
 			s->demoted = !rt();
-		return;
 	}
-	if (!s->demoted && now_ns - s->busy_since > BUSY_CAP_NS) {
+	if (!s->demoted && s->busy_ns > BUSY_CAP_NS) {
 		s->demoted = !set_attr(SCHED_OTHER, 0, s->was_nice, SHORT_SLICE_NS);
 		s->demotions += s->demoted;
 	}
 }
 
+bool stream_sched_realtime(const struct stream_sched *s)
+{
+	return s->prio == STREAM_PRIO_RT && !s->demoted && !s->restored;
+}
+
+/*
+ * The thread's own policy back.  A thread may always set
+ * SCHED_FLAG_RESET_ON_FORK but needs CAP_SYS_NICE to clear it: one call
+ * with the flag and the old policy (so that a process allowed real-time
+ * by RLIMIT_RTPRIO alone does not stay real-time), then, best effort,
+ * the flag as it was.
+ */
 void stream_sched_normal(struct stream_sched *s)
 {
-	if (s->prio != STREAM_PRIO_NORMAL && !s->given && !s->restored)
+	if (s->prio != STREAM_PRIO_NORMAL && !s->given && !s->restored) {
 		set_attr_flags(s->was_policy, s->was_prio, s->was_nice, s->was_slice,
-			       s->was_flags);
+			       s->was_flags | SCHED_FLAG_RESET_ON_FORK);
+		if (!s->was_flags)
+			set_attr_flags(s->was_policy, s->was_prio, s->was_nice,
+				       s->was_slice, 0);
+	}
 	s->restored = true;	/* prio still says what the stream had */
 }
 
@@ -141,7 +168,7 @@ const char *stream_sched_name(const struct stream_sched *s)
 	case STREAM_PRIO_RT:
 		if (s->given)
 			return "real-time, as it was started";
-		return s->demotions ? "real-time, SCHED_FIFO 1, but for busy stretches over 50 ms"
+		return s->demotions ? "real-time, SCHED_FIFO 1, but past 50 ms busy in 200"
 				    : "real-time, SCHED_FIFO 1";
 	case STREAM_PRIO_PROMPT:
 		return "normal priority, short slice";

@@ -2,8 +2,9 @@
 /*
  * test_stream_sched.c - the stream thread's scheduling (stream_sched.c):
  * real-time where the process may, never inherited by a child, given
- * up for a busy stretch over the cap and taken again at the next empty
- * look, and the thread's own policy back at the end.  Times are given,
+ * up past the busy budget of a window and taken again in the next one,
+ * and the thread's own policy back at the end (also for a user whose
+ * right is RLIMIT_RTPRIO alone).  Times are given,
  * not measured: nothing here depends on how the machine schedules.
  * Without the right to SCHED_FIFO (no CAP_SYS_NICE, RLIMIT_RTPRIO 0)
  * the real-time checks are skipped and the thread must stay SCHED_OTHER.
@@ -51,9 +52,17 @@ static void rt_checks(struct stream_sched *s, uint64_t t0)
 	stream_sched_look(s, true, t0 + 500 * MS);
 	tap_ok(policy() == SCHED_OTHER && s->demotions == 1, "still busy: stays SCHED_OTHER");
 	stream_sched_look(s, false, t0 + 501 * MS);
-	tap_ok(policy() == SCHED_FIFO && !s->demoted, "an empty look: SCHED_FIFO again");
-	stream_sched_look(s, true, t0 + 540 * MS);
-	tap_ok(policy() == SCHED_FIFO, "the busy stretch counts from the empty look (39 ms)");
+	tap_ok(policy() == SCHED_OTHER && s->demoted,
+	       "an empty look in the same 200 ms window: still SCHED_OTHER");
+	stream_sched_look(s, false, t0 + 720 * MS);
+	tap_ok(policy() == SCHED_FIFO && !s->demoted, "an empty look in the next window: SCHED_FIFO again");
+	stream_sched_look(s, true, t0 + 760 * MS);
+	tap_ok(policy() == SCHED_FIFO, "the sleep before a look is not busy time (40 ms)");
+	stream_sched_look(s, false, t0 + 805 * MS);	/* busy 45 ms, then one empty look */
+	stream_sched_look(s, true, t0 + 810 * MS);	/* after a sleep */
+	stream_sched_look(s, true, t0 + 820 * MS);	/* 10 ms more */
+	tap_ok(policy() == SCHED_OTHER && s->demotions == 2,
+	       "45 ms busy, an empty look, 10 ms busy: past 50 ms in the window, SCHED_OTHER");
 }
 
 /* A thread someone made SCHED_FIFO 5 (chrt) keeps it: not lowered to 1,
@@ -77,6 +86,51 @@ static void already_rt(uint64_t t0)
 	tap_ok(policy() == SCHED_FIFO && !sched_getparam(0, &got) && got.sched_priority == 5,
 	       "and still SCHED_FIFO 5 after the stream");
 	sched_setscheduler(0, SCHED_OTHER, &p0);
+}
+
+/*
+ * Real-time by RLIMIT_RTPRIO alone (an unprivileged user, `ulimit -r 1`):
+ * the way back must not need CAP_SYS_NICE (clearing reset-on-fork does).
+ * In a child that gives up root; its exit status: 0 back to
+ * SCHED_OTHER, 1 never real-time, 2 still real-time after the stream,
+ * 3 the set-up refused (no CAP_SYS_RESOURCE, as in some containers).
+ */
+static int rlimit_rt_child(uint64_t t0)
+{
+	struct rlimit one = { 1, 1 };
+	struct stream_sched s;
+
+	if (setrlimit(RLIMIT_RTPRIO, &one) || setgid(65534) || setuid(65534))
+		return 3;
+	stream_sched_prompt(&s, t0);
+	if (s.prio != STREAM_PRIO_RT || policy() != SCHED_FIFO)
+		return 1;
+	stream_sched_normal(&s);
+	return policy() == SCHED_OTHER ? 0 : 2;
+}
+
+static void rlimit_rt(uint64_t t0)
+{
+	int st = -1;
+	pid_t pid;
+
+	if (getuid() != 0) {
+		tap_skip("not root: cannot set up an RLIMIT_RTPRIO-only user", "RLIMIT_RTPRIO back");
+		return;
+	}
+	pid = fork();
+	if (pid == 0)
+		_exit(rlimit_rt_child(t0));
+	if (pid < 0 || waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		st = -1;
+	else
+		st = WEXITSTATUS(st);
+	if (st == 1 || st == 3)
+		tap_skip(st == 1 ? "RLIMIT_RTPRIO 1 granted no SCHED_FIFO here"
+				 : "cannot raise RLIMIT_RTPRIO and give up root here", "RLIMIT_RTPRIO back");
+	else
+		tap_ok(st == 0, "real-time by RLIMIT_RTPRIO alone, no CAP_SYS_NICE: SCHED_OTHER after "
+		       "the stream (status %d)", st);
 }
 
 int main(void)
@@ -105,6 +159,7 @@ int main(void)
 			tap_skip("no right to SCHED_FIFO (CAP_SYS_NICE, RLIMIT_RTPRIO)", "real-time check %d", i);
 	}
 	stream_sched_normal(&s);
+	rlimit_rt(t0);
 	tap_ok(policy() == SCHED_OTHER && getpriority(PRIO_PROCESS, 0) == nice0,
 	       "after the stream: the thread's own policy and nice (%d)", nice0);
 	tap_ok(s.restored && s.prio == granted, "what the stream had is still told (%s)",
