@@ -89,12 +89,22 @@ static const struct fdr__xray_fn_spec *by_name(const char *name)
 	return NULL;
 }
 
+/* Ids without a spec are kept while the table is at most half full:
+ * a spec's id always finds a slot (its exit needs it for the return
+ * value) and a probe stays short. */
+static uint32_t nkept;
+
 /* Remember fid's spec (NULL: none) for its later calls and its exits;
- * a slot another thread claimed for the same fid is left to it. */
+ * a slot another thread claimed for the same fid is left to it (its
+ * ready follows within a few instructions). */
 static void remember(int32_t fid, const struct fdr__xray_fn_spec *spec)
 {
 	uint32_t h = fdr__plt_args_slot(fid);
 
+	if (__atomic_add_fetch(&nkept, 1, __ATOMIC_RELAXED) > FDR_PLT_ARGS_HITS / 2 && !spec) {
+		__atomic_sub_fetch(&nkept, 1, __ATOMIC_RELAXED);
+		return;		/* the general path looks it up by name each time */
+	}
 	for (uint32_t n = 0; n < FDR_PLT_ARGS_HITS; n++, h = (h + 1) & (FDR_PLT_ARGS_HITS - 1)) {
 		struct fdr__plt_args_hit *e = &fdr__plt_args_hits[h];
 		int32_t free = 0;
@@ -106,8 +116,9 @@ static void remember(int32_t fid, const struct fdr__xray_fn_spec *spec)
 			return;
 		}
 		if (free == fid)
-			return;
+			break;
 	}
+	__atomic_sub_fetch(&nkept, 1, __ATOMIC_RELAXED);	/* not ours */
 }
 
 /* fid's spec: remembered, else looked up by name (NULL: none). */

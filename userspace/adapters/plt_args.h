@@ -21,8 +21,8 @@ void fdr__plt_args_load(void);
  * What the general path found for each id, so that later calls take the
  * fast path: an open-addressed table, append-only and lock-free (fid 0
  * is free; a slot is claimed by compare-and-swap, its spec published by
- * ready with release order).  A full table only sends calls to the
- * general path.
+ * ready with release order).  Ids without a spec are kept until the
+ * table is half full (plt_args.c): later ones take the general path.
  */
 #define FDR_PLT_ARGS_HITS	1024
 struct fdr__plt_args_hit {
