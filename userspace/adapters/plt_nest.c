@@ -65,21 +65,42 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Does fdr's own object (the one holding this code) link name? */
-static bool fdr_needs(const char *name)
+/*
+ * fdr's own object (the one holding this code), null in an fdr-cc build
+ * (the executable: its own libraries).  Found before dl_iterate_phdr(),
+ * never inside its callback: that runs under the loader's
+ * dl_load_write_lock, and dladdr() takes dl_load_lock, which a dlopen()
+ * in another thread holds while it waits for the write lock (deadlock).
+ * The object is never unloaded: found once, under the lock.
+ */
+static struct link_map *own_map;
+static bool own_looked;
+
+static void find_own_map(void)
 {
 	struct link_map *lm = NULL;
-	const ElfW(Dyn) *d;
-	const char *strtab = NULL;
 	Dl_info di;
 
-	if (!dladdr1((void *)fdr__plt_entry, &di, (void **)&lm, RTLD_DL_LINKMAP) || !lm ||
-	    !lm->l_name[0])
-		return false;	/* the executable (an fdr-cc build): its own libs */
-	for (d = lm->l_ld; d->d_tag != DT_NULL; d++)
+	if (own_looked)
+		return;
+	own_looked = true;
+	if (dladdr1((void *)fdr__plt_entry, &di, (void **)&lm, RTLD_DL_LINKMAP) && lm &&
+	    lm->l_name[0])
+		own_map = lm;
+}
+
+/* Does fdr's own object link name?  (In the callback: no loader call.) */
+static bool fdr_needs(const char *name)
+{
+	const ElfW(Dyn) *d;
+	const char *strtab = NULL;
+
+	if (!own_map)
+		return false;
+	for (d = own_map->l_ld; d->d_tag != DT_NULL; d++)
 		if (d->d_tag == DT_STRTAB)
 			strtab = (const char *)d->d_un.d_ptr;
-	for (d = lm->l_ld; strtab && d->d_tag != DT_NULL; d++)
+	for (d = own_map->l_ld; strtab && d->d_tag != DT_NULL; d++)
 		if (d->d_tag == DT_NEEDED && !strcmp(strtab + d->d_un.d_val, name))
 			return true;
 	return false;
@@ -172,6 +193,7 @@ uint32_t fdr__plt_nest_hook_new(void)
 	fdr__plt_busy_enter();
 	pthread_mutex_lock(&lock);
 	forget_gone();
+	find_own_map();
 	dl_iterate_phdr(hook_new, &n);
 	pthread_mutex_unlock(&lock);
 	fdr__plt_busy_leave();
