@@ -65,6 +65,29 @@ __FDR_NO_INSTRUMENT int fdr__args_parse_regs(struct fdr__xray_fn_spec *f, const 
 
 /* Up to FDR_ARGS_STR_MAX bytes of the string at addr, as one
  * fdr_args_str and its bytes at out; returns the bytes written. */
+__FDR_NO_INSTRUMENT int fdr__args_parse_named(struct fdr__args_named *ns, const char *p,
+					    const char *end)
+{
+	const char *colon = memchr(p, ':', (size_t)(end - p));
+
+	if (*p != '=' || !colon || colon == p + 1)
+		return -1;
+	ns->name = p + 1;
+	ns->len = (size_t)(colon - ns->name);
+	return fdr__args_parse_regs(&ns->spec, colon + 1, end);
+}
+
+__FDR_NO_INSTRUMENT const struct fdr__xray_fn_spec *
+fdr__args_named_find(const struct fdr__args_named *v, size_t n, const char *name)
+{
+	size_t len = name ? strlen(name) : 0;
+
+	for (size_t i = 0; i < n && name; i++)
+		if (v[i].len == len && !memcmp(v[i].name, name, len))
+			return &v[i].spec;
+	return NULL;
+}
+
 __FDR_NO_INSTRUMENT size_t fdr__args_copy_string(uint8_t *out, uint8_t index, uint64_t addr)
 {
 	struct fdr_args_str h = { .index = index };

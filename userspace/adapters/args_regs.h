@@ -43,6 +43,19 @@ struct fdr__xray_fn_spec {
 /* "ARGS:RET" in [p, end) into f (zeroed); 0 or -1. */
 int fdr__args_parse_regs(struct fdr__xray_fn_spec *f, const char *p, const char *end);
 
+/* A "=NAME:ARGS:RET" entry: a function named, not numbered (a library's,
+ * whose ids are given at run time). */
+struct fdr__args_named {
+	const char *name;	/* in the environment: NUL-less, len bytes */
+	size_t len;
+	struct fdr__xray_fn_spec spec;
+};
+/* "=NAME:ARGS:RET" in [p, end) into ns; 0 or -1. */
+int fdr__args_parse_named(struct fdr__args_named *ns, const char *p, const char *end);
+/* The spec of v[0..n) named name (NULL: none). */
+const struct fdr__xray_fn_spec *fdr__args_named_find(const struct fdr__args_named *v, size_t n,
+						     const char *name);
+
 /* Room for one string's record: its header and up to FDR_ARGS_STR_MAX
  * bytes (and the one read past, to see a cut). */
 #define FDR_ARGS_STR_ROOM	(sizeof(struct fdr_args_str) + FDR_ARGS_STR_MAX + 1)

@@ -58,39 +58,16 @@ __FDR_NO_INSTRUMENT static uint32_t first_candidate(const struct fdr_module *m,
 	return FDR_FID_DIRECT_LIMIT | (hash_function(m, vaddr) & HASHED_MASK);
 }
 
-__FDR_NO_INSTRUMENT uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr)
+/* The first free slot from fid for (module, key), or the one it has;
+ * a collision steps inside the hashed half, keeping the bits of must. */
+__FDR_NO_INSTRUMENT static uint32_t claim(uint32_t module, uint64_t key, uint32_t fid,
+					  uint32_t must)
 {
-	uint32_t module = m ? m->index : NO_MODULE;
-	uint32_t fid = first_candidate(m, vaddr);
-
 	for (;;) {
 		struct fdr_fid_owner *o = slot_for(fid);
 
 		if (o->fid == 0) {
 			/* keep the registry at most 3/4 full for short probes */
-			if (registry_used >= FDR_FID_REGISTRY_SIZE / 4 * 3)
-				return 0;
-			*o = (struct fdr_fid_owner){ fid, module, vaddr };
-			registry_used++;
-			return fid;
-		}
-		if (o->module == module && o->vaddr == vaddr)
-			return fid;
-		/* collision: step inside the hashed half only */
-		fid = FDR_FID_DIRECT_LIMIT | ((fid + 1) & HASHED_MASK);
-	}
-}
-
-__FDR_NO_INSTRUMENT uint32_t fdr__fid_claim_call(const struct fdr_module *m, uint64_t key,
-					      uint32_t must)
-{
-	uint32_t module = (m ? m->index : CALL_KEYED - 1) | CALL_KEYED;
-	uint32_t fid = FDR_FID_DIRECT_LIMIT | (hash_function(m, key) & HASHED_MASK) | must;
-
-	for (;;) {
-		struct fdr_fid_owner *o = slot_for(fid);
-
-		if (o->fid == 0) {
 			if (registry_used >= FDR_FID_REGISTRY_SIZE / 4 * 3)
 				return 0;
 			*o = (struct fdr_fid_owner){ fid, module, key };
@@ -101,6 +78,20 @@ __FDR_NO_INSTRUMENT uint32_t fdr__fid_claim_call(const struct fdr_module *m, uin
 			return fid;
 		fid = FDR_FID_DIRECT_LIMIT | ((fid + 1) & HASHED_MASK) | must;
 	}
+}
+
+__FDR_NO_INSTRUMENT uint32_t fdr__fid_claim(const struct fdr_module *m, uint64_t vaddr)
+{
+	return claim(m ? m->index : NO_MODULE, vaddr, first_candidate(m, vaddr), 0);
+}
+
+__FDR_NO_INSTRUMENT uint32_t fdr__fid_claim_call(const struct fdr_module *m, uint64_t key,
+					      uint32_t must)
+{
+	uint32_t module = (m ? m->index : CALL_KEYED - 1) | CALL_KEYED;
+
+	return claim(module, key,
+		     FDR_FID_DIRECT_LIMIT | (hash_function(m, key) & HASHED_MASK) | must, must);
 }
 
 __FDR_NO_INSTRUMENT void fdr__fid_for_each(void (*fn)(const struct fdr_fid_owner *o,

@@ -25,14 +25,8 @@
 #include "args_regs.h"
 #include "plt_args.h"
 
-struct named_spec {
-	const char *name;	/* in the environment, len bytes */
-	size_t len;
-	struct fdr__xray_fn_spec spec;
-};
-
 bool fdr__plt_args_on;
-static struct named_spec *named;
+static struct fdr__args_named *named;
 static size_t nnamed;
 struct fdr__plt_args_hit fdr__plt_args_hits[FDR_PLT_ARGS_HITS];
 
@@ -47,14 +41,9 @@ static int parse(const char *env)
 	if (!named)
 		return -1;
 	for (const char *p = env; *p;) {
-		const char *end = p + strcspn(p, ";"), *colon = memchr(p, ':', (size_t)(end - p));
-		struct named_spec *ns = &named[nnamed];
+		const char *end = p + strcspn(p, ";");
 
-		if (*p != '=' || !colon || colon == p + 1)
-			return -1;
-		ns->name = p + 1;
-		ns->len = (size_t)(colon - ns->name);
-		if (fdr__args_parse_regs(&ns->spec, colon + 1, end))
+		if (fdr__args_parse_named(&named[nnamed], p, end))
 			return -1;
 		nnamed++;
 		p = *end ? end + 1 : end;
@@ -77,16 +66,6 @@ void fdr__plt_args_load(void)
 		return;
 	}
 	fdr__plt_args_on = true;
-}
-
-static const struct fdr__xray_fn_spec *by_name(const char *name)
-{
-	size_t len = strlen(name);
-
-	for (size_t i = 0; i < nnamed; i++)
-		if (named[i].len == len && !memcmp(named[i].name, name, len))
-			return &named[i].spec;
-	return NULL;
 }
 
 /* Ids without a spec are kept while the table is at most half full:
@@ -130,7 +109,7 @@ static const struct fdr__xray_fn_spec *spec_of(int32_t fid, const char *name)
 		return f;
 	if (!name)	/* an exit: its entry looked it up */
 		return NULL;
-	f = by_name(name);
+	f = fdr__args_named_find(named, nnamed, name);
 	remember(fid, f);
 	return f;
 }

@@ -22,12 +22,7 @@
 struct fdr__xray_args_table *fdr__xray_args_tables[FDR_XRAY_DSO_MAX + 1];
 
 /* The =NAME entries, for the shared libraries patched later. */
-struct named_spec {
-	const char *name;	/* in the environment: NUL-less, len bytes */
-	size_t len;
-	struct fdr__xray_fn_spec spec;
-};
-static struct named_spec *named;
+static struct fdr__args_named *named;
 static size_t nnamed;
 
 size_t __xray_max_function_id(void);
@@ -52,14 +47,7 @@ __FDR_NO_INSTRUMENT static int parse_entry(struct fdr__xray_fn_spec *f, const ch
 /* "=NAME:ARGS:RET" into named[nnamed]; end: one past it. */
 __FDR_NO_INSTRUMENT static int parse_named(const char *p, const char *end)
 {
-	const char *colon = memchr(p, ':', (size_t)(end - p));
-	struct named_spec *ns = &named[nnamed];
-
-	if (!colon || colon == p + 1)
-		return -1;
-	ns->name = p + 1;
-	ns->len = (size_t)(colon - ns->name);
-	if (fdr__args_parse_regs(&ns->spec, colon + 1, end))
+	if (fdr__args_parse_named(&named[nnamed], p, end))
 		return -1;
 	nnamed++;
 	return 0;
@@ -141,12 +129,7 @@ __FDR_NO_INSTRUMENT bool fdr__xray_args_any_named(void)
 
 __FDR_NO_INSTRUMENT const struct fdr__xray_fn_spec *fdr__xray_args_named(const char *name)
 {
-	size_t len = name ? strlen(name) : 0;
-
-	for (size_t i = 0; i < nnamed && name; i++)
-		if (named[i].len == len && !memcmp(named[i].name, name, len))
-			return &named[i].spec;
-	return NULL;
+	return fdr__args_named_find(named, nnamed, name);
 }
 
 __FDR_NO_INSTRUMENT bool fdr__xray_args_wants(int32_t fid, uint8_t kind)
