@@ -8,14 +8,14 @@
 # log ROUNDS times per variant, interleaved.  Output: a Markdown table and
 # a "ratio" line (read by bench/report.py).
 #
-#   FLUSH_DIR=/var/tmp FLUSH_ROUNDS=7 bench/flush/run.sh
+#   FLUSH_DIR=/var/tmp FLUSH_ROUNDS=11 bench/flush/run.sh
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 BUILD=$TOP/build
 OUT=$BUILD/bench/flush
 DIR=${FLUSH_DIR:-/var/tmp}
-ROUNDS=${FLUSH_ROUNDS:-7}
+ROUNDS=${FLUSH_ROUNDS:-11}
 NAME=fdrbench-flush-$$
 TARGET=embedded:$NAME
 

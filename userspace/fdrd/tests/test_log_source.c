@@ -8,13 +8,22 @@
  * back to the mapping before any byte; an object truncated under the
  * flush gives a log without the missing bytes, not a crash.  The side
  * table's owner notes are read from the descriptor too (the mapping's
- * notes, even absent ones, are never used).
+ * notes, even absent ones, are never used).  A region larger than the
+ * writer's slots (write_behind.c) gives the same log with its writer
+ * thread and on one CPU (no thread), with a buffer cut in the middle too;
+ * a write that fails on the writer thread fails the log and leaves no
+ * file.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "log_layout.h"
@@ -204,6 +213,107 @@ static bool test_truncated(const char *dir)
 	return ok;
 }
 
+/* MANY buffers of 64 KiB: ten times the writer's slots, full and half
+ * full, so that runs of buffers are read with one call and broken. */
+#define MANY 40u
+
+static void fill_many(struct synth_region *r)
+{
+	synth_region_create(r, MANY, BSIZE, FDR_CTL_CONSTANT_TSC, 3000000000ull);
+	for (uint32_t i = 0; i < MANY; i++)
+		synth_fill(r, i, i + 1, 700 + (int32_t)(i % 3), 700, (uint16_t)(i % 2),
+			   1000 * i, 1, i % 5 == 4 ? 900 : 100000);
+}
+
+/* Run on CPU 0 alone (no writer thread) when one_cpu; restore after. */
+static bool pin(bool one_cpu, cpu_set_t *old)
+{
+	cpu_set_t one;
+
+	if (sched_getaffinity(0, sizeof(*old), old))
+		return false;
+	if (!one_cpu)
+		return true;
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, old)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	return !sched_setaffinity(0, sizeof(one), &one);
+}
+
+static bool test_many_slots(const char *dir, bool one_cpu, bool spoiled)
+{
+	struct uring_write_report ra, rb;
+	struct synth_region r;
+	struct uring_source src;
+	char a[64], b[64];
+	cpu_set_t old;
+	bool ok;
+
+	snprintf(a, sizeof(a), "many-%d-%d-map.xray", one_cpu, spoiled);
+	snprintf(b, sizeof(b), "many-%d-%d-fd.xray", one_cpu, spoiled);
+	fill_many(&r);
+	if (spoiled)
+		spoil(&r, 23);
+	src = (struct uring_source){ r.fd, r.ro, r.len };
+	ok = pin(one_cpu, &old);
+	ok = ok && write_log(dir, a, r.ro, r.len, NULL, &ra) == 0 &&
+	     write_log(dir, b, r.ro, r.len, &src, &rb) == 0;
+	sched_setaffinity(0, sizeof(old), &old);
+	ok = ok && rb.mode_used == URING_WRITE_PREAD && !rb.fallback;
+	ok = ok && rb.bytes == ra.bytes && rb.bytes > 8 * BSIZE;
+	ok = ok && same_files(dir, a, b);
+	synth_region_destroy(&r);
+	return ok;
+}
+
+/* Entries of dir besides . and .. */
+static int entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return d ? n : -1;
+}
+
+/* A file size limit of 1 MiB: the writer thread's pwritev fails (EFBIG)
+ * past it; the log fails with that error and no file is left. */
+static bool test_write_fails(const char *dir)
+{
+	struct rlimit old, lim;
+	struct uring_write_report rb;
+	struct synth_region r;
+	struct uring_source src;
+	char sub[512];
+	int ret;
+	bool ok;
+
+	snprintf(sub, sizeof(sub), "%s/efbig", dir);
+	fill_many(&r);
+	src = (struct uring_source){ r.fd, r.ro, r.len };
+	ok = mkdir(sub, 0700) == 0 && !getrlimit(RLIMIT_FSIZE, &old);
+	lim = (struct rlimit){ 1u << 20, old.rlim_max };	/* soft only: restorable */
+	signal(SIGXFSZ, SIG_IGN);
+	ok = ok && !setrlimit(RLIMIT_FSIZE, &lim);
+	ret = ok ? write_log(sub, "big.xray", r.ro, r.len, &src, &rb) : 0;
+	ok = ok && !setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, SIG_DFL);
+	if (ret != -EFBIG)
+		tap_diag("log_write with RLIMIT_FSIZE 1 MiB: %d, expected %d", ret, -EFBIG);
+	if (entries(sub))
+		tap_diag("%d entries left in %s", entries(sub), sub);
+	ok = ok && ret == -EFBIG && entries(sub) == 0;
+	synth_region_destroy(&r);
+	return ok;
+}
+
 /* Buffer i's note names comm (none if comm is NULL), for every buffer. */
 static void fill_noted(struct synth_region *r, const char *comm)
 {
@@ -252,7 +362,7 @@ int main(void)
 {
 	char dir[] = "/tmp/fdrd-source-XXXXXX", cmd[600];
 
-	tap_plan(7);
+	tap_plan(12);
 	if (!mkdtemp(dir))
 		return 1;
 	tap_ok(test_same_bytes(dir, false), "source: the same log as from the mapping");
@@ -264,6 +374,16 @@ int main(void)
 	       "source: the side table's owner notes are the descriptor's");
 	tap_ok(notes_from(dir, "none", "mapped", NULL),
 	       "source: no note in the descriptor, the mapping's is not used");
+	tap_ok(test_many_slots(dir, false, false),
+	       "source: a region of many slots, writer thread: the mapping's log");
+	tap_ok(test_many_slots(dir, false, true),
+	       "source: the same with buffer 23 of 40 cut");
+	tap_ok(test_many_slots(dir, true, false),
+	       "source: a region of many slots on one CPU (no thread): the mapping's log");
+	tap_ok(test_many_slots(dir, true, true),
+	       "source: the same with buffer 23 of 40 cut");
+	tap_ok(test_write_fails(dir),
+	       "source: a write failing on the writer thread fails the log, no file left");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? tap_done() : 1;
 }
