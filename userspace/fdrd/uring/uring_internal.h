@@ -51,8 +51,9 @@ int uring_pwritev_all(int fd, struct iovec *iov, size_t k, uint64_t off,
 
 /*
  * The same, reading the pieces inside o->source from its descriptor into
- * a reused buffer first (uring_source.c).  -ENOTSUP before any byte is
- * written when the descriptor cannot be read: write from the mapping.
+ * reused slots first, written by a thread behind (uring_source.c,
+ * write_behind.c).  -ENOTSUP before any byte is written when the
+ * descriptor cannot be read: write from the mapping.
  */
 int uring_write_sourced(int fd, const struct iovec *iov, size_t n,
 			const struct uring_source *src,

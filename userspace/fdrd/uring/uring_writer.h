@@ -80,7 +80,8 @@ struct uring_write_hooks {
 	int (*before_rename)(void *ctx, char *err, size_t errlen);
 	void *ctx;
 	/* with a source: a piece at mapped was read into copy, to be written
-	 * next (may change nothing in copy) */
+	 * next (may change nothing in copy); called on the calling thread,
+	 * once per piece, in file order */
 	void (*copied)(void *ctx, const void *mapped, const void *copy, size_t len);
 };
 
