@@ -15,7 +15,9 @@ LLVM_XRAY=${LLVM_XRAY:-llvm-xray-19}
 FDRLOG=$TOP/build/bin/fdrlog
 mkdir -p "$OUT"
 
+# fdrlog is a link to fdr, which links libfdrlog.a: build both, in order
 make -s -C "$TOP/userspace/tools/fdrlog" all >/dev/null
+make -s -C "$TOP/userspace/tools/fdr" all >/dev/null
 ${CC:-cc} -O2 -std=gnu11 -Wall -Wextra -Werror -I"$TOP/uapi" \
 	-o "$OUT/gen_big_log" "$TOP/bench/reader/gen_big_log.c"
 LOG=$OUT/big-v$VERSION.log

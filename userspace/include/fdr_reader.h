@@ -144,6 +144,17 @@ void fdr_trace_free(struct fdr_trace *trace);
 typedef int (*fdr_event_fn)(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx);
 int fdr_trace_stream(const struct fdr_log *log, fdr_event_fn fn, void *ctx,
 		     struct fdr_reader_error *err);
+/*
+ * The same, in the order of fdr_trace_build(..., FDR_TRACE_SORT_BY_TSC),
+ * every argument kept: the log is walked once to find its ascending runs
+ * of TSCs, then the runs are expanded side by side and merged.  Memory:
+ * the buffer index and a few events a run; a log with over a thousand
+ * runs, or an event with FDR_STREAM_ARGS_MAX arguments or more, is
+ * expanded whole instead (fn cannot tell).  The mapped file's pages are
+ * kept.  Returns as fdr_trace_stream.
+ */
+int fdr_trace_stream_sorted(const struct fdr_log *log, fdr_event_fn fn, void *ctx,
+			    struct fdr_reader_error *err);
 
 /* The i-th event in sorted order if sorted, else in expansion order. */
 static inline const struct fdr_event *fdr_trace_at(const struct fdr_trace *t, size_t i)

@@ -132,6 +132,39 @@ size_t dense_map_iteration_order(const struct dense_map *m, uint32_t *order);
 
 void block_sort_by_walltime(struct block **v, size_t n);
 
+/* ---- expansion (trace_expander.c) ----------------------------------------- */
+
+/* Streaming: the callback, and what stopped it. */
+struct expand_stream {
+	fdr_event_fn fn;
+	void *ctx;
+	int stop;		/* the callback's non-zero return */
+	size_t args_cap;	/* of t->args */
+};
+
+struct expander {
+	struct fdr_trace *t;
+	struct expand_stream *stream;	/* NULL: building the whole trace */
+	size_t nevents_max, nargs_max;	/* building: what the index counted */
+	unsigned version;
+	uint64_t base_tsc;
+	uint16_t cpu;
+	int32_t pid, tid;
+	bool ignoring;		/* after EndOfBuffer until NewBuffer */
+	bool building;		/* the last event may still take arguments */
+	uint64_t read_since;	/* streaming: log_pages_read's count */
+	int32_t func_id;	/* sticky fields of LLVM's current record */
+	uint16_t record_type;
+};
+
+void expander_reset(struct expander *x);
+/* Streaming: hand the event held to the callback, and empty the trace. */
+void stream_flush(struct expander *x);
+void expand_record(struct expander *x, const struct fdr_record *rec);
+/* Blocks grouped by thread (file order inside a group), groups in map
+ * order; start[g] is group g's first (ngroups + 1 entries). */
+struct block **blocks_by_group(const struct block_index *ix, size_t *start);
+
 /* ---- stable sort by TSC (tsc_sort.c) -------------------------------------- */
 
 int tsc_sort(const struct fdr_event *events, size_t n, uint32_t *order);

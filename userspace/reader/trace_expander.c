@@ -18,30 +18,7 @@
 #include <stdlib.h>
 #include "internal.h"
 
-/* Streaming: the callback, and what stopped it. */
-struct expand_stream {
-	fdr_event_fn fn;
-	void *ctx;
-	int stop;		/* the callback's non-zero return */
-	size_t args_cap;	/* of t->args */
-};
-
-struct expander {
-	struct fdr_trace *t;
-	struct expand_stream *stream;	/* NULL: building the whole trace */
-	size_t nevents_max, nargs_max;	/* building: what the index counted */
-	unsigned version;
-	uint64_t base_tsc;
-	uint16_t cpu;
-	int32_t pid, tid;
-	bool ignoring;		/* after EndOfBuffer until NewBuffer */
-	bool building;		/* the last event may still take arguments */
-	uint64_t read_since;	/* streaming: log_pages_read's count */
-	int32_t func_id;	/* sticky fields of LLVM's current record */
-	uint16_t record_type;
-};
-
-static void expander_reset(struct expander *x)
+void expander_reset(struct expander *x)
 {
 	struct expander keep = *x;
 
@@ -55,7 +32,7 @@ static void expander_reset(struct expander *x)
 }
 
 /* Streaming: hand the event held to the callback, and empty the trace. */
-static void stream_flush(struct expander *x)
+void stream_flush(struct expander *x)
 {
 	struct expand_stream *s = x->stream;
 
@@ -175,7 +152,7 @@ static void expand_metadata(struct expander *x, const struct fdr_record *rec)
 	}
 }
 
-static void expand_record(struct expander *x, const struct fdr_record *rec)
+void expand_record(struct expander *x, const struct fdr_record *rec)
 {
 	if (rec->is_metadata) {
 		expand_metadata(x, rec);
@@ -210,7 +187,7 @@ static int expand_block(struct expander *x, const struct block *b,
 }
 
 /* Blocks grouped by thread (file order inside a group), groups in map order. */
-static struct block **blocks_by_group(const struct block_index *ix, size_t *start)
+struct block **blocks_by_group(const struct block_index *ix, size_t *start)
 {
 	struct block **v = malloc(sizeof(*v) * (ix->nblocks + 1));
 

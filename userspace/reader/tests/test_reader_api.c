@@ -282,6 +282,20 @@ static void test_errors(void)
  * records whose TSCs jump around by TSCWrap: few runs take the merge path,
  * many runs (> 4096) the radix path.
  */
+static void build_runs(struct img *m, unsigned n, unsigned period)
+{
+	m->n = 0;
+	header(m, 1, 0);
+	md_i32(m, FDR_MD_NEW_BUFFER, 1);
+	wall(m, 1, 1);
+	cpu(m, 0, 0);
+	for (unsigned i = 0; i < n && m->n + 24 < sizeof(m->b); i++) {
+		/* TSC pattern: (i % period) * 7 % 13, so equal keys recur often. */
+		md_u64(m, FDR_MD_TSC_WRAP, (uint64_t)((i % period) * 7 % 13) << 33);
+		fn(m, FDR_FN_ENTER, i + 1, 0);
+	}
+}
+
 static void check_sorted_stable(unsigned n, unsigned period, const char *what)
 {
 	static struct img m;
@@ -291,15 +305,7 @@ static void check_sorted_stable(unsigned n, unsigned period, const char *what)
 	uint32_t *ref;
 	int good = 1;
 
-	header(&m, 1, 0);
-	md_i32(&m, FDR_MD_NEW_BUFFER, 1);
-	wall(&m, 1, 1);
-	cpu(&m, 0, 0);
-	for (unsigned i = 0; i < n && m.n + 24 < sizeof(m.b); i++) {
-		/* TSC pattern: (i % period) * 7 % 13, so equal keys recur often. */
-		md_u64(&m, FDR_MD_TSC_WRAP, (uint64_t)((i % period) * 7 % 13) << 33);
-		fn(&m, FDR_FN_ENTER, i + 1, 0);
-	}
+	build_runs(&m, n, period);
 	fdr_log_open_memory(&log, m.b, m.n, &err);
 	if (fdr_trace_build(&t, log, FDR_TRACE_SORT_BY_TSC, &err)) {
 		check(0, what);
@@ -437,17 +443,18 @@ static void test_drop_markers(void)
  * and payload; stop after `stop` events (0: never). */
 struct stream_cmp { const struct fdr_trace *want; size_t i, stop; int bad; };
 
+/* (fdr_trace_stream_sorted: against the sorted trace, fdr_trace_at.) */
 static int same_event(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx)
 {
 	struct stream_cmp *c = ctx;
-	const struct fdr_event *w = c->i < c->want->count ? &c->want->events[c->i] : NULL;
+	const struct fdr_event *w = c->i < c->want->count ? fdr_trace_at(c->want, c->i) : NULL;
 	uint32_t na, nb, pa, pb;
 	const uint64_t *a = fdr_event_args(t, ev, &na), *b = w ? fdr_event_args(c->want, w, &nb) : NULL;
 	const uint8_t *x = fdr_event_payload(t, ev, &pa), *y = w ? fdr_event_payload(c->want, w, &pb) : NULL;
 
 	if (!w || ev->tsc != w->tsc || ev->tid != w->tid || ev->pid != w->pid ||
 	    ev->kind != w->kind || ev->func_id != w->func_id || ev->cpu != w->cpu ||
-	    na != nb || (na && memcmp(a, b, na * 8)) || pa != pb || (pa && memcmp(x, y, pa)))
+	    ev->record_type != w->record_type || na != nb || (na && memcmp(a, b, na * 8)) || pa != pb || (pa && memcmp(x, y, pa)))
 		c->bad = 1;
 	c->i++;
 	return c->stop && c->i == c->stop ? 7 : 0;
@@ -498,6 +505,82 @@ static void test_stream(void)
 	fdr_log_close(log);
 }
 
+/* fdr_trace_stream_sorted against the sorted trace, event by event. */
+static void check_stream_sorted(const struct img *m, const char *what)
+{
+	struct fdr_reader_error err;
+	struct fdr_trace t;
+	struct fdr_log *log;
+	struct stream_cmp c = { &t, 0, 0, 0 };
+	char name[200];
+	int r;
+
+	fdr_log_open_memory(&log, m->b, m->n, &err);
+	if (fdr_trace_build(&t, log, FDR_TRACE_SORT_BY_TSC, &err)) {
+		check(0, what);
+		fdr_log_close(log);
+		return;
+	}
+	r = fdr_trace_stream_sorted(log, same_event, &c, &err);
+	snprintf(name, sizeof(name), "%s: streamed sorted, the sorted trace's %zu events",
+		 what, t.count);
+	check(r == 0 && !c.bad && c.i == t.count && t.count > 0, name);
+	c = (struct stream_cmp){ &t, 0, 3, 0 };
+	snprintf(name, sizeof(name), "%s: a callback's non-zero return stops the sorted stream",
+		 what);
+	check(fdr_trace_stream_sorted(log, same_event, &c, &err) == 7 && c.i == 3 && !c.bad,
+	      name);
+	fdr_trace_free(&t);
+	fdr_log_close(log);
+}
+
+/* Two threads whose buffers interleave in time, one Enter with n arguments. */
+static void build_two_threads(struct img *m, unsigned nargs)
+{
+	m->n = 0;
+	header(m, 1, 0);
+	for (unsigned b = 0; b < 6; b++) {
+		md_i32(m, FDR_MD_NEW_BUFFER, 100 + (int32_t)(b % 2));
+		wall(m, 1, 10 - b);	/* each thread's later buffer first in the file */
+		cpu(m, (uint16_t)b, 1000 * (6 - b) + 3 * (b % 2));
+		for (unsigned i = 0; i < 40; i++) {
+			fn(m, i % 2 ? FDR_FN_EXIT : FDR_FN_ENTER_ARG, b * 100 + i / 2, 5);
+			for (unsigned a = 0; i % 2 == 0 && a < (b == 3 && i == 8 ? nargs : i % 3); a++)
+				md_u64(m, FDR_MD_CALL_ARGUMENT, b * 1000000 + i * 1000 + a);
+		}
+		md_u64(m, FDR_MD_TSC_WRAP, 2500);	/* a step back: another run */
+		fn(m, FDR_FN_EXIT, 7, 1);
+	}
+}
+
+static void test_stream_sorted(void)
+{
+	static struct img m;
+	struct fdr_reader_error err;
+	struct fdr_log *log;
+	struct stream_cmp c = { 0 };
+
+	build_v2(&m);
+	check_stream_sorted(&m, "v2 log with an argument");
+	build_drops(&m);
+	check_stream_sorted(&m, "drop markers and custom events");
+	build_two_threads(&m, 2);
+	check_stream_sorted(&m, "two threads, interleaved buffers, arguments");
+	build_two_threads(&m, FDR_STREAM_ARGS_MAX + 5);
+	check_stream_sorted(&m, "an event with more than FDR_STREAM_ARGS_MAX arguments (whole)");
+	build_runs(&m, 600, 13);
+	check_stream_sorted(&m, "46 runs with equal keys");
+	build_runs(&m, 5000, 2);
+	check_stream_sorted(&m, "2500 runs (whole)");
+	build_v2(&m);
+	m.b[33] -= 8;
+	fdr_log_open_memory(&log, m.b, m.n, &err);
+	check(fdr_trace_stream_sorted(log, same_event, &c, &err) == -1 && c.i == 0 &&
+	      strstr(err.message, "expected BufferExtents"),
+	      "sorted stream of a log that does not verify: its error, no event handed out");
+	fdr_log_close(log);
+}
+
 int main(void)
 {
 	test_drop_markers();
@@ -507,6 +590,7 @@ int main(void)
 	test_v1_padding();
 	test_errors();
 	test_stream();
+	test_stream_sorted();
 	check_sorted_stable(600, 300, "TSC sort, 2 ascending runs (merge): equals a stable sort");
 	check_sorted_stable(600, 13, "TSC sort, 46 runs with equal keys (merge): equals a stable sort");
 	check_sorted_stable(10000, 2, "TSC sort, 5000 runs (radix): equals a stable sort");

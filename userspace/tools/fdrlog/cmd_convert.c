@@ -153,7 +153,8 @@ static int write_format(const struct convert_opts *co, struct out_buffer *o,
 	struct fdr_reader_error err;
 
 	if (!in->t) {
-		if (!write_perfetto_stream(o, in->log, in->syms, in->args, in->threads, in->sched, &err))
+		if (!strcmp(co->format, "yaml") ? !write_yaml_stream(o, in->log, in->syms, &err) :
+		    !write_perfetto_stream(o, in->log, in->syms, in->args, in->threads, in->sched, &err))
 			return 0;
 		report_log_error("convert", in->path, &err);
 		return 1;
@@ -191,10 +192,14 @@ static int convert(const struct convert_opts *co, const struct convert_in *in)
 	return r;
 }
 
-/* Perfetto streams the log unless a filter needs the whole trace. */
+/* Perfetto and sorted YAML stream the log unless a filter needs the
+ * whole trace (--for-llvm-xray needs it too). */
 static bool streams(const struct convert_opts *co)
 {
-	return !strcmp(co->format, "perfetto") && !filter_opts_active(&co->view.filter);
+	if (filter_opts_active(&co->view.filter))
+		return false;
+	return !strcmp(co->format, "perfetto") ||
+	       (!strcmp(co->format, "yaml") && !co->no_sort && !co->for_llvm);
 }
 
 /* Expand the log (sorted by TSC unless --no-sort), filter, convert. */

@@ -23,6 +23,16 @@ struct yaml_cache { struct yaml_thread_text e[64]; };	/* zero it first */
 void yaml_header(struct out_buffer *o, const struct fdr_log_header *h);
 void yaml_record(struct out_buffer *o, const struct fdr_trace *t, const struct fdr_event *ev,
 		 const struct symbols *syms, struct yaml_cache *cache, const char *mark);
+/* The record lines of t's events (all CPUs, in order; fb as
+ * format_in_parallel_with's). */
+struct format_buffers;
+void yaml_records(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		  struct format_buffers *fb);
+/* write_yaml of the log sorted by TSC, streamed (yaml_stream.c): memory
+ * is a batch of events, not the whole trace.  1 with *err when the log
+ * does not verify (nothing written then) or changed while read. */
+int write_yaml_stream(struct out_buffer *o, const struct fdr_log *log,
+		      const struct symbols *syms, struct fdr_reader_error *err);
 
 /* YAML that llvm-xray-19 account accepts for any log (llvm_export.c):
  * sorted by TSC, an Enter (data "fdr-entry-lost") for every Exit whose

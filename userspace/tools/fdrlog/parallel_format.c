@@ -16,10 +16,10 @@
 #include "parallel_format.h"
 
 #define CHUNK 16384	/* items per chunk: ~2 MB of YAML */
-#define MAX_WORKERS 8
+#define MAX_WORKERS FORMAT_MAX_WORKERS
 
 struct slot {
-	struct out_buffer ob;
+	struct out_buffer *ob;	/* one of struct format_buffers' */
 	size_t chunk;		/* the chunk this slot may hold next */
 	bool ready;		/* formatted, not yet written */
 };
@@ -49,9 +49,9 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&p->mu);
 		if (c >= p->nchunks)
 			return NULL;
-		s->ob.len = 0;
+		s->ob->len = 0;
 		lo = c * CHUNK;
-		p->fn(&s->ob, lo, lo + CHUNK < p->n ? lo + CHUNK : p->n, p->ctx);
+		p->fn(s->ob, lo, lo + CHUNK < p->n ? lo + CHUNK : p->n, p->ctx);
 		pthread_mutex_lock(&p->mu);
 		s->ready = true;
 		pthread_cond_broadcast(&p->cv);
@@ -90,7 +90,7 @@ static void write_in_order(struct out_buffer *out, struct pool *p)
 		while (!s->ready || s->chunk != c)
 			pthread_cond_wait(&p->cv, &p->mu);
 		pthread_mutex_unlock(&p->mu);
-		write_slot(out, &s->ob);
+		write_slot(out, s->ob);
 		pthread_mutex_lock(&p->mu);
 		s->ready = false;
 		s->chunk = c + p->nslots;
@@ -110,7 +110,19 @@ static size_t worker_count(size_t n)
 	return (size_t)cpus < MAX_WORKERS ? (size_t)cpus : MAX_WORKERS;
 }
 
-void format_in_parallel(struct out_buffer *out, size_t n, format_range_fn fn, void *ctx)
+/* Slot i's buffer, made the first time it is needed; NULL if out of memory. */
+static struct out_buffer *slot_buffer(struct format_buffers *fb, size_t i)
+{
+	while (fb->n <= i) {
+		if (out_init(&fb->ob[fb->n], -1))
+			return NULL;
+		fb->n++;
+	}
+	return &fb->ob[i];
+}
+
+void format_in_parallel_with(struct format_buffers *fb, struct out_buffer *out, size_t n,
+			     format_range_fn fn, void *ctx)
 {
 	struct pool p;
 	pthread_t tids[MAX_WORKERS];
@@ -120,7 +132,8 @@ void format_in_parallel(struct out_buffer *out, size_t n, format_range_fn fn, vo
 			   .nslots = 2 * nworkers };
 	for (size_t i = 0; i < p.nslots; i++) {
 		p.slots[i].chunk = i;
-		if (out_init(&p.slots[i].ob, -1))
+		p.slots[i].ob = slot_buffer(fb, i);
+		if (!p.slots[i].ob)
 			nworkers = 0;
 	}
 	pthread_mutex_init(&p.mu, NULL);
@@ -133,8 +146,21 @@ void format_in_parallel(struct out_buffer *out, size_t n, format_range_fn fn, vo
 		fn(out, 0, n, ctx);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
-	for (size_t i = 0; i < p.nslots; i++)
-		out_release(&p.slots[i].ob);
 	pthread_cond_destroy(&p.cv);
 	pthread_mutex_destroy(&p.mu);
+}
+
+void format_buffers_release(struct format_buffers *fb)
+{
+	for (size_t i = 0; i < fb->n; i++)
+		out_release(&fb->ob[i]);
+	fb->n = 0;
+}
+
+void format_in_parallel(struct out_buffer *out, size_t n, format_range_fn fn, void *ctx)
+{
+	struct format_buffers fb = { .n = 0 };
+
+	format_in_parallel_with(&fb, out, n, fn, ctx);
+	format_buffers_release(&fb);
 }

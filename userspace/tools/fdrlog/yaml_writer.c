@@ -230,9 +230,17 @@ static void write_records(struct out_buffer *o, size_t lo, size_t hi, void *ctx)
 		yaml_record(o, job->t, fdr_trace_at(job->t, i), job->syms, &cache, NULL);
 }
 
-void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
+void yaml_records(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms,
+		  struct format_buffers *fb)
 {
 	struct yaml_job job = { t, syms };
+
+	format_in_parallel_with(fb, o, t->count, write_records, &job);
+}
+
+void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct symbols *syms)
+{
+	struct format_buffers fb = { .n = 0 };
 
 	yaml_header(o, fdr_log_get_header(t->log));
 	if (t->count == 0) {
@@ -240,6 +248,7 @@ void write_yaml(struct out_buffer *o, const struct fdr_trace *t, const struct sy
 		return;
 	}
 	out_str(o, "records:\n");
-	format_in_parallel(o, t->count, write_records, &job);
+	yaml_records(o, t, syms, &fb);
+	format_buffers_release(&fb);
 	out_str(o, "...\n");
 }

@@ -5,7 +5,8 @@
  * output writer of fdrlog (YAML, Chrome, account, replay, flame, the
  * llvm-xray export), and checks that verify and expansion agree on
  * whether the log is valid, and the records and events on which are drop
- * markers.  Built with -fsanitize=fuzzer,address,undefined.
+ * markers, and that the streamed sorted YAML (fdr_trace_stream_sorted)
+ * is the built trace's byte for byte.  Built with -fsanitize=fuzzer,address,undefined.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -41,6 +42,30 @@ static size_t event_drops(const struct fdr_trace *t)
 
 static struct out_buffer out;
 
+/* The YAML of write_yaml_stream (the sorted stream) must be write_yaml's. */
+static void check_yaml_stream(const struct fdr_log *log, const struct fdr_trace *sorted)
+{
+	struct out_buffer a, b;
+	struct fdr_reader_error err;
+
+	if (out_init(&a, -1) || out_init(&b, -1))
+		abort();
+	write_yaml(&a, sorted, NULL);
+	if (write_yaml_stream(&b, log, NULL, &err) || a.error || b.error || a.len != b.len ||
+	    memcmp(a.buf, b.buf, a.len))
+		abort();
+	out_release(&a);
+	out_release(&b);
+}
+
+static int count_event(const struct fdr_trace *t, const struct fdr_event *ev, void *ctx)
+{
+	(void)t;
+	(void)ev;
+	++*(size_t *)ctx;
+	return 0;
+}
+
 static void write_everything(const struct fdr_trace *t)
 {
 	struct account_options ao = { SORT_SUM, 1, 0, NULL };
@@ -53,7 +78,7 @@ static void write_everything(const struct fdr_trace *t)
 
 	write_yaml(&out, t, NULL);
 	write_chrome(&out, t, NULL, NULL, NULL, NULL);
-	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, &filter, false) ||
+	if (write_account(&out, t, NULL, &ao) || write_replay(&out, t, NULL, NULL, NULL, NULL, &filter, false) ||
 	    write_flame(&out, t, NULL, &filter, "fuzz") ||
 	    write_graph(&out, t, NULL, &filter, &whole) || write_graph(&out, t, NULL, &filter, &one) ||
 	    write_llvm_export(&out, t, NULL, &enters, &exits))
@@ -77,7 +102,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	valid = fdr_log_verify(log, &err) == 0;
 	if ((fdr_trace_build(&sorted, log, FDR_TRACE_SORT_BY_TSC, &err) == 0) != valid)
 		abort();	/* verify and expansion must agree */
+	if (!valid) {
+		size_t n = 0;
+
+		if (fdr_trace_stream_sorted(log, count_event, &n, &err) != -1 || n)
+			abort();	/* nor does the sorted stream hand out anything */
+	}
 	if (valid) {
+		check_yaml_stream(log, &sorted);
 		if (fdr_trace_build(&unsorted, log, 0, &err) || unsorted.count != sorted.count ||
 		    event_drops(&sorted) != touched.drops)
 			abort();
