@@ -558,10 +558,13 @@ int main(int argc, char **argv)
 		die(fdr_ctl_strerror(ctl, "open", ret), -ret);
 	map_region(&b, ctl, argv[1]);
 	has_floor = v[nv - 1].kind == 7;
-	if (quick && atoi(quick) > 0 && atoi(quick) < nv) {
-		/* only the first variants (and the floor, moved up): quicker runs */
-		v[atoi(quick)] = v[nv - 1];
-		nv = atoi(quick) + has_floor;
+	if (quick && atoi(quick) > 0 && atoi(quick) < nv - 1) {
+		/* only the first variants, at least the headline's four, and
+		 * the floor moved up after them: quicker runs */
+		int keep = atoi(quick) < 4 ? 4 : atoi(quick);
+
+		v[keep] = v[nv - 1];
+		nv = keep + has_floor;
 	}
 	select_variants(v, nv, getenv("FLUSH_ONLY"));
 	fs_info_print(stdout, b.dir);

@@ -161,17 +161,18 @@ int uring_write_sourced(int fd, const struct iovec *iov, size_t n,
 {
 	struct pending r = { 0 };
 	struct write_behind *wb;
-	int ret, closed;
+	int ret = 0, closed;
 
-	ret = write_behind_open(&wb, fd, slot_cap(iov, n, src));
-	if (ret)
-		return ret;
+	/* no memory for the slots (buffers of many MiB): nothing is written
+	 * yet, so the caller writes from the mapping instead */
+	if (write_behind_open(&wb, fd, slot_cap(iov, n, src)))
+		return -ENOTSUP;
 	for (size_t i = 0; !ret && i <= n; i++) {
 		ret = i < n ? add_piece(wb, &r, &iov[i], src, hooks)
 			    : read_pending(write_behind_slot(wb), &r, src, hooks);
 		if (ret && refused(ret) && !write_behind_started(wb))
 			ret = -ENOTSUP;	/* nothing written yet */
 	}
-	closed = write_behind_close(wb, rep);
+	closed = write_behind_close(wb, !ret, rep);
 	return ret ? ret : closed;
 }

@@ -132,7 +132,7 @@ static int write_bytes(struct io_uring *ring, int fd, const struct iovec *iov,
 			rep->mode_used = URING_WRITE_PREAD;
 			return ret;
 		}
-		rep->fallback = "the region's descriptor cannot be read";
+		rep->fallback = "the region's descriptor cannot be read, or no memory for the copies";
 	}
 	if (o->mode == URING_WRITE_DIRECT || o->mode == URING_WRITE_BOUNCE)
 		return uring_write_direct(ring, fd, iov, n, total, o, hooks, rep);

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +108,10 @@ int write_behind_open(struct write_behind **out, int fd, size_t cap)
 	*out = NULL;
 	if (!wb)
 		return -ENOMEM;
+	if (cap > SIZE_MAX / NR_SLOTS) {
+		free(wb);
+		return -ENOMEM;
+	}
 	wb->mem = malloc(cap * NR_SLOTS);
 	if (!wb->mem) {
 		free(wb);
@@ -168,9 +173,13 @@ int write_behind_next(struct write_behind *wb)
 	return ret;
 }
 
-int write_behind_close(struct write_behind *wb, struct uring_write_report *rep)
+int write_behind_close(struct write_behind *wb, bool commit,
+		       struct uring_write_report *rep)
 {
-	int ret = write_behind_next(wb);
+	int ret = 0;
+
+	if (commit)
+		ret = write_behind_next(wb);
 
 	if (wb->threaded) {
 		pthread_mutex_lock(&wb->lock);

@@ -18,6 +18,7 @@
 #define FDRD_WRITE_BEHIND_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/uio.h>
@@ -37,7 +38,8 @@ struct write_behind_slot {
 
 struct write_behind;
 
-/* Slots of cap bytes each, writing to fd from offset 0.  0 or -ENOMEM. */
+/* Slots of cap bytes each, writing to fd from offset 0.  0, or -ENOMEM
+ * (before anything is written). */
 int write_behind_open(struct write_behind **wb, int fd, size_t cap);
 
 /* The slot the caller fills now (empty when returned by open or next). */
@@ -54,9 +56,12 @@ int write_behind_next(struct write_behind *wb);
 bool write_behind_started(const struct write_behind *wb);
 
 /*
- * Hand over the current slot, wait until everything is written, add the
+ * Hand over the current slot if commit (else drop it: the caller failed
+ * while filling it, and bytes it did not read or check are never
+ * written), wait until everything handed over is written, add the
  * writer's counts to rep, free wb.  Returns the first write error, or 0.
  */
-int write_behind_close(struct write_behind *wb, struct uring_write_report *rep);
+int write_behind_close(struct write_behind *wb, bool commit,
+		       struct uring_write_report *rep);
 
 #endif /* FDRD_WRITE_BEHIND_H */
