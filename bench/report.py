@@ -352,7 +352,8 @@ def idle_rows(text, status):
     records within 2 % of the plain build, from its '- idle ratio R×' line
     (XRay, fdr-cc's default, costs more idle: a trade-off results.md shows)."""
     name = ("fdr-cc --patchable build nobody records ÷ the same source without "
-            "fdr-cc, CPU time (Lua 5.4, bench/attach; XRay's ratio beside it there)")
+            "fdr-cc, CPU time, median of the rounds' paired ratios (Lua 5.4, bench/attach; "
+            "XRay's ratio beside it there)")
     m = re.search(r"^-\s+idle ratio ([0-9]+(?:\.[0-9]+)?)", text or "", re.MULTILINE)
     if not m:
         return [(name, "≤ 1.02×", "—", "**not measured** (%s)" % status)]

@@ -6,9 +6,13 @@ interpreter (clang-19 -O2 and fdr-cc --patchable -O2, the same source, flags and
 workload: bench/app/workload.lua over tests/realprog/workload.lua); the
 others are shown beside them (where the cost comes from).  Each round
 runs every build once, as its own process, the order rotating; CPU time
-(user + system) of each run, medians over the rounds.  Markdown on
-stdout; its "- idle ratio" line is the issue-35 target (≤ 1.02), and
-one line more gives each other build's ratio."""
+(user + system) of each run.  A build's ratio is the median over the
+rounds of its CPU time ÷ the plain build's in the same round: on a
+shared machine one run in a round may be 10 % off, and the medians of
+the two builds taken apart moved 7 % from run to run where the paired
+ratio moved 1 % (bench/attach/README.md).  Markdown on stdout; its
+"- idle ratio" line is the issue-35 target (≤ 1.02), and one line more
+gives each other build's ratio."""
 import os
 import resource
 import statistics
@@ -47,23 +51,34 @@ def main():
             cpu, out = cpu_of(lua)
             t[lua].append(cpu)
             outs.add(out)
-    base = statistics.median(t[builds[0][1]])
+    plain = t[builds[0][1]]
+    base = statistics.median(plain)
+
+    def paired(lua):
+        """the median of the per-round ratios to the plain build, and
+        their quartiles"""
+        r = sorted(a / b for a, b in zip(t[lua], plain))
+        q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0], r[0], r[0]]
+        return statistics.median(r), q[0], q[2]
+
     print("Lua 5.4 (bench/app's build and workload, %s workload rounds per run), CPU "
           "time (user + system) of the whole run, median of %d runs each, interleaved "
-          "(the order rotates every round):" % (LUA_ROUNDS, rounds))
+          "(the order rotates every round); ÷ clang-19 -O2 is the median of the "
+          "rounds' ratios to the plain build's run in the same round:" % (LUA_ROUNDS, rounds))
     print()
-    print("| build | CPU s (median) | min–max | ÷ clang-19 -O2 |")
-    print("|---|---:|---|---:|")
+    print("| build | CPU s (median) | min–max | ÷ clang-19 -O2 (paired) | quartiles of the ratio |")
+    print("|---|---:|---|---:|---|")
     for name, lua in builds:
-        m = statistics.median(t[lua])
-        print("| %s | %.3f | %.3f–%.3f | %.3f× |" % (name, m, min(t[lua]), max(t[lua]),
-                                                   m / base))
+        m, q1, q3 = paired(lua)
+        print("| %s | %.3f | %.3f–%.3f | %.3f× | %.3f–%.3f |" %
+              (name, statistics.median(t[lua]), min(t[lua]), max(t[lua]), m, q1, q3))
     print()
-    print("- idle ratio %.3f× (fdr-cc --patchable ÷ plain CPU time; target ≤ 1.02×)%s" %
-          (statistics.median(t[builds[1][1]]) / base,
+    print("- idle ratio %.3f× (fdr-cc --patchable ÷ plain CPU time, median of the rounds' "
+          "ratios; target ≤ 1.02×; ratio of the medians %.3f×)%s" %
+          (paired(builds[1][1])[0], statistics.median(t[builds[1][1]]) / base,
            "" if len(outs) == 1 else "; the builds printed different output"))
     for name, lua in builds[2:]:
-        print("- %s: %.3f×" % (name, statistics.median(t[lua]) / base))
+        print("- %s: %.3f×" % (name, paired(lua)[0]))
 
 
 if __name__ == "__main__":

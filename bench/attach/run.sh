@@ -12,7 +12,7 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 OUT=${1:-$top/build/bench-attach} B=${2:-$top/build/bin}
-IDLE_ROUNDS=${IDLE_ROUNDS:-9} LAT_REPEAT=${LAT_REPEAT:-5}
+IDLE_ROUNDS=${IDLE_ROUNDS:-15} LAT_REPEAT=${LAT_REPEAT:-5}
 make -s -C "$here" build OUT="$OUT" BINDIR="$B" >&2
 # Lua, bench/app's way: plain; fdr-cc alone (nobody records); and, to
 # tell where a cost comes from, XRay's sleds alone (-fxray-instrument
