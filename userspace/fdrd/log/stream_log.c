@@ -182,7 +182,9 @@ int stream_log_append(struct stream_log *s, const struct log_layout *batch,
 	}
 	for (size_t i = 1; i < n; i++)
 		want += iov[i].iov_len;
-	ret = write_at_end(s, iov + 1, n - 1, &written);	/* iov[0]: header */
+	ret = uring_size_limit_check(s->size + want);
+	if (!ret)
+		ret = write_at_end(s, iov + 1, n - 1, &written);	/* iov[0]: header */
 	free(iov);
 	if (!ret && written != want)
 		ret = -EIO;
@@ -192,7 +194,9 @@ int stream_log_append(struct stream_log *s, const struct log_layout *batch,
 			snprintf(err, errlen, "the stream's log: %s, and cannot cut it back: %s",
 				 strerror(-ret), strerror(errno));
 		else
-			snprintf(err, errlen, "writing the stream's log: %s", strerror(-ret));
+			snprintf(err, errlen, "writing the stream's log: %s%s", strerror(-ret),
+				 ret == -EFBIG ? " (it would pass this process's file size "
+						 "limit, ulimit -f: raise it)" : "");
 		return ret;
 	}
 	s->size += written;

@@ -11,8 +11,9 @@
  * notes, even absent ones, are never used).  A region larger than the
  * writer's slots (write_behind.c) gives the same log with its writer
  * thread and on one CPU (no thread), with a buffer cut in the middle too;
- * a write that fails on the writer thread fails the log and leaves no
- * file.
+ * a write that fails on the writer thread fails the flush with its error;
+ * a log past the file size limit (ulimit -f) is refused before its first
+ * byte and leaves no file.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,6 +30,7 @@
 #include "log_layout.h"
 #include "log_writer.h"
 #include "out_dir.h"
+#include "uring_internal.h"
 #include "synth_region.h"
 #include "tap.h"
 
@@ -293,9 +295,68 @@ static int entries(const char *dir)
 	return d ? n : -1;
 }
 
-/* A file size limit of 1 MiB: the writer thread's pwritev fails (EFBIG)
- * past it; the log fails with that error and no file is left. */
+/* The file size limit before log_write, restored after. */
+static struct rlimit saved_fsize;
+
+/* The copied hook: once the first piece is read and checked, the limit
+ * drops to 1 MiB, so the writes after it fail (EFBIG) on the writer
+ * thread, past the writer's check of the whole file. */
+static void lower_limit(void *ctx, const void *mapped, const void *copy, size_t len)
+{
+	struct rlimit lim = { 1u << 20, saved_fsize.rlim_max };
+	bool *lowered = ctx;
+
+	(void)mapped;
+	(void)copy;
+	(void)len;
+	if (!*lowered)
+		*lowered = !setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+/* A write that fails on the writer thread fails the flush with its error. */
 static bool test_write_fails(const char *dir)
+{
+	struct uring_write_report rep = { 0 };
+	struct synth_region r;
+	struct uring_source src;
+	struct log_layout l;
+	struct iovec *iov = NULL;
+	bool lowered = false;
+	struct uring_write_hooks hooks = { .ctx = &lowered, .copied = lower_limit };
+	const char *why;
+	char path[512];
+	size_t n = 0;
+	int fd, ret = 0;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/efbig.xray", dir);
+	fill_many(&r);
+	src = (struct uring_source){ r.fd, r.ro, r.len };
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	ok = fd >= 0 && !getrlimit(RLIMIT_FSIZE, &saved_fsize) &&
+	     !log_layout_select(r.ro, r.len, NULL, &l, &why);
+	ok = ok && !log_layout_iovecs(&l, &iov, &n);
+	signal(SIGXFSZ, SIG_IGN);	/* on one CPU the calling thread writes */
+	if (ok)
+		ret = uring_write_sourced(fd, iov, n, &src, &hooks, &rep);
+	ok = ok && !setrlimit(RLIMIT_FSIZE, &saved_fsize);
+	signal(SIGXFSZ, SIG_DFL);
+	if (ret != -EFBIG)
+		tap_diag("writes past a limit lowered mid-flush: %d, expected %d", ret, -EFBIG);
+	ok = ok && lowered && ret == -EFBIG && l.file_size > (2u << 20);
+	free(iov);
+	log_layout_free(&l);
+	if (fd >= 0)
+		close(fd);
+	unlink(path);
+	synth_region_destroy(&r);
+	return ok;
+}
+
+/* A log larger than the file size limit (1 MiB), SIGXFSZ at its default
+ * action: refused before any byte, no file left, and no signal (it would
+ * have ended this test). */
+static bool test_size_limit(const char *dir)
 {
 	struct rlimit old, lim;
 	struct uring_write_report rb;
@@ -310,16 +371,15 @@ static bool test_write_fails(const char *dir)
 	src = (struct uring_source){ r.fd, r.ro, r.len };
 	ok = mkdir(sub, 0700) == 0 && !getrlimit(RLIMIT_FSIZE, &old);
 	lim = (struct rlimit){ 1u << 20, old.rlim_max };	/* soft only: restorable */
-	signal(SIGXFSZ, SIG_IGN);
 	ok = ok && !setrlimit(RLIMIT_FSIZE, &lim);
 	ret = ok ? write_log(sub, "big.xray", r.ro, r.len, &src, &rb) : 0;
 	ok = ok && !setrlimit(RLIMIT_FSIZE, &old);
-	signal(SIGXFSZ, SIG_DFL);
 	if (ret != -EFBIG)
 		tap_diag("log_write with RLIMIT_FSIZE 1 MiB: %d, expected %d", ret, -EFBIG);
 	if (entries(sub))
 		tap_diag("%d entries left in %s", entries(sub), sub);
-	ok = ok && ret == -EFBIG && entries(sub) == 0;
+	ok = ok && ret == -EFBIG && rb.bytes == 0 && entries(sub) == 0;
+	rmdir(sub);
 	synth_region_destroy(&r);
 	return ok;
 }
@@ -372,7 +432,7 @@ int main(void)
 {
 	char dir[] = "/tmp/fdrd-source-XXXXXX", cmd[600];
 
-	tap_plan(12);
+	tap_plan(13);
 	if (!mkdtemp(dir))
 		return 1;
 	tap_ok(test_same_bytes(dir, false), "source: the same log as from the mapping");
@@ -393,7 +453,11 @@ int main(void)
 	tap_ok(test_many_slots(dir, true, true),
 	       "source: the same, the descriptor's buffer 23 of 40 spoiled: cut");
 	tap_ok(test_write_fails(dir),
-	       "source: a write failing on the writer thread fails the log, no file left");
+	       "source: a write failing on the writer thread (a file size limit lowered "
+	       "mid-flush) fails the flush with its error");
+	tap_ok(test_size_limit(dir),
+	       "source: a log past the file size limit is refused before any byte, no "
+	       "file left, no SIGXFSZ");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? tap_done() : 1;
 }

@@ -15,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/fanotify.h>
+#include <signal.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/uio.h>
@@ -372,6 +374,18 @@ static bool note_idle(void *ctx, uint64_t submitted_end)
 	return false;
 }
 
+/* Every way a log is written: fdrd's modes, the hidden name, fdr record's
+ * flush from the region's descriptor. */
+static const struct { enum uring_write_mode mode; bool pre, named, source; } cases[] = {
+	{ URING_WRITE_VECTORED, false, false, false },
+	{ URING_WRITE_SYNC, false, false, false },
+	{ URING_WRITE_SYNC, true, false, false },	/* --preallocate */
+	{ URING_WRITE_DIRECT, false, false, false },
+	{ URING_WRITE_BOUNCE, false, false, false },
+	{ URING_WRITE_VECTORED, false, true, false },	/* hidden name */
+	{ URING_WRITE_SYNC, false, false, true },	/* fdr record's flush */
+};
+
 /*
  * A full disk, in every way a log is written (fdrd's modes, the hidden
  * name, fdr record's flush from the region's descriptor): the free-space
@@ -385,15 +399,6 @@ static void test_enospc(struct synth_region *r, const struct iovec *iov, size_t 
 			size_t total)
 {
 	const struct uring_source src = { r->fd, r->ro, r->len };
-	static const struct { enum uring_write_mode mode; bool pre, named, source; } cases[] = {
-		{ URING_WRITE_VECTORED, false, false, false },
-		{ URING_WRITE_SYNC, false, false, false },
-		{ URING_WRITE_SYNC, true, false, false },	/* --preallocate */
-		{ URING_WRITE_DIRECT, false, false, false },
-		{ URING_WRITE_BOUNCE, false, false, false },
-		{ URING_WRITE_VECTORED, false, true, false },	/* hidden name */
-		{ URING_WRITE_SYNC, false, false, true },	/* fdr record's flush */
-	};
 	struct uring_write_hooks hooks = { .idle = note_idle };
 	char dir[] = "/tmp/fdrd-full-XXXXXX", err[512], opts[64], path[512], *got, *expect;
 	unsigned long long before;
@@ -458,6 +463,66 @@ static void test_enospc(struct synth_region *r, const struct iovec *iov, size_t 
 	rmdir(dir);
 }
 
+/*
+ * A file size limit (ulimit -f) a page short of the log, SIGXFSZ at its
+ * default action: a writer that found out at a write would have been
+ * killed by the signal, after writing nearly all of it.  Each way refuses
+ * the file before its first byte, names the limit, and leaves nothing;
+ * a limit of exactly the log's size lets it through.
+ */
+static void test_size_limit(struct synth_region *r, const struct iovec *iov, size_t n,
+			    size_t total)
+{
+	const struct uring_source src = { r->fd, r->ro, r->len };
+	char dir[] = "/tmp/fdrd-fsize-XXXXXX", err[512];
+	struct rlimit old, lim;
+	bool set;
+
+	mkdtemp(dir);
+	signal(SIGXFSZ, SIG_DFL);
+	set = !getrlimit(RLIMIT_FSIZE, &old);
+	for (size_t c = 0; c <= sizeof(cases) / sizeof(cases[0]); c++) {
+		bool exact = c == sizeof(cases) / sizeof(cases[0]);
+		struct uring_write_opts o = { 0 };
+		struct uring_write_report rep;
+		struct out_dir d;
+		int ret;
+
+		if (!exact)
+			o = (struct uring_write_opts){ .mode = cases[c].mode,
+						       .preallocate = cases[c].pre,
+						       .no_tmpfile = cases[c].named,
+						       .source = cases[c].source ? &src : NULL };
+		lim = (struct rlimit){ exact ? total : total - 4096, old.rlim_max };
+		ret = set && !setrlimit(RLIMIT_FSIZE, &lim) ? 0 : -errno;
+		if (!ret)
+			ret = out_dir_open(&d, dir, true, err, sizeof(err));
+		if (!ret) {
+			memset(&rep, 0xff, sizeof(rep));
+			ret = uring_write_file(&d, exact ? "exact.xray" : "big.xray", iov, n,
+					       &o, &rep, err, sizeof(err));
+			out_dir_close(&d);
+		}
+		if (set)
+			setrlimit(RLIMIT_FSIZE, &old);
+		if (exact) {
+			tap_ok(ret == 0 && count_entries(dir) == 1,
+			       "file size limit of exactly the log's size: written (%d)", ret);
+			continue;
+		}
+		tap_ok(ret == -EFBIG && strstr(err, "ulimit -f") &&
+		       strstr(err, "nothing was written") && rep.bytes == 0 && rep.sqes == 0 &&
+		       count_entries(dir) == 0,
+		       "file size limit %s%s%s%s: refused before any byte, nothing left: %s",
+		       uring_write_mode_name(o.mode), o.preallocate ? ", preallocate" : "",
+		       o.no_tmpfile ? ", hidden name" : "", o.source ? ", from the descriptor" : "",
+		       err);
+	}
+	snprintf(err, sizeof(err), "%s/exact.xray", dir);
+	unlink(err);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	struct synth_region r;
@@ -476,6 +541,7 @@ int main(void)
 	test_planted_hidden(dir, iov, n);
 	test_vanished_dir(iov, n);
 	test_enospc(&r, iov, n, l.file_size);
+	test_size_limit(&r, iov, n, l.file_size);
 	free(iov);
 	log_layout_free(&l);
 	synth_region_destroy(&r);

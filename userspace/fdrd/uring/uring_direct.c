@@ -18,8 +18,6 @@
 
 #include "uring_internal.h"
 
-#define DIRECT_ALIGN 4096u
-
 /* Reads the pieces in file order, one chunk at a time. */
 struct piece_cursor {
 	const struct iovec *iov;
@@ -61,9 +59,9 @@ static int bounce_init(struct io_uring *ring, struct bounce *b,
 {
 	struct iovec *reg;
 
-	b->chunk = (opts->chunk_bytes + DIRECT_ALIGN - 1) & ~(size_t)(DIRECT_ALIGN - 1);
+	b->chunk = (opts->chunk_bytes + URING_DIRECT_ALIGN - 1) & ~(size_t)(URING_DIRECT_ALIGN - 1);
 	b->depth = opts->queue_depth;
-	if (posix_memalign((void **)&b->mem, DIRECT_ALIGN, b->chunk * b->depth)) {
+	if (posix_memalign((void **)&b->mem, URING_DIRECT_ALIGN, b->chunk * b->depth)) {
 		b->mem = NULL;
 		b->depth = 0;
 		return -ENOMEM;
@@ -129,7 +127,7 @@ static void fill_slots(struct io_uring *ring, int fd, struct bounce *b,
 		if (*idle_work)
 			*idle_work = hooks->idle(hooks->ctx, *off + b->chunk);
 		got = cursor_copy(cur, p, b->chunk);
-		padded = pad ? (got + DIRECT_ALIGN - 1) & ~(size_t)(DIRECT_ALIGN - 1) : got;
+		padded = pad ? (got + URING_DIRECT_ALIGN - 1) & ~(size_t)(URING_DIRECT_ALIGN - 1) : got;
 
 		memset(p + got, 0, padded - got);
 		b->len[slot] = padded;

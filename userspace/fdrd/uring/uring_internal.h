@@ -25,9 +25,13 @@ int uring_write_pieces(struct io_uring *ring, int fd, const struct iovec *iov,
 		       const struct uring_write_hooks *hooks,
 		       struct uring_write_report *report);
 
+/* O_DIRECT's alignment of offsets, lengths and memory (mode DIRECT). */
+#define URING_DIRECT_ALIGN 4096u
+
 /*
  * The same through aligned, registered bounce buffers: on an O_DIRECT fd
- * (mode DIRECT: padded, truncated back) or a buffered one (mode BOUNCE).
+ * (mode DIRECT: padded to URING_DIRECT_ALIGN, truncated back) or a
+ * buffered one (mode BOUNCE).
  * The idle hook runs for each chunk just before it is copied.
  */
 int uring_write_direct(struct io_uring *ring, int fd, const struct iovec *iov,
@@ -48,6 +52,16 @@ int uring_write_sync(int fd, const struct iovec *iov, size_t n,
  * advanced in place). */
 int uring_pwritev_all(int fd, struct iovec *iov, size_t k, uint64_t off,
 		      struct uring_write_report *rep);
+
+/*
+ * -EFBIG if a file of size bytes would pass this process's file size
+ * limit (ulimit -f), else 0.  Past the limit a write raises SIGXFSZ,
+ * whose default action kills the writer (fdr record, its run's log
+ * unwritten), and ignoring the signal would be inherited by every program
+ * fdr record starts: so writers check first and fail before the write,
+ * as they do on a full disk.
+ */
+int uring_size_limit_check(uint64_t size);
 
 /*
  * The same, reading the pieces inside o->source from its descriptor into

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -119,6 +120,15 @@ static int check_space(int fd, uint64_t total)
 	return (uint64_t)s.f_bfree < (total + s.f_frsize - 1) / s.f_frsize ? -ENOSPC : 0;
 }
 
+int uring_size_limit_check(uint64_t size)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return size > (uint64_t)r.rlim_cur ? -EFBIG : 0;
+}
+
 /* The bytes: from the source's descriptor when there is one that reads. */
 static int write_bytes(struct io_uring *ring, int fd, const struct iovec *iov,
 		       size_t n, uint64_t total, const struct uring_write_opts *o,
@@ -151,7 +161,12 @@ static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 	int ret;
 
 	*step = "find room for";
-	ret = check_space(fd, total);
+	/* mode DIRECT writes its last block whole, then cuts the file back */
+	ret = uring_size_limit_check(o->mode == URING_WRITE_DIRECT ?
+				     (total + URING_DIRECT_ALIGN - 1) &
+				     ~(uint64_t)(URING_DIRECT_ALIGN - 1) : total);
+	if (!ret)
+		ret = check_space(fd, total);
 	if (ret)
 		return ret;
 	if (o->preallocate && total) {
@@ -184,6 +199,11 @@ static const char *hint_of(const char *step, int ret)
 	if (ret == -ENOSPC && !strcmp(step, "find room for"))
 		return " (the filesystem has fewer free blocks than the log's size; "
 		       "nothing was written)";
+	if (ret == -EFBIG && !strcmp(step, "find room for"))
+		return " (the log would be larger than this process's file size limit, "
+		       "ulimit -f: raise it, or record less; nothing was written)";
+	if (ret == -EFBIG)
+		return " (the file size limit, ulimit -f, was reached while writing)";
 	if (ret == -EOPNOTSUPP && !strcmp(step, "link"))
 		return " (this filesystem has neither O_TMPFILE, RENAME_NOREPLACE "
 		       "nor hard links, so fdrd cannot put a file in place "

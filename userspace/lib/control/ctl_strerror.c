@@ -311,6 +311,10 @@ FDR_API const char *fdr_ctl_strerror(const struct fdr_ctl *ctl, const char *op,
 			 "%s: cannot %s: the region was re-initialized while it was being mapped, three times in a row; try again",
 			 ctl->target.spec, op);
 		break;
+	case EFBIG:	/* an embedded region past ulimit -f (embedded_region.c) */
+		snprintf(msg, sizeof(msg), "%s: cannot %s: %s", ctl->target.spec, op,
+			 ctl->detail[0] ? ctl->detail : strerror(err));
+		break;
 	default:
 		snprintf(msg, sizeof(msg), "%s: cannot %s: %s", ctl->target.spec,
 			 op, strerror(err));

@@ -8,7 +8,9 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -107,6 +109,45 @@ static bool test_bad_configs(void)
 	CHECK(fdr_ctl_init(c, &big.i) == 0, "larger struct with zero tail");
 	CHECK(strstr(fdr_ctl_strerror(c, "init", -EINVAL), "bad sizes"),
 	      "bad sizes message");
+	tr_destroy(&tr);
+	return true;
+}
+
+/*
+ * A region larger than the file size limit (ulimit -f): growing its
+ * object would raise SIGXFSZ, which at its default action would end this
+ * test (as it would a traced program).  INIT fails with EFBIG and a
+ * message naming the limit, and changes nothing; under a limit it fits,
+ * the same INIT succeeds.
+ */
+static bool test_size_limit(void)
+{
+	struct fdr_init cfg = { .size = sizeof(cfg), .buffer_size = 65536,
+				.buffers_per_cpu = 4 };
+	struct rlimit old, lim;
+	const char *m;
+	struct fdr_ctl *c;
+	int ret;
+
+	CHECK(tr_create(&tr, "fsize", 4096, 1) == 0, "create");
+	c = tr.ctl;
+	CHECK(fdr_ctl_finalize(c) == 0 && fdr_ctl_reset(c) == 0, "to UNINITIALIZED");
+	CHECK(getrlimit(RLIMIT_FSIZE, &old) == 0, "getrlimit");
+	signal(SIGXFSZ, SIG_DFL);
+	lim = (struct rlimit){ 64 << 10, old.rlim_max };	/* soft only: restorable */
+	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
+	ret = fdr_ctl_init(c, &cfg);
+	m = fdr_ctl_strerror(c, "init", ret);
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK(ret == -EFBIG && strstr(m, "ulimit -f") && strstr(m, "bytes"), "%d %s", ret, m);
+	CHECK(state() == FDR_STATE_UNINITIALIZED, "the failed init changed nothing");
+	lim.rlim_cur = 64 << 20;
+	if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < lim.rlim_cur)
+		lim.rlim_cur = old.rlim_cur;
+	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit 64 MiB");
+	ret = fdr_ctl_init(c, &cfg);
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK(ret == 0 && state() == FDR_STATE_INITIALIZED, "under a limit it fits: %d", ret);
 	tr_destroy(&tr);
 	return true;
 }
@@ -432,9 +473,10 @@ static bool test_session_targets(void)
 
 int main(void)
 {
-	tap_plan(10);
+	tap_plan(11);
 	tap_ok(test_transitions(), "every transition, legal and illegal");
 	tap_ok(test_bad_configs(), "bad configs are refused and change nothing");
+	tap_ok(test_size_limit(), "a region past ulimit -f: EFBIG, the limit named, no SIGXFSZ");
 	tap_ok(test_layout(), "embedded region has the device's layout");
 	tap_ok(test_region_view(), "the region view: page and STATUS agree, misfits refused");
 	tap_ok(test_generations(), "generations count across reset and re-init");

@@ -450,6 +450,22 @@ else
 	skip "disk full while streaming: nothing left on the disk" "no tmpfs"
 fi
 
+# ---- a file size limit (ulimit -f) ----
+# Past the limit, growing a file raises SIGXFSZ, whose default action
+# would end fdr record (or the traced program) without a word: the
+# region and the logs are checked against the limit first.
+( ulimit -f 64; exec "$FDR" record --no-libcall -o fsz.data -t 0 -- ./traced many 20000 ) 2>fsz.err; rc=$?
+[ $rc = 125 ] && grep -q 'ulimit -f' fsz.err &&
+	ok "ring larger than ulimit -f: 125 and a message naming the limit" ||
+	nok "ring larger than ulimit -f: 125 and a message naming the limit" "rc=$rc" "$(cat fsz.err)"
+no_leftovers "ring larger than ulimit -f: no data directory" . fsz.data
+# the ring fits, the streamed log outgrows the limit mid-run
+( ulimit -f 1024; exec "$FDR" record --no-libcall -o fsz.data -t 0 -b 16K -n 16 --stream -- ./traced many 2000000 ) 2>fsz.err; rc=$?
+[ $rc = 125 ] && grep -q "writing the stream's log: File too large (.*ulimit -f" fsz.err &&
+	ok "stream past ulimit -f: 125 and a message naming the limit" ||
+	nok "stream past ulimit -f: 125 and a message naming the limit" "rc=$rc" "$(cat fsz.err)"
+no_leftovers "stream past ulimit -f: no data directory" . fsz.data
+
 # ---- a thread with many buffers ----
 # llvm-xray 19 orders a thread's blocks with a comparator that calls two
 # blocks of the same second equal, so past 16 blocks its order (which the
