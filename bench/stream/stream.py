@@ -166,7 +166,7 @@ def uftrace_count(report):
 # ---- the report -------------------------------------------------------------
 
 NAMES = {
-    "fdr": "**fdr, streaming** (`fdr record --stream -t 0 -b 64K -n 16`)",
+    "fdr": "**fdr, streaming** (`fdr record --stream --no-libcall -t 0 -b 64K -n 16`)",
     "uftrace": "uftrace record (`-pg` build, default options)",
     "lttng": "LTTng-UST, discard mode (`enable-channel --discard`, 4 × 256 KiB per CPU)",
     "none": "uninstrumented (reference: the loop alone)",
@@ -284,7 +284,7 @@ def summary(raw, meta_path):
         out += ["Not measured: %s." % meta["fdr_alone"], "",
                 "- fdr full speed: not measured (%s)" % meta["fdr_alone"], ""]
     else:
-        out.append("`taskset -c %s fdr record --stream -t 0 -b 64K -n 16 -o DIR -- stream-leaf "
+        out.append("`taskset -c %s fdr record --stream --no-libcall -t 0 -b 64K -n 16 -o DIR -- stream-leaf "
                    "CALLS RATE %s`: the leaf loop pinned to CPU %s, `fdr record` (the flusher) "
                    "on CPU %s." % (meta.get("flusher_cpu", "?"), meta.get("writer_cpu", "?"),
                                    meta.get("writer_cpu", "?"), meta.get("flusher_cpu", "?")))
