@@ -27,7 +27,9 @@ int stream_log_open(struct stream_log *s, const struct out_dir *d,
 		return ret;
 	}
 	s->ring_ready = true;
-	ret = uring_tmp_create(&s->ring, d, "stream", 0, no_tmpfile, &s->tmp);
+	ret = uring_size_limit_check(sizeof(*header));	/* no SIGXFSZ */
+	if (!ret)
+		ret = uring_tmp_create(&s->ring, d, "stream", 0, no_tmpfile, &s->tmp);
 	if (!ret) {
 		struct iovec iov = { (void *)header, sizeof(*header) };
 		io_uring_prep_writev(io_uring_get_sqe(&s->ring), s->tmp.fd, &iov, 1, 0);
