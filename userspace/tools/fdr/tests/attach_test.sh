@@ -55,9 +55,40 @@ stop_worker() { exec 3>&-; wait "$PID"; local rc=$?; PID=0; return $rc; }
 
 # What detach must leave as it was: mappings (the text's split VMAs
 # joined: a patched page stays a private copy, its bytes as the file's),
-# fds, threads, signal dispositions.
+# fds, threads, signal dispositions.  Not glibc's malloc arenas: the
+# attach's code allocates (fdr_ctl, --patchable's tables) on whichever of
+# the program's threads the recorder makes call it, and a thread's first
+# malloc takes an arena of its own, which glibc keeps for the process's
+# life; a thread the program starts later (the worker's, after 100
+# rounds) can be that thread in any window (seen once in CI, 2026-12-06).
+# An arena is a 64 MiB-aligned anonymous read-write mapping, then its
+# reserved rest (---p), 64 MiB in all; the split moves as it grows.
+maps_but_arenas() { # PID
+	python3 - "$1" <<'PY'
+import sys
+HEAP = 64 << 20
+rows = [l.split() for l in open("/proc/%s/maps" % sys.argv[1])]
+keep, i = [], 0
+while i < len(rows):
+    lo, hi = (int(x, 16) for x in rows[i][0].split("-"))
+    anon = len(rows[i]) < 6
+    if anon and lo % HEAP == 0 and rows[i][1] == "rw-p":
+        end = hi
+        if end < lo + HEAP and i + 1 < len(rows) and len(rows[i + 1]) < 6 and \
+           rows[i + 1][1] == "---p" and rows[i + 1][0] == "%x-%x" % (hi, lo + HEAP):
+            end, i = lo + HEAP, i + 1
+        if end == lo + HEAP:
+            i += 1
+            continue
+    r = rows[i]
+    if not (len(r) >= 6 and r[5].endswith("worker")):
+        keep.append(" ".join([r[0], r[1]] + r[5:6]))
+    i += 1
+print("\n".join(keep))
+PY
+}
 snapshot() { # PID OUT
-	{ awk '$6 !~ /worker$/ {print $1, $2, $6}' /proc/$1/maps
+	{ maps_but_arenas "$1"
 	  ls /proc/$1/fd | sort | tr '\n' ' '; echo
 	  long_lived_tids "$1" | tr '\n' ' '; echo
 	  grep -E '^Sig(Blk|Ign|Cgt)' /proc/$1/status; } >"$2"
