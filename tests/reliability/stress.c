@@ -211,6 +211,20 @@ static void run(struct stress *s)
 	judge_finish(&s->judge, gen);
 }
 
+/* Each lost writer and why: "lost" alone does not say what to look for. */
+static void report_losses(const struct writer_pool *p)
+{
+	unsigned long shown = p->exited_bad < POOL_MAX_LOSSES ? p->exited_bad : POOL_MAX_LOSSES;
+	char line[200];
+
+	for (unsigned long i = 0; i < shown; i++) {
+		pool_loss_text(p, &p->losses[i], line, sizeof(line));
+		tap_diag("stress: lost: %s", line);
+	}
+	if (p->exited_bad > shown)
+		tap_diag("stress: lost: %lu more not kept", p->exited_bad - shown);
+}
+
 static void report(struct stress *s, int fdrd_rc)
 {
 	const struct verdicts *v = s->judge.v;
@@ -253,6 +267,7 @@ static void report(struct stress *s, int fdrd_rc)
 	tap_ok(j->tally_fail == 0 && v->lost_logs == 0 && j->confirmed_ranges > 0,
 	       "stress: every pair confirmed before its finalize is in its log (%llu ranges, %llu pairs)",
 	       (unsigned long long)j->confirmed_ranges, (unsigned long long)j->confirmed_pairs);
+	report_losses(&s->pool);
 	tap_ok(t->threads_started > (uint64_t)s->o.procs * s->o.threads &&
 	       (s->o.kill_percent == 0 || s->pool.killed > 0) && s->pool.exited_bad == 0,
 	       "stress: churn happened: %llu threads, %lu writers SIGKILLed, %lu lost otherwise",

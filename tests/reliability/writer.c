@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <fdr.h>
 #include "pattern.h"
+#include "region_setup.h"
 #include "region_view.h"
 #include "writer.h"
 
@@ -98,23 +99,47 @@ static void start_slot(struct slot *s)
 	pthread_attr_destroy(&attr);
 }
 
+/*
+ * Attach, or exit with a code that says why (writer_pool.c prints it).
+ * -ENODATA: attached between RESET and INIT: libfdr follows within
+ * 100 ms, unseen by the confirm logic; start over instead.  -ENODEV (the
+ * device): libfdr saw a region in its STATUS, then fdrd --auto-reset's
+ * RESET came before its mmap, which found no region (likeliest for the
+ * writer pool_kill_one starts while the victim's crash finalize has fdrd
+ * flush and reset).  The same race, a step later, nothing recorded yet:
+ * start over too.  libfdr's dev_map() could retry instead (as it does
+ * for a new generation); until then a user's fdr_attach() in that window
+ * records nothing.
+ */
+static void attach(const struct writer_cfg *cfg)
+{
+	int ret = fdr_attach(cfg->target);
+
+	if (ret == -ENODATA || (ret == -ENODEV && !target_is_embedded(cfg->target))) {
+		__atomic_fetch_add(&cfg->tally->attach_retries, 1, __ATOMIC_RELAXED);
+		_exit(WRITER_EXIT_NOT_ATTACHED);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "writer %d: fdr_attach(%s): %s\n", (int)getpid(),
+			cfg->target, strerror(-ret));
+		_exit(WRITER_EXIT_ATTACH_FAILED);
+	}
+	ret = view_open(cfg->target, cfg->hold_check);
+	if (ret < 0) {
+		fprintf(stderr, "writer %d: view_open(%s): %s\n", (int)getpid(),
+			cfg->target, strerror(-ret));
+		_exit(WRITER_EXIT_VIEW_FAILED);
+	}
+}
+
 void writer_main(const struct writer_cfg *cfg)
 {
 	struct slot slots[MAX_SLOTS] = { { 0 } };
 	unsigned n = cfg->threads < MAX_SLOTS ? cfg->threads : MAX_SLOTS;
-	int ret;
 
 	/* Die with the driver, never linger writing into a later run. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	ret = fdr_attach(cfg->target);
-	if (ret == -ENODATA) {
-		/* attached between RESET and INIT: libfdr follows within
-		 * 100 ms, unseen by the confirm logic; start over instead */
-		__atomic_fetch_add(&cfg->tally->attach_retries, 1, __ATOMIC_RELAXED);
-		_exit(WRITER_EXIT_NOT_ATTACHED);
-	}
-	if (ret < 0 || view_open(cfg->target, cfg->hold_check) < 0)
-		_exit(1);
+	attach(cfg);
 	for (unsigned i = 0; i < n; i++) {
 		slots[i].cfg = cfg;
 		slots[i].seed = cfg->seed * 131u + i;

@@ -26,6 +26,8 @@ struct writer_cfg {
 
 /* Exit codes besides 0. */
 #define WRITER_EXIT_NOT_ATTACHED	3	/* no region mapped: start again */
+#define WRITER_EXIT_ATTACH_FAILED	5	/* fdr_attach() failed otherwise */
+#define WRITER_EXIT_VIEW_FAILED		6	/* view_open() failed */
 
 /* Records pair k of thread uid (pattern.h) through libfdr. */
 void write_pair(uint32_t uid, uint64_t k);
