@@ -17,6 +17,15 @@
  * fdr__vstate_call, which keeps them all (plt_shadow.c, vstate_call.h;
  * tests/tramp_regs.py checks every instruction reachable from here in
  * the linked libfdr-plt.so, tests/hook_regs.sh the objects).
+ *
+ * Each trampoline first calls the common case (fdr__patch_try_enter,
+ * fdr__patch_try_exit: no_caller_saved_registers, calling nothing), so
+ * that it keeps only the registers of that call; it saves the rest only
+ * when the common case declined (0) and the general C must run.  Saving
+ * nine registers and the general C's own six around every call cost a
+ * third of -P's overhead per event on an Intel Xeon (bench/patch/README.md).
+ * tools/fdr/tests/patch_test.sh checks every register but rsp across
+ * patched calls on both paths (adapters/tests/patch_regs.c).
  */
 	.text
 
@@ -73,6 +82,25 @@
 	.type	fdr__patch_entry, @function
 	.p2align 4
 fdr__patch_entry:
+	push	%rax
+	push	%rsi
+	push	%rdi
+	lea	-8(%rsp), %rsp		/* rsp 16-aligned at the call */
+	mov	32(%rsp), %rdi		/* the symbol's index */
+	lea	40(%rsp), %rsi		/* where the return address is */
+	call	fdr__patch_try_enter
+	test	%rax, %rax
+	jz	2f			/* the general path */
+	mov	%rax, 32(%rsp)		/* the target, in the index's cell */
+	lea	8(%rsp), %rsp
+	pop	%rdi
+	pop	%rsi
+	pop	%rax
+	jmp	1f			/* the slot holds fdr__patch_return */
+2:	lea	8(%rsp), %rsp
+	pop	%rdi
+	pop	%rsi
+	pop	%rax
 	SAVE_ALL
 	mov	8(%rbp), %rdi		/* the symbol's index */
 	lea	16(%rbp), %rsi		/* where the return address is */
@@ -94,6 +122,21 @@ fdr__patch_entry:
 	.type	fdr__patch_return, @function
 fdr__patch_return:
 	lea	-8(%rsp), %rsp		/* the freed return slot, for the real one */
+	push	%rax
+	push	%rdx
+	push	%rdi
+	lea	32(%rsp), %rdi		/* the caller's rsp after the return */
+	call	fdr__patch_try_exit
+	test	%rax, %rax
+	jz	2f			/* the general path */
+	mov	%rax, 24(%rsp)		/* the real return address, in the freed slot */
+	pop	%rdi
+	pop	%rdx
+	pop	%rax
+	ret				/* pops the caller's call */
+2:	pop	%rdi
+	pop	%rdx
+	pop	%rax
 	SAVE_ALL
 	lea	16(%rbp), %rdi		/* the caller's rsp after the return */
 	call	fdr__plt_exit

@@ -308,6 +308,67 @@ uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *
 	return s->target;
 }
 
+/*
+ * The common case of a patched function's entry and exit, first called
+ * by patch_tramp_x86_64.S with only rax, rsi and rdi kept: every other
+ * register is the compiler's to save (no_caller_saved_registers), and
+ * these call nothing, so they save only the few they use.  The common
+ * case is the one fdr__plt_enter_regs and fdr__plt_exit_regs take with
+ * nothing to close, no -A/-R, no catcher and the record's inline path:
+ * an entry pushed and a record written, or neither (0: the trampoline
+ * saves every register and calls those).  No system call: errno stays.
+ */
+#define FDR_PATCH_FAST __attribute__((no_caller_saved_registers))
+
+FDR_PATCH_FAST uintptr_t fdr__patch_try_enter(uintptr_t index, uintptr_t *slot)
+{
+	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
+	struct shadow *sh = &shadow;
+	uint32_t depth = sh->depth;
+	uintptr_t ret = *slot;
+	struct shadow_entry *e;
+
+	/* a hooked slot (a tail call), fdr's own call, a frame to close */
+	if (!s->fid || !s->keeps_all || s->catches || s->keeps_ret || sh->busy ||
+	    fdr__plt_args_on || depth >= SHADOW_MAX ||
+	    ret - fdr__plt_own_lo < fdr__plt_own_len ||
+	    ret == (uintptr_t)fdr__patch_return || ret == (uintptr_t)fdr__plt_return ||
+	    (depth && sh->e[depth - 1].slot <= slot))
+		return 0;
+	if (!fdr__fast_fn(FDR_FN_ENTER, s->fid))
+		return 0;
+	e = &sh->e[depth];
+	e->slot = slot;
+	e->ret = ret;
+	e->hook = (uintptr_t)fdr__patch_return;
+	e->fid = s->fid;
+	e->unhooked = false;
+	barrier();	/* a signal handler's calls push above it */
+	sh->depth = depth + 1;
+	barrier();
+	*slot = e->hook;
+	return s->target;
+}
+
+/* rsp: the caller's after the return.  The top entry's own slot: no
+ * frame a longjmp left above it. */
+FDR_PATCH_FAST uintptr_t fdr__patch_try_exit(uintptr_t rsp)
+{
+	struct shadow *sh = &shadow;
+	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
+	uint32_t depth = sh->depth;
+	const struct shadow_entry *e;
+
+	if (!depth || fdr__plt_args_on)
+		return 0;
+	e = &sh->e[depth - 1];
+	if (e->slot != slot || !fdr__fast_fn(FDR_FN_EXIT, e->fid))
+		return 0;
+	barrier();
+	sh->depth = depth - 1;
+	return e->ret;
+}
+
 static void __attribute__((noreturn)) lost(void)
 {
 	static const char msg[] = "fdr: library-call tracing lost a return "

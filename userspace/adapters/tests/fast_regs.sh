@@ -1,17 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# fast_regs.sh OBJ: the trampolines keep only rdi and rax around the
-# common-case calls of xray_fast.c (xray_tramp_x86_64.S), which is right
-# only if each of them calls nothing and touches no vector or x87
-# register.  Checks the compiled object's disassembly; TAP on stdout.
+# fast_regs.sh OBJ [FUNC...]: the trampolines keep only their call's
+# registers around the common-case calls - xray_fast.c's (the default
+# FUNCs; xray_tramp_x86_64.S), plt_shadow.c's fdr__patch_try_enter and
+# fdr__patch_try_exit (patch_tramp_x86_64.S) - which is right only if
+# each of them calls nothing and touches no vector or x87 register.
+# Checks the compiled object's disassembly; TAP on stdout.
 set -u
 obj=$1
+shift
+[ $# -gt 0 ] || set -- fdr__xray_try_enter fdr__xray_try_exit fdr__xray_try_tail
 n=0 fail=0
 # A call or a jump to a function (in an object not linked yet, a PLT32
 # relocation), or a vector or x87 register.
 CALLS_OR_VECTORS='\bcall|R_X86_64_PLT32|%[xyz]mm|%st\b'
 body_of() { objdump -dr --no-show-raw-insn "$1" | sed -n "/<$2>:/,/^\$/p"; }
-for f in fdr__xray_try_enter fdr__xray_try_exit fdr__xray_try_tail; do
+for f in "$@"; do
 	n=$((n + 1))
 	body=$(body_of "$obj" "$f")
 	bad=$(printf '%s\n' "$body" | grep -E "$CALLS_OR_VECTORS" || true)

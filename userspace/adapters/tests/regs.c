@@ -59,6 +59,8 @@ static bool in_set(int gpr, enum regs_set set)
 		return callee_saved || gpr == R_RAX || gpr == R_RDX;
 	case REGS_CALL:
 		return callee_saved;
+	case REGS_PATCH:
+		return gpr != R_RSP;
 	}
 	return false;
 }

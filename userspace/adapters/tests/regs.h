@@ -47,6 +47,10 @@ enum regs_set {
 	/* What the ABI keeps across a call: rbx, rbp, r12-r15, MXCSR's
 	 * control bits. */
 	REGS_CALL,
+	/* What a patched function's hooks keep (-P, fdr-cc --patchable):
+	 * REGS_SLED and r10 (a caller built with -fipa-ra may keep any
+	 * register its callee does not write). */
+	REGS_PATCH,
 };
 
 /* The sentinels: fresh random values from *seed, flags with random

@@ -261,6 +261,35 @@ else
 	ok "__m256 through the hooks # SKIP the CPU has no AVX"
 fi
 
+# ---- every register but rsp across patched functions (patch_regs.c): the
+# hooks' common path (-t 0), their general path (4K buffers: each new
+# buffer's first record) and threshold rewinds (the default) ----
+AT=$HERE/../../../adapters/tests
+REGS_SRC="$AT/patch_regs.c $AT/regs_run.c $AT/regs.c $AT/regs_harness.S"
+check "build: patch_regs.c (plain clang-19 -O2) and its control, a target writing r11" \
+	bash -c "clang-19 -O2 -g -I'$AT' -o pregs $REGS_SRC -lpthread && \
+	clang-19 -O2 -g -DPATCH_REGS_CONTROL -I'$AT' -o pregs_bad $REGS_SRC -lpthread"
+./pregs 1000 > /dev/null 2>&1; rc=$?
+./pregs_bad 1000 > /dev/null 2>&1; rc_bad=$?
+[ $rc = 0 ] && [ $rc_bad = 1 ] \
+	&& ok "patch_regs untraced: its targets keep every register; the control's r11 is caught" \
+	|| nok "patch_regs untraced: targets keep every register, the control is caught" "rc=$rc control rc=$rc_bad"
+for opts in "-t 0" "-t 0 -b 4K -n 64" ""; do
+	rm -rf r.data
+	"$FDR" record -o r.data $opts -P . -- ./pregs 3000 > r.out 2> r.err; rc=$?
+	c=$(echo plain > plain_name; report_calls r.data plain_name)
+	calls=${c#plain=}
+	case $opts in	# the path's evidence: all kept, some (a new buffer's), rewound
+	"-t 0") path=$((calls == 6000)) ;;
+	"-t 0 -b"*) path=$((calls > 0)) ;;
+	*) path=$((calls < 6000)) ;;
+	esac
+	[ $rc = 0 ] && grep -q 'mismatches 0,' r.out && [ "$path" = 1 ] \
+		&& ok "-P . ${opts:-(default threshold)}: every register but rsp kept across 12000 patched calls, 2 threads ($c)" \
+		|| nok "-P . ${opts:-(default threshold)}: every register but rsp kept across patched calls" \
+			"rc=$rc $c" "$(cat r.out)" "$(head -c 1000 r.err)"
+done
+
 # ---- a Debian binary from the archive: python3, stripped (.dynsym) and
 # built by GCC with -fipa-ra (callers keep values in registers the callee
 # does not write: patch_tramp_x86_64.S keeps every one) ----
