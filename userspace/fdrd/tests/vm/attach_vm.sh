@@ -44,36 +44,15 @@ stop_service() { exec 3>&-; wait "$SPID"; SPID=0; }
 # What a detach must leave as it was, but for glibc's malloc arenas: the
 # attach's code allocates on whichever of the service's threads fdrd makes
 # call it, and a thread's first malloc takes an arena glibc keeps for the
-# process's life (seen in CI on 2026-12-06, 6.1-rt).  An arena: a 64
-# MiB-aligned anonymous rw-p mapping, then its ---p rest, 64 MiB in all.
-# (The same rule as userspace/tools/fdr/tests/attach_test.sh's, in awk:
-# the VM has busybox, no python.)
+# process's life (seen in CI on 2026-12-06, 6.1-rt).  What an arena
+# looks like: userspace/testing/maps_but_arenas.awk, shared with the
+# host's attach tests; vm-install puts it in /bin/fdr-tests (not /tests,
+# whose every file is run as a test).
+# Without it every listing would be empty, and equal: stop instead.
+ARENAS_AWK=/bin/fdr-tests/maps_but_arenas.awk
+[ -r "$ARENAS_AWK" ] || { echo "Bail out! no $ARENAS_AWK"; exit 1; }
 maps_but_arenas() { # PID SKIP-REGEX
-	awk -v skip="$2" '
-	function hex(s,   i, v) {
-		v = 0
-		for (i = 1; i <= length(s); i++)
-			v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-		return v
-	}
-	{ split($1, a, "-"); lo[NR] = hex(a[1]); hi[NR] = hex(a[2])
-	  perm[NR] = $2; anon[NR] = NF < 6; path[NR] = $6; line[NR] = $1 " " $2 " " $6 }
-	END {
-		H = 67108864
-		for (i = 1; i <= NR; i++) {
-			if (anon[i] && perm[i] == "rw-p" && lo[i] % H == 0) {
-				if (hi[i] == lo[i] + H)
-					continue
-				if (i < NR && anon[i + 1] && perm[i + 1] == "---p" &&
-				    lo[i + 1] == hi[i] && hi[i + 1] == lo[i] + H) {
-					i++
-					continue
-				}
-			}
-			if (path[i] !~ skip)
-				print line[i]
-		}
-	}' "/proc/$1/maps"
+	awk -v skip="$2" -f "$ARENAS_AWK" "/proc/$1/maps"
 }
 snapshot() { # PID OUT: what a detach must leave as it was
 	{ maps_but_arenas "$1" 'fdrd-service$'

@@ -61,31 +61,13 @@ stop_worker() { exec 3>&-; wait "$PID"; local rc=$?; PID=0; return $rc; }
 # malloc takes an arena of its own, which glibc keeps for the process's
 # life; a thread the program starts later (the worker's, after 100
 # rounds) can be that thread in any window (seen once in CI, 2026-12-06).
-# An arena is a 64 MiB-aligned anonymous read-write mapping, then its
-# reserved rest (---p), 64 MiB in all; the split moves as it grows.
-maps_but_arenas() { # PID
-	python3 - "$1" <<'PY'
-import sys
-HEAP = 64 << 20
-rows = [l.split() for l in open("/proc/%s/maps" % sys.argv[1])]
-keep, i = [], 0
-while i < len(rows):
-    lo, hi = (int(x, 16) for x in rows[i][0].split("-"))
-    anon = len(rows[i]) < 6
-    if anon and lo % HEAP == 0 and rows[i][1] == "rw-p":
-        end = hi
-        if end < lo + HEAP and i + 1 < len(rows) and len(rows[i + 1]) < 6 and \
-           rows[i + 1][1] == "---p" and rows[i + 1][0] == "%x-%x" % (hi, lo + HEAP):
-            end, i = lo + HEAP, i + 1
-        if end == lo + HEAP:
-            i += 1
-            continue
-    r = rows[i]
-    if not (len(r) >= 6 and r[5].endswith("worker")):
-        keep.append(" ".join([r[0], r[1]] + r[5:6]))
-    i += 1
-print("\n".join(keep))
-PY
+# What an arena looks like: userspace/testing/maps_but_arenas.awk, the
+# filter fdrd's attach tests use too.
+# Without it every listing would be empty, and equal: stop instead.
+ARENAS_AWK=$HERE/../../../testing/maps_but_arenas.awk
+[ -r "$ARENAS_AWK" ] || { echo "Bail out! no $ARENAS_AWK"; exit 1; }
+maps_but_arenas() { # PID: its executable's mappings are text_as_file's
+	awk -v skip='worker$' -f "$ARENAS_AWK" "/proc/$1/maps"
 }
 snapshot() { # PID OUT
 	{ maps_but_arenas "$1"
