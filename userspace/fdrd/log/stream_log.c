@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/uio.h>
+#include <fdr_size_limit.h>
 
 #include "owner_note.h"
 #include "stream_log.h"
@@ -27,7 +28,7 @@ int stream_log_open(struct stream_log *s, const struct out_dir *d,
 		return ret;
 	}
 	s->ring_ready = true;
-	ret = uring_size_limit_check(sizeof(*header));	/* no SIGXFSZ */
+	ret = fdr__size_limit_check(sizeof(*header));	/* no SIGXFSZ */
 	if (!ret)
 		ret = uring_tmp_create(&s->ring, d, "stream", 0, no_tmpfile, &s->tmp);
 	if (!ret) {
@@ -184,7 +185,7 @@ int stream_log_append(struct stream_log *s, const struct log_layout *batch,
 	}
 	for (size_t i = 1; i < n; i++)
 		want += iov[i].iov_len;
-	ret = uring_size_limit_check(s->size + want);
+	ret = fdr__size_limit_check(s->size + want);
 	if (!ret)
 		ret = write_at_end(s, iov + 1, n - 1, &written);	/* iov[0]: header */
 	free(iov);

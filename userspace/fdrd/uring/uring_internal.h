@@ -54,16 +54,6 @@ int uring_pwritev_all(int fd, struct iovec *iov, size_t k, uint64_t off,
 		      struct uring_write_report *rep);
 
 /*
- * -EFBIG if a file of size bytes would pass this process's file size
- * limit (ulimit -f), else 0.  Past the limit a write raises SIGXFSZ,
- * whose default action kills the writer (fdr record, its run's log
- * unwritten), and ignoring the signal would be inherited by every program
- * fdr record starts: so writers check first and fail before the write,
- * as they do on a full disk.
- */
-int uring_size_limit_check(uint64_t size);
-
-/*
  * The same, reading the pieces inside o->source from its descriptor into
  * reused slots first, written by a thread behind (uring_source.c,
  * write_behind.c).  -ENOTSUP before any byte is written when the

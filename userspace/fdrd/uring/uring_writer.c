@@ -20,11 +20,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <fdr_size_limit.h>
 #include "uring_internal.h"
 
 #define DEFAULT_DEPTH 4u
@@ -120,15 +120,6 @@ static int check_space(int fd, uint64_t total)
 	return (uint64_t)s.f_bfree < (total + s.f_frsize - 1) / s.f_frsize ? -ENOSPC : 0;
 }
 
-int uring_size_limit_check(uint64_t size)
-{
-	struct rlimit r;
-
-	if (getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY)
-		return 0;
-	return size > (uint64_t)r.rlim_cur ? -EFBIG : 0;
-}
-
 /* The bytes: from the source's descriptor when there is one that reads. */
 static int write_bytes(struct io_uring *ring, int fd, const struct iovec *iov,
 		       size_t n, uint64_t total, const struct uring_write_opts *o,
@@ -162,9 +153,9 @@ static int fill_file(struct io_uring *ring, int fd, const struct iovec *iov,
 
 	*step = "find room for";
 	/* mode DIRECT writes its last block whole, then cuts the file back */
-	ret = uring_size_limit_check(o->mode == URING_WRITE_DIRECT ?
-				     (total + URING_DIRECT_ALIGN - 1) &
-				     ~(uint64_t)(URING_DIRECT_ALIGN - 1) : total);
+	ret = fdr__size_limit_check(o->mode == URING_WRITE_DIRECT ?
+				    (total + URING_DIRECT_ALIGN - 1) &
+				    ~(uint64_t)(URING_DIRECT_ALIGN - 1) : total);
 	if (!ret)
 		ret = check_space(fd, total);
 	if (ret)

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fdr_inline.h>	/* fdr__tsc(): the writers' clock, test hook included */
+#include <fdr_size_limit.h>
 #include "internal.h"
 
 #define FDR_SHM_MODE	0660
@@ -178,19 +178,6 @@ __FDR_NO_INSTRUMENT static void write_trigger(struct fdr_control *c,
 	c->trigger_holdoff_ms = cfg->trigger_holdoff_ms;
 }
 
-/*
- * Does an object of size bytes fit this process's file size limit
- * (ulimit -f)?  Growing a shared memory object past it raises SIGXFSZ,
- * whose default action would kill the program the region is for.
- */
-__FDR_NO_INSTRUMENT static bool fits_size_limit(uint64_t size)
-{
-	struct rlimit r;
-
-	return getrlimit(RLIMIT_FSIZE, &r) || r.rlim_cur == RLIM_INFINITY ||
-	       size <= (uint64_t)r.rlim_cur;
-}
-
 /* Build a complete object under a temporary name; returns its fd. */
 __FDR_NO_INSTRUMENT static int build_object(struct fdr_ctl *ctl,
 				    const struct fdr_geometry *g,
@@ -200,7 +187,9 @@ __FDR_NO_INSTRUMENT static int build_object(struct fdr_ctl *ctl,
 	struct fdr_control *c;
 	int fd, ret;
 
-	if (!fits_size_limit(g->map_size)) {
+	/* Growing the object past ulimit -f would SIGXFSZ the program the
+	 * region is for. */
+	if (fdr__size_limit_check(g->map_size)) {
 		snprintf(ctl->detail, sizeof(ctl->detail),
 			 "the region's %llu bytes are more than the file size limit "
 			 "(ulimit -f) allows: raise the limit, or ask for a smaller ring",

@@ -17,6 +17,7 @@
 #include "tap.h"
 #include "region_util.h"
 #include "internal.h"	/* fdr__target_parse() */
+#include "fdr_size_limit.h"
 
 static struct test_region tr;
 
@@ -127,6 +128,7 @@ static bool test_size_limit(void)
 	struct rlimit old, lim;
 	const char *m;
 	struct fdr_ctl *c;
+	bool edge;
 	int ret;
 
 	CHECK(tr_create(&tr, "fsize", 4096, 1) == 0, "create");
@@ -138,7 +140,11 @@ static bool test_size_limit(void)
 	CHECK(setrlimit(RLIMIT_FSIZE, &lim) == 0, "setrlimit");
 	ret = fdr_ctl_init(c, &cfg);
 	m = fdr_ctl_strerror(c, "init", ret);
+	/* the rule fdrd's writers share: the limit itself fits, a byte more not */
+	edge = fdr__size_limit_check(64 << 10) == 0 &&
+	       fdr__size_limit_check((64 << 10) + 1) == -EFBIG;
 	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK(edge, "fdr__size_limit_check at a 64 KiB limit");
 	CHECK(ret == -EFBIG && strstr(m, "ulimit -f") && strstr(m, "bytes"), "%d %s", ret, m);
 	CHECK(state() == FDR_STATE_UNINITIALIZED, "the failed init changed nothing");
 	lim.rlim_cur = 64 << 20;
