@@ -11,7 +11,6 @@
 #include <unistd.h>
 #include <fdr.h>
 #include "pattern.h"
-#include "region_setup.h"
 #include "region_view.h"
 #include "writer.h"
 
@@ -102,20 +101,15 @@ static void start_slot(struct slot *s)
 /*
  * Attach, or exit with a code that says why (writer_pool.c prints it).
  * -ENODATA: attached between RESET and INIT: libfdr follows within
- * 100 ms, unseen by the confirm logic; start over instead.  -ENODEV (the
- * device): libfdr saw a region in its STATUS, then fdrd --auto-reset's
- * RESET came before its mmap, which found no region (likeliest for the
- * writer pool_kill_one starts while the victim's crash finalize has fdrd
- * flush and reset).  The same race, a step later, nothing recorded yet:
- * start over too.  libfdr's dev_map() could retry instead (as it does
- * for a new generation); until then a user's fdr_attach() in that window
- * records nothing.
+ * 100 ms, unseen by the confirm logic; start over instead.  (A RESET
+ * between libfdr's STATUS and its mmap is -ENODATA too: dev_map asks
+ * again.)
  */
 static void attach(const struct writer_cfg *cfg)
 {
 	int ret = fdr_attach(cfg->target);
 
-	if (ret == -ENODATA || (ret == -ENODEV && !target_is_embedded(cfg->target))) {
+	if (ret == -ENODATA) {
 		__atomic_fetch_add(&cfg->tally->attach_retries, 1, __ATOMIC_RELAXED);
 		_exit(WRITER_EXIT_NOT_ATTACHED);
 	}

@@ -203,6 +203,11 @@ __FDR_NO_INSTRUMENT static int dev_map(struct fdr_ctl *ctl, int prot, void **add
 			return -ENODATA;
 		p = mmap(NULL, st.map_size, prot, MAP_SHARED | MAP_POPULATE,
 			 ctl->fd, 0);
+		/* A RESET between STATUS and mmap (fdrd --auto-reset after a
+		 * flush): ask again; no region now is -ENODATA, which
+		 * fdr_attach waits out until the next INIT. */
+		if (p == MAP_FAILED && errno == ENODEV)
+			continue;
 		if (p == MAP_FAILED)
 			return -errno;
 		/* A RESET + INIT between STATUS and mmap: map again. */
