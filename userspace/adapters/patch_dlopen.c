@@ -188,7 +188,7 @@ static void patch_new(void)
 
 	fdr__plt_busy_enter();
 	if (nest)
-		fdr__plt_nest_hook_new();
+		fdr__plt_nest_hook_new(NULL);
 	if (!patch_libs)
 		goto claim;
 	after.n = 0;

@@ -59,12 +59,8 @@ static bool is_nop5(const uint8_t *p)
 
 static void name_sym(uint32_t i)
 {
-	const struct fdr_plt_sym *s = &fdr__plt_syms[i];
-	struct fdr_module *m = fdr__module_find(s->addr);
-
-	if (s->fid)
-		fdr__sym_map_append((uint32_t)s->fid, s->name, m ? m->path : NULL,
-				    m ? s->addr - m->bias : s->addr);
+	if (fdr__plt_syms[i].fid)
+		fdr__plt_sym_name(&fdr__plt_syms[i]);
 }
 
 /* Site i's stub, table entry, id and name. */
@@ -81,7 +77,8 @@ static void make_one(uint8_t *stubs, uint32_t i, uintptr_t at)
 			     (const uintptr_t *)stubs);
 	fdr__plt_syms[i] = (struct fdr_plt_sym){
 		.target = at + NOP_LEN, .name = name ? name : "?", .addr = at, .keeps_all = true,
-		.fid = (int32_t)fdr__fid_claim(m, m ? at - m->bias : at) };
+		.fid = (int32_t)fdr__fid_claim(m, m ? at - m->bias : at),
+		.module = m ? m->index + 1 : 0 };
 	name_sym(i);
 }
 

@@ -228,9 +228,13 @@ static void hook_one(struct hook_state *h, const ElfW(Rela) *r)
 		if (fdr__plt_nsyms - h->first >= h->cap)
 			return;
 		idx = fdr__plt_nsyms;
-		fdr__plt_syms[idx] = (struct fdr_plt_sym){ target_of(h, name, *slot), 0, name,
-			!strcmp(name, "__cxa_begin_catch"), *slot, false,
-			fdr__plt_keeps_return(name) };
+		/* The name copied: the object's .dynstr goes with a dlclose(),
+		 * and a fork child names the whole table (plt_ids.c) before the
+		 * parent's dlclose() wrapper has forgotten its entries. */
+		fdr__plt_syms[idx] = (struct fdr_plt_sym){
+			.target = target_of(h, name, *slot), .name = strdup(name) ?: name,
+			.catches = !strcmp(name, "__cxa_begin_catch"), .addr = *slot,
+			.keeps_ret = fdr__plt_keeps_return(name) };
 		fdr__plt_nsyms = idx + 1;
 		h->by_sym[s] = idx + 1;
 	}

@@ -26,10 +26,18 @@ struct fdr_plt_sym {
 	bool keeps_ret;		/* dlsym, dlvsym: the callee reads its return
 				 * address (plt_skip.c): recorded as a call that
 				 * ends at once, the address left alone */
+	uint32_t module;	/* 1 + its module's index where its id was
+				 * claimed (module_lookup.h), 0: none */
 };
 
 extern struct fdr_plt_sym *fdr__plt_syms;
 extern uint32_t fdr__plt_nsyms;
+
+/* s's line in the sym-map (sym_map.h), by the module its id was
+ * claimed in, without asking the loader: a fork child's handlers name
+ * the whole table again, and a thread of the parent may have held the
+ * loader's lock at the fork (dl_iterate_phdr would wait forever). */
+void fdr__plt_sym_name(const struct fdr_plt_sym *s);
 
 /* plt_tramp_x86_64.S */
 void fdr__plt_entry(void);
@@ -123,7 +131,13 @@ uint32_t fdr__plt_hook_object(const struct dl_phdr_info *info, uint32_t *unbound
  * the entries of libraries no longer loaded get id 0 (never named
  * again, e.g. in a fork child's sym-map). */
 bool fdr__plt_nest_wanted(void);
-uint32_t fdr__plt_nest_hook_new(void);
+/* The objects loaded now (plt_nest.c); a pass given it, once every load
+ * under way has ended, hooks only those; NULL: every object (at
+ * start-up, and where a lock held across dlopen() serialises the loads:
+ * patch_dlopen.c).  Freed with free(); NULL if no memory. */
+struct fdr_plt_settled;
+struct fdr_plt_settled *fdr__plt_nest_list(void);
+uint32_t fdr__plt_nest_hook_new(const struct fdr_plt_settled *only);
 void fdr__plt_nest_forget_gone(void);
 
 /* plt_detect.c: built with fdr-cc (its own libfdr records)?  The

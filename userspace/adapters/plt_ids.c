@@ -18,13 +18,6 @@
 
 uint32_t fdr__plt_id_must;
 
-static void name_sym(const struct fdr_plt_sym *s)
-{
-	struct fdr_module *m = fdr__module_find(s->addr);
-	uint64_t vaddr = m ? s->addr - m->bias : s->addr;
-
-	fdr__sym_map_append((uint32_t)s->fid, s->name, m ? m->path : NULL, vaddr);
-}
 
 /*
  * The id's key: the function's link-time address and the imported name,
@@ -96,9 +89,10 @@ void fdr__plt_claim_ids(uint32_t from)
 		if (skip && skip[i])
 			continue;
 		m = fdr__module_find(s->addr);
+		s->module = m ? m->index + 1 : 0;
 		s->fid = (int32_t)fdr__fid_claim_call(id_module(m), id_key(m, s), must);
 		if (s->fid)
-			name_sym(s);
+			fdr__plt_sym_name(s);
 	}
 	free(skip);
 }
@@ -107,7 +101,7 @@ void fdr__plt_name_all(void)
 {
 	for (uint32_t i = 0; i < fdr__plt_nsyms; i++)
 		if (fdr__plt_syms[i].fid)
-			name_sym(&fdr__plt_syms[i]);
+			fdr__plt_sym_name(&fdr__plt_syms[i]);
 }
 
 void fdr__plt_rename_in_child(void)

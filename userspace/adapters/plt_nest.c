@@ -27,6 +27,7 @@
 #include <fnmatch.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fdr_env.h"
@@ -140,15 +141,74 @@ static bool is_hooked(const struct dl_phdr_info *info)
 	return false;
 }
 
+struct fdr_plt_settled {
+	unsigned n;
+	struct {
+		uintptr_t addr;
+		const void *phdr;
+	} v[HOOKED_MAX];
+};
+
+static int list_loaded(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct fdr_plt_settled *s = arg;
+
+	(void)size;
+	if (s->n < HOOKED_MAX) {
+		s->v[s->n].addr = info->dlpi_addr;
+		s->v[s->n].phdr = info->dlpi_phdr;
+		s->n++;
+	}
+	return 0;
+}
+
+/*
+ * dl_iterate_phdr() also lists an object that another thread's dlopen()
+ * has mapped and is still relocating: hooked then, its GOT's pages are
+ * made read-only under the loader's writes (SIGSEGV in
+ * elf_machine_rela_relative), or a slot is read before the loader wrote
+ * it.  So a pass takes the list first, then waits every load under way
+ * out (plt_self.c), then hooks only what the list has: those objects
+ * are whole.  One loaded later is hooked by its own loader's pass,
+ * after its dlopen() returns.
+ */
+struct fdr_plt_settled *fdr__plt_nest_list(void)
+{
+	struct fdr_plt_settled *s;
+
+	fdr__plt_busy_enter();
+	s = malloc(sizeof(*s));
+	if (s) {
+		s->n = 0;
+		dl_iterate_phdr(list_loaded, s);
+	}
+	fdr__plt_busy_leave();
+	return s;
+}
+
+static bool settled(const struct fdr_plt_settled *s, const struct dl_phdr_info *info)
+{
+	for (unsigned i = 0; s && i < s->n; i++)
+		if (s->v[i].addr == info->dlpi_addr && s->v[i].phdr == info->dlpi_phdr)
+			return true;
+	return !s;
+}
+
+struct hook_pass {
+	uint32_t n;
+	const struct fdr_plt_settled *only;
+};
+
 static int hook_new(struct dl_phdr_info *info, size_t size, void *arg)
 {
-	uint32_t *n = arg, unbound, first = fdr__plt_nsyms;
+	struct hook_pass *pass = arg;
+	uint32_t unbound, first = fdr__plt_nsyms;
 
 	(void)size;
 	if (!info->dlpi_name || !info->dlpi_name[0] || is_hooked(info) || !wanted(info) ||
-	    nhooked == HOOKED_MAX)
+	    !settled(pass->only, info) || nhooked == HOOKED_MAX)
 		return 0;	/* the executable (listed first, unnamed) too */
-	*n += fdr__plt_hook_object(info, &unbound);
+	pass->n += fdr__plt_hook_object(info, &unbound);
 	hooked[nhooked++] = (struct hooked){ info->dlpi_addr, info->dlpi_phdr, first,
 					     fdr__plt_nsyms };
 	return 0;
@@ -186,16 +246,16 @@ void fdr__plt_nest_forget_gone(void)
 	fdr__plt_busy_leave();
 }
 
-uint32_t fdr__plt_nest_hook_new(void)
+uint32_t fdr__plt_nest_hook_new(const struct fdr_plt_settled *only)
 {
-	uint32_t n = 0;
+	struct hook_pass pass = { 0, only };
 
 	fdr__plt_busy_enter();
 	pthread_mutex_lock(&lock);
 	forget_gone();
 	find_own_map();
-	dl_iterate_phdr(hook_new, &n);
+	dl_iterate_phdr(hook_new, &pass);
 	pthread_mutex_unlock(&lock);
 	fdr__plt_busy_leave();
-	return n;
+	return pass.n;
 }

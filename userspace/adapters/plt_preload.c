@@ -32,7 +32,7 @@ __attribute__((constructor)) static void plt_start(void)
 	if (!fdr__patch_no_libcall()) {
 		hooked = fdr__plt_hook_main(&unbound);
 		if (nest)
-			hooked += fdr__plt_nest_hook_new();
+			hooked += fdr__plt_nest_hook_new(NULL);
 	}
 	patched = fdr__patch_main();
 	patched += fdr__patch_libs_start();

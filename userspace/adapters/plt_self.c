@@ -16,8 +16,10 @@
  * included, in one section, fdr_text (the Makefile renames .text), whose
  * bounds the linker gives as __start_fdr_text and __stop_fdr_text.
  */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fdr_env.h"
@@ -49,7 +51,20 @@ static void leave_recorded_libs(uint32_t from)
 }
 
 static bool started, nest;
+/* Held around each hooking pass and each forgetting one (plt_nest.c's
+ * lock is taken only under it), and across a fork, so that a child
+ * never inherits either lock held by a thread it does not have. */
 static pthread_mutex_t dl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void dl_lock_take(void)
+{
+	pthread_mutex_lock(&dl_lock);
+}
+
+static void dl_lock_drop(void)
+{
+	pthread_mutex_unlock(&dl_lock);
+}
 
 /* dl_lib.h's, dl_lib.c: in a dynamic fdr-cc link only (--wrap=dlopen,dlclose and
  * --undefined=fdr__dl_lib_dlopen); null in a static one, which loads no
@@ -85,10 +100,12 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
 	fdr__plt_own_len = hi - lo;
 	fdr__plt_shadow_init();
 	nest = !strcmp(v, "nest");
+	if (nest)
+		pthread_atfork(dl_lock_take, dl_lock_drop, dl_lock_drop);
 	hooked = fdr__plt_hook_main(&unbound);
 	if (nest) {
 		route_libraries_dl();
-		hooked += fdr__plt_nest_hook_new();
+		hooked += fdr__plt_nest_hook_new(NULL);	/* before any thread */
 	}
 	if (!hooked && !nest)
 		return;
@@ -106,21 +123,38 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
  */
 void fdr__plt_self_dlopen(void)
 {
+	struct fdr_plt_settled *settled;
 	uint32_t from;
+	Dl_info di;
 
 	if (!nest)
 		return;
 	pthread_mutex_lock(&dl_lock);
+	settled = fdr__plt_nest_list();
+	pthread_mutex_unlock(&dl_lock);
+	if (!settled)
+		return;
+	/* Every load under way ends first: dladdr() takes the loader's
+	 * dl_load_lock, which dlopen() holds to its end.  Not under dl_lock:
+	 * a library's constructor, run under dl_load_lock, may dlopen(). */
+	fdr__plt_busy_enter();
+	dladdr((void *)fdr__plt_self_dlopen, &di);
+	fdr__plt_busy_leave();
+	pthread_mutex_lock(&dl_lock);
 	from = fdr__plt_nsyms;
-	if (fdr__plt_nest_hook_new()) {
+	if (fdr__plt_nest_hook_new(settled)) {
 		fdr__plt_claim_ids(from);
 		leave_recorded_libs(from);
 	}
 	pthread_mutex_unlock(&dl_lock);
+	free(settled);
 }
 
 void fdr__plt_self_dlclose(void)
 {
-	if (nest)
-		fdr__plt_nest_forget_gone();
+	if (!nest)
+		return;
+	pthread_mutex_lock(&dl_lock);
+	fdr__plt_nest_forget_gone();
+	pthread_mutex_unlock(&dl_lock);
 }

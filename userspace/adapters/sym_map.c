@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include <linux/fdr.h>
+#include "module_lookup.h"
+#include "plt_hook.h"
 #include "side_file.h"
 #include "sym_map.h"
 #include "fdr_env.h"
@@ -138,4 +140,14 @@ __FDR_NO_INSTRUMENT void fdr__sym_map_forget(void)
 		close(map_fd);
 	map_fd = -1;
 	open_failed = 0;
+}
+
+/* plt_hook.h's: one hooked or patched function's line, by the module
+ * recorded when its id was claimed (no dl_iterate_phdr: see there). */
+void fdr__plt_sym_name(const struct fdr_plt_sym *s)
+{
+	struct fdr_module *m = s->module ? fdr__module_at(s->module - 1) : NULL;
+
+	fdr__sym_map_append((uint32_t)s->fid, s->name, m ? m->path : NULL,
+			    m ? s->addr - m->bias : s->addr);
 }

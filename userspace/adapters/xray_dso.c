@@ -78,6 +78,18 @@ struct loaded {
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Across a fork: a child forked while another thread scans must not
+ * inherit the lock held (its dlclose() would wait forever). */
+__FDR_NO_INSTRUMENT static void lock_take(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+__FDR_NO_INSTRUMENT static void lock_drop(void)
+{
+	pthread_mutex_unlock(&lock);
+}
 static struct object objects[FDR_XRAY_DSO_MAX + 1];	/* by id; 0 unused */
 static struct loaded loaded[MAX_LOADED];
 static size_t nloaded;
@@ -489,6 +501,7 @@ __FDR_NO_INSTRUMENT void fdr__xray_dso_start(int only)
 	} else if (only) {
 		return;	/* -F names the executable's functions: none of ours */
 	}
+	pthread_atfork(lock_take, lock_drop, lock_drop);
 	__atomic_store_n(&enabled, 1, __ATOMIC_RELEASE);
 	fdr__xray_dso_scan();
 }
