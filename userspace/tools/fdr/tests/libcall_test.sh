@@ -55,6 +55,27 @@ for mode in xray gcc; do
 		*) ok "fdr-cc $mode build, --no-libcall: its functions only" ;; esac ;;
 		*) nok "fdr-cc $mode build, --no-libcall: its functions only" "$got" "$(cat nl.err)" ;; esac
 done
+# A fork while another thread is inside dl_iterate_phdr(): glibc 2.36
+# keeps the loader's lock held in the child, so the runtime's fork
+# handler, which names the hooked functions in the child's sym-map, must
+# not ask the loader (it hung there, on the program's first fork).
+check "build: plain clang-19 -O2 of libcall_fork_iterate.c" clang-19 -O2 -pthread \
+	-o fork_it_plain "$HERE/libcall_fork_iterate.c"
+for mode in xray gcc; do
+	flag=; [ $mode = gcc ] && flag=--gcc
+	check "build: fdr-cc $flag -O2 of libcall_fork_iterate.c ($mode)" "$B/fdr-cc" $flag -O2 -pthread \
+		-o fork_it_$mode "$HERE/libcall_fork_iterate.c"
+done
+for run in "xray" "gcc" "plain" "plain -P ."; do
+	opts=; [ "$run" = "plain -P ." ] && opts="-P ."
+	rm -rf fi.data
+	timeout -s KILL 60 "$FDR" record -o fi.data -t 0 $opts -- ./fork_it_${run%% *} \
+		>fi.out 2>fi.err; rc=$?
+	[ $rc = 0 ] && [ "$(tail -1 fi.out)" = "child: 0" ] \
+		&& ok "$run build: a fork while a thread holds the loader's lock: the child runs and exits" \
+		|| nok "$run build: a fork while a thread holds the loader's lock: the child runs and exits" \
+			"rc=$rc" "$(cat fi.out)" "$(head -c 600 fi.err)"
+done
 # -F records only the functions it names: a library call is a callee.
 rm -rf fo.data
 "$FDR" record -o fo.data -t 0 -F sorting -- "$T/prog_xray" >/dev/null 2>fo.err
