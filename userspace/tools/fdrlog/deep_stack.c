@@ -15,10 +15,21 @@
 
 /* The deepest walk's frames per level of nesting (replay: put_node,
  * put_call with its 256-byte name, put_children; about 400 bytes),
- * with room to spare. */
+ * with room to spare.  AddressSanitizer pads every frame with red zones
+ * (make SAN=1: 1024 bytes a level overflowed at 40,000 levels). */
+#if defined(__SANITIZE_ADDRESS__)
+#define BYTES_PER_LEVEL	4096u
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BYTES_PER_LEVEL	4096u
+#endif
+#endif
+#ifndef BYTES_PER_LEVEL
 #define BYTES_PER_LEVEL	1024u
+#endif
 #define BASE_BYTES	(4u << 20)	/* the rest of the command's frames */
-#define HERE_LEVELS	2000u		/* what an 8 MiB thread holds safely */
+/* what an 8 MiB thread holds safely: a quarter of it */
+#define HERE_LEVELS	((2u << 20) / BYTES_PER_LEVEL)
 
 struct deep_job {
 	int (*fn)(void *ctx);
