@@ -18,7 +18,6 @@
 
 uint32_t fdr__plt_id_must;
 
-
 /*
  * The id's key: the function's link-time address and the imported name,
  * so that two names bound to one function (memcpy and memmove share an

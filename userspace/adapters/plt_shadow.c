@@ -358,15 +358,17 @@ FDR_PATCH_FAST uintptr_t fdr__patch_try_exit(uintptr_t rsp)
 	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
 	uint32_t depth = sh->depth;
 	const struct shadow_entry *e;
+	uintptr_t ret;
 
 	if (!depth || fdr__plt_args_on)
 		return 0;
 	e = &sh->e[depth - 1];
 	if (e->slot != slot || !fdr__fast_fn(FDR_FN_EXIT, e->fid))
 		return 0;
+	ret = e->ret;	/* before the pop: a signal handler's call reuses the entry */
 	barrier();
 	sh->depth = depth - 1;
-	return e->ret;
+	return ret;
 }
 
 static void __attribute__((noreturn)) lost(void)

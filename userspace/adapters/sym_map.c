@@ -144,7 +144,7 @@ __FDR_NO_INSTRUMENT void fdr__sym_map_forget(void)
 
 /* plt_hook.h's: one hooked or patched function's line, by the module
  * recorded when its id was claimed (no dl_iterate_phdr: see there). */
-void fdr__plt_sym_name(const struct fdr_plt_sym *s)
+__FDR_NO_INSTRUMENT void fdr__plt_sym_name(const struct fdr_plt_sym *s)
 {
 	struct fdr_module *m = s->module ? fdr__module_at(s->module - 1) : NULL;
 

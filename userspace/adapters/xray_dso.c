@@ -90,6 +90,7 @@ __FDR_NO_INSTRUMENT static void lock_drop(void)
 {
 	pthread_mutex_unlock(&lock);
 }
+
 static struct object objects[FDR_XRAY_DSO_MAX + 1];	/* by id; 0 unused */
 static struct loaded loaded[MAX_LOADED];
 static size_t nloaded;
