@@ -89,19 +89,15 @@ fdr__patch_entry:
 	mov	32(%rsp), %rdi		/* the symbol's index */
 	lea	40(%rsp), %rsi		/* where the return address is */
 	call	fdr__patch_try_enter
-	test	%rax, %rax
-	jz	2f			/* the general path */
+	test	%rax, %rax		/* its flags live through the movs and pops */
+	jz	2f
 	mov	%rax, 32(%rsp)		/* the target, in the index's cell */
-	lea	8(%rsp), %rsp
-	pop	%rdi
-	pop	%rsi
-	pop	%rax
-	jmp	1f			/* the slot holds fdr__patch_return */
 2:	lea	8(%rsp), %rsp
 	pop	%rdi
 	pop	%rsi
 	pop	%rax
-	SAVE_ALL
+	jnz	1f			/* taken: the slot holds fdr__patch_return */
+	SAVE_ALL			/* else the general path */
 	mov	8(%rbp), %rdi		/* the symbol's index */
 	lea	16(%rbp), %rsi		/* where the return address is */
 	call	fdr__plt_enter
@@ -127,17 +123,15 @@ fdr__patch_return:
 	push	%rdi
 	lea	32(%rsp), %rdi		/* the caller's rsp after the return */
 	call	fdr__patch_try_exit
-	test	%rax, %rax
-	jz	2f			/* the general path */
+	test	%rax, %rax		/* its flags live through the movs and pops */
+	jz	2f
 	mov	%rax, 24(%rsp)		/* the real return address, in the freed slot */
-	pop	%rdi
-	pop	%rdx
-	pop	%rax
-	ret				/* pops the caller's call */
 2:	pop	%rdi
 	pop	%rdx
 	pop	%rax
-	SAVE_ALL
+	jz	3f
+	ret				/* taken: pops the caller's call */
+3:	SAVE_ALL			/* else the general path */
 	lea	16(%rbp), %rdi		/* the caller's rsp after the return */
 	call	fdr__plt_exit
 	mov	%rax, 8(%rbp)

@@ -213,6 +213,12 @@ static int *errno_at(void)
 	return (int *)(thread_pointer() + errno_offset);
 }
 
+/* A return address the hooks put there: a hooked call's own slot. */
+static inline __attribute__((always_inline)) bool is_hook(uintptr_t r)
+{
+	return r == (uintptr_t)fdr__plt_return || r == (uintptr_t)fdr__patch_return;
+}
+
 /*
  * The caller's real return address.  A patched function that tail-calls
  * another (jmp, not call: patch_hook.h) hands it the slot it hooked: the
@@ -221,7 +227,7 @@ static int *errno_at(void)
  */
 static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
 {
-	if (*slot != (uintptr_t)fdr__plt_return && *slot != (uintptr_t)fdr__patch_return)
+	if (!is_hook(*slot))
 		return *slot;
 	for (uint32_t i = sh->depth; i > 0; i--)
 		if (sh->e[i - 1].slot == slot)
@@ -233,7 +239,7 @@ uintptr_t fdr__plt_real_return(const uintptr_t *slot)
 {
 	const struct shadow *sh = &shadow;
 
-	if (*slot != (uintptr_t)fdr__plt_return && *slot != (uintptr_t)fdr__patch_return)
+	if (!is_hook(*slot))
 		return *slot;
 	for (uint32_t i = sh->depth; i > 0; i--)
 		if (sh->e[i - 1].slot == slot)
@@ -252,8 +258,7 @@ static bool fdr_own_call(const uintptr_t *slot)
 {
 	uintptr_t r = *slot;
 
-	return r - fdr__plt_own_lo < fdr__plt_own_len && r != (uintptr_t)fdr__plt_return &&
-	       r != (uintptr_t)fdr__patch_return;
+	return r - fdr__plt_own_lo < fdr__plt_own_len && !is_hook(r);
 }
 
 /* dlsym, dlvsym (keeps_ret): an Enter and its Exit, the slot untouched. */
@@ -331,8 +336,7 @@ FDR_PATCH_FAST uintptr_t fdr__patch_try_enter(uintptr_t index, uintptr_t *slot)
 	/* a hooked slot (a tail call), fdr's own call, a frame to close */
 	if (!s->fid || !s->keeps_all || s->catches || s->keeps_ret || sh->busy ||
 	    fdr__plt_args_on || depth >= SHADOW_MAX ||
-	    ret - fdr__plt_own_lo < fdr__plt_own_len ||
-	    ret == (uintptr_t)fdr__patch_return || ret == (uintptr_t)fdr__plt_return ||
+	    ret - fdr__plt_own_lo < fdr__plt_own_len || is_hook(ret) ||
 	    (depth && sh->e[depth - 1].slot <= slot))
 		return 0;
 	if (!fdr__fast_fn(FDR_FN_ENTER, s->fid))
