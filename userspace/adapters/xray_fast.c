@@ -15,7 +15,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+
 #include "fdr_inline.h"
+#include "fdr_thread_asm.h"
 #include <linux/fdr.h>
 #include "xray_args.h"
 
@@ -26,10 +29,40 @@
 
 #define FDR_FAST __FDR_NO_INSTRUMENT __attribute__((no_caller_saved_registers))
 
-FDR_FAST bool fdr__xray_try_enter(int32_t fid)
-{
-	return fdr__fast_fn(FDR_FN_ENTER, fid);
-}
+/* The trampolines' FAST_FN writes what fdr__fast_fn() writes with these
+ * numbers (fdr_thread_asm.h): each must be what C says it is. */
+#define FDR_ASM_IS(asm_value, c_value) \
+	_Static_assert((asm_value) == (c_value), #asm_value " is " #c_value)
+FDR_ASM_IS(FDR_ASM_T_CTL, offsetof(struct fdr_thread, ctl));
+FDR_ASM_IS(FDR_ASM_T_REGION, offsetof(struct fdr_thread, region));
+FDR_ASM_IS(FDR_ASM_T_DESC, offsetof(struct fdr_thread, desc));
+FDR_ASM_IS(FDR_ASM_T_BUF, offsetof(struct fdr_thread, buf));
+FDR_ASM_IS(FDR_ASM_T_FAST_SIZE, offsetof(struct fdr_thread, fast_size));
+FDR_ASM_IS(FDR_ASM_T_POS, offsetof(struct fdr_thread, pos));
+FDR_ASM_IS(FDR_ASM_T_LATEST_TSC, offsetof(struct fdr_thread, latest_tsc));
+FDR_ASM_IS(FDR_ASM_T_LAST_ENTRY, offsetof(struct fdr_thread, last_entry_tsc));
+FDR_ASM_IS(FDR_ASM_T_THRESHOLD, offsetof(struct fdr_thread, threshold));
+FDR_ASM_IS(FDR_ASM_T_CPU_OFFSET, offsetof(struct fdr_thread, cpu_offset));
+FDR_ASM_IS(FDR_ASM_T_GENERATION, offsetof(struct fdr_thread, generation));
+FDR_ASM_IS(FDR_ASM_T_CPU, offsetof(struct fdr_thread, cpu));
+FDR_ASM_IS(FDR_ASM_T_UNDO, offsetof(struct fdr_thread, undo_enters));
+/* One 8-byte store of 0 is fdr__undo_note_exit() for an Exit. */
+FDR_ASM_IS(FDR_ASM_T_UNDO + 4, offsetof(struct fdr_thread, undo_tails));
+FDR_ASM_IS(FDR_ASM_T_BUSY, offsetof(struct fdr_thread, busy));
+FDR_ASM_IS(sizeof(((struct fdr_thread *)0)->busy), 1);
+FDR_ASM_IS(sizeof(((struct fdr_thread *)0)->undo_enters), 4);
+FDR_ASM_IS(sizeof(((struct fdr_thread *)0)->generation), 4);
+FDR_ASM_IS(sizeof(((struct fdr_thread *)0)->cpu), 4);
+FDR_ASM_IS(FDR_ASM_C_GENERATION, offsetof(struct fdr_control, generation));
+FDR_ASM_IS(FDR_ASM_C_STATE, offsetof(struct fdr_control, state));
+FDR_ASM_IS(FDR_ASM_D_EXTENTS, offsetof(struct fdr_buffer_desc, extents));
+FDR_ASM_IS(FDR_ASM_STATE_INITIALIZED, FDR_STATE_INITIALIZED);
+FDR_ASM_IS(FDR_ASM_FAST_NEED, FDR_METADATA_SIZE + FDR_FUNCTION_SIZE);
+FDR_ASM_IS(FDR_ASM_FUNCTION_SIZE, FDR_FUNCTION_SIZE);
+FDR_ASM_IS(FDR_ASM_FN_EXIT_BITS, FDR_FN_WORD0(FDR_FN_EXIT, 0));
+FDR_ASM_IS(FDR_ASM_FN_ID_SHIFT + FDR_FN_ID_BITS, 32);
+FDR_ASM_IS(FDR_FN_WORD0(FDR_FN_ENTER, 0), 0);
+FDR_ASM_IS(FDR_ASM_DELTA_MAX, INT32_MAX);
 
 FDR_FAST bool fdr__xray_try_exit(int32_t fid)
 {

@@ -13,14 +13,20 @@
  * registers, the flags, MXCSR and every vector register (the x87
  * stack is left alone: no code on these paths uses long double).
  *
- * The common case costs almost nothing for that: it calls the record's
- * fast path (xray_fast.c), which is no_caller_saved_registers and
- * compiled with -mgeneral-regs-only, so it saves the general registers
- * it uses itself and touches no vector or x87 register; the trampoline
- * keeps only its argument (rdi) and result (rax) registers.  Flags are
- * dead at entry, exit and tail-exit sleds (function boundaries: the
- * callee and the caller see none but DF, which stays clear), so the
- * common case may clobber them.
+ * The common case costs almost nothing for that.  For entry and exit
+ * sleds, FAST_FN below writes the record in rax and rdx, pushed and
+ * popped, and r10: the steps of fdr__fast_fn() (<fdr_inline.h>) for an
+ * Enter, and for an Exit that erases nothing, addressing the writer's
+ * fields at fixed offsets from %fs (the writer is in the executable, as
+ * libfdr-xray.a links libfdr.a: local-exec TLS, no register).  Anything
+ * else - the tail-exit sled, an Exit within the threshold - calls the
+ * record's fast path in C (xray_fast.c), which is
+ * no_caller_saved_registers and compiled with -mgeneral-regs-only, so
+ * it saves the general registers it uses itself (seven) and touches no
+ * vector or x87 register; the trampoline keeps only its argument (rdi)
+ * and result (rax) registers.  Flags are dead at entry, exit and
+ * tail-exit sleds (function boundaries: the callee and the caller see
+ * none but DF, which stays clear), so the common case may clobber them.
  *
  * When the fast path wrote nothing (a new buffer, a new CPU, a tail-call
  * chain to rewind, an armed trigger, a drop), the trampoline takes the
@@ -45,6 +51,7 @@
 
 /* VSTATE_SAVE / VSTATE_RESTORE: vstate_x86_64.h */
 #include "vstate_x86_64.h"
+#include "fdr_thread_asm.h"
 
 /* The frame both forms share: rbp pushed and pointing at itself, the
  * mask slot under it. */
@@ -127,10 +134,108 @@
 	je	1f
 .endm
 
+/*
+ * FAST_FN kind: the record of an entry (kind 0) or exit (kind 1) sled in
+ * the common case, as fdr__fast_fn() writes it - same checks in the same
+ * order of effect, same bytes - in rax and rdx (saved) and r10 (the
+ * function id, which it clobbers), every other register kept.  Returns
+ * to the sled when the record is written; otherwise falls through with
+ * every register as it came (r10 too) and nothing written: busy, not this region's buffer,
+ * no room, another CPU, a delta that does not fit, or an Exit that
+ * would erase its Enter.  x86 keeps stores in program order, which is
+ * all the busy guard and the release store of the extents need here.
+ */
+/* A field of this thread's writer (fdr_thread_asm.h), local-exec. */
+#define TLS(field)	%fs:FDR_ASM_THREAD@tpoff+field
+
+.macro FAST_FN kind
+	pushq	%rax
+	.cfi_adjust_cfa_offset 8
+	pushq	%rdx
+	.cfi_adjust_cfa_offset 8
+	rdtsc
+	shlq	$32, %rdx
+	orq	%rdx, %rax			/* rax: the TSC */
+	cmpb	$0, TLS(FDR_ASM_T_BUSY)
+	jne	8f
+	movb	$1, TLS(FDR_ASM_T_BUSY)
+	movq	fdr__current@GOTPCREL(%rip), %rdx
+	movq	(%rdx), %rdx
+	cmpq	%rdx, TLS(FDR_ASM_T_REGION)
+	jne	7f
+	movq	TLS(FDR_ASM_T_CTL), %rdx
+	cmpl	$FDR_ASM_STATE_INITIALIZED, FDR_ASM_C_STATE(%rdx)
+	jne	7f
+	movl	FDR_ASM_C_GENERATION(%rdx), %edx
+	cmpl	%edx, TLS(FDR_ASM_T_GENERATION)
+	jne	7f
+	movq	TLS(FDR_ASM_T_POS), %rdx
+	addq	$FDR_ASM_FAST_NEED, %rdx
+	cmpq	TLS(FDR_ASM_T_FAST_SIZE), %rdx
+	ja	7f
+	movq	TLS(FDR_ASM_T_CPU_OFFSET), %rdx
+	movl	%fs:(%rdx), %edx
+	cmpl	TLS(FDR_ASM_T_CPU), %edx
+	jne	7f
+	.if \kind
+	/* fdr__undoable(): an Exit within the threshold is C's to erase */
+	cmpl	$0, TLS(FDR_ASM_T_UNDO)
+	je	6f
+	movq	%rax, %rdx
+	subq	TLS(FDR_ASM_T_LAST_ENTRY), %rdx
+	cmpq	TLS(FDR_ASM_T_THRESHOLD), %rdx
+	jb	7f
+6:
+	.endif
+	movq	%rax, %rdx
+	subq	TLS(FDR_ASM_T_LATEST_TSC), %rdx	/* rdx: the delta */
+	cmpq	$FDR_ASM_DELTA_MAX, %rdx
+	ja	7f
+	/* Nothing declines from here: r10 and rax may go. */
+	.if \kind
+	movq	$0, TLS(FDR_ASM_T_UNDO)	/* fdr__undo_note_exit() */
+	.else
+	incl	TLS(FDR_ASM_T_UNDO)	/* fdr__undo_note_enter() */
+	movq	%rax, TLS(FDR_ASM_T_LAST_ENTRY)
+	.endif
+	movq	%rax, TLS(FDR_ASM_T_LATEST_TSC)
+	shll	$FDR_ASM_FN_ID_SHIFT, %r10d	/* FDR_FN_WORD0(kind, fid) */
+	.if \kind
+	orl	$FDR_ASM_FN_EXIT_BITS, %r10d
+	.endif
+	shlq	$32, %rdx
+	orq	%rdx, %r10			/* r10: the record, word 0 and delta */
+	movq	TLS(FDR_ASM_T_POS), %rdx
+	movq	TLS(FDR_ASM_T_BUF), %rax
+	movq	%r10, (%rax,%rdx)
+	addq	$FDR_ASM_FUNCTION_SIZE, %rdx
+	movq	%rdx, TLS(FDR_ASM_T_POS)
+	movq	TLS(FDR_ASM_T_DESC), %rax
+	movq	%rdx, FDR_ASM_D_EXTENTS(%rax)	/* fdr__publish_at() */
+	movb	$0, TLS(FDR_ASM_T_BUSY)
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_adjust_cfa_offset 16
+7:
+	movb	$0, TLS(FDR_ASM_T_BUSY)
+8:
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+.endm
+
 /* Entry, tail-call and arg-logging sleds `call` here: stack = the return
- * into the sled's function.  try: the fast path, or none. */
+ * into the sled's function.  try: the fast path - FAST_FN's (asm), C's,
+ * or none. */
 .macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
 	TRAMP_BEGIN \name
+	.ifc \try,asm
+	FAST_FN 0
+	.else
 	.ifnc \try,none
 	/* 2 pushes keep the call aligned (rsp = 0 mod 16 on arrival). */
 	pushq	%rdi
@@ -148,6 +253,7 @@
 	ret
 2:
 	.endif
+	.endif
 	GENERAL_CALL \handler, \type, 8, \witharg
 	ret
 1:
@@ -156,14 +262,16 @@
 	.size	\name, .-\name
 .endm
 
-	ENTRY_LIKE fdr__xray_entry_tramp, 0, __xray_FunctionEntry, fdr__xray_try_enter
+	ENTRY_LIKE fdr__xray_entry_tramp, 0, __xray_FunctionEntry, asm
 	ENTRY_LIKE fdr__xray_tail_tramp, 2, __xray_FunctionTailExit, fdr__xray_try_tail
 	ENTRY_LIKE fdr__xray_arg1_tramp, 3, __xray_ArgLoggerEntry, none, fdr__xray_fast_arg1, 1
 
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16; `ret` then returns there. */
 	TRAMP_BEGIN fdr__xray_exit_tramp
-	/* rdi is no exit's result, but a caller may keep it live; 8 more
+	FAST_FN 1
+	/* An Exit to erase, or the general path: C's fast path first.
+	 * rdi is no exit's result, but a caller may keep it live; 8 more
 	 * bytes align the call (rsp = 8 mod 16 on arrival). */
 	pushq	%rdi
 	.cfi_adjust_cfa_offset 8

@@ -220,39 +220,78 @@ static void check_log_accounts(struct region *r, const char *traced)
 		tap_diag("could not remove %s", dir);
 }
 
-/* Through compiler-rt's trampolines instead of the mode's own: the same
- * records. */
-static void test_xray_trampolines(void)
+/*
+ * The records xray_traced leaves with FDR_OPTIONS opts, through the
+ * mode's own trampolines or (xray_sleds) compiler-rt's.  false: it did
+ * not run cleanly or the region could not be read.
+ */
+static bool traced_records(const char *what, const char *opts, bool xray_sleds,
+			   char *got, size_t len)
 {
-	char traced[PATH_MAX], target[128], env_target[160], got[4096];
+	char traced[PATH_MAX], target[128], env_target[160], env_opts[128];
 	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), NULL };
 	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
-	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=0";
 	char env_sleds[] = "FDR_XRAY_SLEDS=xray";
-	char *env[] = { env_xray, env_opts, env_target, env_sleds, NULL };
+	char *env[] = { env_xray, env_opts, env_target, xray_sleds ? env_sleds : NULL,
+			NULL };
 	const struct fdr_control *c;
+	bool ok = false;
 	struct region r;
 	struct walk w;
 	pid_t pid;
 	int st;
 
+	snprintf(env_opts, sizeof(env_opts), "FDR_OPTIONS=%s", opts);
 	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
-		 target_name(target, sizeof(target), "xtr"));
+		 target_name(target, sizeof(target), what));
+	got[0] = '\0';
 	if (region_start(&r, target)) {
-		tap_ok(false, "xray: create region %s", target);
-		return;
+		tap_diag("could not create region %s", target);
+		return false;
 	}
 	st = run_program(argv, env, &pid, false);
-	got[0] = '\0';
 	if (region_stop_and_map(&r, &c) == 0 && walk_region(&w, c) == 0) {
-		describe(&w, got, sizeof(got));
+		describe(&w, got, len);
 		walk_free(&w);
+		ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
 	}
-	if (!tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0 &&
-		    strcmp(got, expected_calls) == 0,
+	region_end(&r);
+	return ok;
+}
+
+/* Through compiler-rt's trampolines instead of the mode's own: the same
+ * records. */
+static void test_xray_trampolines(void)
+{
+	char got[4096];
+	bool ran = traced_records("xtr", "func_duration_threshold_us=0", true, got,
+				  sizeof(got));
+
+	if (!tap_ok(ran && strcmp(got, expected_calls) == 0,
 		    "xray: FDR_XRAY_SLEDS=xray (compiler-rt's trampolines): the same records"))
 		tap_diag("got: %s", got);
-	region_end(&r);
+}
+
+/*
+ * A threshold of 1 s rewinds every call of xray_traced but the one with
+ * an argument (never undoable) and the tail-call chain's callee: the
+ * mode's trampolines, whose common case is assembly, leave the records
+ * compiler-rt's trampolines (C handlers only) leave, and no middle call.
+ */
+static void test_trampoline_rewind(void)
+{
+	char ours[4096], theirs[4096];
+	bool ran = traced_records("rw1", "func_duration_threshold_us=1000000", false,
+				  ours, sizeof(ours)) &&
+		   traced_records("rw2", "func_duration_threshold_us=1000000", true,
+				  theirs, sizeof(theirs));
+
+	if (!tap_ok(ran && !strcmp(ours, theirs) && !strstr(ours, "middle") &&
+			    strstr(ours, "A:with_arg"),
+		    "xray: threshold 1 s: the mode's trampolines rewind what compiler-rt's do")) {
+		tap_diag("ours:   %s", ours);
+		tap_diag("theirs: %s", theirs);
+	}
 }
 
 /* Arguments and results in every register class (GPRs, XMM, x87,
@@ -625,12 +664,13 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(23);
+	tap_plan(24);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
 	test_autostart();
 	test_xray_trampolines();
+	test_trampoline_rewind();
 	test_abi();
 	test_handover();
 	test_threads();
