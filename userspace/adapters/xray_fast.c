@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * xray_fast.c - the first call of the mode's trampolines: the record's
- * common case, with no register to save around it.
+ * xray_fast.c - the first call of the tail-exit and -A trampolines: the
+ * record's common case, with no register to save around it.  (Entry and
+ * exit sleds write theirs in the trampoline: FAST_FN, whose numbers are
+ * checked below.)
  *
  * Each function is the inline fast path of <fdr_inline.h> for one sled
  * kind, declared no_caller_saved_registers and compiled with
@@ -13,9 +15,8 @@
  * general path (xray_tramp_x86_64.S).
  */
 #include <stdbool.h>
-#include <stdint.h>
-
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fdr_inline.h"
 #include "fdr_thread_asm.h"
@@ -63,11 +64,6 @@ FDR_ASM_IS(FDR_ASM_FN_EXIT_BITS, FDR_FN_WORD0(FDR_FN_EXIT, 0));
 FDR_ASM_IS(FDR_ASM_FN_ID_SHIFT + FDR_FN_ID_BITS, 32);
 FDR_ASM_IS(FDR_FN_WORD0(FDR_FN_ENTER, 0), 0);
 FDR_ASM_IS(FDR_ASM_DELTA_MAX, INT32_MAX);
-
-FDR_FAST bool fdr__xray_try_exit(int32_t fid)
-{
-	return fdr__fast_fn(FDR_FN_EXIT, fid);
-}
 
 FDR_FAST bool fdr__xray_try_tail(int32_t fid)
 {

@@ -16,17 +16,17 @@
  * The common case costs almost nothing for that.  For entry and exit
  * sleds, FAST_FN below writes the record in rax and rdx, pushed and
  * popped, and r10: the steps of fdr__fast_fn() (<fdr_inline.h>) for an
- * Enter, and for an Exit that erases nothing, addressing the writer's
- * fields at fixed offsets from %fs (the writer is in the executable, as
- * libfdr-xray.a links libfdr.a: local-exec TLS, no register).  Anything
- * else - the tail-exit sled, an Exit within the threshold - calls the
- * record's fast path in C (xray_fast.c), which is
- * no_caller_saved_registers and compiled with -mgeneral-regs-only, so
- * it saves the general registers it uses itself (seven) and touches no
- * vector or x87 register; the trampoline keeps only its argument (rdi)
- * and result (rax) registers.  Flags are dead at entry, exit and
- * tail-exit sleds (function boundaries: the callee and the caller see
- * none but DF, which stays clear), so the common case may clobber them.
+ * Enter or an Exit (erasing the Enter of a call shorter than the
+ * threshold), addressing the writer's fields at fixed offsets from %fs
+ * (the writer is in the executable, as libfdr-xray.a links libfdr.a:
+ * local-exec TLS, no register).  The tail-exit sled calls the record's
+ * fast path in C (xray_fast.c), which is no_caller_saved_registers and
+ * compiled with -mgeneral-regs-only, so it saves the general registers
+ * it uses itself (seven) and touches no vector or x87 register; the
+ * trampoline keeps only its argument (rdi) and result (rax) registers.
+ * Flags are dead at entry, exit and tail-exit sleds (function
+ * boundaries: the callee and the caller see none but DF, which stays
+ * clear), so the common case may clobber them.
  *
  * When the fast path wrote nothing (a new buffer, a new CPU, a tail-call
  * chain to rewind, an armed trigger, a drop), the trampoline takes the
@@ -139,14 +139,64 @@
  * the common case, as fdr__fast_fn() writes it - same checks in the same
  * order of effect, same bytes - in rax and rdx (saved) and r10 (the
  * function id, which it clobbers), every other register kept.  Returns
- * to the sled when the record is written; otherwise falls through with
- * every register as it came (r10 too) and nothing written: busy, not this region's buffer,
- * no room, another CPU, a delta that does not fit, or an Exit that
- * would erase its Enter.  x86 keeps stores in program order, which is
- * all the busy guard and the release store of the extents need here.
+ * to the sled when the record is written (or an Enter erased);
+ * otherwise falls through with every register as it came (r10 too) and
+ * nothing written: busy, not this region's buffer, no room, another
+ * CPU, a delta that does not fit, or an Exit that would walk back over
+ * a tail-call chain - what fdr__fast_fn() declines too, so the general
+ * path comes next.  x86 keeps stores in program order, which is all the
+ * busy guard and the release store of the extents need here.
  */
 /* A field of this thread's writer (fdr_thread_asm.h), local-exec. */
 #define TLS(field)	%fs:FDR_ASM_THREAD@tpoff+field
+
+/*
+ * Inside FAST_FN 1, the delta in rdx: fdr__undoable() and what
+ * fdr__fast_fn() does then.  An Exit within the threshold of the last
+ * undoable Enter erases that Enter (fdr__erase_enter()) and returns to
+ * the sled; the walk back over a tail-call chain (the last undoable Enter
+ * with TailExits before it) is C's: to 7 (declined).  Anything else falls
+ * through, the delta in rdx again.
+ */
+.macro ERASE_IF_UNDOABLE
+	cmpl	$0, TLS(FDR_ASM_T_UNDO)
+	je	5f
+	movq	%rax, %rdx
+	subq	TLS(FDR_ASM_T_LAST_ENTRY), %rdx
+	cmpq	TLS(FDR_ASM_T_THRESHOLD), %rdx
+	jae	4f
+	cmpl	$1, TLS(FDR_ASM_T_UNDO)
+	jne	3f
+	cmpl	$0, TLS(FDR_ASM_T_UNDO + 4)	/* undo_tails */
+	jne	7f
+3:
+	movq	TLS(FDR_ASM_T_POS), %rdx
+	subq	$FDR_ASM_FUNCTION_SIZE, %rdx	/* rdx: pos of the Enter */
+	movq	%rdx, TLS(FDR_ASM_T_POS)
+	movq	TLS(FDR_ASM_T_BUF), %rax
+	movl	4(%rax,%rdx), %eax		/* rax: the Enter's delta */
+	subq	%rax, TLS(FDR_ASM_T_LATEST_TSC)
+	decl	TLS(FDR_ASM_T_UNDO)
+	jz	6f
+	subq	%rax, TLS(FDR_ASM_T_LAST_ENTRY)	/* the Enter before it */
+	jmp	9f
+6:
+	movq	$0, TLS(FDR_ASM_T_LAST_ENTRY)
+9:
+	movq	TLS(FDR_ASM_T_DESC), %rax
+	movq	%rdx, FDR_ASM_D_EXTENTS(%rax)	/* fdr__publish_at() */
+	movb	$0, TLS(FDR_ASM_T_BUSY)
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_adjust_cfa_offset 16
+4:
+	movq	%rax, %rdx
+	subq	TLS(FDR_ASM_T_LATEST_TSC), %rdx	/* the delta again */
+5:
+.endm
 
 .macro FAST_FN kind
 	pushq	%rax
@@ -177,20 +227,13 @@
 	movl	%fs:(%rdx), %edx
 	cmpl	TLS(FDR_ASM_T_CPU), %edx
 	jne	7f
-	.if \kind
-	/* fdr__undoable(): an Exit within the threshold is C's to erase */
-	cmpl	$0, TLS(FDR_ASM_T_UNDO)
-	je	6f
-	movq	%rax, %rdx
-	subq	TLS(FDR_ASM_T_LAST_ENTRY), %rdx
-	cmpq	TLS(FDR_ASM_T_THRESHOLD), %rdx
-	jb	7f
-6:
-	.endif
 	movq	%rax, %rdx
 	subq	TLS(FDR_ASM_T_LATEST_TSC), %rdx	/* rdx: the delta */
 	cmpq	$FDR_ASM_DELTA_MAX, %rdx
 	ja	7f
+	.if \kind
+	ERASE_IF_UNDOABLE
+	.endif
 	/* Nothing declines from here: r10 and rax may go. */
 	.if \kind
 	movq	$0, TLS(FDR_ASM_T_UNDO)	/* fdr__undo_note_exit() */
@@ -270,27 +313,6 @@
  * return into its caller, rsp = 8 mod 16; `ret` then returns there. */
 	TRAMP_BEGIN fdr__xray_exit_tramp
 	FAST_FN 1
-	/* An Exit to erase, or the general path: C's fast path first.
-	 * rdi is no exit's result, but a caller may keep it live; 8 more
-	 * bytes align the call (rsp = 8 mod 16 on arrival). */
-	pushq	%rdi
-	.cfi_adjust_cfa_offset 8
-	pushq	%rax
-	.cfi_adjust_cfa_offset 8
-	subq	$8, %rsp
-	.cfi_adjust_cfa_offset 8
-	movl	%r10d, %edi
-	call	fdr__xray_try_exit
-	addq	$8, %rsp
-	.cfi_adjust_cfa_offset -8
-	testb	%al, %al
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
-	popq	%rdi
-	.cfi_adjust_cfa_offset -8
-	jz	2f
-	ret
-2:
 	GENERAL_CALL fdr__xray_fast_event, 1, 8
 	ret
 1:

@@ -9,7 +9,7 @@
 set -u
 obj=$1
 shift
-[ $# -gt 0 ] || set -- fdr__xray_try_exit fdr__xray_try_tail
+[ $# -gt 0 ] || set -- fdr__xray_try_tail
 n=0 fail=0
 # A call or a jump to a function (in an object not linked yet, a PLT32
 # relocation), or a vector or x87 register.

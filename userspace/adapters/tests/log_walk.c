@@ -24,7 +24,7 @@ static int push(struct walk *w, struct rec r)
 }
 
 static int decode_metadata(struct walk *w, const uint8_t *b, size_t left,
-			   size_t *used, int buffer)
+			   size_t *used, int buffer, uint64_t *tsc)
 {
 	const uint8_t *d = b + 1;
 	struct rec r = { .kind = b[0] >> 1, .buffer = buffer };
@@ -36,8 +36,11 @@ static int decode_metadata(struct walk *w, const uint8_t *b, size_t left,
 		break;
 	case FDR_MD_NEW_CPU_ID:
 		r.value = (uint16_t)(d[0] | d[1] << 8);
+		*tsc = fdr__get_u64(d + FDR_MD_NEW_CPU_ID_TSC);
 		break;
 	case FDR_MD_TSC_WRAP:
+		r.value = *tsc = fdr__get_u64(d + FDR_MD_TSC_WRAP_TSC);
+		break;
 	case FDR_MD_WALLTIME:
 	case FDR_MD_CALL_ARGUMENT:
 		r.value = fdr__get_u64(d);
@@ -68,6 +71,7 @@ static int decode_metadata(struct walk *w, const uint8_t *b, size_t left,
 static int decode_buffer(struct walk *w, const uint8_t *b, uint64_t extents,
 			 int buffer)
 {
+	uint64_t tsc = 0;
 	size_t off = 0;
 
 	while (off < extents) {
@@ -76,7 +80,7 @@ static int decode_buffer(struct walk *w, const uint8_t *b, uint64_t extents,
 		if (b[off] & 1) {
 			if (left < FDR_METADATA_SIZE)
 				goto torn;
-			if (decode_metadata(w, b + off, left, &used, buffer))
+			if (decode_metadata(w, b + off, left, &used, buffer, &tsc))
 				return -1;
 		} else {
 			uint32_t word0;
@@ -84,9 +88,11 @@ static int decode_buffer(struct walk *w, const uint8_t *b, uint64_t extents,
 			if (left < FDR_FUNCTION_SIZE)
 				goto torn;
 			word0 = fdr__get_u32(b + off);
+			tsc += fdr__get_u32(b + off + 4);
 			used = FDR_FUNCTION_SIZE;
 			if (push(w, (struct rec){ .kind = REC_FN(FDR_FN_KIND(word0)),
-					.fid = FDR_FN_ID(word0), .buffer = buffer }))
+					.fid = FDR_FN_ID(word0), .tsc = tsc,
+					.buffer = buffer }))
 				return -1;
 		}
 		off += used;

@@ -19,6 +19,8 @@ struct rec {
 	int kind;
 	uint32_t fid;		/* function records */
 	uint64_t value;		/* tid, cpu, tsc, argument, extents, size */
+	uint64_t tsc;		/* function records: the TSC the deltas give,
+				 * from the buffer's last NewCPUId or TSCWrap */
 	const uint8_t *payload;	/* custom event bytes */
 	size_t payload_len;
 	int buffer;		/* index of the buffer in acquisition order */

@@ -294,6 +294,62 @@ static void test_trampoline_rewind(void)
 	}
 }
 
+/*
+ * Erasing a short call moves the writer's last TSC back to the record
+ * before it, so the next record's delta counts from there: across 1000
+ * middle() calls, all erased (1 s threshold), the timestamps of the
+ * with_arg() Exit before them and the EnterArg after them must lie at
+ * least as far apart as the TSC values xray_traced read between them.
+ */
+static void test_rewind_keeps_time(void)
+{
+	char traced[PATH_MAX], target[128], env_target[160], arg[] = "span", out[256];
+	char *argv[] = { tool_path(traced, sizeof(traced), "xray_traced"), arg, NULL };
+	char env_xray[] = "XRAY_OPTIONS=patch_premain=true xray_mode=fdr";
+	char env_opts[] = "FDR_OPTIONS=func_duration_threshold_us=1000000";
+	char *env[] = { env_xray, env_opts, env_target, NULL };
+	unsigned long long from = 0, to = 0;
+	uint64_t exit_tsc = 0, enter_tsc = 0;
+	const struct fdr_control *c;
+	size_t middles = 0;
+	struct region r;
+	struct walk w;
+	bool read = false;
+	pid_t pid;
+	int st;
+
+	snprintf(env_target, sizeof(env_target), "FDR_TARGET=%s",
+		 target_name(target, sizeof(target), "span"));
+	if (region_start(&r, target)) {
+		tap_ok(false, "xray: create region %s", target);
+		return;
+	}
+	st = run_capture(argv, env, &pid, out, sizeof(out));
+	if (region_stop_and_map(&r, &c) == 0 && walk_region(&w, c) == 0) {
+		long x = walk_find(&w, 0, REC_FN(FDR_FN_EXIT));
+		long a = x < 0 ? -1 : walk_find(&w, (size_t)x, REC_FN(FDR_FN_ENTER_ARG));
+
+		for (size_t i = 0; i < w.n; i++)
+			if (w.recs[i].kind >= REC_FN_BASE &&
+			    !strcmp(xray_name(&names, w.recs[i].fid), "middle"))
+				middles++;
+		if (x >= 0 && a >= 0) {
+			exit_tsc = w.recs[x].tsc;
+			enter_tsc = w.recs[a].tsc;
+			read = true;
+		}
+		walk_free(&w);
+	}
+	region_end(&r);
+	if (sscanf(out, "%llu %llu", &from, &to) != 2)
+		from = to = 0;
+	if (!tap_ok(st == 0 && read && middles == 0 && to > from &&
+			    enter_tsc - exit_tsc >= to - from,
+		    "xray: 1000 erased calls: the records around them span the TSC the program read (%llu >= %llu cycles)",
+		    (unsigned long long)(enter_tsc - exit_tsc), to - from))
+		tap_diag("status %d, output '%s', %zu middle records", st, out, middles);
+}
+
 /* Arguments and results in every register class (GPRs, XMM, x87,
  * rax:rdx pairs, varargs' %al, tail calls) come out of the sleds intact:
  * the program prints the same with and without recording, through
@@ -664,13 +720,14 @@ int main(void)
 		return 0;
 	}
 #endif
-	tap_plan(24);
+	tap_plan(25);
 	snprintf(map, sizeof(map), "%s/xray_traced.xray-map", prog_dir());
 	if (xray_names_load(&names, map))
 		tap_diag("cannot read %s: ids will not be named", map);
 	test_autostart();
 	test_xray_trampolines();
 	test_trampoline_rewind();
+	test_rewind_keeps_time();
 	test_abi();
 	test_handover();
 	test_threads();

@@ -13,7 +13,10 @@
  * with every kind of argument and return register compute (the output
  * must not depend on tracing); `xray_traced handover` finalizes the mode
  * and counts calls with a handler of its own (the sleds must reach XRay's
- * handler again).
+ * handler again); `xray_traced span` calls middle() SPAN_CALLS times
+ * between two calls of with_arg() and prints the TSC it read just after
+ * the first and just before the second (the records' timestamps must
+ * cover that span when the calls between are erased).
  */
 #include <complex.h>
 #include <pthread.h>
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <x86intrin.h>
 
 #define ARG_VALUE	0x1234abcdL
 #define EVENT		"checkpoint"
@@ -181,6 +185,21 @@ static int two_threads(void)
 	return 0;
 }
 
+#define SPAN_CALLS	1000
+
+static int span(void)
+{
+	long sum = with_arg(ARG_VALUE);
+	unsigned long long from = __rdtsc(), to;
+
+	for (int i = 0; i < SPAN_CALLS; i++)
+		sum += middle(i);
+	to = __rdtsc();
+	sum += with_arg(ARG_VALUE);
+	printf("%llu %llu %ld\n", from, to, sum);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char event[] = EVENT;
@@ -192,6 +211,8 @@ int main(int argc, char **argv)
 		return abi();
 	if (argc > 1 && strcmp(argv[1], "handover") == 0)
 		return handover();
+	if (argc > 1 && strcmp(argv[1], "span") == 0)
+		return span();
 	if (argc > 1 && strcmp(argv[1], "crash") == 0) {
 		crash_here(middle(1));
 		return 0;
