@@ -19,16 +19,24 @@
  * constructors have run their code, on this thread; a constructor may
  * have started a thread: the process's threads are listed before and
  * after, and with a new one the new libraries are not patched, every
- * selected function counted as "other threads running".  One lock
- * around the whole call: two dlopen()s do not patch at once, and one of
- * a library another is patching returns after it.  A constructor's own
- * dlopen() (the lock is recursive) leaves the patching to the outer one.
+ * selected function counted as "other threads running".  With -P
+ * ...@MODULE one lock around the whole call: two dlopen()s do not patch
+ * at once, and one of a library another is patching returns after it.
+ * A constructor's own dlopen() (the lock is recursive) leaves the
+ * patching to the outer one.  That lock is taken before the loader's
+ * dl_load_lock, so a glibc-internal load (NSS, iconv: not through this
+ * dlopen) whose library constructor calls dlopen() while another thread
+ * waits in here for dl_load_lock deadlocks: -P ...@MODULE only (the
+ * runtime's limits, Documentation/integrations.md).
  *
- * With --nest-libcall the new libraries' GOTs are hooked there too
- * (plt_nest.c; a GOT entry is rewritten in one store, so threads may
- * run), and dlclose() is wrapped to forget the libraries it unloaded.
- * A call of dlopen() through a hooked GOT has fdr__plt_return as its
- * return address: the caller's is asked of the shadow stack.
+ * Without it no lock is held across the real dlopen() (with one, the
+ * same load hung every `fdr record` of such a program: libcall_test).
+ * With --nest-libcall the new libraries' GOTs are hooked after it
+ * (plt_nest.c's pass: what is loaded, once every load under way has
+ * ended; a GOT entry is rewritten in one store, so threads may run), and
+ * dlclose() is wrapped to forget the libraries it unloaded.  A call of
+ * dlopen() through a hooked GOT has fdr__plt_return as its return
+ * address: the caller's is asked of the shadow stack.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -65,7 +73,7 @@ struct tids {
 };
 
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-static unsigned depth;			/* under the lock */
+static __thread unsigned depth;		/* this thread's dlopen()s under way */
 static dlopen_fn *real_dlopen;		/* through the thunk */
 static bool patch_libs;			/* set once armed */
 static bool nest;			/* --nest-libcall: hook new GOTs */
@@ -105,12 +113,13 @@ static void unlock_all(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* (depth is the forking thread's: a constructor that forks returns
+ * through its dlopen() in the child too.) */
 static void reset_in_child(void)
 {
 	pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 	lock = fresh;
-	depth = 0;
 }
 
 void fdr__patch_dlopen_arm(void)
@@ -126,6 +135,20 @@ static void find_real(void)
 	dlopen_fn *thunk = real ? make_thunk(real) : NULL;
 
 	real_dlopen = thunk ? thunk : real;
+}
+
+static pthread_once_t found = PTHREAD_ONCE_INIT;
+
+/*
+ * At load, before the program's threads: dlsym() takes the loader's
+ * dl_load_lock, so the first dlopen() finding it while a glibc-internal
+ * load held that lock and its library's constructor called dlopen()
+ * (waiting on the once) deadlocked.  The once stays for a dlopen() from
+ * a constructor that runs before this one.
+ */
+__attribute__((constructor)) static void find_real_at_load(void)
+{
+	pthread_once(&found, find_real);
 }
 
 static int list_object(struct dl_phdr_info *info, size_t size, void *arg)
@@ -179,8 +202,9 @@ static bool listed(const struct objects *o, const struct dl_phdr_info *info)
 	return false;
 }
 
-/* Patch what the dlopen() between the two lists loaded; name the new
- * functions (their ids claimed as at start-up). */
+/* Patch what the dlopen() between the two lists loaded (-P ...@MODULE,
+ * under the lock); name the new functions (their ids claimed as at
+ * start-up). */
 static void patch_new(void)
 {
 	enum fdr_patch_why refuse = FDR_PATCH_OK;
@@ -189,8 +213,6 @@ static void patch_new(void)
 	fdr__plt_busy_enter();
 	if (nest)
 		fdr__plt_nest_hook_new(NULL);
-	if (!patch_libs)
-		goto claim;
 	after.n = 0;
 	after.full = false;
 	dl_iterate_phdr(list_object, &after);
@@ -200,33 +222,50 @@ static void patch_new(void)
 	for (unsigned i = 1; i < after.n; i++)
 		if (!listed(&before, &after.v[i]))
 			fdr__patch_lib(&after.v[i], refuse, true);
-claim:
 	fdr__plt_claim_ids(from);
 	fdr__plt_busy_leave();
 }
 
-__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
+/* -P ...@MODULE: the whole call under the lock (above). */
+static void *dlopen_patching(const char *file, int mode)
 {
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	const uintptr_t *slot = (const uintptr_t *)__builtin_frame_address(0) + 1;
-	char path[PATH_MAX];
 	void *h;
 
-	pthread_once(&once, find_real);
-	if (!real_dlopen)
-		return NULL;	/* no libc dlopen: never on glibc */
-	file = fdr__dl_as_caller((const void *)fdr__plt_real_return(slot), file, path, sizeof(path));
 	pthread_mutex_lock(&lock);
-	if ((patch_libs || nest) && !depth++ && patch_libs) {
+	if (!depth++) {
 		before.n = 0;
 		before.full = false;
 		dl_iterate_phdr(list_object, &before);
 		list_tids(&tids_before);
 	}
 	h = real_dlopen(file, mode);
-	if ((patch_libs || nest) && !--depth && h)
+	if (!--depth && h)
 		patch_new();
 	pthread_mutex_unlock(&lock);
+	return h;
+}
+
+static void claim_new(uint32_t first)
+{
+	fdr__plt_claim_ids(first);
+}
+
+__attribute__((visibility("default"))) void *dlopen(const char *file, int mode)
+{
+	const uintptr_t *slot = (const uintptr_t *)__builtin_frame_address(0) + 1;
+	char path[PATH_MAX];
+	void *h;
+
+	pthread_once(&found, find_real);
+	if (!real_dlopen)
+		return NULL;	/* no libc dlopen: never on glibc */
+	file = fdr__dl_as_caller((const void *)fdr__plt_real_return(slot), file, path, sizeof(path));
+	if (patch_libs)
+		return dlopen_patching(file, mode);
+	depth++;
+	h = real_dlopen(file, mode);
+	if (!--depth && h && nest)
+		fdr__plt_nest_pass(&lock, claim_new);
 	return h;
 }
 

@@ -9,6 +9,7 @@
 #ifndef FDR_PLT_HOOK_H
 #define FDR_PLT_HOOK_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -134,10 +135,14 @@ bool fdr__plt_nest_wanted(void);
 /* The objects loaded now (plt_nest.c); a pass given it, once every load
  * under way has ended, hooks only those; NULL: every object (at
  * start-up, and where a lock held across dlopen() serialises the loads:
- * patch_dlopen.c).  Freed with free(); NULL if no memory. */
+ * patch_dlopen.c with -P ...@MODULE).  Freed with free(); NULL if no
+ * memory.  fdr__plt_nest_pass: the whole pass after a dlopen() no lock
+ * was held across (the list, the wait, the hooking; done gets the first
+ * new entry, under caller_lock). */
 struct fdr_plt_settled;
 struct fdr_plt_settled *fdr__plt_nest_list(void);
 uint32_t fdr__plt_nest_hook_new(const struct fdr_plt_settled *only);
+uint32_t fdr__plt_nest_pass(pthread_mutex_t *caller_lock, void (*done)(uint32_t first));
 void fdr__plt_nest_forget_gone(void);
 
 /* plt_detect.c: built with fdr-cc (its own libfdr records)?  The

@@ -237,6 +237,39 @@ static void forget_gone(void)
 	}
 }
 
+/*
+ * The pass after a dlopen() that no lock was held across: list what is
+ * loaded (under the caller's lock), wait every load under way out
+ * (dladdr() takes the loader's dl_load_lock, which dlopen() holds to its
+ * end; not under the caller's lock: a library's constructor, run under
+ * dl_load_lock, may dlopen()), then hook only the listed objects and
+ * hand the new entries (from the first, under the caller's lock) to
+ * done.  Returns how many slots were hooked.
+ */
+uint32_t fdr__plt_nest_pass(pthread_mutex_t *caller_lock, void (*done)(uint32_t first))
+{
+	struct fdr_plt_settled *settled;
+	uint32_t from, n = 0;
+	Dl_info di;
+
+	pthread_mutex_lock(caller_lock);
+	settled = fdr__plt_nest_list();
+	pthread_mutex_unlock(caller_lock);
+	if (!settled)
+		return 0;
+	fdr__plt_busy_enter();
+	dladdr((void *)fdr__plt_nest_pass, &di);
+	fdr__plt_busy_leave();
+	pthread_mutex_lock(caller_lock);
+	from = fdr__plt_nsyms;
+	n = fdr__plt_nest_hook_new(settled);
+	if (n)
+		done(from);
+	pthread_mutex_unlock(caller_lock);
+	free(settled);
+	return n;
+}
+
 void fdr__plt_nest_forget_gone(void)
 {
 	fdr__plt_busy_enter();

@@ -121,33 +121,16 @@ void fdr__plt_self_start(uint32_t must, bool child_map_new)
  * the GOTs of the libraries loaded, and forget those unloaded
  * (plt_nest.c).
  */
+static void claim_new(uint32_t first)
+{
+	fdr__plt_claim_ids(first);
+	leave_recorded_libs(first);
+}
+
 void fdr__plt_self_dlopen(void)
 {
-	struct fdr_plt_settled *settled;
-	uint32_t from;
-	Dl_info di;
-
-	if (!nest)
-		return;
-	pthread_mutex_lock(&dl_lock);
-	settled = fdr__plt_nest_list();
-	pthread_mutex_unlock(&dl_lock);
-	if (!settled)
-		return;
-	/* Every load under way ends first: dladdr() takes the loader's
-	 * dl_load_lock, which dlopen() holds to its end.  Not under dl_lock:
-	 * a library's constructor, run under dl_load_lock, may dlopen(). */
-	fdr__plt_busy_enter();
-	dladdr((void *)fdr__plt_self_dlopen, &di);
-	fdr__plt_busy_leave();
-	pthread_mutex_lock(&dl_lock);
-	from = fdr__plt_nsyms;
-	if (fdr__plt_nest_hook_new(settled)) {
-		fdr__plt_claim_ids(from);
-		leave_recorded_libs(from);
-	}
-	pthread_mutex_unlock(&dl_lock);
-	free(settled);
+	if (nest)
+		fdr__plt_nest_pass(&dl_lock, claim_new);
 }
 
 void fdr__plt_self_dlclose(void)

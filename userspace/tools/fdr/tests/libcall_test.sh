@@ -76,6 +76,27 @@ for run in "xray" "gcc" "plain" "plain -P ."; do
 		|| nok "$run build: a fork while a thread holds the loader's lock: the child runs and exits" \
 			"rc=$rc" "$(cat fi.out)" "$(head -c 600 fi.err)"
 done
+# A library constructor that calls dlopen() while another thread waits
+# in dlopen(): glibc's own load (iconv's gconv module, under the loader's
+# lock) runs the constructor; libfdr-plt.so's dlopen took a lock of its
+# own, then the loader's, and both threads waited for ever (fixed: no
+# lock across the real dlopen() without -P ...@MODULE, and the real one
+# found at load, not by the first dlopen()).
+mkdir -p gconv
+check "build: a gconv module whose constructor calls dlopen()" \
+	clang-19 -O2 -shared -fPIC -o gconv/FDRTEST.so "$HERE/libcall_gconv_ctor.c"
+printf 'module FDRTEST// INTERNAL FDRTEST 1\nmodule INTERNAL FDRTEST// FDRTEST 1\n' >gconv/gconv-modules
+check "build: libcall_ctor_dlopen.c" clang-19 -O2 -pthread -rdynamic -o ctor_dlopen \
+	"$HERE/libcall_ctor_dlopen.c"
+for opts in "" "--nest-libcall"; do
+	rm -rf cd.data
+	GCONV_PATH=$T/gconv timeout -s KILL 60 "$FDR" record -o cd.data $opts -- ./ctor_dlopen \
+		>cd.out 2>cd.err; rc=$?
+	[ $rc = 0 ] && [ "$(cat cd.out)" = done ] && grep -q 'constructor: dlopen ok' cd.err \
+		&& ok "fdr record ${opts:-(library calls)}: a constructor's dlopen() under glibc's own load, another thread in dlopen(): both return" \
+		|| nok "fdr record ${opts:-(library calls)}: a constructor's dlopen() under glibc's own load, another thread in dlopen(): both return" \
+			"rc=$rc" "$(cat cd.out)" "$(head -c 600 cd.err)"
+done
 # -F records only the functions it names: a library call is a callee.
 rm -rf fo.data
 "$FDR" record -o fo.data -t 0 -F sorting -- "$T/prog_xray" >/dev/null 2>fo.err
