@@ -73,7 +73,8 @@ struct tids {
 };
 
 static pthread_mutex_t lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-static __thread unsigned depth;		/* this thread's dlopen()s under way */
+/* This thread's dlopen()s under way (a constructor's own is nested). */
+static __thread unsigned depth __attribute__((tls_model("initial-exec")));
 static dlopen_fn *real_dlopen;		/* through the thunk */
 static bool patch_libs;			/* set once armed */
 static bool nest;			/* --nest-libcall: hook new GOTs */
@@ -247,7 +248,9 @@ static void *dlopen_patching(const char *file, int mode)
 
 static void claim_new(uint32_t first)
 {
+	fdr__plt_busy_enter();
 	fdr__plt_claim_ids(first);
+	fdr__plt_busy_leave();
 }
 
 __attribute__((visibility("default"))) void *dlopen(const char *file, int mode)

@@ -44,6 +44,7 @@ struct flusher {
 		uint64_t max_gap_ns;	/* longest time between two looks */
 		uint64_t max_write_ns;	/* longest append (the write blocked?) */
 		struct stream_sched sched;	/* what the scheduler granted it */
+		int append_error;	/* -errno that ended it early, or 0 */
 	} stream;
 };
 

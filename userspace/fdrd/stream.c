@@ -177,8 +177,10 @@ static int append(struct stream *s, struct log_layout *l)
 	char err[PATH_MAX + 256];
 	int ret = stream_log_append(&s->log, l, err, sizeof(err));
 
-	if (ret)
+	if (ret) {
 		msg_error("%s", err);
+		s->f->stream.append_error = ret;
+	}
 	return ret;
 }
 

@@ -280,6 +280,9 @@ static void recording_info(const struct info *in, const struct data_source *ds,
 	row("mode", "%s", !strcmp(get(in, "mode"), "stream") ?
 	    "stream (every buffer written while the program ran)" :
 	    "flight recorder (the last buffers, written at the end)");
+	if (strcmp(get(in, "stream_stopped"), "-"))
+		row("stream stopped", "%s: the log ends there, the later calls were not kept",
+		    get(in, "stream_stopped"));
 	threshold_row(in);
 	trigger_rows(in, ds, syms);
 	args_rows(in, syms);

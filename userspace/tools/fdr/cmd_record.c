@@ -4,6 +4,7 @@
  * run PROG and its descendants, finalize, flush, put DIR in place.  Every
  * failure before the end leaves no DIR and no region behind.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,13 @@ static void summary(const struct data_dir *d, const struct backend *b,
 			s->threads == 1 ? "" : "s", (unsigned long long)s->recycled,
 			(unsigned long long)s->dropped, sched,
 			b->embedded ? "private embedded region" : b->target, how);
-	if (o->stream && s->dropped)
+	if (s->stream_error)
+		fprintf(stderr, "fdr record: the stream stopped while PROG ran (%s): %s/"
+			FDR_LOG_NAME " holds its calls up to there, the later ones were not "
+			"kept%s\n", strerror(-s->stream_error), d->final,
+			s->stream_error == -EFBIG ? " (raise ulimit -f)" :
+			s->stream_error == -ENOSPC ? " (free space on its file system)" : "");
+	else if (o->stream && s->dropped)
 		say_stream_lost(s);
 	else if (!o->stream && s->recycled)
 		fprintf(stderr, "fdr record: the ring wrapped: the log holds the last "
@@ -249,7 +256,7 @@ static int record(const struct record_opts *o, const struct prog *p, const char 
 	summary(&d, &b, o, &sum, run.wstatus);
 	fdr__patch_summary(o, d.final);
 	trigger_summary(o, &st);
-	return prog_status(run.wstatus);
+	return sum.stream_error ? FDR_EXIT_FAILED : prog_status(run.wstatus);
 fail:
 	fdr__data_dir_abort(&d);
 	if (r == FDR_EXIT_FAILED)

@@ -110,6 +110,12 @@ int fdr__stream_finish(struct stream_run *s, const struct fdr_status *st,
 	sum->stream_gap_ns = s->f.stream.max_gap_ns;
 	sum->stream_write_ns = s->f.stream.max_write_ns;
 	sum->stream_rt = s->f.stream.sched.prio == STREAM_PRIO_RT;
+	/* A write failed mid-run (disk full, ulimit -f): the log up to the
+	 * last whole buffer was named all the same (stream.c); keep it. */
+	if (out == FLUSH_FAILED && s->f.stream.append_error && s->f.last_log[0]) {
+		sum->stream_error = s->f.stream.append_error;
+		out = FLUSH_WRITTEN;
+	}
 	if (out == FLUSH_WRITTEN) {
 		sum->written = true;
 		fdr__read_side_table(s->f.last_log, sum);

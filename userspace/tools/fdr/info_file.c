@@ -17,6 +17,9 @@
  *   trigger	<ns>	<fid>		(--trigger; fid 0: any function)
  *   finalized	trigger	<fid>	<duration_ns>	<pid>	<tid>
  *   				(when the trigger ended the recording)
+ *   mode	stream			(--stream)
+ *   stream_stopped	<why>		(a write failed mid-run, disk full or
+ *				ulimit -f: the log ends there)
  *   log	log.xray
  *   sched	log.xray.sched		(when the kernel's view was recorded)
  *   attached	<pid>	<buffers recycled>
@@ -210,6 +213,8 @@ int fdr__info_write(const char *dir, const struct prog *p, const struct record_o
 			st->finalize_tid);
 	if (o->stream)
 		fputs("mode\tstream\n", f);
+	if (sum->stream_error)
+		fprintf(f, "stream_stopped\t%s\n", strerror(-sum->stream_error));
 	if (o->pid)
 		fprintf(f, "attached\t%d\t%llu\n", (int)o->pid,
 			(unsigned long long)st->buffers_recycled);

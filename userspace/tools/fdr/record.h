@@ -222,6 +222,9 @@ struct flush_summary {
 	uint64_t stream_wait_ns, stream_gap_ns;	/* and the longest gap between looks */
 	uint64_t stream_write_ns;		/* and its longest append */
 	bool stream_rt;			/* its thread had SCHED_FIFO (stream_sched.h) */
+	int stream_error;		/* -errno that stopped the stream mid-run (disk
+					 * full, ulimit -f): the log holds what came
+					 * before; 0: none */
 };
 int fdr__flush_log(struct backend *b, const struct fdr_status *st, const char *dir,
 		   struct flush_summary *sum);
@@ -232,7 +235,9 @@ void fdr__read_sched_header(const char *log, struct flush_summary *sum);
 /*
  * flush_stream.c: with --stream, the log is written while PROG runs, by a
  * thread of fdr's that owns the region's stream flush from before PROG
- * starts; it ends after the finalize.  0 or the exit status.
+ * starts; it ends after the finalize.  0 or the exit status; 0 also when
+ * a write stopped the stream mid-run but the log of what came before was
+ * named (sum->stream_error says why it stopped).
  */
 struct stream_run;
 int fdr__stream_start(struct backend *b, const char *dir, struct stream_run **out);

@@ -436,18 +436,34 @@ if mount -t tmpfs -o size=64k fdr-test "$MNT" 2>/dev/null; then
 	"$FDR" record --no-libcall -o "$MNT/d" -t 0 -- ./traced many 20000 2>e.err; rc=$?
 	[ $rc = 125 ] && grep -q 'No space left on device' e.err && ok "disk full: 125 and a message" || nok "disk full: 125 and a message" "rc=$rc" "$(cat e.err)"
 	no_leftovers "disk full: no data directory" "$MNT" d
-	# keeping every call by streaming: the disk fills mid-run
-	"$FDR" record --no-libcall -o "$MNT/d" -t 0 --stream -- ./traced many 2000000 2>e.err; rc=$?
+	# keeping every call by streaming: the disk (2 MiB now) fills
+	# mid-run.  The log up to the last whole buffer is kept when DIR's
+	# small files still fit in what cutting it back freed (3 runs of 3
+	# here); else nothing is left (no partial DIR either way).
+	mount -o remount,size=2m "$MNT"
+	"$FDR" record --no-libcall -o "$MNT/d" -t 0 -b 16K -n 16 --stream -- ./traced many 2000000 2>e.err; rc=$?
 	[ $rc = 125 ] && grep -q "writing the stream's log: No space left on device" e.err &&
 		ok "disk full while streaming: 125 and a message" ||
 		nok "disk full while streaming: 125 and a message" "rc=$rc" "$(cat e.err)"
-	no_leftovers "disk full while streaming: no data directory" "$MNT" d
-	[ -z "$(ls -A "$MNT")" ] && ok "disk full while streaming: nothing left on the disk" ||
-		nok "disk full while streaming: nothing left on the disk" "$(ls -A "$MNT")"
+	if [ -d "$MNT/d" ]; then
+		grep -q "^fdr record: the stream stopped while PROG ran (No space left on device): $MNT/d/log.xray holds its calls up to there" e.err &&
+			grep -q "^stream_stopped	No space left on device\$" "$MNT/d/info" &&
+			"$B/fdrlog" verify "$MNT/d/log.xray" >/dev/null 2>&1 &&
+			ok "disk full while streaming: DIR keeps a valid log of the calls before, info and the summary say why it ends" ||
+			nok "disk full while streaming: DIR keeps a valid log of the calls before, info and the summary say why it ends" \
+				"$(cat e.err)" "$(cat "$MNT/d/info" 2>&1 | head -30)"
+	else
+		grep -q 'no data directory written' e.err &&
+			ok "disk full while streaming: no room left for DIR's small files: no DIR, and it says so" ||
+			nok "disk full while streaming: no room left for DIR's small files: no DIR, and it says so" "$(cat e.err)"
+	fi
+	[ -z "$(ls -A "$MNT" | grep -vx d)" ] && ok "disk full while streaming: nothing else left on the disk" ||
+		nok "disk full while streaming: nothing else left on the disk" "$(ls -A "$MNT")"
 else
 	MNT=; skip "disk full" "cannot mount tmpfs (not root?)"; skip "disk full: no data directory" "no tmpfs"
-	skip "disk full while streaming" "no tmpfs"; skip "disk full while streaming: no data directory" "no tmpfs"
-	skip "disk full while streaming: nothing left on the disk" "no tmpfs"
+	skip "disk full while streaming" "no tmpfs"
+	skip "disk full while streaming: the log before, or no DIR" "no tmpfs"
+	skip "disk full while streaming: nothing else left on the disk" "no tmpfs"
 fi
 
 # ---- a file size limit (ulimit -f) ----
@@ -459,12 +475,27 @@ fi
 	ok "ring larger than ulimit -f: 125 and a message naming the limit" ||
 	nok "ring larger than ulimit -f: 125 and a message naming the limit" "rc=$rc" "$(cat fsz.err)"
 no_leftovers "ring larger than ulimit -f: no data directory" . fsz.data
-# the ring fits, the streamed log outgrows the limit mid-run
+# the ring fits, the streamed log outgrows the limit mid-run: the log up
+# to the last whole buffer under the limit is kept, and said so
 ( ulimit -f 1024; exec "$FDR" record --no-libcall -o fsz.data -t 0 -b 16K -n 16 --stream -- ./traced many 2000000 ) 2>fsz.err; rc=$?
 [ $rc = 125 ] && grep -q "writing the stream's log: File too large (.*ulimit -f" fsz.err &&
 	ok "stream past ulimit -f: 125 and a message naming the limit" ||
 	nok "stream past ulimit -f: 125 and a message naming the limit" "rc=$rc" "$(cat fsz.err)"
-no_leftovers "stream past ulimit -f: no data directory" . fsz.data
+fsz_size=$(stat -c %s fsz.data/log.xray 2>/dev/null || echo 0)
+grep -q "^fdr record: the stream stopped while PROG ran (File too large): $T/fsz.data/log.xray holds its calls up to there, the later ones were not kept (raise ulimit -f)\$" fsz.err &&
+	grep -q "^stream_stopped	File too large\$" fsz.data/info && [ "$fsz_size" -gt 0 ] &&
+	[ "$fsz_size" -le $((1024 * 1024)) ] && "$B/fdrlog" verify fsz.data/log.xray >/dev/null 2>&1 &&
+	ok "stream past ulimit -f: DIR keeps the log under the limit ($fsz_size bytes, valid), info and the summary say why it ends" ||
+	nok "stream past ulimit -f: DIR keeps the log under the limit, info and the summary say why it ends" \
+		"size $fsz_size" "$(cat fsz.err)" "$(grep -v '^argv' fsz.data/info 2>&1 | head -30)"
+"$FDR" info fsz.data 2>/dev/null | grep -q "stream stopped.*File too large: the log ends there" &&
+	ok "stream past ulimit -f: fdr info says where the log ends" ||
+	nok "stream past ulimit -f: fdr info says where the log ends" "$("$FDR" info fsz.data 2>&1 | head -40)"
+"$FDR" report fsz.data >/dev/null 2>fszr.err &&
+	ok "stream past ulimit -f: fdr report reads the kept log" ||
+	nok "stream past ulimit -f: fdr report reads the kept log" "$(head -5 fszr.err)"
+rm -rf fsz.data
+no_leftovers "stream past ulimit -f: no staging directory left" . fsz.data
 
 # ---- a thread with many buffers ----
 # llvm-xray 19 orders a thread's blocks with a comparator that calls two
