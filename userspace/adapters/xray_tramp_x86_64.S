@@ -150,6 +150,20 @@
 /* A field of this thread's writer (fdr_thread_asm.h), local-exec. */
 #define TLS(field)	%fs:FDR_ASM_THREAD@tpoff+field
 
+/* The record's end, pos in rdx: publish it (fdr__publish_at()), leave
+ * the re-entry guard, restore rax and rdx, return to the sled. */
+.macro PUBLISH_RETURN
+	movq	TLS(FDR_ASM_T_DESC), %rax
+	movq	%rdx, FDR_ASM_D_EXTENTS(%rax)	/* fdr__publish_at() */
+	movb	$0, TLS(FDR_ASM_T_BUSY)
+	popq	%rdx
+	.cfi_adjust_cfa_offset -8
+	popq	%rax
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_adjust_cfa_offset 16
+.endm
+
 /*
  * Inside FAST_FN 1, the delta in rdx: fdr__undoable() and what
  * fdr__fast_fn() does then.  An Exit within the threshold of the last
@@ -183,15 +197,7 @@
 6:
 	movq	$0, TLS(FDR_ASM_T_LAST_ENTRY)
 9:
-	movq	TLS(FDR_ASM_T_DESC), %rax
-	movq	%rdx, FDR_ASM_D_EXTENTS(%rax)	/* fdr__publish_at() */
-	movb	$0, TLS(FDR_ASM_T_BUSY)
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
-	ret
-	.cfi_adjust_cfa_offset 16
+	PUBLISH_RETURN
 4:
 	movq	%rax, %rdx
 	subq	TLS(FDR_ASM_T_LATEST_TSC), %rdx	/* the delta again */
@@ -253,15 +259,7 @@
 	movq	%r10, (%rax,%rdx)
 	addq	$FDR_ASM_FUNCTION_SIZE, %rdx
 	movq	%rdx, TLS(FDR_ASM_T_POS)
-	movq	TLS(FDR_ASM_T_DESC), %rax
-	movq	%rdx, FDR_ASM_D_EXTENTS(%rax)	/* fdr__publish_at() */
-	movb	$0, TLS(FDR_ASM_T_BUSY)
-	popq	%rdx
-	.cfi_adjust_cfa_offset -8
-	popq	%rax
-	.cfi_adjust_cfa_offset -8
-	ret
-	.cfi_adjust_cfa_offset 16
+	PUBLISH_RETURN
 7:
 	movb	$0, TLS(FDR_ASM_T_BUSY)
 8:
