@@ -2,7 +2,9 @@
 /*
  * cmd_record.c - `fdr record`: check PROG, prepare DIR, take a region,
  * run PROG and its descendants, finalize, flush, put DIR in place.  Every
- * failure before the end leaves no DIR and no region behind.
+ * failure before the end leaves no DIR and no region behind, but one: a
+ * stream whose write failed mid-run (disk full, ulimit -f) keeps DIR with
+ * its log so far, and fdr record exits 125 (flush_stream.c).
  */
 #include <errno.h>
 #include <signal.h>
