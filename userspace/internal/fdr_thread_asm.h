@@ -14,7 +14,8 @@
 #ifndef FDR_THREAD_ASM_H
 #define FDR_THREAD_ASM_H
 
-/* The writer's symbol: FDR__THREAD_SYMBOL */
+/* The writer's symbol, FDR__THREAD_SYMBOL's name: when a layout change
+ * bumps that, this stale name is an undefined symbol and the link fails. */
 #define FDR_ASM_THREAD		fdr__thread_layout_2
 
 /* struct fdr_thread */
