@@ -53,12 +53,6 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *ret_slot);
 /* plt_shadow.c: before the first hook runs (errno's TLS offset). */
 void fdr__plt_shadow_init(void);
 uintptr_t fdr__plt_exit(uintptr_t rsp);
-/* plt_shadow.c: the common case of a patched function's entry and exit
- * (patch_tramp_x86_64.S), keeping every register but rax; 0: not taken,
- * call fdr__plt_enter / fdr__plt_exit. */
-__attribute__((no_caller_saved_registers)) uintptr_t
-fdr__patch_try_enter(uintptr_t index, uintptr_t *ret_slot);
-__attribute__((no_caller_saved_registers)) uintptr_t fdr__patch_try_exit(uintptr_t rsp);
 /* Before an exception unwinds: give every frame its real return address
  * back; after it is caught: close the frames it left (return slots below
  * rsp), re-hook the rest. */

@@ -32,6 +32,7 @@
  * libfdr-plt.so.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -40,10 +41,9 @@
 #include "fdr_inline.h"
 #include "plt_args.h"
 #include "plt_hook.h"
+#include "plt_shadow_asm.h"
 #include "vstate_call.h"
 #include "xray_xstate.h"
-
-#define SHADOW_MAX	512
 
 struct shadow_entry {
 	uintptr_t *slot;	/* where the caller's return address lives */
@@ -60,7 +60,30 @@ struct shadow {
 	struct shadow_entry e[SHADOW_MAX];
 };
 
-static __thread struct shadow shadow __attribute__((tls_model("initial-exec")));
+/* patch_tramp_x86_64.S reads and pushes entries too: by name, at the
+ * offsets of plt_shadow_asm.h. */
+__thread struct shadow fdr__plt_shadow
+	__attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+#define ASM_IS(asm_value, c_value) \
+	_Static_assert((asm_value) == (c_value), #asm_value " is " #c_value)
+ASM_IS(PLT_SYM_SIZE, sizeof(struct fdr_plt_sym));
+ASM_IS(PLT_SYM_TARGET, offsetof(struct fdr_plt_sym, target));
+ASM_IS(PLT_SYM_FID, offsetof(struct fdr_plt_sym, fid));
+ASM_IS(PLT_SYM_CATCHES, offsetof(struct fdr_plt_sym, catches));
+ASM_IS(PLT_SYM_KEEPS_ALL, offsetof(struct fdr_plt_sym, keeps_all));
+/* One 2-byte compare with 1 is keeps_all && !keeps_ret. */
+ASM_IS(PLT_SYM_KEEPS_ALL + 1, offsetof(struct fdr_plt_sym, keeps_ret));
+ASM_IS(sizeof(bool), 1);
+ASM_IS(SHADOW_DEPTH, offsetof(struct shadow, depth));
+ASM_IS(SHADOW_BUSY, offsetof(struct shadow, busy));
+ASM_IS(SHADOW_E, offsetof(struct shadow, e));
+ASM_IS(1 << SHADOW_E_SHIFT, sizeof(struct shadow_entry));
+ASM_IS(SHADOW_E_SLOT, offsetof(struct shadow_entry, slot));
+ASM_IS(SHADOW_E_RET, offsetof(struct shadow_entry, ret));
+ASM_IS(SHADOW_E_HOOK, offsetof(struct shadow_entry, hook));
+ASM_IS(SHADOW_E_FID, offsetof(struct shadow_entry, fid));
+ASM_IS(SHADOW_E_UNHOOKED, offsetof(struct shadow_entry, unhooked));
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
 
@@ -75,14 +98,14 @@ static bool on_altstack(void)
  * registers: the fast path uses none, the general path is wrapped. */
 void fdr__plt_busy_enter(void)
 {
-	shadow.busy++;
+	fdr__plt_shadow.busy++;
 	barrier();
 }
 
 void fdr__plt_busy_leave(void)
 {
 	barrier();
-	shadow.busy--;
+	fdr__plt_shadow.busy--;
 }
 
 /* The general path may call libc (a new buffer): with --nest-libcall, a
@@ -237,7 +260,7 @@ static uintptr_t real_ret(const struct shadow *sh, const uintptr_t *slot)
 
 uintptr_t fdr__plt_real_return(const uintptr_t *slot)
 {
-	const struct shadow *sh = &shadow;
+	const struct shadow *sh = &fdr__plt_shadow;
 
 	if (!is_hook(*slot))
 		return *slot;
@@ -278,7 +301,7 @@ uintptr_t fdr__plt_enter(uintptr_t index, uintptr_t *slot)
 uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *regs)
 {
 	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
-	struct shadow *sh = &shadow;
+	struct shadow *sh = &fdr__plt_shadow;
 	struct shadow_entry *e;
 	uintptr_t ret;
 	int err;
@@ -313,68 +336,6 @@ uintptr_t fdr__plt_enter_regs(uintptr_t index, uintptr_t *slot, const uint64_t *
 	return s->target;
 }
 
-/*
- * The common case of a patched function's entry and exit, first called
- * by patch_tramp_x86_64.S with only rax, rsi and rdi kept: every other
- * register is the compiler's to save (no_caller_saved_registers), and
- * these call nothing, so they save only the few they use.  The common
- * case is the one fdr__plt_enter_regs and fdr__plt_exit_regs take with
- * nothing to close, no -A/-R, no catcher and the record's inline path:
- * an entry pushed and a record written, or neither (0: the trampoline
- * saves every register and calls those).  No system call: errno stays.
- */
-#define FDR_PATCH_FAST __attribute__((no_caller_saved_registers))
-
-FDR_PATCH_FAST uintptr_t fdr__patch_try_enter(uintptr_t index, uintptr_t *slot)
-{
-	const struct fdr_plt_sym *s = &fdr__plt_syms[index];
-	struct shadow *sh = &shadow;
-	uint32_t depth = sh->depth;
-	uintptr_t ret = *slot;
-	struct shadow_entry *e;
-
-	/* a hooked slot (a tail call), fdr's own call, a frame to close */
-	if (!s->fid || !s->keeps_all || s->catches || s->keeps_ret || sh->busy ||
-	    fdr__plt_args_on || depth >= SHADOW_MAX ||
-	    ret - fdr__plt_own_lo < fdr__plt_own_len || is_hook(ret) ||
-	    (depth && sh->e[depth - 1].slot <= slot))
-		return 0;
-	if (!fdr__fast_fn(FDR_FN_ENTER, s->fid))
-		return 0;
-	e = &sh->e[depth];
-	e->slot = slot;
-	e->ret = ret;
-	e->hook = (uintptr_t)fdr__patch_return;
-	e->fid = s->fid;
-	e->unhooked = false;
-	barrier();	/* a signal handler's calls push above it */
-	sh->depth = depth + 1;
-	barrier();
-	*slot = e->hook;
-	return s->target;
-}
-
-/* rsp: the caller's after the return.  The top entry's own slot: no
- * frame a longjmp left above it. */
-FDR_PATCH_FAST uintptr_t fdr__patch_try_exit(uintptr_t rsp)
-{
-	struct shadow *sh = &shadow;
-	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
-	uint32_t depth = sh->depth;
-	const struct shadow_entry *e;
-	uintptr_t ret;
-
-	if (!depth || fdr__plt_args_on)
-		return 0;
-	e = &sh->e[depth - 1];
-	if (e->slot != slot || !fdr__fast_fn(FDR_FN_EXIT, e->fid))
-		return 0;
-	ret = e->ret;	/* before the pop: a signal handler's call reuses the entry */
-	barrier();
-	sh->depth = depth - 1;
-	return ret;
-}
-
 static void __attribute__((noreturn)) lost(void)
 {
 	static const char msg[] = "fdr: library-call tracing lost a return "
@@ -393,7 +354,7 @@ uintptr_t fdr__plt_exit(uintptr_t rsp)
 
 uintptr_t fdr__plt_exit_regs(uintptr_t rsp, const uint64_t *regs)
 {
-	struct shadow *sh = &shadow;
+	struct shadow *sh = &fdr__plt_shadow;
 	uintptr_t *slot = (uintptr_t *)(rsp - sizeof(uintptr_t));
 	uint32_t i = sh->depth;
 	uintptr_t ret;
@@ -419,7 +380,7 @@ __thread bool fdr__plt_unwinding __attribute__((tls_model("initial-exec")));
 
 void fdr__plt_unhook_returns(void)
 {
-	struct shadow *sh = &shadow;
+	struct shadow *sh = &fdr__plt_shadow;
 
 	fdr__plt_unwinding = sh->depth > 0;
 
@@ -434,7 +395,7 @@ void fdr__plt_unhook_returns(void)
 
 void fdr__plt_close_below(uintptr_t limit)
 {
-	struct shadow *sh = &shadow;
+	struct shadow *sh = &fdr__plt_shadow;
 	uint32_t keep = sh->depth;
 
 	while (keep > 0 && (uintptr_t)sh->e[keep - 1].slot < limit)
@@ -444,7 +405,7 @@ void fdr__plt_close_below(uintptr_t limit)
 
 void fdr__plt_rehook_returns(uintptr_t rsp)
 {
-	struct shadow *sh = &shadow;
+	struct shadow *sh = &fdr__plt_shadow;
 
 	fdr__plt_unwinding = false;
 	fdr__plt_close_below(rsp);

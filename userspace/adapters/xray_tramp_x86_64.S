@@ -14,8 +14,8 @@
  * stack is left alone: no code on these paths uses long double).
  *
  * The common case costs almost nothing for that.  For entry and exit
- * sleds, FAST_FN below writes the record in rax and rdx, pushed and
- * popped, and r10: the steps of fdr__fast_fn() (<fdr_inline.h>) for an
+ * sleds, FAST_FN (fast_fn_x86_64.h) writes the record in rax and rdx,
+ * pushed and popped, and r10: the steps of fdr__fast_fn() (<fdr_inline.h>) for an
  * Enter or an Exit (erasing the Enter of a call shorter than the
  * threshold), addressing the writer's fields at fixed offsets from %fs
  * (the writer is in the executable, as libfdr-xray.a links libfdr.a:
@@ -51,7 +51,6 @@
 
 /* VSTATE_SAVE / VSTATE_RESTORE: vstate_x86_64.h */
 #include "vstate_x86_64.h"
-#include "fdr_thread_asm.h"
 
 /* The frame both forms share: rbp pushed and pointing at itself, the
  * mask slot under it. */
@@ -134,28 +133,12 @@
 	je	1f
 .endm
 
-/*
- * FAST_FN kind: the record of an entry (kind 0) or exit (kind 1) sled in
- * the common case, as fdr__fast_fn() writes it - same checks in the same
- * order of effect, same bytes - in rax and rdx (saved) and r10 (the
- * function id, which it clobbers), every other register kept.  Returns
- * to the sled when the record is written (or an Enter erased);
- * otherwise falls through with every register as it came (r10 too) and
- * nothing written: busy, not this region's buffer, no room, another
- * CPU, a delta that does not fit, or an Exit that would walk back over
- * a tail-call chain - what fdr__fast_fn() declines too, so the general
- * path comes next.  x86 keeps stores in program order, which is all the
- * busy guard and the release store of the extents need here.
- */
 /* A field of this thread's writer (fdr_thread_asm.h), local-exec. */
 #define TLS(field)	%fs:FDR_ASM_THREAD@tpoff+field
+#include "fast_fn_x86_64.h"
 
-/* The record's end, pos in rdx: publish it (fdr__publish_at()), leave
- * the re-entry guard, restore rax and rdx, return to the sled. */
-.macro PUBLISH_RETURN
-	movq	TLS(FDR_ASM_T_DESC), %rax
-	movq	%rdx, FDR_ASM_D_EXTENTS(%rax)	/* fdr__publish_at() */
-	movb	$0, TLS(FDR_ASM_T_BUSY)
+/* FAST_FN's end when it wrote: restore rax and rdx, return to the sled. */
+.macro POP_RETURN
 	popq	%rdx
 	.cfi_adjust_cfa_offset -8
 	popq	%rax
@@ -164,105 +147,15 @@
 	.cfi_adjust_cfa_offset 16
 .endm
 
-/*
- * Inside FAST_FN 1, the delta in rdx: fdr__undoable() and what
- * fdr__fast_fn() does then.  An Exit within the threshold of the last
- * undoable Enter erases that Enter (fdr__erase_enter()) and returns to
- * the sled; the walk back over a tail-call chain (the last undoable Enter
- * with TailExits before it) is C's: to 7 (declined).  Anything else falls
- * through, the delta in rdx again.
- */
-.macro ERASE_IF_UNDOABLE
-	cmpl	$0, TLS(FDR_ASM_T_UNDO)
-	je	5f
-	movq	%rax, %rdx
-	subq	TLS(FDR_ASM_T_LAST_ENTRY), %rdx
-	cmpq	TLS(FDR_ASM_T_THRESHOLD), %rdx
-	jae	4f
-	cmpl	$1, TLS(FDR_ASM_T_UNDO)
-	jne	3f
-	cmpl	$0, TLS(FDR_ASM_T_UNDO + 4)	/* undo_tails */
-	jne	7f
-3:
-	movq	TLS(FDR_ASM_T_POS), %rdx
-	subq	$FDR_ASM_FUNCTION_SIZE, %rdx	/* rdx: pos of the Enter */
-	movq	%rdx, TLS(FDR_ASM_T_POS)
-	movq	TLS(FDR_ASM_T_BUF), %rax
-	movl	4(%rax,%rdx), %eax		/* rax: the Enter's delta */
-	subq	%rax, TLS(FDR_ASM_T_LATEST_TSC)
-	decl	TLS(FDR_ASM_T_UNDO)
-	jz	6f
-	subq	%rax, TLS(FDR_ASM_T_LAST_ENTRY)	/* the Enter before it */
-	jmp	9f
-6:
-	movq	$0, TLS(FDR_ASM_T_LAST_ENTRY)
-9:
-	PUBLISH_RETURN
-4:
-	movq	%rax, %rdx
-	subq	TLS(FDR_ASM_T_LATEST_TSC), %rdx	/* the delta again */
-5:
-.endm
-
-.macro FAST_FN kind
+/* FAST_FN (fast_fn_x86_64.h) with rax and rdx saved around it: returns
+ * to the sled when the record is written; otherwise falls through with
+ * every register as it came and nothing written. */
+.macro FAST_FN_SAVED kind
 	pushq	%rax
 	.cfi_adjust_cfa_offset 8
 	pushq	%rdx
 	.cfi_adjust_cfa_offset 8
-	rdtsc
-	shlq	$32, %rdx
-	orq	%rdx, %rax			/* rax: the TSC */
-	cmpb	$0, TLS(FDR_ASM_T_BUSY)
-	jne	8f
-	movb	$1, TLS(FDR_ASM_T_BUSY)
-	movq	fdr__current@GOTPCREL(%rip), %rdx
-	movq	(%rdx), %rdx
-	cmpq	%rdx, TLS(FDR_ASM_T_REGION)
-	jne	7f
-	movq	TLS(FDR_ASM_T_CTL), %rdx
-	cmpl	$FDR_ASM_STATE_INITIALIZED, FDR_ASM_C_STATE(%rdx)
-	jne	7f
-	movl	FDR_ASM_C_GENERATION(%rdx), %edx
-	cmpl	%edx, TLS(FDR_ASM_T_GENERATION)
-	jne	7f
-	movq	TLS(FDR_ASM_T_POS), %rdx
-	addq	$FDR_ASM_FAST_NEED, %rdx
-	cmpq	TLS(FDR_ASM_T_FAST_SIZE), %rdx
-	ja	7f
-	movq	TLS(FDR_ASM_T_CPU_OFFSET), %rdx
-	movl	%fs:(%rdx), %edx
-	cmpl	TLS(FDR_ASM_T_CPU), %edx
-	jne	7f
-	movq	%rax, %rdx
-	subq	TLS(FDR_ASM_T_LATEST_TSC), %rdx	/* rdx: the delta */
-	cmpq	$FDR_ASM_DELTA_MAX, %rdx
-	ja	7f
-	.if \kind
-	ERASE_IF_UNDOABLE
-	.endif
-	/* Nothing declines from here: r10 and rax may go. */
-	.if \kind
-	movq	$0, TLS(FDR_ASM_T_UNDO)	/* fdr__undo_note_exit() */
-	.else
-	incl	TLS(FDR_ASM_T_UNDO)	/* fdr__undo_note_enter() */
-	movq	%rax, TLS(FDR_ASM_T_LAST_ENTRY)
-	.endif
-	movq	%rax, TLS(FDR_ASM_T_LATEST_TSC)
-	shll	$FDR_ASM_FN_ID_SHIFT, %r10d	/* FDR_FN_WORD0(kind, fid) */
-	.if \kind
-	orl	$FDR_ASM_FN_EXIT_BITS, %r10d
-	.endif
-	shlq	$32, %rdx
-	orq	%rdx, %r10			/* r10: the record, word 0 and delta */
-	movq	TLS(FDR_ASM_T_POS), %rdx
-	movq	TLS(FDR_ASM_T_BUF), %rax
-	movq	%r10, (%rax,%rdx)
-	addq	$FDR_ASM_FUNCTION_SIZE, %rdx
-	movq	%rdx, TLS(FDR_ASM_T_POS)
-	PUBLISH_RETURN
-7:
-	movb	$0, TLS(FDR_ASM_T_BUSY)
-8:
+	FAST_FN \kind, POP_RETURN
 	popq	%rdx
 	.cfi_adjust_cfa_offset -8
 	popq	%rax
@@ -275,7 +168,7 @@
 .macro ENTRY_LIKE name, type, xray, try=none, handler=fdr__xray_fast_event, witharg=0
 	TRAMP_BEGIN \name
 	.ifc \try,asm
-	FAST_FN 0
+	FAST_FN_SAVED 0
 	.else
 	.ifnc \try,none
 	/* 2 pushes keep the call aligned (rsp = 0 mod 16 on arrival). */
@@ -310,7 +203,7 @@
 /* Exit sleds `jmp` here in place of the function's `ret`: stack = the
  * return into its caller, rsp = 8 mod 16; `ret` then returns there. */
 	TRAMP_BEGIN fdr__xray_exit_tramp
-	FAST_FN 1
+	FAST_FN_SAVED 1
 	GENERAL_CALL fdr__xray_fast_event, 1, 8
 	ret
 1:

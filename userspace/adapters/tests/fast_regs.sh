@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: MIT
 # fast_regs.sh OBJ [FUNC...]: the trampolines keep only their call's
 # registers around the common-case calls - xray_fast.c's (the default
-# FUNCs; xray_tramp_x86_64.S), plt_shadow.c's fdr__patch_try_enter and
-# fdr__patch_try_exit (patch_tramp_x86_64.S) - which is right only if
-# each of them calls nothing and touches no vector or x87 register.
+# FUNCs; xray_tramp_x86_64.S) - which is right only if each of them
+# calls nothing and touches no vector or x87 register.
 # Checks the compiled object's disassembly; TAP on stdout.
 set -u
 obj=$1
