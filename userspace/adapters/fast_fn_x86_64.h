@@ -7,7 +7,8 @@
  * (patch_tramp_x86_64.S).  It needs three registers where the C fast
  * path compiled no_caller_saved_registers saves seven, and the
  * trampoline's pushes and pops of those were most of the difference on
- * an Intel Xeon (bench/README.md).  Included by .S files only.
+ * an Intel Xeon (bench/patch/README.md, "The common case in assembly").
+ * Included by .S files only.
  *
  * The includer defines TLS(field) first: the operand of a field of this
  * thread's writer (fdr_thread_asm.h) - local-exec in an executable,

@@ -4,9 +4,10 @@
  * writer and of the region it writes: byte offsets and constants, as
  * plain numbers a .S file can use.
  *
- * The XRay trampolines' common case (xray_tramp_x86_64.S) writes a record
- * in the two registers it saves, where the C fast path needs seven; it
- * follows fdr__fast_fn() of <fdr_inline.h> step by step.  xray_fast.c
+ * FAST_FN (userspace/adapters/fast_fn_x86_64.h), the common case of the
+ * XRay and -P trampolines, writes a record in the few registers they
+ * save, where the C fast path needs seven; it follows fdr__fast_fn() of
+ * <fdr_inline.h> step by step.  xray_fast.c
  * checks every number here against the C definitions at compile time, so
  * a change of struct fdr_thread (which also bumps FDR__THREAD_SYMBOL) or
  * of the ABI fails the build until this file follows.
