@@ -817,6 +817,20 @@ check "stream without -n in a private region: 512 buffers per CPU (DIR/info)" \
 	grep -q "^region	[0-9]*	512	" strd/info
 check "the flight recorder without -n: 64 buffers per CPU (DIR/info)" \
 	grep -q "^region	[0-9]*	64	" fdr.data/info
+# The stream's waits between two looks are bounded by the ring: with
+# 16 x 64 KiB per CPU (filled in ~2 ms at full speed) at most 0.5 ms, so
+# an idle run of T ms makes more than T / 2 looks, which waits of the
+# 2 ms default (--stream-interval) never could, however the host is
+# loaded (each wait oversleeps; none undersleeps).
+t0=$(date +%s%N)
+"$FDR" record -v --no-libcall -o strw -t 0 -b 64K -n 16 --stream -- ./traced sleep 300 2>strw.err
+t1=$(date +%s%N)
+looks=$(sed -n 's/.* in \([0-9]*\) looks (.*/\1/p' strw.err)
+ms=$(( (t1 - t0) / 1000000 ))
+[ -n "$looks" ] && [ $((looks * 2)) -gt "$ms" ] &&
+	ok "stream, a 1 MiB ring idle: waits shorter than the ring's 2 ms ($looks looks in $ms ms)" ||
+	nok "stream, a 1 MiB ring idle: waits shorter than the ring's 2 ms" \
+		"looks=$looks in $ms ms" "$(cat strw.err)"
 [ ! -e strm/.log.xray.tmp ] && ! ls -A strm | grep -q '^\.' &&
 	ok "stream: no temporary file in DIR" || nok "stream: no temporary file in DIR" "$(ls -A strm)"
 
