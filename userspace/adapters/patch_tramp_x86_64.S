@@ -125,7 +125,10 @@
  */
 .macro SHADOW_PUSH_CALL
 	movl	SH(SHADOW_DEPTH), %eax
-	movq	%rax, %rdx
+	cmpl	$SHADOW_MAX, %eax	/* still below: unless a signal handler */
+	jb	12f			/* pushed and longjmp()ed out meanwhile */
+	movl	$SHADOW_MAX - 1, %eax	/* (its entries are dead): in bounds */
+12:	movq	%rax, %rdx
 	shlq	$SHADOW_E_SHIFT, %rdx
 	leaq	ENTRY_SLOT(%rsp), %r11
 	movq	%r11, %fs:SHADOW_E+SHADOW_E_SLOT(%rcx,%rdx)
