@@ -134,14 +134,13 @@
 	movq	%r11, %fs:SHADOW_E+SHADOW_E_SLOT(%rcx,%rdx)
 	movq	(%r11), %r10			/* the caller's return address */
 	movq	%r10, %fs:SHADOW_E+SHADOW_E_RET(%rcx,%rdx)
-	leaq	fdr__patch_return(%rip), %r10
-	movq	%r10, %fs:SHADOW_E+SHADOW_E_HOOK(%rcx,%rdx)
 	movl	PLT_SYM_FID(%rsi), %r10d
 	movl	%r10d, %fs:SHADOW_E+SHADOW_E_FID(%rcx,%rdx)
 	movb	$0, %fs:SHADOW_E+SHADOW_E_UNHOOKED(%rcx,%rdx)
+	leaq	fdr__patch_return(%rip), %r10	/* the hook: the entry's, then the slot's */
+	movq	%r10, %fs:SHADOW_E+SHADOW_E_HOOK(%rcx,%rdx)
 	incl	%eax
 	movl	%eax, SH(SHADOW_DEPTH)		/* a signal handler's calls push above it */
-	leaq	fdr__patch_return(%rip), %r10
 	movq	%r10, (%r11)
 	movq	PLT_SYM_TARGET(%rsi), %rax
 	movq	%rax, ENTRY_INDEX(%rsp)		/* the target, in the index's cell */

@@ -39,6 +39,7 @@
 
 #include "fdr.h"
 #include "fdr_inline.h"
+#include "fdr_thread_asm.h"
 #include "plt_args.h"
 #include "plt_hook.h"
 #include "plt_shadow_asm.h"
@@ -65,25 +66,23 @@ struct shadow {
 __thread struct shadow fdr__plt_shadow
 	__attribute__((tls_model("initial-exec"), visibility("hidden")));
 
-#define ASM_IS(asm_value, c_value) \
-	_Static_assert((asm_value) == (c_value), #asm_value " is " #c_value)
-ASM_IS(PLT_SYM_SIZE, sizeof(struct fdr_plt_sym));
-ASM_IS(PLT_SYM_TARGET, offsetof(struct fdr_plt_sym, target));
-ASM_IS(PLT_SYM_FID, offsetof(struct fdr_plt_sym, fid));
-ASM_IS(PLT_SYM_CATCHES, offsetof(struct fdr_plt_sym, catches));
-ASM_IS(PLT_SYM_KEEPS_ALL, offsetof(struct fdr_plt_sym, keeps_all));
+FDR_ASM_IS(PLT_SYM_SIZE, sizeof(struct fdr_plt_sym));
+FDR_ASM_IS(PLT_SYM_TARGET, offsetof(struct fdr_plt_sym, target));
+FDR_ASM_IS(PLT_SYM_FID, offsetof(struct fdr_plt_sym, fid));
+FDR_ASM_IS(PLT_SYM_CATCHES, offsetof(struct fdr_plt_sym, catches));
+FDR_ASM_IS(PLT_SYM_KEEPS_ALL, offsetof(struct fdr_plt_sym, keeps_all));
 /* One 2-byte compare with 1 is keeps_all && !keeps_ret. */
-ASM_IS(PLT_SYM_KEEPS_ALL + 1, offsetof(struct fdr_plt_sym, keeps_ret));
-ASM_IS(sizeof(bool), 1);
-ASM_IS(SHADOW_DEPTH, offsetof(struct shadow, depth));
-ASM_IS(SHADOW_BUSY, offsetof(struct shadow, busy));
-ASM_IS(SHADOW_E, offsetof(struct shadow, e));
-ASM_IS(1 << SHADOW_E_SHIFT, sizeof(struct shadow_entry));
-ASM_IS(SHADOW_E_SLOT, offsetof(struct shadow_entry, slot));
-ASM_IS(SHADOW_E_RET, offsetof(struct shadow_entry, ret));
-ASM_IS(SHADOW_E_HOOK, offsetof(struct shadow_entry, hook));
-ASM_IS(SHADOW_E_FID, offsetof(struct shadow_entry, fid));
-ASM_IS(SHADOW_E_UNHOOKED, offsetof(struct shadow_entry, unhooked));
+FDR_ASM_IS(PLT_SYM_KEEPS_ALL + 1, offsetof(struct fdr_plt_sym, keeps_ret));
+FDR_ASM_IS(sizeof(bool), 1);
+FDR_ASM_IS(SHADOW_DEPTH, offsetof(struct shadow, depth));
+FDR_ASM_IS(SHADOW_BUSY, offsetof(struct shadow, busy));
+FDR_ASM_IS(SHADOW_E, offsetof(struct shadow, e));
+FDR_ASM_IS(1 << SHADOW_E_SHIFT, sizeof(struct shadow_entry));
+FDR_ASM_IS(SHADOW_E_SLOT, offsetof(struct shadow_entry, slot));
+FDR_ASM_IS(SHADOW_E_RET, offsetof(struct shadow_entry, ret));
+FDR_ASM_IS(SHADOW_E_HOOK, offsetof(struct shadow_entry, hook));
+FDR_ASM_IS(SHADOW_E_FID, offsetof(struct shadow_entry, fid));
+FDR_ASM_IS(SHADOW_E_UNHOOKED, offsetof(struct shadow_entry, unhooked));
 
 #define barrier() __asm__ __volatile__("" ::: "memory")
 

@@ -32,8 +32,6 @@
 
 /* The trampolines' FAST_FN writes what fdr__fast_fn() writes with these
  * numbers (fdr_thread_asm.h): each must be what C says it is. */
-#define FDR_ASM_IS(asm_value, c_value) \
-	_Static_assert((asm_value) == (c_value), #asm_value " is " #c_value)
 FDR_ASM_IS(FDR_ASM_T_CTL, offsetof(struct fdr_thread, ctl));
 FDR_ASM_IS(FDR_ASM_T_REGION, offsetof(struct fdr_thread, region));
 FDR_ASM_IS(FDR_ASM_T_DESC, offsetof(struct fdr_thread, desc));

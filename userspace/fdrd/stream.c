@@ -79,16 +79,9 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static void sleep_ms(unsigned int ms)
+static void sleep_us(uint64_t us)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
-static void sleep_us(unsigned int us)
-{
-	struct timespec ts = { us / 1000000, (long)(us % 1000000) * 1000 };
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
 
 	nanosleep(&ts, NULL);
 }
@@ -320,7 +313,7 @@ static int stream_looks(struct stream *s, const struct stream_hooks *h)
 		if (final)	/* the last pass takes everything: not real-time */
 			stream_sched_normal(&facts->sched);
 		if (final && s->f->opts->grace_ms)
-			sleep_ms(s->f->opts->grace_ms);	/* writers finish their record */
+			sleep_us((uint64_t)s->f->opts->grace_ms * 1000);	/* writers finish their record */
 		n = stream_pass(s, final, &l);
 		if (final && n >= 0)
 			keep_finalize_facts(s, &l);

@@ -48,4 +48,11 @@
 #define FDR_ASM_FN_EXIT_BITS	2	/* FDR_FN_WORD0(FDR_FN_EXIT, 0) */
 #define FDR_ASM_DELTA_MAX	0x7fffffff	/* INT32_MAX */
 
+#ifndef __ASSEMBLER__
+/* C's check of a number above (or of another .S header's) against what
+ * C says it is: each file that defines the structures asserts them. */
+#define FDR_ASM_IS(asm_value, c_value) \
+	_Static_assert((asm_value) == (c_value), #asm_value " is " #c_value)
+#endif
+
 #endif /* FDR_THREAD_ASM_H */
